@@ -1,0 +1,44 @@
+import { CliError, type Command } from './command.ts';
+
+/** Sub-commands, loaded on demand so `conform rules` does not pay for the server or vitest. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  run: { summary: 'Run the conformance suites against a target (default: the bundled reference server)', load: async () => (await import('./commands/run.ts')).default },
+  serve: { summary: 'Start the bundled reference server', load: async () => (await import('./commands/serve.ts')).default },
+  lint: { summary: 'Lint spec/openapi.yaml and spec/rules.yaml', load: async () => (await import('./commands/lint.ts')).default },
+  rules: { summary: 'Print the rule index: id, statement, source section', load: async () => (await import('./commands/rules.ts')).default },
+  merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
+  faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return ['Usage: conform <command> [options]', '', 'Commands:', ...lines, '', 'Run `conform <command> --help` for the options of a command.'].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    console.error(`conform: unknown command '${name}'. Run 'conform --help' for the list.`);
+    return 2;
+  }
+  try {
+    const command = await entry.load();
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(`conform ${name}: ${err.message}`);
+      return err.exitCode;
+    }
+    if ((err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('/src/cli/commands/')) {
+      console.error(`conform ${name}: this command is not available in this build.`);
+      return 2;
+    }
+    throw err;
+  }
+}

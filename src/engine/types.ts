@@ -1,0 +1,55 @@
+/** One HTTP request and what came back (or why nothing came back). */
+export interface Exchange {
+  /** The documented or extension operation this request targets, when known. */
+  operationId?: string;
+  method: string;
+  /** Path with query string, relative to the base URL. */
+  path: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+  /** Absent when the transport failed (see `transportError`). */
+  status?: number;
+  responseHeaders: Record<string, string>;
+  /** Parsed JSON body; undefined when the body was empty or not JSON. */
+  body?: unknown;
+  rawBody: string;
+  /** Set when the body was not valid JSON although content was present. */
+  jsonError?: string;
+  /** Connection reset, timeout, oversize body, DNS failure... */
+  transportError?: string;
+  durationMs: number;
+  startedAt: string;
+}
+
+/** A broken rule, with the evidence. */
+export interface Finding {
+  /** Name of the check or scenario that produced it. */
+  source: string;
+  ruleIds: string[];
+  title: string;
+  message: string;
+  exchange?: Exchange;
+  /** Replay command, API key redacted. */
+  replay?: string;
+  /** fast-check seed and path, when the failure came from generation. */
+  seed?: number;
+  counterexample?: unknown;
+}
+
+/** What a check may know besides the exchange. */
+export interface CheckContext {
+  /** True while a rate-limit scenario is deliberately exhausting a bucket. */
+  rateLimitScenario?: boolean;
+  /** True when the request was sent without valid credentials on purpose. */
+  unauthenticated?: boolean;
+}
+
+/** A small named unit run on every exchange. */
+export interface Check {
+  name: string;
+  ruleIds: string[];
+  description: string;
+  /** Returns the findings; an empty array means the exchange passed this check. */
+  run(exchange: Exchange, ctx: CheckContext): Finding[];
+}
