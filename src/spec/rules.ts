@@ -1,0 +1,142 @@
+/** The behavioural rules of spec/rules.yaml: types, loading and validation. */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+export const RULE_FAMILIES = [
+  'CONV', 'SCHEMA', 'STATUS', 'ERRORS', 'AUTH', 'RATE', 'RETRY', 'STATE', 'WEBHOOKS',
+  'SCHEDULES', 'ITEMS', 'CUSTOMERS', 'SOURCE_RULES', 'REFUNDS', 'PAYMENTS', 'MERCHANTS',
+  'PRODUCTS', 'PRICES', 'FEES', 'ALERTS', 'WALLETS', 'MIGRATION', 'SUBSCRIPTIONS', 'VALIDATION',
+] as const;
+export type RuleFamily = (typeof RULE_FAMILIES)[number];
+
+/** contract: judged on any target; reference: only the bundled server promises it. */
+export type RuleKind = 'contract' | 'reference';
+
+export interface Rule {
+  /** Stable id FAMILY.SUBJECT.ASPECT, e.g. RATE.CUSTOMERS_LIST.LIMIT. */
+  id: string;
+  family: RuleFamily;
+  /** One line. */
+  statement: string;
+  /** Section of the interface document, e.g. "Limits" or "Endpoints > Customers". */
+  section: string;
+  /** operationIds of spec/openapi.yaml; empty for global rules. */
+  operations: string[];
+  kind: RuleKind;
+  notes?: string;
+  /** Machine-readable data, e.g. {limit, windowSeconds, bucket} for rate limits. */
+  params?: Record<string, unknown>;
+}
+
+/** params of RATE.*.LIMIT rules. */
+export interface RateLimitParams {
+  limit: number;
+  windowSeconds: number;
+  bucket: 'merchant' | 'subscription';
+  method: string;
+  path: string;
+}
+
+export interface RuleIndex {
+  /** In file order. */
+  rules: Rule[];
+  byId(id: string): Rule | undefined;
+  /** Family name to its rules, in file order. */
+  byFamily(): Map<RuleFamily, Rule[]>;
+}
+
+export const RULES_PATH = fileURLToPath(new URL('../../spec/rules.yaml', import.meta.url));
+export const RULES_SCHEMA_PATH = fileURLToPath(new URL('../../spec/rules.schema.json', import.meta.url));
+
+export class RulesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RulesError';
+  }
+}
+
+let validator: ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: unknown }[] | null } | undefined;
+
+async function compileSchema() {
+  if (!validator) {
+    const schema = JSON.parse(await readFile(RULES_SCHEMA_PATH, 'utf8'));
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    validator = ajv.compile(schema) as typeof validator;
+  }
+  return validator!;
+}
+
+/** Parses and validates a rules document; `origin` names it in errors. */
+export async function parseRules(text: string, origin = 'rules.yaml'): Promise<RuleIndex> {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw new RulesError(`${origin}: not valid YAML: ${(err as Error).message}`);
+  }
+  const validate = await compileSchema();
+  if (!validate(doc)) {
+    const rules = (doc as { rules?: { id?: unknown }[] })?.rules;
+    const problems = (validate.errors ?? []).map((e) => {
+      const m = /^\/rules\/(\d+)(.*)$/.exec(e.instancePath);
+      if (m) {
+        const id = rules?.[Number(m[1])]?.id;
+        const who = typeof id === 'string' ? `rule ${id} (entry ${m[1]})` : `entry ${m[1]}`;
+        return `${who}${m[2] ? ` at ${m[2]}` : ''}: ${e.message}${paramsNote(e.params)}`;
+      }
+      return `${e.instancePath || '(root)'}: ${e.message}${paramsNote(e.params)}`;
+    });
+    throw new RulesError(`${origin} is invalid:\n  ${problems.join('\n  ')}`);
+  }
+  const rules = (doc as { rules: Rule[] }).rules;
+  const seen = new Map<string, number>();
+  rules.forEach((r, i) => {
+    if (seen.has(r.id)) throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) repeats the id of entry ${seen.get(r.id)}`);
+    seen.set(r.id, i);
+    if (!r.id.startsWith(`${r.family}.`)) throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) has family ${r.family} but its id does not start with ${r.family}.`);
+  });
+  return makeIndex(rules);
+}
+
+function paramsNote(params: unknown): string {
+  if (!params || typeof params !== 'object') return '';
+  const p = params as Record<string, unknown>;
+  if (p.additionalProperty) return ` (${String(p.additionalProperty)})`;
+  if (p.allowedValues) return ` (${(p.allowedValues as unknown[]).join(', ')})`;
+  return '';
+}
+
+function makeIndex(rules: Rule[]): RuleIndex {
+  const ids = new Map(rules.map((r) => [r.id, r]));
+  return {
+    rules,
+    byId: (id) => ids.get(id),
+    byFamily() {
+      const out = new Map<RuleFamily, Rule[]>();
+      for (const r of rules) {
+        const list = out.get(r.family) ?? [];
+        list.push(r);
+        out.set(r.family, list);
+      }
+      return out;
+    },
+  };
+}
+
+/** Reads a rules file from any path (lint and tests use broken copies). */
+export async function loadRulesFrom(path: string): Promise<RuleIndex> {
+  return parseRules(await readFile(path, 'utf8'), path);
+}
+
+let memo: Promise<RuleIndex> | undefined;
+
+/** The project's spec/rules.yaml, loaded once. */
+export function loadRules(): Promise<RuleIndex> {
+  memo ??= loadRulesFrom(RULES_PATH).catch((err) => {
+    memo = undefined;
+    throw err;
+  });
+  return memo;
+}
