@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { HttpClient, replayCommand, retryDelayMs, parseRetryAfter } from '../../src/engine/http/index.ts';
+import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
+import type { Exchange } from '../../src/engine/types.ts';
+import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
+
+const KEY = 'sk_test_http_0123456789abcdef';
+let target: FakeTarget;
+let hits429 = 0;
+
+beforeAll(async () => {
+  target = await startFakeTarget(async (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    switch (url.pathname) {
+      case '/ok':
+        return json(res, 200, { object: 'thing', echo: req.bodyText ? JSON.parse(req.bodyText) : null, auth: req.headers.authorization });
+      case '/hang':
+        return; // never answers
+      case '/slow-body':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"a":');
+        return; // body never completes
+      case '/reset':
+        req.socket.destroy();
+        return;
+      case '/big':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ pad: 'x'.repeat(5000) }));
+        return;
+      case '/html':
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>oops</html>');
+        return;
+      case '/empty':
+        res.writeHead(204);
+        res.end();
+        return;
+      case '/limited': {
+        hits429 += 1;
+        const free = Number(url.searchParams.get('after') ?? '99');
+        if (hits429 > free) return json(res, 200, { object: 'ok' });
+        const ra = url.searchParams.get('ra');
+        return json(res, 429, { error: 'rate_limit_exceeded', message: 'slow down' }, ra ? { 'retry-after': ra } : {});
+      }
+      default:
+        return json(res, 404, { message: 'not found', error: 'not_found' });
+    }
+  });
+});
+afterAll(() => target.close());
+beforeEach(() => {
+  hits429 = 0;
+  clearSecrets();
+});
+
+function client(extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
+  return new HttpClient({ baseUrl: target.baseUrl, apiKey: KEY, apiKeyLabel: 'CONFORM_API_KEY', timeoutMs: 400, maxBodyBytes: 1024, ...extra });
+}
+
+describe('HttpClient', () => {
+  test('sends JSON with the bearer key and parses the JSON answer', async () => {
+    const ex = await client().post('/ok', { a: 1 }, { query: { q: 'x y' } });
+    expect(ex.status).toBe(200);
+    expect(ex.path).toBe('/ok?q=x+y');
+    expect(ex.body).toMatchObject({ object: 'thing', echo: { a: 1 } });
+    expect(target.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(ex.transportError).toBeUndefined();
+    expect(ex.jsonError).toBeUndefined();
+  });
+
+  test('the exchange never holds the key: the echoed header is redacted too', async () => {
+    const ex = await client().get('/ok');
+    expect(JSON.stringify(ex)).not.toContain(KEY);
+    expect(ex.requestHeaders.authorization).toBe('Bearer $CONFORM_API_KEY');
+    expect((ex.body as { auth: string }).auth).toBe('Bearer $CONFORM_API_KEY');
+  });
+
+  test('key: null sends no Authorization; a raw header is sent verbatim', async () => {
+    await client().get('/ok', { key: null });
+    expect(target.requests.at(-1)!.headers.authorization).toBeUndefined();
+    const ex = await client().get('/ok', { key: null, headers: { authorization: 'Bearer not-a-key' } });
+    expect(target.requests.at(-1)!.headers.authorization).toBe('Bearer not-a-key');
+    expect(ex.requestHeaders.authorization).toBe('Bearer not-a-key');
+  });
+
+  test('a hang becomes a transport error, not a crash', async () => {
+    const ex = await client().get('/hang');
+    expect(ex.status).toBeUndefined();
+    expect(ex.transportError).toMatch(/timeout/);
+  });
+
+  test('a body that never completes becomes a transport error', async () => {
+    const ex = await client().get('/slow-body');
+    expect(ex.status).toBe(200);
+    expect(ex.transportError).toMatch(/timeout|interrupted/);
+  });
+
+  test('a connection reset becomes a transport error', async () => {
+    const ex = await client().get('/reset');
+    expect(ex.transportError).toMatch(/reset|closed|socket/i);
+  });
+
+  test('an oversize body is cut and reported', async () => {
+    const ex = await client().get('/big');
+    expect(ex.transportError).toMatch(/exceeds the 1024-byte cap/);
+    expect(ex.body).toBeUndefined();
+  });
+
+  test('a non-JSON body sets jsonError and keeps the raw text', async () => {
+    const ex = await client().get('/html');
+    expect(ex.jsonError).toMatch(/not valid JSON/);
+    expect(ex.rawBody).toBe('<html>oops</html>');
+  });
+
+  test('an empty body is neither JSON nor an error', async () => {
+    const ex = await client().delete('/empty');
+    expect(ex.status).toBe(204);
+    expect(ex.body).toBeUndefined();
+    expect(ex.jsonError).toBeUndefined();
+  });
+
+  test('nothing listening becomes a transport error', async () => {
+    const ex = await new HttpClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2000 }).get('/x');
+    expect(ex.transportError).toMatch(/refused/);
+  });
+
+  test('attributes exchanges to their operation', async () => {
+    const ex = await client({ resolveOperation: (m, p) => (m === 'GET' && p === '/ok' ? 'getOk' : undefined) }).get('/ok?x=1');
+    expect(ex.operationId).toBe('getOk');
+  });
+});
+
+describe('429 retry rule', () => {
+  test('waits retry-after seconds and stops when admitted', async () => {
+    const waits: number[] = [];
+    const seen: Exchange[] = [];
+    const ex = await client({ sleep: async (ms) => void waits.push(ms), onExchange: (e) => seen.push(e) }).get('/limited', { query: { after: 2, ra: 3 } });
+    expect(ex.status).toBe(200);
+    expect(waits).toEqual([3000, 3000]);
+    expect(seen.map((e) => e.status)).toEqual([429, 429, 200]);
+  });
+
+  test('without retry-after: 1 s doubling, at most five attempts', async () => {
+    const waits: number[] = [];
+    const ex = await client({ sleep: async (ms) => void waits.push(ms) }).get('/limited');
+    expect(ex.status).toBe(429);
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+    expect(hits429).toBe(5);
+  });
+
+  test('never retries at once: every retry is preceded by a wait', async () => {
+    const events: string[] = [];
+    await client({ sleep: async (ms) => void events.push(`wait ${ms}`), onExchange: (e) => events.push(String(e.status)) }).get('/limited', { query: { after: 1 } });
+    expect(events).toEqual(['429', 'wait 1000', '200']);
+  });
+
+  test('rate-limit scenarios turn the retry off', async () => {
+    const waits: number[] = [];
+    const ex = await client({ retry429: false, sleep: async (ms) => void waits.push(ms) }).get('/limited', { query: { ra: 1 } });
+    expect(ex.status).toBe(429);
+    expect(waits).toEqual([]);
+    expect(hits429).toBe(1);
+  });
+
+  test('delay arithmetic', () => {
+    expect(retryDelayMs(1, '2', 60_000)).toBe(2000);
+    expect(retryDelayMs(3, undefined, 60_000)).toBe(4000);
+    expect(retryDelayMs(5, '1', 60_000)).toBeUndefined();
+    expect(retryDelayMs(1, '999', 5000)).toBe(5000);
+    expect(parseRetryAfter('abc')).toBeUndefined();
+    expect(parseRetryAfter(' 7 ')).toBe(7);
+  });
+});
+
+describe('replay commands', () => {
+  test('use $CONFORM_API_KEY and never the key', () => {
+    registerSecret(KEY, 'CONFORM_API_KEY');
+    const cmd = replayCommand({
+      method: 'PATCH',
+      url: 'http://h/v0/webhooks?merchantId=org_1',
+      requestHeaders: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      requestBody: { enabled: true, note: "it's" },
+    });
+    expect(cmd).not.toContain(KEY);
+    expect(cmd).toContain('"Authorization: Bearer $CONFORM_API_KEY"');
+    expect(cmd).toContain(`--data-raw '{"enabled":true,"note":"it'\\''s"}'`);
+  });
+
+  test('an unlabelled secret becomes Bearer ***', () => {
+    registerSecret('sk_other_key_123456');
+    const cmd = replayCommand({ method: 'GET', url: 'http://h/x', requestHeaders: { authorization: 'Bearer sk_other_key_123456' } });
+    expect(cmd).toContain(`'Authorization: Bearer ***'`);
+    expect(cmd).not.toContain('sk_other_key_123456');
+  });
+});
