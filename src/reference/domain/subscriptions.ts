@@ -1,0 +1,136 @@
+/**
+ * Subscription state over time: current period, pending migration applied when the period
+ * closes, floating subscriptions following the plan default, the end date reached.
+ */
+import { periodAt, periodsClosedBetween, type Period } from './periods.ts';
+import { badRequest, conflict, notFound } from './errors.ts';
+import type { Override, Plan, PlanVersion, Price, Subscription } from './types.ts';
+
+export function findVersion(plan: Plan, versionNumber: number): PlanVersion | undefined {
+  return plan.versions.find((v) => v.versionNumber === versionNumber);
+}
+
+export function isLive(sub: Pick<Subscription, 'status'>): boolean {
+  return sub.status === 'active';
+}
+
+/** The plan version a new (or newly floating) subscription follows. */
+export function defaultVersion(plan: Plan): PlanVersion {
+  const v = plan.defaultVersionNumber == null ? undefined : findVersion(plan, plan.defaultVersionNumber);
+  if (!v) throw conflict('PLAN_HAS_NO_DEFAULT_VERSION', `plan ${plan.id} has no published default version`);
+  return v;
+}
+
+export function currentPeriod(sub: Pick<Subscription, 'billingAnchor'>, plan: Pick<Plan, 'billingCadence'>, now: Date): Period {
+  return periodAt(new Date(sub.billingAnchor), plan.billingCadence, now);
+}
+
+/**
+ * Overrides carried to a target version: an override follows its price, or the target's
+ * price for the same fee or billable metric; with no counterpart it is dropped.
+ */
+export function counterpartPrice(priceId: string, target: PlanVersion, prices: Map<string, Price>): Price | undefined {
+  if (target.priceIds.includes(priceId)) return prices.get(priceId);
+  const current = prices.get(priceId);
+  if (!current) return undefined;
+  for (const id of target.priceIds) {
+    const p = prices.get(id);
+    if (!p) continue;
+    if (current.feeId && p.feeId === current.feeId) return p;
+    if (current.billableMetricId && p.billableMetricId === current.billableMetricId) return p;
+  }
+  return undefined;
+}
+
+export function carryOverrides(overrides: Override[], target: PlanVersion, prices: Map<string, Price>): Override[] {
+  const out: Override[] = [];
+  for (const o of overrides) {
+    const p = counterpartPrice(o.priceId, target, prices);
+    if (p) out.push({ priceId: p.id, unitPrice: o.unitPrice });
+  }
+  return out;
+}
+
+function moveTo(sub: Subscription, version: PlanVersion, prices: Map<string, Price>): Subscription {
+  return {
+    ...sub,
+    versionNumber: version.versionNumber,
+    planVersionId: version.id,
+    overrides: carryOverrides(sub.overrides ?? [], version, prices),
+  };
+}
+
+/** The subscription as of `now`: due migration applied, floating resolved, end reached, period fields. */
+export function settle(sub: Subscription, plan: Plan, prices: Map<string, Price>, now: Date): Subscription {
+  let s = { ...sub };
+  if (s.pendingMigration && new Date(s.pendingMigration.effectiveAt).getTime() <= now.getTime()) {
+    const v = findVersion(plan, s.pendingMigration.toVersionNumber);
+    s = v ? moveTo(s, v, prices) : s;
+    s.pendingMigration = null;
+  }
+  if (s.versionPolicy === 'floating' && plan.defaultVersionNumber != null && plan.defaultVersionNumber !== s.versionNumber) {
+    const v = findVersion(plan, plan.defaultVersionNumber);
+    if (v) s = moveTo(s, v, prices);
+  }
+  if (s.status === 'active' && s.endingAt && new Date(s.endingAt).getTime() <= now.getTime()) {
+    s.status = 'ended';
+    s.terminatedAt = s.endingAt;
+    s.terminatedBy = 'system';
+    s.terminationReason = 'ended';
+  }
+  const p = currentPeriod(s, plan, now);
+  s.currentPeriodStart = p.start.toISOString();
+  s.currentPeriodEnd = p.end ? p.end.toISOString() : null;
+  return s;
+}
+
+export interface ClosedPeriod {
+  period: Period;
+  /** The version that was in force during the period. */
+  version: PlanVersion;
+  overrides: Override[];
+}
+
+/**
+ * Moves a subscription from `from` to `to` (a test clock advancing): every period that
+ * closes in (from, to] is returned with the version in force, a pending migration taking
+ * effect for periods starting at or after its boundary. Periods starting at or after the
+ * end date, or after cancellation, are not billed.
+ */
+export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price>, from: Date, to: Date): {
+  subscription: Subscription;
+  closed: ClosedPeriod[];
+} {
+  let s = { ...sub };
+  const closed: ClosedPeriod[] = [];
+  const stopAt = s.status !== 'active'
+    ? new Date(s.terminatedAt ?? from.toISOString())
+    : s.endingAt ? new Date(s.endingAt) : null;
+  const since = s.lastClosedPeriodEnd ? new Date(Math.max(new Date(s.lastClosedPeriodEnd).getTime(), from.getTime())) : from;
+  for (const period of periodsClosedBetween(new Date(s.billingAnchor), plan.billingCadence, since, to)) {
+    if (stopAt && period.start.getTime() >= stopAt.getTime()) break;
+    if (s.pendingMigration && new Date(s.pendingMigration.effectiveAt).getTime() <= period.start.getTime()) {
+      const v = findVersion(plan, s.pendingMigration.toVersionNumber);
+      if (v) s = moveTo(s, v, prices);
+      s.pendingMigration = null;
+    }
+    const version = findVersion(plan, s.versionNumber);
+    if (version) closed.push({ period, version, overrides: s.overrides ?? [] });
+    s.lastClosedPeriodEnd = period.end!.toISOString();
+  }
+  return { subscription: settle(s, plan, prices, to), closed };
+}
+
+/** Validates overrides at creation: prices sold by the version, standard model, decimal rate. */
+export function validateOverrides(overrides: Override[], version: PlanVersion, prices: Map<string, Price>): void {
+  overrides.forEach((o, i) => {
+    if (!version.priceIds.includes(o.priceId)) {
+      throw badRequest('OVERRIDE_PRICE_NOT_IN_VERSION', `overrides[${i}].priceId: ${o.priceId} is not sold by version ${version.versionNumber}`);
+    }
+    const p = prices.get(o.priceId);
+    if (!p) throw notFound('Price', o.priceId);
+    if (p.model !== 'standard') {
+      throw badRequest('OVERRIDE_REQUIRES_STANDARD_PRICE', `overrides[${i}].priceId: only standard prices take a unitPrice override`);
+    }
+  });
+}
