@@ -1,0 +1,19 @@
+import { defineCheck, finding, describeStatus } from './types.ts';
+import { RATE_HEADERS } from './rate-headers.ts';
+
+/** A 401 on a listed endpoint carries none of the rate headers (nor retry-after). */
+export const failedAuthHeaders = defineCheck({
+  name: 'failed-auth-headers',
+  ruleIds: ['RATE.FAILED_AUTH.NO_HEADERS'],
+  description: 'Requests that fail authentication on the listed endpoints carry no x-ratelimit-* or retry-after header.',
+  evaluate(ex, _ctx, op) {
+    if (ex.status !== 401 || !op?.rateLimit) return { judged: [], findings: [] };
+    const present = [...RATE_HEADERS, 'retry-after'].filter((n) => ex.responseHeaders[n] !== undefined);
+    return {
+      judged: ['RATE.FAILED_AUTH.NO_HEADERS'],
+      findings: present.length
+        ? [finding('failed-auth-headers', ['RATE.FAILED_AUTH.NO_HEADERS'], '401 carries rate headers', `${describeStatus(ex)}: ${present.join(', ')} present on a request that failed authentication.`, ex)]
+        : [],
+    };
+  },
+});

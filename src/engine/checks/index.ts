@@ -1,0 +1,72 @@
+/** The check registry: every exchange a scenario sends runs through these. */
+import type { Exchange, Finding } from '../types.ts';
+import { replayCommand } from '../http/replay.ts';
+import { redactDeep } from '../redact.ts';
+import { operationById, type EngineCheck, type EngineCheckContext, type OperationInfo } from './types.ts';
+import { transport } from './transport.ts';
+import { statusDocumented } from './status-documented.ts';
+import { contentType } from './content-type.ts';
+import { responseSchema } from './response-schema.ts';
+import { errorShape } from './error-shape.ts';
+import { objectName } from './object-name.ts';
+import { idPatterns } from './id-patterns.ts';
+import { listEnvelope } from './list-envelope.ts';
+import { timestamps } from './timestamps.ts';
+import { money } from './money.ts';
+import { rateHeaders } from './rate-headers.ts';
+import { tooManyRequests } from './too-many-requests.ts';
+import { failedAuthHeaders } from './failed-auth-headers.ts';
+
+export const CHECKS: readonly EngineCheck[] = [
+  transport,
+  statusDocumented,
+  contentType,
+  responseSchema,
+  errorShape,
+  objectName,
+  idPatterns,
+  listEnvelope,
+  timestamps,
+  money,
+  rateHeaders,
+  tooManyRequests,
+  failedAuthHeaders,
+];
+
+/** Every rule id a check can cite (a test reconciles them with spec/rules.yaml). */
+export function checkRuleIds(): string[] {
+  return [...new Set(CHECKS.flatMap((c) => c.ruleIds))];
+}
+
+export interface CheckOutcome {
+  operation?: OperationInfo;
+  /** Rule ids judged on this exchange, whether they held or not. */
+  judged: string[];
+  findings: Finding[];
+}
+
+/**
+ * Runs the registry on one exchange. Extension operations and requests the spec does
+ * not know are never judged; only a transport failure is reported for them.
+ */
+export function runChecks(exchange: Exchange, ctx: EngineCheckContext, checks: readonly EngineCheck[] = CHECKS): CheckOutcome {
+  const op = exchange.operationId ? operationById(ctx.spec, exchange.operationId) : ctx.spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+  const judgeable = !!op && !op.extension;
+  const judged = new Set<string>();
+  const findings: Finding[] = [];
+  for (const check of checks) {
+    if (!judgeable && !check.always) continue;
+    let result;
+    try {
+      result = check.evaluate(exchange, ctx, judgeable ? op : undefined);
+    } catch (err) {
+      // A check that breaks is an engine bug; say so instead of blaming the target.
+      result = { judged: [], findings: [{ source: `check:${check.name}`, ruleIds: [], title: `Check ${check.name} crashed`, message: String((err as Error)?.stack ?? err), exchange }] };
+    }
+    for (const r of result.judged) judged.add(r);
+    for (const f of result.findings) findings.push(redactDeep({ ...f, replay: replayCommand(exchange) }));
+  }
+  return { operation: op, judged: [...judged], findings };
+}
+
+export type { EngineCheck, EngineCheckContext, SpecView, OperationInfo } from './types.ts';

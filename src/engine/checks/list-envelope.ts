@@ -1,0 +1,30 @@
+import { defineCheck, finding, isObject, describeStatus } from './types.ts';
+
+const LIST_OPERATIONS = new Set(['listScheduleIntervals', 'listAlerts']);
+
+export function listEnvelopeProblems(body: unknown): string[] {
+  if (!isObject(body)) return ['body is not an object'];
+  const p: string[] = [];
+  if (body.object !== 'list') p.push(`object is ${JSON.stringify(body.object ?? null)}, not 'list'`);
+  if (!Array.isArray(body.data)) p.push('data is not an array');
+  const pg = body.pagination;
+  if (!isObject(pg)) p.push('pagination is missing');
+  else for (const k of ['limit', 'offset', 'total']) if (!Number.isInteger(pg[k])) p.push(`pagination.${k} is ${JSON.stringify(pg[k] ?? null)}, not an integer`);
+  return p;
+}
+
+/** List responses: object list, a data array, pagination {limit, offset, total} integers. */
+export const listEnvelope = defineCheck({
+  name: 'list-envelope',
+  ruleIds: ['CONV.LIST.ENVELOPE'],
+  description: 'List responses have object list, a data array and integer pagination limit, offset, total.',
+  evaluate(ex, _ctx, op) {
+    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op) return { judged: [], findings: [] };
+    if (!LIST_OPERATIONS.has(op.operationId)) return { judged: [], findings: [] };
+    const problems = listEnvelopeProblems(ex.body);
+    return {
+      judged: ['CONV.LIST.ENVELOPE'],
+      findings: problems.length ? [finding('list-envelope', ['CONV.LIST.ENVELOPE'], `${op.operationId} is not a list envelope`, `${describeStatus(ex)}: ${problems.join('; ')}`, ex)] : [],
+    };
+  },
+});

@@ -1,0 +1,42 @@
+import { defineCheck, finding, describeStatus } from './types.ts';
+import type { Finding } from '../types.ts';
+
+export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+const NON_NEGATIVE_INT = /^\d+$/;
+
+/**
+ * On the six listed endpoints, every authenticated request (any status but 401) gets the
+ * three x-ratelimit headers as non-negative integers; the limit is at least the
+ * published one (it may rise, never fall) and reset is within the window. Unlisted
+ * endpoints' x-ratelimit headers are never judged (RATE.UNLISTED.NOT_JUDGED).
+ */
+export const rateHeaders = defineCheck({
+  name: 'rate-headers',
+  ruleIds: ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE', 'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED', 'RATE.RESET.WITHIN_WINDOW'],
+  description: 'x-ratelimit-limit/remaining/reset are present, integers, limit >= published, reset within the window, on the listed endpoints.',
+  evaluate(ex, ctx, op) {
+    const rl = op?.rateLimit;
+    if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return { judged: [], findings: [] };
+    const findings: Finding[] = [];
+    const h = ex.responseHeaders;
+    const judged = ['RATE.HEADERS.PRESENT'];
+    const bad = RATE_HEADERS.filter((n) => h[n] === undefined || !NON_NEGATIVE_INT.test(h[n].trim()));
+    if (bad.length) {
+      const what = bad.map((n) => (h[n] === undefined ? `${n} missing` : `${n} = ${JSON.stringify(h[n])}`)).join('; ');
+      const ruleIds = bad.includes('x-ratelimit-remaining') && /^-\d+$/.test(h['x-ratelimit-remaining']?.trim() ?? '') ? ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE'] : ['RATE.HEADERS.PRESENT'];
+      findings.push(finding('rate-headers', ruleIds, `Rate headers missing or not integers on ${op!.operationId}`, `${describeStatus(ex)}: ${what}.`, ex));
+    }
+    if (h['x-ratelimit-remaining'] !== undefined) judged.push('RATE.REMAINING.NON_NEGATIVE');
+    const limit = Number(h['x-ratelimit-limit']);
+    if (h['x-ratelimit-limit'] !== undefined && Number.isFinite(limit)) {
+      judged.push('RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED');
+      if (limit < rl.limit) findings.push(finding('rate-headers', ['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED'], `x-ratelimit-limit ${limit} below the published ${rl.limit}`, `${describeStatus(ex)}: the published limit is ${rl.limit} per ${rl.windowSeconds} s and does not fall.`, ex));
+    }
+    const reset = Number(h['x-ratelimit-reset']);
+    if (h['x-ratelimit-reset'] !== undefined && Number.isFinite(reset)) {
+      judged.push('RATE.RESET.WITHIN_WINDOW');
+      if (reset > rl.windowSeconds) findings.push(finding('rate-headers', ['RATE.RESET.WITHIN_WINDOW'], `x-ratelimit-reset ${reset} beyond the ${rl.windowSeconds} s window`, `${describeStatus(ex)}: reset counts the seconds until the window resets.`, ex));
+    }
+    return { judged, findings };
+  },
+});

@@ -1,0 +1,33 @@
+import { defineCheck, finding, describeStatus } from './types.ts';
+
+const REQUIRED = /required|must have/i;
+
+/**
+ * The body validates against the schema the spec declares for the operation and status.
+ * Only what is declared is judged: no schema (a "not shown" payload) means nothing to check,
+ * and the schemas leave additional properties open (CONV.EXTRA_FIELDS.ALLOWED).
+ */
+export const responseSchema = defineCheck({
+  name: 'response-schema',
+  ruleIds: ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'],
+  description: 'The response body validates against the schema declared for its operation and status.',
+  evaluate(ex, ctx, op) {
+    if (ex.status === undefined || !op || ex.jsonError || ex.transportError) return { judged: [], findings: [] };
+    if (ex.status < 200 || ex.status >= 300) return { judged: [], findings: [] };
+    const declared = ctx.spec.responseFor(op.operationId, ex.status);
+    if (!declared || declared.schema === undefined || declared.schema === null) return { judged: [], findings: [] };
+    const judged = ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'];
+    if (ex.body === undefined) {
+      return { judged, findings: [finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `Empty body where ${op.operationId} returns a document`, `${describeStatus(ex)}: no body, but a schema is declared for this response.`, ex)] };
+    }
+    const result = ctx.spec.validateResponseBody(op.operationId, ex.status, ex.body);
+    if (result.valid) return { judged, findings: [] };
+    const missing = result.errors.filter((e) => e.keyword === 'required' || (!e.keyword && REQUIRED.test(e.message)));
+    const other = result.errors.filter((e) => !missing.includes(e));
+    const findings = [];
+    const list = (errs: typeof result.errors) => errs.slice(0, 10).map((e) => `${e.path || '(body)'} ${e.message}`).join('; ');
+    if (missing.length) findings.push(finding('response-schema', ['SCHEMA.REQUIRED.PRESENT'], `Required field missing in ${op.operationId} response`, `${describeStatus(ex)}: ${list(missing)}`, ex));
+    if (other.length) findings.push(finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `${op.operationId} response does not match its schema`, `${describeStatus(ex)}: ${list(other)}`, ex));
+    return { judged, findings };
+  },
+});

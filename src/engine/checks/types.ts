@@ -1,0 +1,82 @@
+/** What checks know about the contract, and the engine's richer check shape. */
+import type { Check, CheckContext, Exchange, Finding } from '../types.ts';
+
+export interface ResponseInfo {
+  /** The key that matched: '200', '2XX', 'default'... */
+  key?: string;
+  schema?: unknown;
+  headers?: string[] | Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  pathTemplate: string;
+  /** Reference extension operations are never judged. */
+  extension?: boolean;
+  /** The six rate-limited endpoints of the Limits table. */
+  rateLimit?: { limit: number; windowSeconds: number; bucket: string };
+  responses?: Record<string, ResponseInfo>;
+  [extra: string]: unknown;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: { path: string; message: string; keyword?: string }[];
+}
+
+/** The part of the spec loader (src/spec/index.ts) the checks use. */
+export interface SpecView {
+  operations: Record<string, OperationInfo> | Map<string, OperationInfo>;
+  findOperation(method: string, path: string): OperationInfo | undefined;
+  responseFor(operationId: string, status: number): ResponseInfo | undefined;
+  validateResponseBody(operationId: string, status: number, body: unknown): ValidationResult;
+  validateSchema?(componentName: string, value: unknown): ValidationResult;
+}
+
+export interface EngineCheckContext extends CheckContext {
+  spec: SpecView;
+}
+
+export interface Evaluation {
+  /** Rule ids this check judged on the exchange (passed or failed). */
+  judged: string[];
+  findings: Finding[];
+}
+
+/** A check that also says which rules it judged, so unbroken rules count as exercised. */
+export interface EngineCheck extends Check {
+  /** Runs even on extension and unknown operations (transport failures). */
+  always?: boolean;
+  evaluate(exchange: Exchange, ctx: EngineCheckContext, op: OperationInfo | undefined): Evaluation;
+}
+
+export function defineCheck(def: Omit<EngineCheck, 'run'>): EngineCheck {
+  return {
+    ...def,
+    run(exchange, ctx) {
+      const c = ctx as EngineCheckContext;
+      const op = exchange.operationId ? operationById(c.spec, exchange.operationId) : c.spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+      return def.evaluate(exchange, c, op).findings;
+    },
+  };
+}
+
+export function operationById(spec: SpecView, id: string): OperationInfo | undefined {
+  const ops = spec.operations;
+  return ops instanceof Map ? ops.get(id) : ops[id];
+}
+
+/** Builds a finding for a check; the registry adds the replay command. */
+export function finding(check: string, ruleIds: string[], title: string, message: string, exchange: Exchange): Finding {
+  return { source: `check:${check}`, ruleIds, title, message, exchange };
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function describeStatus(ex: Exchange): string {
+  return `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}`;
+}

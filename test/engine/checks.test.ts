@@ -1,0 +1,279 @@
+import { describe, expect, test } from 'vitest';
+import { CHECKS, checkRuleIds, runChecks } from '../../src/engine/checks/index.ts';
+import type { EngineCheck, EngineCheckContext } from '../../src/engine/checks/types.ts';
+import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
+import { loadRules } from '../../src/spec/rules.ts';
+import { fakeSpec } from './helpers/fake-spec.ts';
+import { ex } from './helpers/exchange.ts';
+import type { Exchange } from '../../src/engine/types.ts';
+
+const spec = fakeSpec();
+const ctx: EngineCheckContext = { spec };
+const byName = (name: string): EngineCheck => CHECKS.find((c) => c.name === name)!;
+
+function run(name: string, exchange: Exchange, c: EngineCheckContext = ctx) {
+  const check = byName(name);
+  const op = spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+  return check.evaluate(exchange, c, op);
+}
+const goodCustomer = { id: 'cus_1', object: 'customer', merchantId: 'org_1', consumerId: 'org_2', createdAt: '2024-01-01T00:00:00Z' };
+const rate = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' };
+
+describe('check registry', () => {
+  test('names are unique and every check describes itself and cites rules', () => {
+    const names = CHECKS.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const c of CHECKS) {
+      expect(c.description.length, c.name).toBeGreaterThan(10);
+      expect(c.ruleIds.length, c.name).toBeGreaterThan(0);
+    }
+  });
+
+  test('every rule id a check cites exists in spec/rules.yaml', async () => {
+    const rules = await loadRules();
+    const missing = checkRuleIds().filter((id) => !rules.byId(id));
+    expect(missing).toEqual([]);
+  });
+
+  test('a good exchange passes every check and counts the rules it judged', () => {
+    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx);
+    expect(out.findings).toEqual([]);
+    expect(out.judged).toEqual(expect.arrayContaining(['STATUS.DOCUMENTED.ONLY', 'SCHEMA.RESPONSE.MATCHES', 'CONV.OBJECT.TYPE_NAME', 'CONV.ID.PATTERNS', 'CONV.CONTENT_TYPE.JSON']));
+  });
+
+  test('findings carry a replay command and no secret', () => {
+    const out = runChecks(ex('GET', '/v0/customers/cus_1', 500, { message: 'boom' }), ctx);
+    expect(out.findings.length).toBeGreaterThan(0);
+    expect(out.findings[0].replay).toContain("curl -sS -i -X GET 'http://target/v0/customers/cus_1'");
+  });
+
+  test('extension operations are never judged; their transport failures are', () => {
+    const bad = runChecks(ex('POST', '/v0/customers', 500, 'not json at all', { 'content-type': 'text/plain' }), ctx);
+    expect(bad.findings).toEqual([]);
+    expect(bad.judged).toEqual([]);
+    const down = runChecks(ex('POST', '/v0/customers', undefined, undefined, {}, { transportError: 'connection reset' }), ctx);
+    expect(down.findings.map((f) => f.title)).toEqual(['No usable response']);
+  });
+
+  test('unknown operations are not judged', () => {
+    expect(runChecks(ex('GET', '/v9/nothing', 500, 'x'), ctx).findings).toEqual([]);
+  });
+
+  test('a crashing check becomes a finding, not a crash', () => {
+    const broken: EngineCheck = { ...byName('money'), name: 'broken', evaluate: () => { throw new Error('oops'); } };
+    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx, [broken]);
+    expect(out.findings[0].title).toBe('Check broken crashed');
+  });
+});
+
+describe('transport', () => {
+  test('transport error: a finding citing no rule (the scenario supplies its own)', () => {
+    const r = run('transport', ex('GET', '/v0/customers/cus_1', undefined, undefined, {}, { transportError: 'timeout' }));
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0].ruleIds).toEqual([]);
+  });
+  test('non-JSON body breaks CONV.CONTENT_TYPE.JSON', () => {
+    const r = run('transport', ex('GET', '/v0/customers/cus_1', 200, undefined, {}, { rawBody: '<html>', jsonError: 'bad' }));
+    expect(r.findings[0].ruleIds).toEqual(['CONV.CONTENT_TYPE.JSON']);
+  });
+  test('a JSON body passes', () => {
+    expect(run('transport', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
+  });
+});
+
+describe('content-type', () => {
+  test('accepts application/json with parameters', () => {
+    expect(isJsonContentType('application/json; charset=utf-8')).toBe(true);
+    expect(isJsonContentType('Application/JSON')).toBe(true);
+    expect(isJsonContentType('text/json')).toBe(false);
+    expect(isJsonContentType(undefined)).toBe(false);
+    expect(run('content-type', ex('GET', '/v0/customers/cus_1', 200, goodCustomer, { 'content-type': 'application/json; charset=utf-8' })).findings).toEqual([]);
+  });
+  test('fails text/plain and a missing type on a body', () => {
+    expect(run('content-type', ex('GET', '/v0/customers/cus_1', 200, goodCustomer, { 'content-type': 'text/plain' })).findings[0].ruleIds).toEqual(['CONV.CONTENT_TYPE.JSON']);
+    const noType = ex('GET', '/v0/customers/cus_1', 200, goodCustomer);
+    delete noType.responseHeaders['content-type'];
+    expect(run('content-type', noType).findings).toHaveLength(1);
+  });
+  test('an empty body is not judged', () => {
+    expect(run('content-type', ex('DELETE', '/v0/customers/cus_1', 204)).judged).toEqual([]);
+  });
+});
+
+describe('status-documented', () => {
+  test('exact code, range key and the Errors table pass', () => {
+    expect(run('status-documented', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
+    expect(run('status-documented', ex('POST', '/v0/products', 201, { object: 'product' })).findings).toEqual([]);
+    expect(run('status-documented', ex('GET', '/v0/customers/cus_1', 409, { message: 'x' })).findings).toEqual([]);
+    expect(run('status-documented', ex('GET', '/v0/alerts', 429, { message: 'x' })).findings).toEqual([]);
+  });
+  test('an undocumented success code fails', () => {
+    const r = run('status-documented', ex('GET', '/v0/customers/cus_1', 202, goodCustomer));
+    expect(r.findings[0].ruleIds).toEqual(['STATUS.DOCUMENTED.ONLY']);
+  });
+  test('a success other than 200 where the document gives 200 breaks STATUS.SUCCESS.CODE', () => {
+    const r = run('status-documented', ex('GET', '/v0/alerts', 201, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }));
+    expect(r.findings[0].ruleIds).toEqual(['STATUS.SUCCESS.CODE']);
+  });
+  test('5xx, 418 and 3xx are never documented, even with a default response', () => {
+    for (const s of [500, 503, 418, 302]) expect(run('status-documented', ex('GET', '/v0/customers/cus_1', s, { message: 'x' })).findings, String(s)).toHaveLength(1);
+  });
+});
+
+describe('response-schema', () => {
+  test('a valid body passes', () => {
+    expect(run('response-schema', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
+  });
+  test('a missing required field cites SCHEMA.REQUIRED.PRESENT', () => {
+    const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { id: 'cus_1', object: 'customer' }));
+    expect(r.findings[0].ruleIds).toEqual(['SCHEMA.REQUIRED.PRESENT']);
+    expect(r.findings[0].message).toMatch(/merchantId/);
+  });
+  test('a wrong type cites SCHEMA.RESPONSE.MATCHES', () => {
+    const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, merchantId: 7 }));
+    expect(r.findings[0].ruleIds).toEqual(['SCHEMA.RESPONSE.MATCHES']);
+  });
+  test('a payload with no declared schema ("not shown") is never judged', () => {
+    const r = run('response-schema', ex('GET', '/v0/customers', 200, { anything: true }, rate));
+    expect(r).toEqual({ judged: [], findings: [] });
+  });
+  test('an empty body where a document is due fails', () => {
+    expect(run('response-schema', ex('GET', '/v0/customers/cus_1', 200)).findings).toHaveLength(1);
+  });
+});
+
+describe('error-shape', () => {
+  test('Error and ValidationError bodies pass', () => {
+    expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 404, { message: 'no such customer', error: 'not_found', code: 'CUSTOMER_NOT_FOUND' })).findings).toEqual([]);
+    expect(run('error-shape', ex('GET', '/v0/alerts', 400, { error: 'validation_error', message: 'bad', errors: [{ field: 'limit', message: 'too big' }] })).findings).toEqual([]);
+    expect(run('error-shape', ex('GET', '/v0/alerts', 400, { error: 'bad_request', message: 'resourceId required' })).findings).toEqual([]);
+  });
+  test('a 404 without message fails ERRORS.ERROR.SHAPE', () => {
+    const r = run('error-shape', ex('GET', '/v0/customers/cus_x', 404, { error: 'not_found' }));
+    expect(r.findings[0].ruleIds).toContain('ERRORS.ERROR.SHAPE');
+  });
+  test('a 401 or 403 without an Error body cites the AUTH rules', () => {
+    expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 401, 'nope')).findings[0].ruleIds).toContain('AUTH.401.SHAPE');
+    expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 403, {})).findings[0].ruleIds).toContain('AUTH.403.SHAPE');
+  });
+  test('a malformed ValidationError fails', () => {
+    const r = run('error-shape', ex('GET', '/v0/alerts', 400, { error: 'validation_error', message: 'bad', errors: [{ message: 'no field' }] }));
+    expect(r.findings[0].ruleIds).toEqual(['ERRORS.VALIDATION.SHAPE']);
+  });
+  test('a 400 with neither shape fails ERRORS.400.BODY', () => {
+    const r = run('error-shape', ex('GET', '/v0/alerts', 400, { oops: true }));
+    expect(r.findings[0].ruleIds).toContain('ERRORS.400.BODY');
+  });
+  test('a lower-case code fails ERRORS.CODE.UPPER_SNAKE', () => {
+    const r = run('error-shape', ex('GET', '/v0/customers/cus_x', 409, { message: 'x', error: 'conflict', code: 'has_blockers' }));
+    expect(r.findings.map((f) => f.ruleIds[0])).toEqual(['ERRORS.CODE.UPPER_SNAKE']);
+  });
+  test('a category that does not match the status fails', () => {
+    const r = run('error-shape', ex('GET', '/v0/customers/cus_x', 404, { message: 'x', error: 'conflict' }));
+    expect(r.findings[0].ruleIds).toEqual(['ERRORS.CATEGORY.MATCHES_STATUS']);
+  });
+});
+
+describe('object-name', () => {
+  test('passes the declared name and fails another', () => {
+    expect(run('object-name', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
+    const r = run('object-name', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, object: 'Customer' }));
+    expect(r.findings[0].ruleIds).toEqual(['CONV.OBJECT.TYPE_NAME']);
+  });
+  test('no declared name: not judged', () => {
+    expect(run('object-name', ex('GET', '/v0/payments/pay_1', 200, { object: 'whatever' })).judged).toEqual([]);
+  });
+});
+
+describe('id-patterns', () => {
+  test('documented patterns pass', () => {
+    expect(run('id-patterns', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
+  });
+  test('a broken customer id or merchantId fails CONV.ID.PATTERNS', () => {
+    const r = run('id-patterns', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, id: 'customer-1', merchantId: 'm_1' }));
+    expect(r.findings).toHaveLength(2);
+    expect(r.findings[0].ruleIds).toEqual(['CONV.ID.PATTERNS']);
+  });
+  test('payment ids need pay_', () => {
+    expect(run('id-patterns', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', id: 'pay_1' })).findings).toEqual([]);
+    expect(run('id-patterns', ex('GET', '/v0/payments/x', 200, { object: 'payment', id: 'p_1' })).findings[0].ruleIds).toEqual(['PAYMENTS.ID.PREFIX']);
+  });
+  test('list items are checked', () => {
+    const r = run('id-patterns', ex('GET', '/v0/alerts', 200, { object: 'list', data: [{ object: 'customer', id: 'bad' }], pagination: {} }));
+    expect(r.findings).toHaveLength(1);
+  });
+});
+
+describe('list-envelope', () => {
+  test('a list envelope passes; a bare array or a missing total fails', () => {
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } })).findings).toEqual([]);
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, [])).findings).toHaveLength(1);
+    const r = run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0 } }));
+    expect(r.findings[0].message).toMatch(/pagination.total/);
+  });
+});
+
+describe('timestamps', () => {
+  test('ISO 8601 passes, other formats fail, opaque members are skipped', () => {
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, archivedAt: null, metadata: { createdAt: 'whenever' } })).findings).toEqual([]);
+    const r = run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, updatedAt: '01/02/2024' }));
+    expect(r.findings[0].ruleIds).toEqual(['CONV.TIMESTAMP.ISO8601']);
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: 1700000000 })).findings).toHaveLength(1);
+  });
+});
+
+describe('money', () => {
+  test('decimal strings pass; numbers and words fail', () => {
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '10.50' })).findings).toEqual([]);
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: 10.5 })).findings[0].ruleIds).toEqual(['CONV.MONEY.DECIMAL_STRING']);
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '1', lineItems: [{ amount: 'ten' }] })).findings).toHaveLength(1);
+  });
+});
+
+describe('rate-headers', () => {
+  test('present integers within bounds pass', () => {
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, rate)).findings).toEqual([]);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-limit': '120' })).findings).toEqual([]);
+  });
+  test('a missing header fails RATE.HEADERS.PRESENT', () => {
+    const { 'x-ratelimit-reset': _, ...partial } = rate;
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, partial)).findings[0].ruleIds).toEqual(['RATE.HEADERS.PRESENT']);
+  });
+  test('a non-integer or negative header fails', () => {
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-remaining': '5.5' })).findings).toHaveLength(1);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-remaining': '-1' })).findings[0].ruleIds).toContain('RATE.REMAINING.NON_NEGATIVE');
+  });
+  test('a limit below the published one fails; reset beyond the window fails', () => {
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-limit': '59' })).findings[0].ruleIds).toEqual(['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED']);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-reset': '7' })).findings[0].ruleIds).toEqual(['RATE.RESET.WITHIN_WINDOW']);
+  });
+  test('401s, deliberate unauthenticated requests and unlisted endpoints are not judged', () => {
+    expect(run('rate-headers', ex('GET', '/v0/customers', 401, { message: 'x' })).judged).toEqual([]);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}), { spec, unauthenticated: true }).judged).toEqual([]);
+    expect(run('rate-headers', ex('GET', '/v0/customers/cus_1', 200, goodCustomer, { 'x-ratelimit-limit': '-5' })).judged).toEqual([]);
+  });
+});
+
+describe('too-many-requests', () => {
+  const body = { error: 'rate_limit_exceeded', message: 'GET /v0/customers: 60 per 6 s' };
+  test('numeric retry-after and the rate_limit_exceeded body pass', () => {
+    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': '3' })).findings).toEqual([]);
+  });
+  test('a missing or non-numeric retry-after fails anywhere', () => {
+    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body)).findings[0].ruleIds).toEqual(['RATE.RETRY_AFTER.ON_429']);
+    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' })).findings).toHaveLength(1);
+  });
+  test('a body without rate_limit_exceeded fails', () => {
+    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, { message: 'slow' }, { 'retry-after': '1' })).findings[0].ruleIds).toEqual(['RATE.EXCEEDED.BODY']);
+  });
+});
+
+describe('failed-auth-headers', () => {
+  test('a bare 401 passes; a 401 with rate headers fails', () => {
+    expect(run('failed-auth-headers', ex('GET', '/v0/customers', 401, { message: 'unauthorized' })).findings).toEqual([]);
+    expect(run('failed-auth-headers', ex('GET', '/v0/customers', 401, { message: 'unauthorized' }, rate)).findings[0].ruleIds).toEqual(['RATE.FAILED_AUTH.NO_HEADERS']);
+  });
+  test('unlisted endpoints are not judged', () => {
+    expect(run('failed-auth-headers', ex('GET', '/v0/customers/cus_1', 401, { message: 'x' }, rate)).judged).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+/** A small SpecView for the engine's tests, independent of spec/openapi.yaml. */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { OperationInfo, ResponseInfo, SpecView } from '../../../src/engine/checks/types.ts';
+
+const customer = {
+  type: 'object',
+  required: ['id', 'object', 'merchantId'],
+  properties: { id: { type: 'string', pattern: '^cus_[a-zA-Z0-9]+$' }, object: { const: 'customer' }, merchantId: { type: 'string' } },
+};
+const list = { type: 'object', required: ['object', 'data', 'pagination'], properties: { object: { const: 'list' }, data: { type: 'array' }, pagination: { type: 'object' } } };
+const error = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
+
+export const fakeOperations: Record<string, OperationInfo> = {
+  getCustomer: { operationId: 'getCustomer', method: 'GET', pathTemplate: '/v0/customers/{id}', responses: { '200': { schema: customer }, '404': { schema: error }, default: { schema: error } } },
+  listAlerts: { operationId: 'listAlerts', method: 'GET', pathTemplate: '/v0/alerts', responses: { '200': { schema: list }, default: { schema: error } } },
+  listCustomers: { operationId: 'listCustomers', method: 'GET', pathTemplate: '/v0/customers', rateLimit: { limit: 60, windowSeconds: 6, bucket: 'merchant' }, responses: { '2XX': {}, default: { schema: error } } },
+  createProduct: { operationId: 'createProduct', method: 'POST', pathTemplate: '/v0/products', responses: { '2XX': { schema: { type: 'object', properties: { object: { const: 'product' } } } }, default: { schema: error } } },
+  getPayment: { operationId: 'getPayment', method: 'GET', pathTemplate: '/v0/payments/{id}', responses: { '200': { schema: { type: 'object' } }, default: { schema: error } } },
+  createCustomer: { operationId: 'createCustomer', method: 'POST', pathTemplate: '/v0/customers', extension: true, responses: { '201': { schema: customer } } },
+};
+
+function matchTemplate(template: string, path: string): boolean {
+  const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  return re.test(path);
+}
+
+export function fakeSpec(ops: Record<string, OperationInfo> = fakeOperations): SpecView {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const responseFor = (id: string, status: number): ResponseInfo | undefined => {
+    const r = ops[id]?.responses ?? {};
+    const range = `${String(status)[0]}XX`;
+    for (const key of [String(status), range, 'default']) if (r[key]) return { ...r[key], key };
+    return undefined;
+  };
+  return {
+    operations: ops,
+    findOperation: (method, path) => Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),
+    responseFor,
+    validateResponseBody(id, status, body) {
+      const schema = responseFor(id, status)?.schema;
+      if (!schema) return { valid: true, errors: [] };
+      const v = ajv.compile(schema as object);
+      const valid = v(body) as boolean;
+      return { valid, errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? '', keyword: e.keyword })) };
+    },
+  };
+}
