@@ -68,6 +68,20 @@ async function compileSchema() {
   return validator!;
 }
 
+/** One problem of a rules document against spec/rules.schema.json. */
+export interface RulesSchemaProblem {
+  /** JSON pointer, e.g. /rules/3/section. */
+  instancePath: string;
+  message: string;
+}
+
+/** Schema problems of an already parsed rules document (empty when valid). */
+export async function rulesSchemaProblems(doc: unknown): Promise<RulesSchemaProblem[]> {
+  const validate = await compileSchema();
+  if (validate(doc)) return [];
+  return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: `${e.message}${paramsNote(e.params)}` }));
+}
+
 /** Parses and validates a rules document; `origin` names it in errors. */
 export async function parseRules(text: string, origin = 'rules.yaml'): Promise<RuleIndex> {
   let doc: unknown;
@@ -76,17 +90,17 @@ export async function parseRules(text: string, origin = 'rules.yaml'): Promise<R
   } catch (err) {
     throw new RulesError(`${origin}: not valid YAML: ${(err as Error).message}`);
   }
-  const validate = await compileSchema();
-  if (!validate(doc)) {
+  const schemaProblems = await rulesSchemaProblems(doc);
+  if (schemaProblems.length) {
     const rules = (doc as { rules?: { id?: unknown }[] })?.rules;
-    const problems = (validate.errors ?? []).map((e) => {
+    const problems = schemaProblems.map((e) => {
       const m = /^\/rules\/(\d+)(.*)$/.exec(e.instancePath);
       if (m) {
         const id = rules?.[Number(m[1])]?.id;
         const who = typeof id === 'string' ? `rule ${id} (entry ${m[1]})` : `entry ${m[1]}`;
-        return `${who}${m[2] ? ` at ${m[2]}` : ''}: ${e.message}${paramsNote(e.params)}`;
+        return `${who}${m[2] ? ` at ${m[2]}` : ''}: ${e.message}`;
       }
-      return `${e.instancePath || '(root)'}: ${e.message}${paramsNote(e.params)}`;
+      return `${e.instancePath || '(root)'}: ${e.message}`;
     });
     throw new RulesError(`${origin} is invalid:\n  ${problems.join('\n  ')}`);
   }

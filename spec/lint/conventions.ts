@@ -1,0 +1,112 @@
+/** The interface document's conventions, as data the project lint rules check. */
+
+const ID = (prefix: string) => `^${prefix}[a-zA-Z0-9]+$`;
+export const ID_PATTERNS = {
+  item: ID('itm_'),
+  product: ID('prod_'),
+  organization: ID('org_'),
+  customer: ID('cus_'),
+  price: ID('price_'),
+  billableMetric: ID('bm_'),
+  fee: ID('fee_'),
+  pricingUnit: ID('pu_'),
+} as const;
+
+/** An expected id pattern: exact for the patterns the document gives, a prefix for crn_/pay_. */
+export type IdRule = { exact: string } | { prefix: string };
+
+export interface DocumentedResource {
+  /** Name in "Resources and their fields". */
+  title: string;
+  /** Value of its `object` field, or null where the document shows none. */
+  object: string | null;
+  /** Schema names it may have in components/schemas (compared without case and punctuation). */
+  names: string[];
+  /** Id fields with the pattern the document names for them. */
+  ids: Record<string, IdRule>;
+}
+
+export const RESOURCES: DocumentedResource[] = [
+  { title: 'Webhooks configuration', object: 'webhooks', names: ['WebhooksConfiguration', 'WebhookConfiguration', 'WebhooksConfig', 'WebhookConfig', 'Webhooks'], ids: {} },
+  { title: 'Billing schedule', object: 'billing_schedule', names: ['BillingSchedule'], ids: {} },
+  { title: 'Schedule interval', object: 'schedule_interval', names: ['ScheduleInterval'], ids: {} },
+  {
+    title: 'Item', object: 'item', names: ['Item'],
+    ids: { id: { exact: ID_PATTERNS.item }, merchantId: { exact: ID_PATTERNS.organization }, catalogId: { exact: ID_PATTERNS.product } },
+  },
+  { title: 'External reference', object: 'externalReference', names: ['ExternalReference'], ids: {} },
+  {
+    title: 'Customer', object: 'customer', names: ['Customer'],
+    ids: { id: { exact: ID_PATTERNS.customer }, consumerId: { exact: ID_PATTERNS.organization }, merchantId: { exact: ID_PATTERNS.organization } },
+  },
+  { title: 'Subscription', object: 'subscription', names: ['Subscription'], ids: {} },
+  {
+    title: 'Price', object: 'price', names: ['Price'],
+    ids: {
+      id: { exact: ID_PATTERNS.price }, merchantId: { exact: ID_PATTERNS.organization }, billableMetricId: { exact: ID_PATTERNS.billableMetric },
+      feeId: { exact: ID_PATTERNS.fee }, pricingUnitId: { exact: ID_PATTERNS.pricingUnit },
+    },
+  },
+  { title: 'Payment', object: 'payment', names: ['Payment'], ids: { id: { prefix: 'pay_' } } },
+  { title: 'Invoice refund (credit note)', object: 'invoice_refund', names: ['InvoiceRefund', 'CreditNote', 'Refund'], ids: { id: { prefix: 'crn_' } } },
+  { title: 'Merchant organization', object: 'merchant', names: ['Merchant', 'MerchantOrganization'], ids: {} },
+  { title: 'Product', object: 'product', names: ['Product'], ids: {} },
+  { title: 'Alert', object: 'alert', names: ['Alert'], ids: {} },
+  { title: 'Auto top-up configuration', object: 'autoTopupConfig', names: ['AutoTopupConfig', 'AutoTopupConfiguration', 'AutoTopUpConfig'], ids: {} },
+  // The Source rule table shows no `object` field; its schema is not required to have one.
+  { title: 'Source rule', object: null, names: ['SourceRule'], ids: {} },
+];
+
+/** Path parameters and body fields with a documented pattern. */
+export const PARAMETER_PATTERNS: { operationId: string; in: 'path' | 'body'; name: string; pattern: string }[] = [
+  { operationId: 'updateItem', in: 'path', name: 'id', pattern: ID_PATTERNS.item },
+  { operationId: 'updateItem', in: 'body', name: 'catalogId', pattern: ID_PATTERNS.product },
+  { operationId: 'getCustomer', in: 'path', name: 'id', pattern: ID_PATTERNS.customer },
+  { operationId: 'updateCustomer', in: 'path', name: 'id', pattern: ID_PATTERNS.customer },
+  { operationId: 'getPrice', in: 'path', name: 'id', pattern: ID_PATTERNS.price },
+];
+
+export interface DocumentedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+/** Every operation of the document's "Endpoints" section (operationIds from docs/architecture.md). */
+export const DOCUMENTED_OPERATIONS: DocumentedOperation[] = [
+  { operationId: 'updateWebhooks', method: 'patch', path: '/v0/webhooks' },
+  { operationId: 'createBillingSchedule', method: 'post', path: '/v0/billingSchedules' },
+  { operationId: 'listScheduleIntervals', method: 'get', path: '/v0/billingSchedules/{id}/intervals' },
+  { operationId: 'deleteBillingSchedule', method: 'delete', path: '/v0/billingSchedules/{id}' },
+  { operationId: 'updateItem', method: 'patch', path: '/v0/items/{id}' },
+  { operationId: 'getCustomer', method: 'get', path: '/v0/customers/{id}' },
+  { operationId: 'updateCustomer', method: 'patch', path: '/v0/customers/{id}' },
+  { operationId: 'deleteCustomer', method: 'delete', path: '/v0/customers/{id}' },
+  { operationId: 'updateSourceRule', method: 'patch', path: '/v0/sourceRules/{ruleId}' },
+  { operationId: 'createInvoiceRefund', method: 'post', path: '/v2/invoices/{id}/refunds' },
+  { operationId: 'createMerchant', method: 'post', path: '/v0/merchants' },
+  { operationId: 'getMerchant', method: 'get', path: '/v0/merchants/{id}' },
+  { operationId: 'createProduct', method: 'post', path: '/v0/products' },
+  { operationId: 'getPrice', method: 'get', path: '/v0/prices/{id}' },
+  { operationId: 'deleteFee', method: 'delete', path: '/v0/fees/{id}' },
+  { operationId: 'getPayment', method: 'get', path: '/v0/payments/{id}' },
+  { operationId: 'listAlerts', method: 'get', path: '/v0/alerts' },
+  { operationId: 'updateAlert', method: 'patch', path: '/v0/alerts/{id}' },
+  { operationId: 'updateAutoTopupConfig', method: 'patch', path: '/v0/wallets/{id}/autoTopupConfig' },
+  { operationId: 'migrateSubscriptionVersion', method: 'post', path: '/v0/subscriptions/{id}/versionMigration' },
+  { operationId: 'updateSubscription', method: 'patch', path: '/v0/subscriptions/{id}' },
+  { operationId: 'listCustomers', method: 'get', path: '/v0/customers' },
+  { operationId: 'createReconciliation', method: 'post', path: '/v0/subscriptions/{id}/reconciliations' },
+  { operationId: 'createPortalSession', method: 'post', path: '/v0/subscriptions/{id}/portal' },
+  { operationId: 'createInvoiceLineItems', method: 'post', path: '/v2/invoices/lineItems' },
+  { operationId: 'getCostsReport', method: 'get', path: '/v0/costs/report' },
+  { operationId: 'listCrmAccounts', method: 'get', path: '/v0/integrations/{crmProvider}/accounts' },
+];
+
+/** The six operations of the Limits table. */
+export const RATE_LIMITED_OPERATIONS = ['listCustomers', 'createReconciliation', 'createPortalSession', 'createInvoiceLineItems', 'getCostsReport', 'listCrmAccounts'];
+
+export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+export const RETRY_AFTER = 'retry-after';
+
+export const REFERENCE_EXTENSION_TAG = 'Reference extensions';
