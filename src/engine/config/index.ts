@@ -1,0 +1,196 @@
+/**
+ * conform.config.yaml: loading, validation, and merging with CLI flags and the
+ * environment. API keys are only ever named by environment variable in files.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve, dirname } from 'node:path';
+import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
+
+export type Profile = 'quick' | 'full';
+export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'none';
+
+export interface ConfigFile {
+  baseUrl?: string;
+  sandbox?: boolean;
+  apiKeyEnv?: string;
+  secondKeyEnv?: string;
+  otherMerchantKeyEnv?: string;
+  merchantId?: string;
+  destructive?: boolean;
+  fixtures?: { strategy?: FixtureStrategyName; file?: string; module?: string };
+  profile?: Profile;
+  seed?: number;
+  reportDir?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+/** Flags of `conform run` that override the file. */
+export interface ConfigOverrides {
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: Profile;
+  seed?: number;
+  reportDir?: string;
+}
+
+export interface KeyRef {
+  value: string;
+  /** The environment variable replays should use. */
+  label: string;
+}
+
+/** Everything a run needs to know about its target, resolved. */
+export interface RunConfig {
+  /** Undefined: boot the bundled reference server. */
+  baseUrl?: string;
+  sandbox: boolean;
+  apiKey?: KeyRef;
+  secondKey?: KeyRef;
+  otherMerchantKey?: KeyRef;
+  merchantId?: string;
+  /** Explicit setting from the file; undefined means "default for the target". */
+  destructive?: boolean;
+  /** Requested strategy (undefined: decide after probing the target) and its inputs. */
+  fixtures: { strategy?: FixtureStrategyName; file?: string; module?: string };
+  profile: Profile;
+  seed: number;
+  reportDir?: string;
+  timeoutMs: number;
+  concurrency?: number;
+  configPath?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[], readonly origin = 'conform.config.yaml') {
+    super(problems.length === 1 ? `${origin}: ${problems[0]}` : `${origin} has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validateSchema = ajv.compile(configSchema);
+
+/** Checks a parsed config document; one clear line per problem. */
+export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): ConfigFile {
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(['the file must hold a mapping of settings'], origin);
+  const problems: string[] = [];
+  const raw = doc as Record<string, unknown>;
+  for (const [field, envField] of Object.entries(LITERAL_KEY_FIELDS)) {
+    if (field in raw) problems.push(`'${field}' would hold a literal API key, which config files must never contain; put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`);
+  }
+  if (!validateSchema(doc)) {
+    for (const e of validateSchema.errors ?? []) {
+      const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+      if (e.keyword === 'additionalProperties') {
+        const extra = (e.params as { additionalProperty: string }).additionalProperty;
+        if (!where && extra in LITERAL_KEY_FIELDS) continue;
+        problems.push(`unknown setting '${where ? `${where}.` : ''}${extra}'`);
+      } else if (e.keyword === 'pattern' && /KeyEnv$/.test(where)) {
+        problems.push(`${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; got a value that does not look like one`);
+      } else if (e.keyword === 'pattern' && where === 'baseUrl') {
+        problems.push('baseUrl must be an http:// or https:// URL');
+      } else if (e.keyword === 'enum') {
+        problems.push(`${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`);
+      } else {
+        problems.push(`${where || '(root)'} ${e.message}`);
+      }
+    }
+  }
+  const f = (raw.fixtures ?? {}) as Record<string, unknown>;
+  if (f.strategy === 'file' && !f.file) problems.push("fixtures.strategy 'file' needs fixtures.file (a YAML file of pre-seeded resource ids)");
+  if (f.strategy === 'module' && !f.module) problems.push("fixtures.strategy 'module' needs fixtures.module (a TypeScript module exporting the fixtures)");
+  if (problems.length) throw new ConfigError(problems, origin);
+  return doc as ConfigFile;
+}
+
+export async function loadConfigFile(path: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`cannot read the config file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`], path);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw new ConfigError([`not valid YAML: ${(err as Error).message.split('\n')[0]}`], path);
+  }
+  return validateConfig(doc, path);
+}
+
+function keyFromEnv(envName: string | undefined, field: string, env: NodeJS.ProcessEnv, problems: string[]): KeyRef | undefined {
+  if (!envName) return undefined;
+  const value = env[envName];
+  if (value === undefined || value === '') {
+    problems.push(`${field} names the environment variable ${envName}, which is not set`);
+    return undefined;
+  }
+  return { value, label: envName };
+}
+
+/** Merges the file, the flags and the environment into a RunConfig. */
+export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: NodeJS.ProcessEnv = process.env, configPath?: string): RunConfig {
+  const problems: string[] = [];
+  const baseDir = configPath ? dirname(resolve(configPath)) : process.cwd();
+  let apiKey: KeyRef | undefined;
+  if (flags.apiKey) apiKey = { value: flags.apiKey, label: 'CONFORM_API_KEY' };
+  else if (file.apiKeyEnv) apiKey = keyFromEnv(file.apiKeyEnv, 'apiKeyEnv', env, problems);
+  else if (env.CONFORM_API_KEY) apiKey = { value: env.CONFORM_API_KEY, label: 'CONFORM_API_KEY' };
+  const secondKey = keyFromEnv(file.secondKeyEnv, 'secondKeyEnv', env, problems);
+  const otherMerchantKey = keyFromEnv(file.otherMerchantKeyEnv, 'otherMerchantKeyEnv', env, problems);
+  const baseUrl = flags.baseUrl ?? file.baseUrl;
+  if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl)) problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
+  if (baseUrl && !apiKey) problems.push('no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config');
+  if (problems.length) throw new ConfigError(problems, configPath ?? 'configuration');
+  const fixtures = {
+    strategy: file.fixtures?.strategy,
+    file: file.fixtures?.file ? resolve(baseDir, file.fixtures.file) : undefined,
+    module: file.fixtures?.module ? resolve(baseDir, file.fixtures.module) : undefined,
+  };
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    sandbox: file.sandbox ?? false,
+    apiKey,
+    secondKey,
+    otherMerchantKey,
+    merchantId: file.merchantId,
+    destructive: file.destructive,
+    fixtures,
+    profile: flags.profile ?? file.profile ?? 'quick',
+    seed: flags.seed ?? file.seed ?? defaultSeed(),
+    reportDir: flags.reportDir ?? (file.reportDir ? resolve(baseDir, file.reportDir) : undefined),
+    timeoutMs: file.timeoutMs ?? 15_000,
+    concurrency: file.concurrency,
+    configPath,
+  };
+}
+
+function defaultSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
+}
+
+/** Destructive scenarios (deletes, refunds) run by default only on the bundled reference and sandbox-marked URLs. */
+export function destructiveAllowed(config: RunConfig, bundled: boolean): boolean {
+  if (config.destructive !== undefined) return config.destructive;
+  return bundled || config.sandbox;
+}
+
+/**
+ * The fixture strategy: the configured one, else `reference` when the target is the
+ * bundled server or answers the reference extension endpoints, else file or module
+ * when given, else none (scenarios needing fixtures are skipped, naming what is missing).
+ */
+export function chooseFixtureStrategy(config: RunConfig, bundled: boolean, answersExtensions: boolean): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
+  const { file, module } = config.fixtures;
+  if (config.fixtures.strategy) return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
+  if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
+  if (answersExtensions) return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
+  if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
+  if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
+  return { strategy: 'none', reason: 'no fixtures configured and the target does not answer the reference extension endpoints' };
+}
