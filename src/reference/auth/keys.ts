@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../storage/db.ts';
+import { newId, randomAlphanumeric } from '../storage/ids.ts';
+
+export type KeyScope = 'full' | 'read_only';
+
+/** The caller, once its bearer key is known. */
+export interface AuthContext {
+  merchantId: string;
+  keyId: string;
+  scope: KeyScope;
+}
+
+/** Only this digest is stored; the secret itself is shown once, at creation. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** `sk_test_` + 32 alphanumerics. */
+export function newSecret(): string {
+  return `sk_test_${randomAlphanumeric(32)}`;
+}
+
+/** First characters, enough to recognise a key in a list without revealing it. */
+function hint(secret: string): string {
+  return `${secret.slice(0, 12)}...`;
+}
+
+interface KeyRow {
+  id: string;
+  merchant_id: string;
+  name: string | null;
+  scope: KeyScope;
+  secret_hint: string;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+/** The `api_key` representation; `secret` only right after creation. */
+export function apiKeyView(row: KeyRow, secret?: string): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    id: row.id,
+    object: 'api_key',
+    merchantId: row.merchant_id,
+    name: row.name,
+    scope: row.scope,
+    secretHint: row.secret_hint,
+    createdAt: iso(row.created_at),
+    revokedAt: iso(row.revoked_at),
+  };
+  if (secret) view.secret = secret;
+  return view;
+}
+
+/** Stores a key for `merchantId`; `secret` defaults to a fresh random one. */
+export async function createApiKey(db: Db, input: { merchantId: string; name?: string | null; scope?: KeyScope; secret?: string }): Promise<{ key: Record<string, unknown>; secret: string }> {
+  const secret = input.secret ?? newSecret();
+  const { rows } = await db.query<KeyRow>(
+    `INSERT INTO api_keys (id, merchant_id, name, scope, secret_sha256, secret_hint) VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, merchant_id, name, scope, secret_hint, created_at, revoked_at`,
+    [newId('key'), input.merchantId, input.name ?? null, input.scope ?? 'full', hashSecret(secret), hint(secret)],
+  );
+  return { key: apiKeyView(rows[0], secret), secret };
+}
+
+/** The live key with this secret, or null (unknown or revoked). */
+export async function authenticate(db: Db, secret: string): Promise<AuthContext | null> {
+  const { rows } = await db.query<{ id: string; merchant_id: string; scope: KeyScope }>(
+    'SELECT id, merchant_id, scope FROM api_keys WHERE secret_sha256 = $1 AND revoked_at IS NULL',
+    [hashSecret(secret)],
+  );
+  const r = rows[0];
+  return r ? { keyId: r.id, merchantId: r.merchant_id, scope: r.scope } : null;
+}
+
+/** Revokes key `id` if it belongs to one of `merchantIds`; returns its view, or null when not found. */
+export async function revokeApiKey(db: Db, id: string, merchantIds: string[]): Promise<Record<string, unknown> | null> {
+  const { rows } = await db.query<KeyRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND merchant_id = ANY($2::text[])
+     RETURNING id, merchant_id, name, scope, secret_hint, created_at, revoked_at`,
+    [id, merchantIds],
+  );
+  return rows[0] ? apiKeyView(rows[0]) : null;
+}

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/keys.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { Db } from '../storage/db.ts';
+
+const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
+
+/** onRequest: resolves `Authorization: Bearer <key>` to `request.auth`, or answers 401. */
+export function authHook(db: Db) {
+  return async function auth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const config = request.routeOptions.config;
+    if (!config?.operationId || config.public) return; // 404s and public routes
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('Missing API key: send Authorization: Bearer <API_KEY>');
+    const m = BEARER.exec(header);
+    if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
+    const ctx = await authenticate(db, m[1]);
+    if (!ctx) throw unauthorized('Invalid or revoked API key');
+    request.auth = ctx;
+  };
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** onRequest, after rate limiting: a `read_only` key may only read (the reference's forbidden action). */
+export async function scopeHook(request: FastifyRequest): Promise<void> {
+  if (request.auth?.scope === 'read_only' && !READ_METHODS.has(request.method)) {
+    throw forbidden('This API key is read-only: it may not perform write requests');
+  }
+}
+
+/** The merchant a request acts for: `requested` when the key may act for it, else 403. */
+export function merchantOf(request: FastifyRequest, requested?: string | null): string {
+  const own = request.auth?.merchantId;
+  if (!own) throw unauthorized();
+  if (requested !== undefined && requested !== null && requested !== own) {
+    throw forbidden(`This API key belongs to merchant ${own} and may not act for merchant ${requested}`);
+  }
+  return own;
+}

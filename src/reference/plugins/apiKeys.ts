@@ -1,0 +1,34 @@
+import { createApiKey, revokeApiKey, type KeyScope } from '../auth/keys.ts';
+import { canManageMerchant } from '../auth/merchants.ts';
+import { forbidden, notFound } from '../errors.ts';
+import type { ResourcePlugin } from '../http/plugin.ts';
+
+/**
+ * Reference extension: API keys. POST creates a key for the caller's merchant or for a
+ * merchant it created (`merchantId`), returning the secret once; DELETE revokes a key
+ * of either, after which requests with it get 401.
+ */
+export const apiKeysPlugin: ResourcePlugin = {
+  name: 'apiKeys',
+  async register(app, { db }) {
+    app.post('/v0/apiKeys', { config: { operationId: 'createApiKey' } }, async (request, reply) => {
+      const body = (request.body ?? {}) as { name?: string; scope?: KeyScope; merchantId?: string };
+      const own = request.auth!.merchantId;
+      const merchantId = body.merchantId ?? own;
+      if (!(await canManageMerchant(db, own, merchantId))) {
+        throw forbidden(`This API key may not create keys for merchant ${merchantId}`);
+      }
+      const { key } = await createApiKey(db, { merchantId, name: body.name ?? null, scope: body.scope ?? 'full' });
+      return reply.code(201).send(key);
+    });
+
+    app.delete('/v0/apiKeys/:id', { config: { operationId: 'revokeApiKey' } }, async (request) => {
+      const { id } = request.params as { id: string };
+      const own = request.auth!.merchantId;
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = $1 OR parent_id = $1', [own]);
+      const key = await revokeApiKey(db, id, rows.map((r) => r.id));
+      if (!key) throw notFound(`API key ${id} not found`);
+      return key;
+    });
+  },
+};

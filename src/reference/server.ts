@@ -1,0 +1,71 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import './http/types.ts';
+import { authHook, scopeHook } from './http/auth.ts';
+import type { Contract } from './http/contract.ts';
+import { installErrorHandler } from './http/errorHandler.ts';
+import type { PluginDeps, ResourcePlugin } from './http/plugin.ts';
+import { rateLimitHook } from './http/rateLimit.ts';
+import { RequestValidator } from './http/validation.ts';
+import { plugins as defaultPlugins } from './plugins/index.ts';
+import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
+import { BucketStore } from './ratelimit/store.ts';
+import type { Db } from './storage/db.ts';
+import { createRepository, type Repository } from './storage/repository.ts';
+
+export interface AppDeps {
+  db: Db;
+  contract: Contract;
+  repo?: Repository;
+  /** Limits in force; default: the contract's published limits. */
+  rateLimits?: Map<string, RateLimitRule>;
+  /** Largest accepted body in bytes (default 1 MiB); larger gets 413. */
+  bodyLimit?: number;
+  logger?: FastifyServerOptions['logger'];
+  now?: () => Date;
+  plugins?: ResourcePlugin[];
+}
+
+/**
+ * Builds the reference server's Fastify app. Cross-cutting behaviour comes from hooks
+ * on the root instance, in this order:
+ *   onRequest   auth (401) → rate limit (x-ratelimit-*, 429) → scope (403)
+ *   parsing     JSON only (415 otherwise), malformed → 400, oversize → 413
+ *   preValidation  path/query/body against the spec for `config.operationId` → 400
+ * Resource plugins (plugins/index.ts) then only declare routes.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const repo = deps.repo ?? createRepository(deps.db, { now });
+  const rateLimits = deps.rateLimits ?? resolveRateLimits(deps.contract.publishedLimits());
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    routerOptions: { maxParamLength: 1000 },
+  });
+
+  // JSON is the only body type; an empty body counts as no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(req, body as string, done);
+  });
+
+  app.decorateRequest('auth', null);
+  installErrorHandler(app);
+
+  const store = new BucketStore(deps.db, () => now().getTime());
+  app.addHook('onRequest', authHook(deps.db));
+  app.addHook('onRequest', rateLimitHook(store, rateLimits));
+  app.addHook('onRequest', scopeHook);
+
+  const validator = new RequestValidator(deps.contract);
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (config?.operationId) validator.validate(request, config.operationId, config.schemas);
+  });
+
+  const pluginDeps: PluginDeps = { db: deps.db, repo, contract: deps.contract, rateLimits, now };
+  for (const p of deps.plugins ?? defaultPlugins) await app.register(p.register, pluginDeps);
+  return app;
+}

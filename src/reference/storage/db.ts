@@ -1,0 +1,49 @@
+/**
+ * The SQL connection the repository runs on: PGlite (in memory or a directory) or a
+ * PostgreSQL pool through `pg`. Both speak the same SQL; callers never see which.
+ */
+export interface Db {
+  /** One statement with `$1..$n` parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  /** A script of several statements, no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction (BEGIN/COMMIT, ROLLBACK on throw). Nested calls reuse the outer one. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  /** `memory`, `file` or `postgres`. */
+  readonly kind: DbKind;
+}
+
+export type DbKind = 'memory' | 'file' | 'postgres';
+
+/** Where the data lives, parsed from `--database` / DATABASE_URL. */
+export type DatabaseLocation =
+  | { kind: 'memory' }
+  | { kind: 'file'; dir: string }
+  | { kind: 'postgres'; url: string };
+
+/**
+ * `memory` (or empty) → PGlite in memory; `file:<dir>` → PGlite in a directory;
+ * `postgres://` / `postgresql://` → PostgreSQL. Anything else throws.
+ */
+export function parseDatabaseUrl(value: string | undefined): DatabaseLocation {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'memory' || v === 'memory:' || v === ':memory:') return { kind: 'memory' };
+  if (v.startsWith('file:')) {
+    let dir = v.slice('file:'.length);
+    if (dir.startsWith('//')) dir = new URL(v).pathname;
+    if (!dir) throw new Error(`database URL '${v}' names no directory (use file:./data)`);
+    return { kind: 'file', dir };
+  }
+  if (/^postgres(ql)?:\/\//.test(v)) return { kind: 'postgres', url: v };
+  throw new Error(`unsupported database '${v}': use memory, file:<dir> or postgres://...`);
+}
+
+/**
+ * Opens the database named by `location`. Drivers are loaded on demand. An in-memory
+ * database starts from a cached template already carrying `template.prepare`'s work.
+ */
+export async function openDb(location: DatabaseLocation, template?: { key: string; prepare(db: Db): Promise<void> }): Promise<Db> {
+  if (location.kind === 'postgres') return (await import('./pg.ts')).openPg(location.url);
+  return (await import('./pglite.ts')).openPglite(location, template);
+}

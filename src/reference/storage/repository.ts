@@ -1,0 +1,144 @@
+import type { Db } from './db.ts';
+import { newId } from './ids.ts';
+
+/** What every stored resource carries; the rest of `data` is the resource's own fields. */
+export interface StoredFields {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type Doc = Record<string, unknown>;
+
+export interface ListOptions {
+  /** Equality on top-level fields of `data` (JSON containment, so values may be objects or arrays). */
+  where?: Doc;
+  limit?: number;
+  offset?: number;
+  /** Default: insertion order. A top-level field of `data` (`createdAt`, `name`...) sorts as text. */
+  orderBy?: { field: string; direction?: 'asc' | 'desc' };
+}
+
+export interface ListResult<T> {
+  data: T[];
+  total: number;
+}
+
+/**
+ * Generic storage of merchant-owned resources as JSON documents in one table
+ * (`resources`). Every lookup is filtered by merchant: another merchant's resource
+ * is simply not found. `data` is the resource representation as served (the repository
+ * sets `id`, `createdAt`, `updatedAt`; the caller sets `object` and the rest).
+ */
+export interface Repository {
+  readonly db: Db;
+  /** Stores a new resource with a fresh `prefix_...` id (or `opts.id`). */
+  insert<T extends Doc = Doc>(type: string, merchantId: string, data: Doc, opts: { prefix: string; id?: string }): Promise<T & StoredFields>;
+  get<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
+  /** Same, locking the row until the transaction ends (`SELECT ... FOR UPDATE`). Use inside `transaction`. */
+  getForUpdate<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
+  /**
+   * Shallow-merges `patch` into the stored document (a key set to `undefined` is removed),
+   * or replaces it with `fn(current)`. Bumps `updatedAt`. Null when not found.
+   */
+  update<T extends Doc = Doc>(type: string, id: string, merchantId: string, patch: Doc | ((current: T & StoredFields) => Doc)): Promise<(T & StoredFields) | null>;
+  /** True when a row was deleted. */
+  delete(type: string, id: string, merchantId: string): Promise<boolean>;
+  list<T extends Doc = Doc>(type: string, merchantId: string, opts?: ListOptions): Promise<ListResult<T & StoredFields>>;
+  count(type: string, merchantId: string, where?: Doc): Promise<number>;
+  /** Runs `fn` with a repository bound to one transaction; nested calls join it. */
+  transaction<T>(fn: (repo: Repository) => Promise<T>): Promise<T>;
+  /** Raw SQL on the same connection (inside a transaction when called on its repository). */
+  query<T = Doc>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface RepositoryOptions {
+  /** Clock for `createdAt`/`updatedAt`; tests may inject one. */
+  now?: () => Date;
+}
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function withoutUndefined(doc: Doc): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(doc)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export function createRepository(db: Db, options: RepositoryOptions = {}): Repository {
+  const now = options.now ?? (() => new Date());
+
+  const repo: Repository = {
+    db,
+    async insert(type, merchantId, data, opts) {
+      const at = now();
+      const iso = at.toISOString();
+      const id = opts.id ?? newId(opts.prefix);
+      const doc = withoutUndefined({ id, ...data, createdAt: (data.createdAt as string) ?? iso, updatedAt: (data.updatedAt as string) ?? iso });
+      doc.id = id;
+      await db.query('INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [id, merchantId, type, JSON.stringify(doc), at]);
+      return doc as any;
+    },
+    async get(type, id, merchantId) {
+      const { rows } = await db.query<{ data: Doc }>('SELECT data FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3', [id, merchantId, type]);
+      return (rows[0]?.data as any) ?? null;
+    },
+    async getForUpdate(type, id, merchantId) {
+      const { rows } = await db.query<{ data: Doc }>('SELECT data FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3 FOR UPDATE', [id, merchantId, type]);
+      return (rows[0]?.data as any) ?? null;
+    },
+    async update(type, id, merchantId, patch) {
+      return repo.transaction(async (r) => {
+        const current = await r.getForUpdate(type, id, merchantId);
+        if (!current) return null;
+        const at = now();
+        const next = typeof patch === 'function' ? (patch as (c: any) => Doc)(current) : { ...current, ...patch };
+        const doc = withoutUndefined({ ...next, id, createdAt: current.createdAt, updatedAt: at.toISOString() });
+        await r.db.query('UPDATE resources SET data = $1, updated_at = $2 WHERE id = $3 AND merchant_id = $4 AND type = $5', [JSON.stringify(doc), at, id, merchantId, type]);
+        return doc as any;
+      });
+    },
+    async delete(type, id, merchantId) {
+      const { rowCount } = await db.query('DELETE FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3', [id, merchantId, type]);
+      return rowCount > 0;
+    },
+    async list(type, merchantId, opts = {}) {
+      const params: unknown[] = [merchantId, type];
+      let where = 'merchant_id = $1 AND type = $2';
+      if (opts.where && Object.keys(opts.where).length > 0) {
+        params.push(JSON.stringify(withoutUndefined(opts.where)));
+        where += ` AND data @> $${params.length}::jsonb`;
+      }
+      let order = 'seq ASC';
+      if (opts.orderBy) {
+        if (!FIELD.test(opts.orderBy.field)) throw new Error(`list: bad orderBy field '${opts.orderBy.field}'`);
+        const dir = opts.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
+        order = `data->>'${opts.orderBy.field}' ${dir}, seq ${dir}`;
+      }
+      const limit = Math.max(0, Math.floor(opts.limit ?? 100));
+      const offset = Math.max(0, Math.floor(opts.offset ?? 0));
+      const [page, total] = await Promise.all([
+        db.query<{ data: Doc }>(`SELECT data FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params),
+        db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params),
+      ]);
+      return { data: page.rows.map((r) => r.data as any), total: Number(total.rows[0].n) };
+    },
+    async count(type, merchantId, where) {
+      const params: unknown[] = [merchantId, type];
+      let sql = 'SELECT count(*)::int AS n FROM resources WHERE merchant_id = $1 AND type = $2';
+      if (where && Object.keys(where).length > 0) {
+        params.push(JSON.stringify(withoutUndefined(where)));
+        sql += ` AND data @> $3::jsonb`;
+      }
+      const { rows } = await db.query<{ n: number }>(sql, params);
+      return Number(rows[0].n);
+    },
+    transaction(fn) {
+      return db.transaction((tx) => fn(tx === db ? repo : createRepository(tx, options)));
+    },
+    async query(sql, params) {
+      return (await db.query<any>(sql, params)).rows;
+    },
+  };
+  return repo;
+}
