@@ -60,25 +60,37 @@ export async function lintOpenApi(text: string, source: string): Promise<Finding
 export async function lint(options: LintOptions = {}): Promise<LintResult> {
   const specPath = options.specPath ?? DEFAULT_SPEC_PATH;
   const rulesPath = options.rulesPath ?? DEFAULT_RULES_PATH;
+  return lintTexts({ specText: await readText(specPath), specSource: specPath, rulesText: await readText(rulesPath), rulesSource: rulesPath });
+}
+
+export interface LintTexts {
+  /** undefined: the file does not exist. */
+  specText: string | undefined;
+  specSource: string;
+  rulesText: string | undefined;
+  rulesSource: string;
+}
+
+/** Lints documents held in memory; tests pass broken copies this way. */
+export async function lintTexts({ specText, specSource, rulesText, rulesSource }: LintTexts): Promise<LintResult> {
   const findings: Finding[] = [];
-  const specText = await readText(specPath);
   let openapi: Record<string, any> | undefined;
   if (specText === undefined) {
-    findings.push({ severity: 'error', code: 'spec-missing', source: display(specPath), path: '', message: 'The OpenAPI document does not exist.' });
+    findings.push({ severity: 'error', code: 'spec-missing', source: display(specSource), path: '', message: 'The OpenAPI document does not exist.' });
   } else {
-    findings.push(...(await lintOpenApi(specText, specPath)));
+    findings.push(...(await lintOpenApi(specText, specSource)));
     try {
-      openapi = parse(specText) ?? undefined;
+      const parsed = parse(specText);
+      openapi = parsed && typeof parsed === 'object' ? parsed : undefined;
     } catch {
       openapi = undefined; // Spectral already reported the parse error
     }
   }
-  const rulesText = await readText(rulesPath);
   if (rulesText === undefined) {
-    findings.push({ severity: 'error', code: 'rules-missing', source: display(rulesPath), path: '', message: 'The rules document does not exist.' });
+    findings.push({ severity: 'error', code: 'rules-missing', source: display(rulesSource), path: '', message: 'The rules document does not exist.' });
   } else {
-    findings.push(...checkRules(rulesText, display(rulesPath), openapi));
-    findings.push(...(await rulesSchemaFindings(rulesText, display(rulesPath))));
+    findings.push(...checkRules(rulesText, display(rulesSource), openapi));
+    findings.push(...(await rulesSchemaFindings(rulesText, display(rulesSource))));
   }
   findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.source.localeCompare(b.source) || (a.line ?? 0) - (b.line ?? 0));
   return {
