@@ -1,0 +1,260 @@
+/**
+ * The spec loader shared by the engine and the reference server: spec/openapi.yaml parsed once,
+ * resolved, and every schema compiled once with ajv 2020-12 (strict, ajv-formats).
+ */
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { compile, componentValidator, createAjv, run, type ValidationIssue, type ValidationResult } from './ajv.ts';
+import { SPEC_PATH, SpecError, readDocument, type JsonObject } from './load.ts';
+import { buildOperations, pickResponse, type JsonSchema, type Operation, type Response } from './operations.ts';
+import { compareSpecificity, compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
+import { inlineSchema, stripExtensions } from './resolve.ts';
+import { loadRules, type RuleIndex } from './rules.ts';
+
+export * from './rules.ts';
+export { SPEC_PATH, SpecError, parseDocument } from './load.ts';
+export type { JsonObject } from './load.ts';
+export type { JsonSchema, Operation, Parameter, RateLimit, RequestBody, Response, ResponseHeader } from './operations.ts';
+export type { ValidationIssue, ValidationResult } from './ajv.ts';
+export { compileTemplate, matchTemplate } from './paths.ts';
+
+export type ParameterLocation = 'path' | 'query';
+
+/** Plain JSON Schemas (every $ref inlined) of one operation's inputs. */
+export interface RequestSchemas {
+  /** Object schema whose properties are the path parameters. */
+  path?: JsonSchema;
+  /** Object schema whose properties are the query parameters. */
+  query?: JsonSchema;
+  /** Schema of the JSON body. */
+  body?: JsonSchema;
+  /** When false, an absent body is accepted. */
+  bodyRequired: boolean;
+}
+
+export interface RequestSchemaOptions {
+  /** Drop every `x-*` key (for an ajv that was not told about them, e.g. Fastify's). */
+  stripExtensions?: boolean;
+}
+
+export interface ParameterValidation extends ValidationResult {
+  /** The values after coercion (strings to integer/number/boolean) and defaults. */
+  values: Record<string, unknown>;
+}
+
+export interface PathMatch {
+  operation: Operation;
+  params: Record<string, string>;
+}
+
+export interface Spec {
+  /** The parsed OpenAPI document, as written (references not resolved). */
+  document: JsonObject;
+  /** info.version of the document. */
+  version: string;
+  /** Where the document was read from. */
+  path: string;
+  /**
+   * Operations by operationId. A Map; each entry is also an own enumerable property, so
+   * `Object.entries(spec.operations)` and `id in spec.operations` work as on a plain record.
+   */
+  operations: Map<string, Operation>;
+  /** Names of components/schemas. */
+  schemaNames: string[];
+  operation(operationId: string): Operation | undefined;
+  /** The operation whose method and path template fit; literal segments win over parameters. */
+  findOperation(method: string, concretePath: string): Operation | undefined;
+  /** Like findOperation, with the decoded path parameters. */
+  matchPath(method: string, concretePath: string): PathMatch | undefined;
+  /** The declared response for a status: exact code, then range key ('4XX'), then 'default'. */
+  responseFor(operationId: string, status: number | string): Response | undefined;
+  /** Body against the schema of responseFor(status); valid when that response declares no body. */
+  validateResponseBody(operationId: string, status: number | string, body: unknown): ValidationResult;
+  /** Body against the request body schema; `undefined` stands for an absent body. */
+  validateRequestBody(operationId: string, body: unknown): ValidationResult;
+  /** Parameters of one location; string values are coerced per schema and defaults filled. */
+  validateParameters(operationId: string, location: ParameterLocation, values: Record<string, unknown>): ParameterValidation;
+  /** A value against components/schemas/<componentName>. */
+  validateSchema(componentName: string, value: unknown): ValidationResult;
+  /** components/schemas/<name> with every $ref inlined. */
+  componentSchema(name: string): JsonSchema | undefined;
+  requestSchemas(operationId: string, options?: RequestSchemaOptions): RequestSchemas | undefined;
+  /** spec/rules.yaml (see rules.ts). */
+  rules(): Promise<RuleIndex>;
+}
+
+let cached: Promise<Spec> | undefined;
+
+/** spec/openapi.yaml, loaded and compiled once per process. */
+export function loadSpec(): Promise<Spec> {
+  cached ??= loadSpecFrom(SPEC_PATH).catch((err) => {
+    cached = undefined;
+    throw err;
+  });
+  return cached;
+}
+
+/** Loads another copy of a spec (tests of deliberately broken documents). Not memoised. */
+export async function loadSpecFrom(path: string): Promise<Spec> {
+  return buildSpec(await readDocument(path), path);
+}
+
+function fail(message: string): ValidationResult {
+  return { valid: false, errors: [{ path: '', message }] };
+}
+
+/** Copies the parameter-level notes into its schema, where the generators look for them. */
+function parameterSchema(p: Operation['parameters'][number]): JsonSchema {
+  const schema = { ...p.schema };
+  if (p.referenceChoice !== undefined) schema['x-reference-choice'] = p.referenceChoice;
+  if (p.notShown !== undefined) schema['x-not-shown'] = p.notShown;
+  if (p.description !== undefined && schema.description === undefined) schema.description = p.description;
+  return schema;
+}
+
+/** The body schema with the request-body-level notes copied to its root. */
+function bodySchema(body: NonNullable<Operation['requestBody']>): JsonSchema {
+  const schema = { ...body.schema };
+  if (body.referenceChoice !== undefined) schema['x-reference-choice'] = body.referenceChoice;
+  if (body.notShown !== undefined) schema['x-not-shown'] = body.notShown;
+  return schema;
+}
+
+function objectSchema(params: Operation['parameters']): JsonSchema | undefined {
+  if (params.length === 0) return undefined;
+  const required = params.filter((p) => p.required).map((p) => p.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name, parameterSchema(p)])),
+    ...(required.length ? { required } : {}),
+  };
+}
+
+/** Builds a Spec from a parsed document: resolves operations and compiles every schema. */
+export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
+  const operations = buildOperations(document);
+  for (const [id, op] of operations) Object.defineProperty(operations, id, { value: op, enumerable: true });
+  const schemaNames = Object.keys(document.components?.schemas ?? {});
+
+  let ajv: Ajv2020;
+  let coercing: Ajv2020;
+  try {
+    ajv = createAjv(document);
+    coercing = createAjv(document, { coerce: true });
+  } catch (err) {
+    throw new SpecError(`components/schemas: ${(err as Error).message.replaceAll('data/$defs/', 'components/schemas/')}`);
+  }
+
+  // Compile everything now: a broken schema fails at load, not at the first request.
+  for (const name of schemaNames) {
+    try {
+      componentValidator(ajv, name);
+    } catch (err) {
+      throw new SpecError(`components/schemas/${name}: ${(err as Error).message}`);
+    }
+  }
+  const byText = new Map<string, ValidateFunction>();
+  const compileOnce = (instance: Ajv2020, schema: unknown, where: string): ValidateFunction => {
+    const key = (instance === ajv ? 'v:' : 'c:') + JSON.stringify(schema);
+    let fn = byText.get(key);
+    if (!fn) {
+      try {
+        fn = compile(instance, schema);
+      } catch (err) {
+        throw new SpecError(`${where}: ${(err as Error).message}`);
+      }
+      byText.set(key, fn);
+    }
+    return fn;
+  };
+
+  const responseValidators = new Map<string, ValidateFunction>();
+  const bodyValidators = new Map<string, ValidateFunction>();
+  const paramValidators = new Map<string, ValidateFunction>();
+  const requestSchemaCache = new Map<string, RequestSchemas>();
+  const templates = new Map<string, Array<{ template: PathTemplate; op: Operation }>>();
+
+  for (const op of operations.values()) {
+    const where = `${op.method} ${op.pathTemplate} (${op.operationId})`;
+    for (const r of Object.values(op.responses)) {
+      if (r.rawSchema) responseValidators.set(`${op.operationId} ${r.key}`, compileOnce(ajv, r.rawSchema, `${where} response ${r.key}`));
+      for (const h of Object.values(r.headers)) compileOnce(ajv, h.schema, `${where} response ${r.key} header ${h.name}`);
+    }
+    if (op.requestBody) bodyValidators.set(op.operationId, compileOnce(ajv, op.requestBody.rawSchema, `${where} request body`));
+    const schemas: RequestSchemas = { bodyRequired: op.requestBody?.required ?? false };
+    for (const location of ['path', 'query'] as const) {
+      const schema = objectSchema(op.parameters.filter((p) => p.in === location));
+      if (!schema) continue;
+      schemas[location] = schema;
+      paramValidators.set(`${op.operationId} ${location}`, compileOnce(coercing, schema, `${where} ${location} parameters`));
+    }
+    if (op.requestBody) schemas.body = bodySchema(op.requestBody);
+    requestSchemaCache.set(op.operationId, schemas);
+    const list = templates.get(op.method) ?? [];
+    list.push({ template: compileTemplate(op.pathTemplate), op });
+    templates.set(op.method, list);
+  }
+  for (const list of templates.values()) list.sort((a, b) => compareSpecificity(a.template, b.template));
+
+  const matchPath = (method: string, concretePath: string): PathMatch | undefined => {
+    let best: { template: PathTemplate; op: Operation; params: Record<string, string> } | undefined;
+    for (const candidate of templates.get(method.toUpperCase()) ?? []) {
+      const params = matchTemplate(candidate.template, concretePath);
+      if (params && (!best || compareSpecificity(candidate.template, best.template) < 0)) best = { ...candidate, params };
+    }
+    return best && { operation: best.op, params: best.params };
+  };
+  const responseFor = (operationId: string, status: number | string) => {
+    const op = operations.get(operationId);
+    return op && pickResponse(op, status);
+  };
+
+  return {
+    document,
+    version: String(document.info?.version ?? ''),
+    path,
+    operations,
+    schemaNames,
+    operation: (id) => operations.get(id),
+    findOperation: (method, concretePath) => matchPath(method, concretePath)?.operation,
+    matchPath,
+    responseFor,
+    validateResponseBody(operationId, status, body) {
+      if (!operations.has(operationId)) return fail(`unknown operation ${operationId}`);
+      const response = responseFor(operationId, status);
+      if (!response) return fail(`${operationId} declares no response for status ${status}`);
+      const validate = responseValidators.get(`${operationId} ${response.key}`);
+      return validate ? run(validate, body) : { valid: true, errors: [] };
+    },
+    validateRequestBody(operationId, body) {
+      const op = operations.get(operationId);
+      if (!op) return fail(`unknown operation ${operationId}`);
+      if (body === undefined) return op.requestBody?.required ? fail('request body is required') : { valid: true, errors: [] };
+      const validate = bodyValidators.get(operationId);
+      return validate ? run(validate, body) : fail(`${operationId} takes no request body`);
+    },
+    validateParameters(operationId, location, values) {
+      if (!operations.has(operationId)) return { ...fail(`unknown operation ${operationId}`), values: { ...values } };
+      const copy: Record<string, unknown> = { ...values };
+      const validate = paramValidators.get(`${operationId} ${location}`);
+      if (!validate) return { valid: true, errors: [], values: copy };
+      return { ...run(validate, copy), values: copy };
+    },
+    validateSchema(componentName, value) {
+      const validate = schemaNames.includes(componentName) ? componentValidator(ajv, componentName) : undefined;
+      return validate ? run(validate, value) : fail(`unknown schema ${componentName}`);
+    },
+    componentSchema(name) {
+      return schemaNames.includes(name) ? inlineSchema(document, document.components.schemas[name]) : undefined;
+    },
+    requestSchemas(operationId, options = {}) {
+      const schemas = requestSchemaCache.get(operationId);
+      if (!schemas) return undefined;
+      // A fresh copy per call: consumers (Fastify, generators) may annotate what they get.
+      const copy = structuredClone(schemas);
+      return options.stripExtensions ? stripExtensions(copy) : copy;
+    },
+    rules: () => loadRules(),
+  };
+}
+
+export type { ValidationIssue as SpecValidationIssue };
