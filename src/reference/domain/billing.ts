@@ -25,7 +25,7 @@ export function taxRateFor(
 
 export interface LineInput {
   description: string;
-  quantity: string | Dec;
+  quantity: string | number | Dec;
   unitAmount: string | Dec;
   taxRate: number;
   priceId?: string | null;
@@ -36,29 +36,33 @@ export interface LineInput {
   periodEnd?: string | null;
 }
 
-/** One invoice line: amount = quantity x unitAmount rounded to the currency; tax per line. */
+/** One invoice line: subtotal = quantity x amount rounded to the currency; tax per line. */
 export function buildLine(input: LineInput, currency: string): InvoiceLine {
-  const amount = dec(input.unitAmount).times(dec(input.quantity));
-  const rounded = formatMoney(amount, currency);
-  return {
+  const quantity = dec(typeof input.quantity === 'number' ? String(input.quantity) : input.quantity);
+  const subtotal = formatMoney(dec(input.unitAmount).times(quantity), currency);
+  const taxAmount = formatMoney(percentOf(subtotal, input.taxRate, currency), currency);
+  const line: InvoiceLine = {
+    object: 'invoice_line_item',
     id: newId(PREFIX.invoiceLine),
     description: input.description,
-    quantity: formatPlain(input.quantity),
-    unitAmount: formatPlain(input.unitAmount),
-    amount: rounded,
+    amount: formatPlain(input.unitAmount),
+    quantity: Number(formatPlain(quantity)),
+    subtotal,
     taxRate: input.taxRate,
-    taxAmount: formatMoney(percentOf(rounded, input.taxRate, currency), currency),
+    taxAmount,
+    total: formatMoney(dec(subtotal).plus(dec(taxAmount)), currency),
     priceId: input.priceId ?? null,
-    feeId: input.feeId ?? null,
-    billableMetricId: input.billableMetricId ?? null,
-    itemId: input.itemId ?? null,
     periodStart: input.periodStart ?? null,
     periodEnd: input.periodEnd ?? null,
   };
+  if (input.feeId) line.feeId = input.feeId;
+  if (input.billableMetricId) line.billableMetricId = input.billableMetricId;
+  if (input.itemId) line.itemId = input.itemId;
+  return line;
 }
 
 export function totals(lines: InvoiceLine[], currency: string): { subtotal: string; taxAmount: string; total: string } {
-  const subtotal = sum(lines.map((l) => l.amount));
+  const subtotal = sum(lines.map((l) => l.subtotal));
   const tax = sum(lines.map((l) => l.taxAmount));
   return {
     subtotal: formatMoney(subtotal, currency),
@@ -93,6 +97,7 @@ export function newInvoice(args: {
     amountRefunded: formatMoney(0, args.currency),
     periodStart: args.periodStart ?? null,
     periodEnd: args.periodEnd ?? null,
+    paymentId: null,
     finalizedAt: status === 'draft' ? null : args.now,
     paidAt: null,
     createdAt: args.now,
@@ -117,6 +122,17 @@ export interface PeriodBillingInput {
   usage: Map<string, string>;
   taxRates?: Customer['taxRates'];
   period: Period;
+  /**
+   * Which charges: `in_arrears` bills the period that closed (fees in arrears and all
+   * metered usage); `in_advance` bills fee prices paid in advance for the period starting.
+   * Absent: both.
+   */
+  term?: 'in_arrears' | 'in_advance';
+}
+
+/** Metered prices always bill in arrears: usage is only known once the period closes. */
+export function billingTerm(price: Pick<Price, 'paymentTerm' | 'billableMetricId'>): 'in_arrears' | 'in_advance' {
+  return price.billableMetricId ? 'in_arrears' : price.paymentTerm ?? 'in_arrears';
 }
 
 /** The lines of one closed subscription period, from the version that was in force. */
@@ -128,6 +144,7 @@ export function periodLines(input: PeriodBillingInput): InvoiceLine[] {
   for (const priceId of version.priceIds) {
     const price = prices.get(priceId);
     if (!price || price.model === 'dynamic' || price.model === 'percentage') continue;
+    if (input.term && billingTerm(price) !== input.term) continue;
     if (!priceBillsInPeriod(price, anchor, period)) continue;
     const quantity = price.billableMetricId
       ? dec(usage.get(price.billableMetricId) ?? '0')

@@ -52,13 +52,20 @@ export function applyItemPatch(item: Item, patch: ItemPatch, refs: ExternalRefer
   return { item: next, demoted };
 }
 
-/** An external id is the primary reference of at most one entity per merchant. */
+/**
+ * An external id is the primary reference of at most one entity per merchant. The
+ * external id is read within its provider's namespace (spec: same (provider, externalId)).
+ */
 export function assertPrimaryAvailable(
-  candidate: Pick<ExternalReference, 'externalId' | 'entityId' | 'entityType'>,
+  candidate: Pick<ExternalReference, 'externalId' | 'entityId' | 'entityType' | 'provider'>,
   merchantRefs: ExternalReference[],
 ): void {
   const holder = merchantRefs.find(
-    (r) => r.isPrimary && r.externalId === candidate.externalId && (r.entityId !== candidate.entityId || r.entityType !== candidate.entityType),
+    (r) =>
+      r.isPrimary &&
+      r.externalId === candidate.externalId &&
+      r.provider === candidate.provider &&
+      (r.entityId !== candidate.entityId || r.entityType !== candidate.entityType),
   );
   if (holder) {
     throw conflict(

@@ -4,10 +4,10 @@ import { newId, PREFIX } from './ids.ts';
 import { dec, formatMoney } from './money.ts';
 import type { Invoice } from './types.ts';
 
-/** Reference choice: a refund the invoice cannot take is 409 with one of these codes. */
+/** Reference choice (spec x-reference-choice): a refund the invoice cannot take is 409 INVOICE_NOT_REFUNDABLE. */
 export const REFUND_CODES = {
-  notPaid: 'INVOICE_NOT_PAID',
-  alreadyRefunded: 'INVOICE_ALREADY_REFUNDED',
+  notPaid: 'INVOICE_NOT_REFUNDABLE',
+  alreadyRefunded: 'INVOICE_NOT_REFUNDABLE',
 } as const;
 
 export interface CreditNote {

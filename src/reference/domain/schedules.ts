@@ -7,7 +7,6 @@ import type { ScheduleInterval } from './types.ts';
 
 export const SCHEDULE_CODES = {
   subscriptionOwnerUnsupported: 'SCHEDULE_SUBSCRIPTION_OWNER_UNSUPPORTED',
-  ownerAmbiguous: 'SCHEDULE_OWNER_AMBIGUOUS',
   ownerRequired: 'SCHEDULE_OWNER_REQUIRED',
   invalidDates: 'SCHEDULE_INVALID_DATES',
 } as const;
@@ -69,13 +68,13 @@ export interface ScheduleInput {
 export function assertOrderOwner(input: ScheduleInput): string {
   const hasOrder = typeof input.orderId === 'string' && input.orderId !== '';
   const hasSub = input.subscriptionId !== undefined && input.subscriptionId !== null;
-  if (hasOrder && hasSub) {
-    throw badRequest(SCHEDULE_CODES.ownerAmbiguous, 'orderId and subscriptionId: a schedule has exactly one owner; send orderId only');
-  }
   if (hasSub) {
+    // Alone it is unsupported; beside orderId it would give the schedule two owners.
     throw badRequest(
       SCHEDULE_CODES.subscriptionOwnerUnsupported,
-      'subscriptionId: creating a billing schedule by subscriptionId is unsupported; every schedule belongs to an order, send orderId',
+      hasOrder
+        ? 'subscriptionId: a schedule has exactly one owner; send orderId only (creation by subscriptionId is unsupported)'
+        : 'subscriptionId: creating a billing schedule by subscriptionId is unsupported; every schedule belongs to an order, send orderId',
     );
   }
   if (!hasOrder) throw badRequest(SCHEDULE_CODES.ownerRequired, 'orderId: required; every schedule belongs to an order');

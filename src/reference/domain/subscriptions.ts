@@ -2,7 +2,7 @@
  * Subscription state over time: current period, pending migration applied when the period
  * closes, floating subscriptions following the plan default, the end date reached.
  */
-import { periodAt, periodsClosedBetween, type Period } from './periods.ts';
+import { addPeriods, parseCadence, periodAt, periodsClosedBetween, type Period } from './periods.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import type { Override, Plan, PlanVersion, Price, Subscription } from './types.ts';
 
@@ -62,12 +62,7 @@ function moveTo(sub: Subscription, version: PlanVersion, prices: Map<string, Pri
 
 /** The subscription as of `now`: due migration applied, floating resolved, end reached, period fields. */
 export function settle(sub: Subscription, plan: Plan, prices: Map<string, Price>, now: Date): Subscription {
-  let s = { ...sub };
-  if (s.pendingMigration && new Date(s.pendingMigration.effectiveAt).getTime() <= now.getTime()) {
-    const v = findVersion(plan, s.pendingMigration.toVersionNumber);
-    s = v ? moveTo(s, v, prices) : s;
-    s.pendingMigration = null;
-  }
+  let s = applyDueMigration({ ...sub }, plan, prices, now);
   if (s.versionPolicy === 'floating' && plan.defaultVersionNumber != null && plan.defaultVersionNumber !== s.versionNumber) {
     const v = findVersion(plan, plan.defaultVersionNumber);
     if (v) s = moveTo(s, v, prices);
@@ -86,37 +81,55 @@ export function settle(sub: Subscription, plan: Plan, prices: Map<string, Price>
 
 export interface ClosedPeriod {
   period: Period;
-  /** The version that was in force during the period. */
+  /** The version that was in force during the period, and its overrides. */
   version: PlanVersion;
   overrides: Override[];
+  /** The period that starts at this one's end, when the subscription is still live then. */
+  next: { period: Period; version: PlanVersion; overrides: Override[] } | null;
+}
+
+function applyDueMigration(s: Subscription, plan: Plan, prices: Map<string, Price>, at: Date): Subscription {
+  if (!s.pendingMigration || new Date(s.pendingMigration.effectiveAt).getTime() > at.getTime()) return s;
+  const v = findVersion(plan, s.pendingMigration.toVersionNumber);
+  const moved = v ? moveTo(s, v, prices) : { ...s };
+  moved.pendingMigration = null;
+  return moved;
 }
 
 /**
  * Moves a subscription from `from` to `to` (a test clock advancing): every period that
- * closes in (from, to] is returned with the version in force, a pending migration taking
- * effect for periods starting at or after its boundary. Periods starting at or after the
- * end date, or after cancellation, are not billed.
+ * closes in (from, to] is returned with the version in force, and the period that
+ * follows it with its own version (a pending migration takes effect for periods starting
+ * at or after its boundary). Periods starting at or after the end date, or after
+ * termination, are not billed.
  */
 export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price>, from: Date, to: Date): {
   subscription: Subscription;
   closed: ClosedPeriod[];
 } {
-  let s = { ...sub };
+  let s: Subscription = { ...sub };
   const closed: ClosedPeriod[] = [];
   const stopAt = s.status !== 'active'
     ? new Date(s.terminatedAt ?? from.toISOString())
     : s.endingAt ? new Date(s.endingAt) : null;
-  const since = s.lastClosedPeriodEnd ? new Date(Math.max(new Date(s.lastClosedPeriodEnd).getTime(), from.getTime())) : from;
+  const last = s._lastClosedPeriodEnd ? new Date(s._lastClosedPeriodEnd).getTime() : -Infinity;
+  const since = new Date(Math.max(last, from.getTime()));
+  const cadence = parseCadence(plan.billingCadence);
   for (const period of periodsClosedBetween(new Date(s.billingAnchor), plan.billingCadence, since, to)) {
     if (stopAt && period.start.getTime() >= stopAt.getTime()) break;
-    if (s.pendingMigration && new Date(s.pendingMigration.effectiveAt).getTime() <= period.start.getTime()) {
-      const v = findVersion(plan, s.pendingMigration.toVersionNumber);
-      if (v) s = moveTo(s, v, prices);
-      s.pendingMigration = null;
-    }
+    s = applyDueMigration(s, plan, prices, period.start);
     const version = findVersion(plan, s.versionNumber);
-    if (version) closed.push({ period, version, overrides: s.overrides ?? [] });
-    s.lastClosedPeriodEnd = period.end!.toISOString();
+    const overrides = s.overrides ?? [];
+    const end = period.end!;
+    let next: ClosedPeriod['next'] = null;
+    if (!stopAt || end.getTime() < stopAt.getTime()) {
+      const after = applyDueMigration(s, plan, prices, end);
+      const nextVersion = findVersion(plan, after.versionNumber);
+      const nextPeriod: Period = { start: end, end: addPeriods(new Date(s.billingAnchor), cadence, period.index + 2), index: period.index + 1 };
+      if (nextVersion) next = { period: nextPeriod, version: nextVersion, overrides: after.overrides ?? [] };
+    }
+    if (version) closed.push({ period, version, overrides, next });
+    s._lastClosedPeriodEnd = end.toISOString();
   }
   return { subscription: settle(s, plan, prices, to), closed };
 }

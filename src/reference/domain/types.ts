@@ -119,6 +119,9 @@ export interface PlanVersion {
   object: 'plan_version';
   planId: string;
   versionNumber: number;
+  /** Derived on read from archivedAt / the plan's default. */
+  status?: 'published' | 'archived';
+  isDefault?: boolean;
   priceIds: string[];
   features: Feature[];
   archivedAt: string | null;
@@ -156,12 +159,14 @@ export interface Subscription extends Timestamps {
   autoCharge: boolean;
   taxExempt: boolean;
   customerId: string;
-  endingAt: string | null;
+  /** Absent when open-ended (the document types it date-time, never null). */
+  endingAt?: string | null;
   estimatedTaxRate: number;
   name: string;
   payment: Record<string, unknown> | null;
   planId: string;
   startedAt: string;
+  /** active is live; cancelled by the API; ended when endingAt passed. */
   status: 'active' | 'cancelled' | 'ended';
   terminatedAt: string | null;
   terminatedBy: string | null;
@@ -175,8 +180,8 @@ export interface Subscription extends Timestamps {
   currentPeriodEnd: string | null;
   pendingMigration: PendingMigration | null;
   overrides: Override[];
-  /** Internal: end of the last period invoiced (closed) by a test clock. */
-  lastClosedPeriodEnd?: string | null;
+  /** Internal (never served): end of the last period closed by a test clock. */
+  _lastClosedPeriodEnd?: string | null;
 }
 
 export interface ScheduleInterval extends Timestamps {
@@ -201,20 +206,24 @@ export interface ScheduleInterval extends Timestamps {
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void';
 
 export interface InvoiceLine {
+  object: 'invoice_line_item';
   id: string;
   description: string;
-  quantity: string;
-  unitAmount: string;
-  /** quantity x unitAmount, rounded to the currency. */
+  /** Unit amount. */
   amount: string;
+  quantity: number;
+  /** quantity x amount, rounded to the currency. */
+  subtotal: string;
   taxRate: number;
   taxAmount: string;
-  priceId?: string | null;
+  /** subtotal + taxAmount. */
+  total: string;
+  priceId: string | null;
   feeId?: string | null;
   billableMetricId?: string | null;
   itemId?: string | null;
-  periodStart?: string | null;
-  periodEnd?: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
 }
 
 export interface Invoice extends Timestamps {
@@ -232,6 +241,7 @@ export interface Invoice extends Timestamps {
   amountRefunded: string;
   periodStart: string | null;
   periodEnd: string | null;
+  paymentId: string | null;
   finalizedAt: string | null;
   paidAt: string | null;
 }

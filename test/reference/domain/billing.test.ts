@@ -20,10 +20,8 @@ describe('billing core', () => {
 
   test('a line: quantity x unit amount rounded to the currency, tax on the rounded amount', () => {
     const l = buildLine({ description: 'Seats', quantity: '3', unitAmount: '3.335', taxRate: 20 }, 'USD');
-    expect(l.amount).toBe('10.01');
-    expect(l.taxAmount).toBe('2.00');
-    expect(l.quantity).toBe('3');
-    expect(l.id).toMatch(/^il_[a-zA-Z0-9]+$/);
+    expect(l).toMatchObject({ object: 'invoice_line_item', amount: '3.335', quantity: 3, subtotal: '10.01', taxAmount: '2.00', total: '12.01' });
+    expect(l.id).toMatch(/^ili_[a-zA-Z0-9]+$/);
   });
 
   test('totals are exact decimal sums and total = subtotal + tax', () => {
@@ -52,11 +50,11 @@ describe('billing core', () => {
       subscription: sub, plan: plan([v], 2), version: v, prices,
       usage: new Map([['bm_api', '12345']]), taxRates: { default: 10 }, period: first,
     });
-    expect(lines.map((l) => [l.priceId, l.quantity, l.amount, l.taxAmount])).toEqual([
-      ['price_fee', '3', '6.00', '0.60'],
-      ['price_vol', '15', '7.50', '0.75'],
-      ['price_meter', '12345', '12.35', '1.24'],
-      ['price_once', '1', '100.00', '10.00'],
+    expect(lines.map((l) => [l.priceId, l.quantity, l.amount, l.subtotal, l.taxAmount])).toEqual([
+      ['price_fee', 3, '2', '6.00', '0.60'],
+      ['price_vol', 15, '0.5', '7.50', '0.75'],
+      ['price_meter', 12345, '0.001', '12.35', '1.24'],
+      ['price_once', 1, '100', '100.00', '10.00'],
     ]);
     expect(lines[0].periodStart).toBe('2024-01-31T10:00:00.000Z');
     expect(lines[0].periodEnd).toBe('2024-02-29T10:00:00.000Z');
@@ -64,7 +62,19 @@ describe('billing core', () => {
     const second = periodAt(anchor, 'P1M', new Date('2024-03-01T00:00:00Z'));
     const next = periodLines({ subscription: sub, plan: plan([v], 2), version: v, prices, usage: new Map(), period: second });
     expect(next.map((l) => l.priceId)).toEqual(['price_fee', 'price_vol', 'price_meter']);
-    expect(next[2].amount).toBe('0.00');
+    expect(next[2].subtotal).toBe('0.00');
+  });
+
+  test('payment terms: in_advance fee prices bill for the period starting, metered usage always in arrears', () => {
+    const prices = priceMap(
+      price('price_adv', { feeId: 'fee_1', paymentTerm: 'in_advance' }),
+      price('price_arr', { feeId: 'fee_2' }),
+      price('price_m', { feeId: undefined, billableMetricId: 'bm_1', paymentTerm: 'in_advance' }),
+    );
+    const v = version(1, ['price_adv', 'price_arr', 'price_m']);
+    const base = { subscription: subscription(), plan: plan([v], 1), version: v, prices, usage: new Map(), period: periodAt(anchor, 'P1M', anchor) };
+    expect(periodLines({ ...base, term: 'in_advance' }).map((l) => l.priceId)).toEqual(['price_adv']);
+    expect(periodLines({ ...base, term: 'in_arrears' }).map((l) => l.priceId)).toEqual(['price_arr', 'price_m']);
   });
 
   test('a yearly price on a monthly plan bills on its own anniversaries', () => {
@@ -79,7 +89,7 @@ describe('billing core', () => {
       merchantId: 'org_m1', customerId: 'cus_1', currency: 'USD', now: '2024-01-01T00:00:00.000Z',
       lines: [buildLine({ description: 'x', quantity: '2', unitAmount: '5', taxRate: 20 }, 'USD')],
     });
-    expect(inv).toMatchObject({ status: 'draft', subtotal: '10.00', taxAmount: '2.00', total: '12.00', amountRefunded: '0.00', finalizedAt: null });
+    expect(inv).toMatchObject({ status: 'draft', subtotal: '10.00', taxAmount: '2.00', total: '12.00', amountRefunded: '0.00', finalizedAt: null, paymentId: null });
     expect(inv.id).toMatch(/^inv_[a-zA-Z0-9]+$/);
   });
 });
@@ -99,6 +109,7 @@ describe('refunds', () => {
     expect(creditNote).toMatchObject({ object: 'invoice_refund', amount: '19.99', taxAmount: '1.65', total: '21.64', currency: 'USD', status: 'ISSUED', reason: 'duplicate charge', voidedAt: null });
     expect(dec(creditNote.amount).plus(dec(creditNote.taxAmount)).equals(dec(creditNote.total))).toBe(true);
     expect(invoice.amountRefunded).toBe('21.64');
+    expect(invoice.status).toBe('paid');
     expect(refundInvoice(paid(), undefined, 'now').creditNote.reason).toBeNull();
   });
 

@@ -46,12 +46,14 @@ describe('subscription state over time', () => {
       subscription: subscription(), plan: p(), targetVersionNumber: 3, now: new Date('2024-02-10T00:00:00Z'), prices, linkedIntervals: [],
     });
     const r = advance(migrated, p(), prices, new Date('2024-02-10T00:00:00Z'), new Date('2024-04-01T00:00:00Z'));
-    expect(r.closed.map((c) => [c.period.start.toISOString(), c.version.versionNumber])).toEqual([
-      ['2024-01-31T10:00:00.000Z', 2],
-      ['2024-02-29T10:00:00.000Z', 3],
+    expect(r.closed.map((c) => [c.period.start.toISOString(), c.version.versionNumber, c.next?.version.versionNumber])).toEqual([
+      ['2024-01-31T10:00:00.000Z', 2, 3],
+      ['2024-02-29T10:00:00.000Z', 3, 3],
     ]);
+    expect(r.closed[0].next?.period.start.toISOString()).toBe('2024-02-29T10:00:00.000Z');
+    expect(r.closed[0].next?.period.end?.toISOString()).toBe('2024-03-31T10:00:00.000Z');
     expect(r.subscription.versionNumber).toBe(3);
-    expect(r.subscription.lastClosedPeriodEnd).toBe('2024-03-31T10:00:00.000Z');
+    expect(r.subscription._lastClosedPeriodEnd).toBe('2024-03-31T10:00:00.000Z');
     // Advancing again over the same time closes nothing twice.
     const again = advance(r.subscription, p(), prices, new Date('2024-03-01T00:00:00Z'), new Date('2024-04-01T00:00:00Z'));
     expect(again.closed).toEqual([]);
@@ -61,6 +63,9 @@ describe('subscription state over time', () => {
     const s = subscription({ endingAt: '2024-03-15T00:00:00.000Z' });
     const r = advance(s, p(), prices, new Date('2024-02-01T00:00:00Z'), new Date('2024-06-01T00:00:00Z'));
     expect(r.closed.length).toBe(2);
+    // The period after the end date is not started: nothing to bill in advance for it.
+    expect(r.closed[0].next).not.toBeNull();
+    expect(r.closed[1].next).toBeNull();
     expect(r.subscription.status).toBe('ended');
     expect(r.subscription.terminatedAt).toBe('2024-03-15T00:00:00.000Z');
   });
