@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ValidationError, type FieldError } from '../errors.ts';
 import type { Contract, RequestSchemas } from './contract.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
 interface Compiled {
   path?: ValidateFunction;

@@ -20,6 +20,7 @@ export const merchantsPlugin: ResourcePlugin = {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const fields: Record<string, unknown> = {};
       for (const k of MERCHANT_FIELDS) if (body[k] !== undefined) fields[k] = body[k];
+      fields.name ??= 'Unnamed merchant';
       const merchant = await createMerchant(db, fields, request.auth!.merchantId, now());
       return reply.code(201).send(merchant);
     });
