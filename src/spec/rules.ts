@@ -57,15 +57,16 @@ export class RulesError extends Error {
   }
 }
 
-let validator: ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: unknown }[] | null } | undefined;
+type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: unknown }[] | null };
+let validator: Validator | undefined;
 
-async function compileSchema() {
+async function compileSchema(): Promise<Validator> {
   if (!validator) {
     const schema = JSON.parse(await readFile(RULES_SCHEMA_PATH, 'utf8'));
     const ajv = new Ajv2020({ strict: true, allErrors: true });
-    validator = ajv.compile(schema) as typeof validator;
+    validator = ajv.compile(schema) as Validator;
   }
-  return validator!;
+  return validator;
 }
 
 /** One problem of a rules document against spec/rules.schema.json. */
