@@ -21,6 +21,8 @@ export interface ReferenceOptions {
   /** Fastify/pino logger option; default off. */
   logger?: boolean | Record<string, unknown>;
   bodyLimit?: number;
+  /** The server clock (timestamps, rate-limit windows). Tests inject one; default the system clock. */
+  now?: () => Date;
 }
 
 export interface ResolvedOptions {
@@ -31,6 +33,7 @@ export interface ResolvedOptions {
   rateLimits: Record<string, number>;
   logger: boolean | Record<string, unknown>;
   bodyLimit: number;
+  now: () => Date;
 }
 
 /** Checked defaults. Throws on a bad port, database URL or key. */
@@ -47,6 +50,7 @@ export function resolveOptions(opts: ReferenceOptions = {}): ResolvedOptions {
     rateLimits: opts.rateLimits ?? {},
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    now: opts.now ?? (() => new Date()),
   };
 }
 

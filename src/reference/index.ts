@@ -3,7 +3,8 @@ import { ensureSandboxMerchant } from './auth/merchants.ts';
 import { resolveOptions, type ReferenceOptions } from './config.ts';
 import { emptyContract, loadContract, type Contract } from './http/contract.ts';
 import { plugins } from './plugins/index.ts';
-import { resolveRateLimits } from './ratelimit/limits.ts';
+import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
+import { createRepository, type Repository } from './storage/repository.ts';
 import { buildApp } from './server.ts';
 import { openDb, type Db } from './storage/db.ts';
 import { migrate, migrationsKey, platformMigrations, type Migration } from './storage/migrations/index.ts';
@@ -20,6 +21,10 @@ export interface RunningReference {
   merchantId: string;
   app: FastifyInstance;
   db: Db;
+  /** The repository the plugins use (tests seed through it). */
+  repo: Repository;
+  /** Rate limits in force, by operationId. */
+  rateLimits: Map<string, RateLimitRule>;
   /** Stops accepting, drains in-flight requests, then closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -55,7 +60,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   try {
     await migrate(db, migrations);
     const merchantId = await ensureSandboxMerchant(db, opts.apiKey);
-    app = await buildApp({ db, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit });
+    const repo = createRepository(db, { now: opts.now });
+    app = await buildApp({ db, repo, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit, now: opts.now });
     await app.listen({ host: opts.host, port: opts.port });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -68,6 +74,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
       merchantId,
       app,
       db,
+      repo,
+      rateLimits,
       close: () => (closing ??= (async () => {
         try {
           await app!.close();
