@@ -80,6 +80,8 @@ export interface Spec {
   requestSchemas(operationId: string, options?: RequestSchemaOptions): RequestSchemas | undefined;
   /** spec/rules.yaml (see rules.ts). */
   rules(): Promise<RuleIndex>;
+  /** Compiles every schema now (validators otherwise compile once, on first use); throws SpecError on a broken one. */
+  compileAll(): void;
 }
 
 let cached: Promise<Spec> | undefined;
@@ -94,8 +96,8 @@ export function loadSpec(): Promise<Spec> {
 }
 
 /** Loads another copy of a spec (tests of deliberately broken documents). Not memoised. */
-export async function loadSpecFrom(path: string): Promise<Spec> {
-  return buildSpec(await readDocument(path), path);
+export async function loadSpecFrom(path: string, options: BuildOptions = {}): Promise<Spec> {
+  return buildSpec(await readDocument(path), path, options);
 }
 
 function fail(message: string): ValidationResult {
@@ -129,8 +131,13 @@ function objectSchema(params: Operation['parameters']): JsonSchema | undefined {
   };
 }
 
-/** Builds a Spec from a parsed document: resolves operations and compiles every schema. */
-export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
+export interface BuildOptions {
+  /** Compile every schema now, so that a broken one fails here (default: on first use). */
+  eager?: boolean;
+}
+
+/** Builds a Spec from a parsed document: resolves operations and sets up the validators. */
+export function buildSpec(document: JsonObject, path = '<memory>', options: BuildOptions = {}): Spec {
   const operations = buildOperations(document);
   for (const [id, op] of operations) Object.defineProperty(operations, id, { value: op, enumerable: true });
   const schemaNames = Object.keys(document.components?.schemas ?? {});
@@ -144,14 +151,14 @@ export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
     throw new SpecError(`components/schemas: ${(err as Error).message.replaceAll('data/$defs/', 'components/schemas/')}`);
   }
 
-  // Compile everything now: a broken schema fails at load, not at the first request.
-  for (const name of schemaNames) {
+  const component = (name: string): ValidateFunction | undefined => {
+    if (!schemaNames.includes(name)) return undefined;
     try {
-      componentValidator(ajv, name);
+      return componentValidator(ajv, name);
     } catch (err) {
       throw new SpecError(`components/schemas/${name}: ${(err as Error).message}`);
     }
-  }
+  };
   const byText = new Map<string, ValidateFunction>();
   const compileOnce = (instance: Ajv2020, schema: unknown, where: string): ValidateFunction => {
     const key = (instance === ajv ? 'v:' : 'c:') + JSON.stringify(schema);
@@ -167,25 +174,31 @@ export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
     return fn;
   };
 
-  const responseValidators = new Map<string, ValidateFunction>();
-  const bodyValidators = new Map<string, ValidateFunction>();
-  const paramValidators = new Map<string, ValidateFunction>();
+  // Validators compile on first use (each once); compileAll() forces every one.
+  const responseValidators = new Map<string, () => ValidateFunction>();
+  const bodyValidators = new Map<string, () => ValidateFunction>();
+  const paramValidators = new Map<string, () => ValidateFunction>();
+  const headerValidators: Array<() => ValidateFunction> = [];
+  const lazy = (instance: Ajv2020, schema: unknown, where: string) => {
+    let fn: ValidateFunction | undefined;
+    return () => (fn ??= compileOnce(instance, schema, where));
+  };
   const requestSchemaCache = new Map<string, RequestSchemas>();
   const templates = new Map<string, Array<{ template: PathTemplate; op: Operation }>>();
 
   for (const op of operations.values()) {
     const where = `${op.method} ${op.pathTemplate} (${op.operationId})`;
     for (const r of Object.values(op.responses)) {
-      if (r.rawSchema) responseValidators.set(`${op.operationId} ${r.key}`, compileOnce(ajv, r.rawSchema, `${where} response ${r.key}`));
-      for (const h of Object.values(r.headers)) compileOnce(ajv, h.schema, `${where} response ${r.key} header ${h.name}`);
+      if (r.rawSchema) responseValidators.set(`${op.operationId} ${r.key}`, lazy(ajv, r.rawSchema, `${where} response ${r.key}`));
+      for (const h of Object.values(r.headers)) headerValidators.push(lazy(ajv, h.schema, `${where} response ${r.key} header ${h.name}`));
     }
-    if (op.requestBody) bodyValidators.set(op.operationId, compileOnce(ajv, op.requestBody.rawSchema, `${where} request body`));
+    if (op.requestBody) bodyValidators.set(op.operationId, lazy(ajv, op.requestBody.rawSchema, `${where} request body`));
     const schemas: RequestSchemas = { bodyRequired: op.requestBody?.required ?? false };
     for (const location of ['path', 'query'] as const) {
       const schema = objectSchema(op.parameters.filter((p) => p.in === location));
       if (!schema) continue;
       schemas[location] = schema;
-      paramValidators.set(`${op.operationId} ${location}`, compileOnce(coercing, schema, `${where} ${location} parameters`));
+      paramValidators.set(`${op.operationId} ${location}`, lazy(coercing, schema, `${where} ${location} parameters`));
     }
     if (op.requestBody) schemas.body = bodySchema(op.requestBody);
     requestSchemaCache.set(op.operationId, schemas);
@@ -208,7 +221,7 @@ export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
     return op && pickResponse(op, status);
   };
 
-  return {
+  const spec: Spec = {
     document,
     version: String(document.info?.version ?? ''),
     path,
@@ -223,24 +236,24 @@ export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
       const response = responseFor(operationId, status);
       if (!response) return fail(`${operationId} declares no response for status ${status}`);
       const validate = responseValidators.get(`${operationId} ${response.key}`);
-      return validate ? run(validate, body) : { valid: true, errors: [] };
+      return validate ? run(validate(), body) : { valid: true, errors: [] };
     },
     validateRequestBody(operationId, body) {
       const op = operations.get(operationId);
       if (!op) return fail(`unknown operation ${operationId}`);
       if (body === undefined) return op.requestBody?.required ? fail('request body is required') : { valid: true, errors: [] };
       const validate = bodyValidators.get(operationId);
-      return validate ? run(validate, body) : fail(`${operationId} takes no request body`);
+      return validate ? run(validate(), body) : fail(`${operationId} takes no request body`);
     },
     validateParameters(operationId, location, values) {
       if (!operations.has(operationId)) return { ...fail(`unknown operation ${operationId}`), values: { ...values } };
       const copy: Record<string, unknown> = { ...values };
       const validate = paramValidators.get(`${operationId} ${location}`);
       if (!validate) return { valid: true, errors: [], values: copy };
-      return { ...run(validate, copy), values: copy };
+      return { ...run(validate(), copy), values: copy };
     },
     validateSchema(componentName, value) {
-      const validate = schemaNames.includes(componentName) ? componentValidator(ajv, componentName) : undefined;
+      const validate = component(componentName);
       return validate ? run(validate, value) : fail(`unknown schema ${componentName}`);
     },
     componentSchema(name) {
@@ -254,7 +267,13 @@ export function buildSpec(document: JsonObject, path = '<memory>'): Spec {
       return options.stripExtensions ? stripExtensions(copy) : copy;
     },
     rules: () => loadRules(),
+    compileAll() {
+      for (const name of schemaNames) component(name);
+      for (const thunks of [responseValidators.values(), bodyValidators.values(), paramValidators.values(), headerValidators]) for (const t of thunks) t();
+    },
   };
+  if (options.eager) spec.compileAll();
+  return spec;
 }
 
 export type { ValidationIssue as SpecValidationIssue };

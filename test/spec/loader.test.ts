@@ -157,4 +157,25 @@ components:
 `);
     expect(() => buildSpec(badSchema)).toThrow(/components\/schemas\/Bad/);
   });
+
+  test('strict mode: an unknown keyword fails at compileAll (or at an eager build), naming the schema', () => {
+    const doc = parseDocument(`
+openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: a
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Odd' } } } } }
+components:
+  schemas:
+    Odd: { type: object, colour: blue }
+    Fine: { type: object, x-anything: 1, example: {} }
+`);
+    const lazy = buildSpec(doc);
+    expect(lazy.validateSchema('Fine', {}).valid).toBe(true);
+    expect(() => lazy.compileAll()).toThrow(/Odd.*colour|colour.*Odd/s);
+    expect(() => lazy.validateResponseBody('a', 200, {})).toThrow(SpecError);
+    expect(() => buildSpec(doc, 'x', { eager: true })).toThrow(SpecError);
+  });
 });

@@ -27,6 +27,10 @@ const RATE_LIMITS: Record<string, { limit: number; windowSeconds: number; bucket
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 describe('spec/openapi.yaml: structure', () => {
+  test('every schema compiles under ajv 2020-12 strict mode', () => {
+    expect(() => spec.compileAll()).not.toThrow();
+  });
+
   test('is OpenAPI 3.1 with the interface version 0.1.0', () => {
     expect(spec.document.openapi).toBe('3.1.0');
     expect(spec.version).toBe('0.1.0');
