@@ -277,3 +277,47 @@ describe('failed-auth-headers', () => {
     expect(run('failed-auth-headers', ex('GET', '/v0/customers/cus_1', 401, { message: 'x' }, rate)).judged).toEqual([]);
   });
 });
+
+describe('checks against the real spec/openapi.yaml', async () => {
+  const { loadSpec } = await import('../../src/spec/index.ts');
+  const real = await loadSpec();
+  const rctx: EngineCheckContext = { spec: real as unknown as EngineCheckContext['spec'] };
+  const customer = { ...goodCustomer, updatedAt: '2024-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null } };
+
+  test('a conforming customer read passes every check', () => {
+    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, customer), rctx);
+    expect(out.findings).toEqual([]);
+    expect(out.operation?.operationId).toBe('getCustomer');
+    expect(out.judged).toEqual(expect.arrayContaining(['SCHEMA.RESPONSE.MATCHES', 'CONV.OBJECT.TYPE_NAME', 'CONV.ID.PATTERNS']));
+  });
+
+  test('dropping a required field is caught', () => {
+    const { validTaxAddress: _, ...broken } = customer;
+    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, broken), rctx);
+    expect(out.findings.flatMap((f) => f.ruleIds)).toContain('SCHEMA.REQUIRED.PRESENT');
+  });
+
+  test('the six listed endpoints carry their published limits', () => {
+    const out = runChecks(ex('GET', '/v0/customers', 200, { any: 1 }, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '6' }), rctx);
+    expect(out.findings.map((f) => f.ruleIds[0])).toEqual(['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED']);
+  });
+
+  test('extension operations are not judged', () => {
+    expect(runChecks(ex('POST', '/v0/customers', 500, { nonsense: true }), rctx).findings).toEqual([]);
+  });
+
+  test('a body the document does not show is not judged, whatever the reference chose', () => {
+    const out = runChecks(ex('GET', '/v0/customers', 200, { object: 'customers', data: [{ object: 'customer', id: 'c-1' }] }, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '6' }), rctx);
+    expect(out.findings).toEqual([]);
+    expect(out.judged).not.toContain('SCHEMA.RESPONSE.MATCHES');
+  });
+
+  test('a success code the document does not show accepts any 2xx; a 409 body with unshown codes is not schema-judged', () => {
+    const item = { id: 'itm_1', object: 'item', merchantId: 'org_1', name: 'n', metadata: {}, externalReferences: [], catalogId: 'prod_1', archivedAt: null, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
+    const accepted = runChecks(ex('PATCH', '/v0/items/itm_1', 202, item), rctx);
+    expect(accepted.findings).toEqual([]);
+    expect(accepted.judged).toContain('STATUS.DOCUMENTED.ONLY');
+    const conflict = runChecks(ex('POST', '/v0/subscriptions/sub_1/versionMigration', 409, { error: 'conflict', message: 'no', code: 'SOME_OTHER_CODE' }), rctx);
+    expect(conflict.findings).toEqual([]);
+  });
+});

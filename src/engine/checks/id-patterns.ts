@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus } from './types.ts';
+import { defineCheck, finding, isObject, describeStatus, bodyShown } from './types.ts';
 import type { Finding } from '../types.ts';
 
 const P = {
@@ -43,8 +43,8 @@ export const idPatterns = defineCheck({
   name: 'id-patterns',
   ruleIds: ['CONV.ID.PATTERNS', 'PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX'],
   description: 'Ids match their documented patterns (itm_, prod_, org_, cus_, price_, bm_, fee_, pu_; pay_ and crn_ prefixes).',
-  evaluate(ex, _ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op) return { judged: [], findings: [] };
+  evaluate(ex, ctx, op) {
+    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
     const judged = new Set<string>();
     const findings: Finding[] = [];
     for (const rep of representations(ex.body)) {

@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus } from './types.ts';
+import { defineCheck, finding, isObject, describeStatus, bodyShown } from './types.ts';
 
 export const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -30,8 +30,8 @@ export const money = defineCheck({
   name: 'money',
   ruleIds: ['CONV.MONEY.DECIMAL_STRING'],
   description: 'Money amounts documented as strings (amount, taxAmount, total, unitPrice, threshold) hold decimal numbers.',
-  evaluate(ex, _ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body)) return { judged: [], findings: [] };
+  evaluate(ex, ctx, op) {
+    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
     const fields = moneyFields(ex.body).filter(([, v]) => v !== undefined && v !== null);
     if (!fields.length) return { judged: [], findings: [] };
     const bad = fields.filter(([, v]) => typeof v !== 'string' || !DECIMAL.test(v));

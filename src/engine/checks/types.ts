@@ -80,3 +80,24 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 export function describeStatus(ex: Exchange): string {
   return `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}`;
 }
+
+/** An `x-not-shown` note that covers the body itself (not just the status code): nothing in the body is judged. */
+const BODY_NOT_SHOWN = /body|payload|code values|field|shape|element/i;
+
+/**
+ * The declared response whose body may be judged, or undefined when none is declared or
+ * the document does not show the body (the schema then records the reference's choice).
+ */
+export function judgeableResponse(ctx: EngineCheckContext, op: OperationInfo, status: number): ResponseInfo | undefined {
+  const declared = ctx.spec.responseFor(op.operationId, status);
+  if (!declared) return undefined;
+  const note = declared.notShown;
+  if (typeof note === 'string' && BODY_NOT_SHOWN.test(note)) return undefined;
+  return declared;
+}
+
+/** True when the body of this response is documented (so conventions inside it may be judged). */
+export function bodyShown(ctx: EngineCheckContext, op: OperationInfo, status: number): boolean {
+  const declared = ctx.spec.responseFor(op.operationId, status);
+  return !declared || judgeableResponse(ctx, op, status) !== undefined;
+}
