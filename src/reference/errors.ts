@@ -13,6 +13,7 @@ export const ERROR_CATEGORY: Record<number, string> = {
   405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'rate_limit_exceeded',

@@ -23,10 +23,23 @@ function fromFastify(err: FastifyError): ApiError | null {
   return null;
 }
 
+/**
+ * PostgreSQL class 22 "data exception" (bad text encoding, numeric overflow, value too
+ * long...) can only come from a value the client sent: a 400, never a 500.
+ */
+function fromDatabase(err: unknown): ApiError | null {
+  const code = (err as { code?: unknown })?.code;
+  const severity = (err as { severity?: unknown })?.severity;
+  if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) && severity !== undefined) {
+    return new ApiError(400, 'A value in the request cannot be stored', { code: 'INVALID_VALUE' });
+  }
+  return null;
+}
+
 /** The one place errors become responses: Error or ValidationError shape, never a stack. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((raw: FastifyError, request, reply) => {
-    const err = raw instanceof ApiError ? raw : fromFastify(raw);
+    const err = raw instanceof ApiError ? raw : (fromDatabase(raw) ?? fromFastify(raw));
     if (!err) {
       request.log.error({ err: raw, operationId: request.routeOptions.config?.operationId }, 'unhandled error');
       return reply.code(500).type('application/json').send({ error: 'internal_error', message: 'Internal server error' });

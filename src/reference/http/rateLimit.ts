@@ -19,7 +19,7 @@ export function rateLimitHook(store: BucketStore, rules: Map<string, RateLimitRu
     const rule = operationId ? rules.get(operationId) : undefined;
     if (!rule || !request.auth) return;
     let key = `${rule.operationId}:m:${request.auth.merchantId}`;
-    if (rule.bucket === 'subscription') key += `:s:${String((request.params as Record<string, unknown>)?.id ?? '')}`;
+    if (rule.bucket === 'subscription') key += `:s:${encodeURIComponent(String((request.params as Record<string, unknown>)?.id ?? ''))}`;
     const a = await store.hit(key, rule.limit, rule.windowSeconds);
     reply.header('x-ratelimit-limit', String(a.limit));
     reply.header('x-ratelimit-remaining', String(a.remaining));

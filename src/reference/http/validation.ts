@@ -57,6 +57,21 @@ function toFieldErrors(location: 'path' | 'query' | 'body', errors: ErrorObject[
   return out;
 }
 
+/** Fields holding a NUL character, which PostgreSQL text and jsonb cannot store. */
+function nulFields(value: unknown, path: string, out: FieldError[], depth = 0): void {
+  if (out.length >= 20 || depth > 64) return;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ field: path, message: 'must not contain NUL characters', code: 'nul_character' });
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nulFields(v, `${path}[${i}]`, out, depth + 1));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes('\u0000')) out.push({ field: path, message: 'keys must not contain NUL characters', code: 'nul_character' });
+      else nulFields(v, `${path}.${k}`, out, depth + 1);
+    }
+  }
+}
+
 /**
  * Validates path, query and body of a request against its operation's schemas,
  * collecting every bad field into one 400 ValidationError. Query and path values are
@@ -87,9 +102,13 @@ export class RequestValidator {
 
   /** Throws ValidationError; mutates `request.params`/`request.query` with coerced values. */
   validate(request: FastifyRequest, operationId: string, fallback?: RequestSchemas): void {
+    const errors: FieldError[] = [];
+    nulFields(request.params, 'path', errors);
+    nulFields(request.query, 'query', errors);
+    nulFields(request.body, 'body', errors);
+    if (errors.length > 0) throw new ValidationError(errors);
     const c = this.compile(operationId, fallback);
     if (!c) return;
-    const errors: FieldError[] = [];
     if (c.path) {
       const params = { ...(request.params as object) };
       if (!c.path(params)) errors.push(...toFieldErrors('path', c.path.errors));
