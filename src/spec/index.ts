@@ -69,6 +69,8 @@ export interface Spec {
   responseFor(operationId: string, status: number | string): Response | undefined;
   /** Body against the schema of responseFor(status); valid when that response declares no body. */
   validateResponseBody(operationId: string, status: number | string, body: unknown): ValidationResult;
+  /** Alias of validateResponseBody (the name docs/architecture.md uses). */
+  validateResponse(operationId: string, status: number | string, body: unknown): ValidationResult;
   /** Body against the request body schema; `undefined` stands for an absent body. */
   validateRequestBody(operationId: string, body: unknown): ValidationResult;
   /** Parameters of one location; string values are coerced per schema and defaults filled. */
@@ -238,6 +240,7 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
       const validate = responseValidators.get(`${operationId} ${response.key}`);
       return validate ? run(validate(), body) : { valid: true, errors: [] };
     },
+    validateResponse: (operationId, status, body) => spec.validateResponseBody(operationId, status, body),
     validateRequestBody(operationId, body) {
       const op = operations.get(operationId);
       if (!op) return fail(`unknown operation ${operationId}`);
