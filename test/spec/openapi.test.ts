@@ -57,6 +57,12 @@ describe('spec/openapi.yaml: structure', () => {
       expect(spec.document.paths[op.pathTemplate][op.method.toLowerCase()]['x-extension']).toBe('reference');
     }
     for (const op of documented) expect(op.tags, op.operationId).not.toContain('Reference extensions');
+    // Their other errors may have any status, always in Error shape.
+    for (const op of extensions) {
+      expect(spec.responseFor(op.operationId, 422)?.key, op.operationId).toBe('default');
+      expect(spec.validateResponseBody(op.operationId, 422, { message: 'm', code: 'SOME_CODE' }).valid).toBe(true);
+      expect(spec.validateResponseBody(op.operationId, 422, { code: 'SOME_CODE' }).valid).toBe(false);
+    }
     expect(table.size).toBe(ops.length);
   });
 
