@@ -41,6 +41,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   retry429?: boolean;
   timeoutMs?: number;
+  /** Called with every exchange of this request (retried attempts included), after the client's own hook. */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 let sharedAgent: Agent | undefined;
@@ -99,6 +101,7 @@ export class HttpClient {
     for (;;) {
       const exchange = await this.once(method, path, opts);
       this.options.onExchange?.(exchange);
+      opts.onExchange?.(exchange);
       if (!retry || exchange.status !== 429) return exchange;
       rejections += 1;
       const wait = retryDelayMs(rejections, exchange.responseHeaders['retry-after'], maxWait);

@@ -1,0 +1,99 @@
+/**
+ * What a suite knows about its target. The runner resolves it once (config, flags,
+ * probe) and injects it into every vitest worker with `provide`; suites read it
+ * through `targetContext()` (or `t.target` in a scenario).
+ */
+import { inject } from 'vitest';
+import type { HttpClient } from './http/client.ts';
+import { registerSecret } from './redact.ts';
+import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
+
+export interface TargetContext {
+  runId: string;
+  baseUrl: string;
+  /** The bundled reference server, booted in process by `conform run`. */
+  bundled: boolean;
+  sandbox: boolean;
+  apiKey: KeyRef;
+  secondKey?: KeyRef;
+  otherMerchantKey?: KeyRef;
+  /** The primary key's merchant, when known up front. */
+  merchantId?: string;
+  profile: Profile;
+  seed: number;
+  /** Whether destructive scenarios (deletes, refunds) may run. */
+  destructive: boolean;
+  fixtures: { strategy: FixtureStrategyName; file?: string; module?: string; reason: string };
+  timeoutMs: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conformTarget: TargetContext;
+  }
+}
+
+let cached: TargetContext | undefined;
+
+/** The injected target; registers its keys as secrets in this worker. */
+export function targetContext(): TargetContext {
+  if (cached) return cached;
+  const t = inject('conformTarget');
+  if (!t) throw new Error('no conform target was provided: suites run through `conform run`, not plain vitest');
+  registerSecret(t.apiKey.value, t.apiKey.label);
+  if (t.secondKey) registerSecret(t.secondKey.value, t.secondKey.label);
+  if (t.otherMerchantKey) registerSecret(t.otherMerchantKey.value, t.otherMerchantKey.label);
+  cached = t;
+  return t;
+}
+
+/**
+ * Contract for fixture strategies (src/engine/fixtures/index.ts):
+ * `export function createFixtures(target: TargetContext, http: HttpClient): Fixtures | Promise<Fixtures>`.
+ * The client given to fixtures runs no checks: fixtures set the stage, scenarios are judged.
+ */
+export type CreateFixtures = (target: TargetContext, http: HttpClient) => Fixtures | Promise<Fixtures>;
+
+/** A Fixtures whose every method throws FixtureUnavailable with `reason`. */
+export function unavailableFixtures(reason: string, strategy = 'none'): Fixtures {
+  return new Proxy({ strategy } as Fixtures, {
+    get(target, prop) {
+      if (prop === 'strategy') return strategy;
+      if (prop === 'close') return async () => undefined;
+      if (prop === 'then') return undefined;
+      if (typeof prop !== 'string') return (target as never)[prop];
+      return async () => {
+        throw new FixtureUnavailable(prop, reason);
+      };
+    },
+  });
+}
+
+let fixturesPromise: Promise<Fixtures> | undefined;
+
+/** The worker's fixture strategy, created once. */
+export function workerFixtures(target: TargetContext, http: HttpClient): Promise<Fixtures> {
+  fixturesPromise ??= createWorkerFixtures(target, http);
+  return fixturesPromise;
+}
+
+async function createWorkerFixtures(target: TargetContext, http: HttpClient): Promise<Fixtures> {
+  if (target.fixtures.strategy === 'none') return unavailableFixtures(`no fixture strategy (${target.fixtures.reason}); configure fixtures in conform.config.yaml`);
+  let mod: { createFixtures?: CreateFixtures };
+  try {
+    // A computed specifier: the strategies land separately, and a build without them must still run.
+    const specifier = new URL('./fixtures/index.ts', import.meta.url).href;
+    mod = await import(specifier);
+  } catch (err) {
+    return unavailableFixtures(`fixture strategies are not available in this build (${(err as Error).message.split('\n')[0]})`, target.fixtures.strategy);
+  }
+  if (typeof mod.createFixtures !== 'function') return unavailableFixtures('src/engine/fixtures/index.ts exports no createFixtures()', target.fixtures.strategy);
+  return mod.createFixtures(target, http);
+}
+
+export async function closeWorkerFixtures(): Promise<void> {
+  const p = fixturesPromise;
+  fixturesPromise = undefined;
+  if (p) await (await p.catch(() => undefined))?.close().catch(() => undefined);
+}

@@ -1,0 +1,94 @@
+/** Runs the scenario suites through vitest's Node API with the target injected. */
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
+import type { TargetContext } from '../context.ts';
+import { Collector, suiteName } from './collector.ts';
+import type { OutputStyle } from './progress.ts';
+import type { RunError, ScenarioResult } from './types.ts';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
+
+export interface SuiteFile {
+  name: string;
+  file: string;
+}
+
+/** The `*.suite.ts` files of a folder, by name. */
+export async function discoverSuites(dir: string): Promise<SuiteFile[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((f) => /\.suite\.ts$/.test(f))
+    .sort()
+    .map((f) => ({ name: suiteName(f), file: join(dir, f) }));
+}
+
+export class SuiteSelectionError extends Error {}
+
+/** Picks suites by name; an unknown name is an error listing the known ones. */
+export function selectSuites(all: SuiteFile[], names: string[] | undefined): SuiteFile[] {
+  if (!names?.length) return all;
+  const unknown = names.filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length) throw new SuiteSelectionError(`unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; available: ${all.map((s) => s.name).join(', ') || 'none'}`);
+  return all.filter((s) => names.includes(s.name));
+}
+
+export interface RunSuitesOptions {
+  target: TargetContext;
+  suites: SuiteFile[];
+  shard?: { index: number; count: number };
+  style?: OutputStyle;
+  maxWorkers?: number;
+  testTimeoutMs?: number;
+}
+
+export interface SuitesOutcome {
+  results: ScenarioResult[];
+  errors: RunError[];
+  startedAt: string;
+  durationMs: number;
+}
+
+export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> {
+  const { startVitest } = await import('vitest/node');
+  const collector = new Collector(PACKAGE_ROOT, opts.style);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const exitCodeBefore = process.exitCode;
+  const files = opts.suites.map((s) => resolve(s.file));
+  const vitest = await startVitest(
+    'test',
+    files.map((f) => relative(PACKAGE_ROOT, f)),
+    {
+      config: false,
+      root: PACKAGE_ROOT,
+      dir: PACKAGE_ROOT,
+      watch: false,
+      // The project's own include pattern must not hide suite files living elsewhere.
+      include: files.map((f) => relative(PACKAGE_ROOT, f)),
+      reporters: [collector],
+      provide: { conformTarget: opts.target },
+      pool: 'threads',
+      maxWorkers: opts.maxWorkers ?? 4,
+      fileParallelism: true,
+      testTimeout: opts.testTimeoutMs ?? 180_000,
+      hookTimeout: 120_000,
+      passWithNoTests: true,
+      shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : undefined,
+      silent: true,
+    } as Parameters<typeof startVitest>[2],
+    { logLevel: 'silent', cacheDir: join(PACKAGE_ROOT, 'node_modules', '.cache', 'conform-vite') },
+  );
+  await vitest.close();
+  // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
+  process.exitCode = exitCodeBefore;
+  return { results: collector.results, errors: collector.errors, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - t0) };
+}
+
+export type { ScenarioResult, RunError } from './types.ts';
