@@ -78,9 +78,8 @@ const serve: Command = {
       if (e.code === 'EADDRINUSE') throw new CliError(`port already in use: ${e.message}`);
       throw new CliError(String(e.message ?? e).split('\n')[0]);
     }
-    console.log(`conform reference server listening on ${server.baseUrl} (sandbox merchant ${server.merchantId})`);
-
-    return new Promise<number>((resolve) => {
+    // Handlers first: a signal right after the "listening" line must already stop gracefully.
+    const stopped = new Promise<number>((resolve) => {
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) return;
@@ -96,6 +95,8 @@ const serve: Command = {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    console.log(`conform reference server listening on ${server.baseUrl} (sandbox merchant ${server.merchantId})`);
+    return stopped;
   },
 };
 

@@ -39,14 +39,27 @@ async function templatePath(key: string): Promise<string> {
   return join(cache, `pglite-${version}-${key}.tar`);
 }
 
-async function openMemory(template?: MemoryTemplate): Promise<PGlite> {
-  let path: string | undefined;
+async function readTemplate(template?: MemoryTemplate): Promise<{ path?: string; blob?: Blob }> {
   try {
-    path = await templatePath(template?.key ?? 'empty');
-    const tar = await readFile(path);
-    return await PGlite.create({ loadDataDir: new Blob([tar]) });
+    const path = await templatePath(template?.key ?? 'empty');
+    try {
+      return { path, blob: new Blob([await readFile(path)]) };
+    } catch {
+      return { path };
+    }
   } catch {
-    // No usable template yet: initialise, then save one for the next start.
+    return {};
+  }
+}
+
+async function openMemory(template?: MemoryTemplate): Promise<PGlite> {
+  const { path, blob } = await readTemplate(template);
+  if (blob) {
+    try {
+      return await PGlite.create({ loadDataDir: blob });
+    } catch {
+      // A broken template: rebuild it below.
+    }
   }
   const db = await PGlite.create();
   if (template) await template.prepare(wrap(db, 'memory', db));
@@ -63,6 +76,16 @@ async function openMemory(template?: MemoryTemplate): Promise<PGlite> {
   return db;
 }
 
+/** A new directory starts from the template too when one is cached (skips initdb). */
+async function openDirectory(dir: string, template?: MemoryTemplate): Promise<PGlite> {
+  await mkdir(dir, { recursive: true });
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    const { blob } = await readTemplate(template);
+    if (blob) return PGlite.create({ dataDir: dir, loadDataDir: blob });
+  }
+  return PGlite.create(dir);
+}
+
 /** How to build the in-memory template: `prepare` (migrations) runs once per `key`. */
 export interface MemoryTemplate {
   key: string;
@@ -71,7 +94,6 @@ export interface MemoryTemplate {
 
 export async function openPglite(location: DatabaseLocation, template?: MemoryTemplate): Promise<Db> {
   if (location.kind === 'postgres') throw new Error('openPglite: not a PGlite location');
-  if (location.kind === 'file') await mkdir(location.dir, { recursive: true });
-  const db = location.kind === 'file' ? await PGlite.create(location.dir) : await openMemory(template);
+  const db = location.kind === 'file' ? await openDirectory(location.dir, template) : await openMemory(template);
   return wrap(db, location.kind, db);
 }

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../../bin/conform.js', import.meta.url));
+
+export interface Child {
+  proc: ChildProcess;
+  baseUrl: string;
+  merchantId: string;
+  /** Everything printed so far. */
+  output(): string;
+  /** Resolves with the exit code (or signal name). */
+  exited: Promise<number | string>;
+}
+
+/** Runs `conform serve ...args` and waits for its one "listening" line. */
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+) \(sandbox merchant (org_[a-zA-Z0-9]+)\)/.exec(out);
+      if (m) resolve({ proc, baseUrl: m[1], merchantId: m[2], output: () => out, exited });
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    exited.then((code) => reject(new Error(`conform serve exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+/** Runs `conform ...args` to completion. */
+export function runConform(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (c) => (stdout += c));
+  proc.stderr!.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
