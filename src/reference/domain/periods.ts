@@ -67,14 +67,21 @@ export function periodAt(anchor: Date, cadenceText: string | Cadence, at: Date):
   return { start: addPeriods(anchor, cadence, k), end: addPeriods(anchor, cadence, k + 1), index: k };
 }
 
-/** Periods that closed in (from, to]: every period whose end is after `from` and at or before `to`. */
-export function periodsClosedBetween(anchor: Date, cadenceText: string, from: Date, to: Date): Period[] {
+/** Thrown when more periods would close at once than `max`. */
+export class TooManyPeriods extends RangeError {}
+
+/**
+ * Periods that closed in (from, to]: every period whose end is after `from` and at or
+ * before `to`. More than `max` throws TooManyPeriods (a clock moved centuries ahead).
+ */
+export function periodsClosedBetween(anchor: Date, cadenceText: string, from: Date, to: Date, max = Infinity): Period[] {
   const cadence = parseCadence(cadenceText);
   if (isOneTime(cadence) || to.getTime() <= from.getTime()) return [];
   const out: Period[] = [];
   let p = periodAt(anchor, cadence, from);
   while (p.end && p.end.getTime() <= to.getTime()) {
     if (p.end.getTime() > from.getTime()) out.push(p);
+    if (out.length > max) throw new TooManyPeriods(`more than ${max} billing periods would close at once`);
     const start: Date = p.end;
     p = { start, end: addPeriods(anchor, cadence, p.index + 2), index: p.index + 1 };
   }

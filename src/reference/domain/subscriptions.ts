@@ -2,7 +2,7 @@
  * Subscription state over time: current period, pending migration applied when the period
  * closes, floating subscriptions following the plan default, the end date reached.
  */
-import { addPeriods, parseCadence, periodAt, periodsClosedBetween, type Period } from './periods.ts';
+import { addPeriods, parseCadence, periodAt, periodsClosedBetween, TooManyPeriods, type Period } from './periods.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import type { Override, Plan, PlanVersion, Price, Subscription } from './types.ts';
 
@@ -103,6 +103,9 @@ function applyDueMigration(s: Subscription, plan: Plan, prices: Map<string, Pric
  * at or after its boundary). Periods starting at or after the end date, or after
  * termination, are not billed.
  */
+/** At most this many periods of one subscription close in one test-clock move. */
+export const MAX_PERIODS_PER_ADVANCE = 2000;
+
 export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price>, from: Date, to: Date): {
   subscription: Subscription;
   closed: ClosedPeriod[];
@@ -115,7 +118,14 @@ export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price
   const last = s._lastClosedPeriodEnd ? new Date(s._lastClosedPeriodEnd).getTime() : -Infinity;
   const since = new Date(Math.max(last, from.getTime()));
   const cadence = parseCadence(plan.billingCadence);
-  for (const period of periodsClosedBetween(new Date(s.billingAnchor), plan.billingCadence, since, to)) {
+  let periods: Period[];
+  try {
+    periods = periodsClosedBetween(new Date(s.billingAnchor), plan.billingCadence, since, to, MAX_PERIODS_PER_ADVANCE);
+  } catch (err) {
+    if (!(err instanceof TooManyPeriods)) throw err;
+    throw badRequest('TEST_CLOCK_ADVANCE_TOO_FAR', `frozenTime: subscription ${s.id} would close more than ${MAX_PERIODS_PER_ADVANCE} billing periods at once; advance in smaller steps`);
+  }
+  for (const period of periods) {
     if (stopAt && period.start.getTime() >= stopAt.getTime()) break;
     s = applyDueMigration(s, plan, prices, period.start);
     const version = findVersion(plan, s.versionNumber);

@@ -9,10 +9,15 @@ export function merchant(request: FastifyRequest): string {
   return request.auth!.merchantId;
 }
 
-/** limit/offset from a validated query (defaults 10 and 0, as the spec's LimitQuery/OffsetQuery). */
-export function paging(request: FastifyRequest): { limit: number; offset: number } {
+/**
+ * limit/offset from a validated query (defaults 10 and 0, as the spec's LimitQuery and
+ * OffsetQuery). `offset` is echoed as asked; `skip` is what the database can take (an
+ * offset past every row simply finds nothing).
+ */
+export function paging(request: FastifyRequest): { limit: number; offset: number; skip: number } {
   const q = request.query as { limit?: number; offset?: number };
-  return { limit: Number(q.limit ?? 10), offset: Number(q.offset ?? 0) };
+  const offset = Number(q.offset ?? 0);
+  return { limit: Number(q.limit ?? 10), offset, skip: Math.min(offset, Number.MAX_SAFE_INTEGER) };
 }
 
 /**

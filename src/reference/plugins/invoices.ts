@@ -47,11 +47,11 @@ export const invoicesPlugin: ResourcePlugin = {
     app.get('/v2/invoices', { config: { operationId: 'listInvoices' } }, async (request) => {
       const m = merchant(request);
       const q = request.query as { subscriptionId?: string; customerId?: string };
-      const { limit, offset } = paging(request);
+      const { limit, offset, skip } = paging(request);
       const where: Record<string, unknown> = {};
       if (q.subscriptionId) where.subscriptionId = q.subscriptionId;
       if (q.customerId) where.customerId = q.customerId;
-      const page = await repo.list(TYPES.invoice, m, { where, limit, offset, orderBy: { field: 'createdAt', direction: 'desc' } });
+      const page = await repo.list(TYPES.invoice, m, { where, limit, offset: skip, orderBy: { field: 'createdAt', direction: 'desc' } });
       return listEnvelope(page.data, limit, offset, page.total);
     });
 

@@ -88,8 +88,8 @@ export const ordersPlugin: ResourcePlugin = {
       const { id } = request.params as { id: string };
       const m = merchant(request);
       if (!(await repo.get(TYPES.billingSchedule, id, m))) throw notFound('Billing schedule', id, 'BILLING_SCHEDULE_NOT_FOUND');
-      const { limit, offset } = paging(request);
-      const page = await repo.list(TYPES.scheduleInterval, m, { where: { scheduleId: id }, limit, offset });
+      const { limit, offset, skip } = paging(request);
+      const page = await repo.list(TYPES.scheduleInterval, m, { where: { scheduleId: id }, limit, offset: skip });
       return listEnvelope(page.data.map((i) => view(i)), limit, offset, page.total);
     });
 

@@ -169,11 +169,11 @@ export const pricingPlugin: ResourcePlugin = {
       const m = merchant(request);
       await ensureLegacyPrices(repo, m);
       const q = request.query as { model?: string; feeId?: string };
-      const { limit, offset } = paging(request);
+      const { limit, offset, skip } = paging(request);
       const where: Record<string, unknown> = {};
       if (q.model) where.model = q.model;
       if (q.feeId) where.feeId = q.feeId;
-      const page = await repo.list(TYPES.price, m, { where, limit, offset });
+      const page = await repo.list(TYPES.price, m, { where, limit, offset: skip });
       return listEnvelope(page.data, limit, offset, page.total);
     });
 

@@ -72,8 +72,8 @@ export const walletsPlugin: ResourcePlugin = {
     app.get('/v0/alerts', { config: { operationId: 'listAlerts' } }, async (request) => {
       const m = merchant(request);
       const { resourceId } = request.query as { resourceId: string };
-      const { limit, offset } = paging(request);
-      const page = await repo.list(TYPES.alert, m, { where: { resourceId }, limit, offset });
+      const { limit, offset, skip } = paging(request);
+      const page = await repo.list(TYPES.alert, m, { where: { resourceId }, limit, offset: skip });
       return listEnvelope(page.data, limit, offset, page.total);
     });
 

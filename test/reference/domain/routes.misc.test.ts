@@ -144,3 +144,28 @@ describe('source rules', () => {
     await h.fails('createSourceRule', 404, 'POST', '/v0/sourceRules', { sourceId: 'src_missing', name: 'n', description: 'd', conditions });
   });
 });
+
+describe('events', () => {
+  test('usage events need a known subscription and metric; quantity >= 0', async () => {
+    const product = await h.ok('createProduct', 201, 'POST', '/v0/products', { name: 'P', description: 'D', merchantId: h.merchantId });
+    const bm = await h.ok('createBillableMetric', 201, 'POST', '/v0/billableMetrics', { name: 'GB', productId: product.id });
+    const fee = await h.ok('createFee', 201, 'POST', '/v0/fees', { productId: product.id, name: 'F', invoiceDisplayName: 'F' });
+    const price = await h.ok('createPrice', 201, 'POST', '/v0/prices', { feeId: fee.id, model: 'standard', currency: 'USD', properties: { unitPrice: '1' }, cadence: 'P1M' });
+    const plan = await h.ok('createPlan', 201, 'POST', '/v0/plans', { productId: product.id, name: 'P' });
+    await h.ok('createPlanVersion', 201, 'POST', `/v0/plans/${plan.id}/versions`, { priceIds: [price.id] });
+    const c = await h.ok('createCustomer', 201, 'POST', '/v0/customers', {});
+    const sub = await h.ok('createSubscription', 201, 'POST', '/v0/subscriptions', { customerId: c.id, planId: plan.id });
+    const e = await h.ok('ingestEvent', 201, 'POST', '/v0/events', { subscriptionId: sub.id, billableMetricId: bm.id, quantity: 2.5 });
+    expect(e).toMatchObject({ object: 'event', quantity: 2.5, subscriptionId: sub.id, idempotencyKey: null });
+    expect(e.id).toMatch(/^evt_[a-zA-Z0-9]+$/);
+    await h.fails('ingestEvent', 404, 'POST', '/v0/events', { subscriptionId: 'sub_missing', billableMetricId: bm.id, quantity: 1 });
+    await h.fails('ingestEvent', 404, 'POST', '/v0/events', { subscriptionId: sub.id, billableMetricId: 'bm_missing', quantity: 1 });
+    expect((await h.call('POST', '/v0/events', { subscriptionId: sub.id, billableMetricId: bm.id, quantity: -1 })).status).toBe(400);
+  });
+
+  test('pagination offsets past every row find nothing (never an error)', async () => {
+    const r = await h.ok('listPrices', 200, 'GET', '/v0/prices?offset=100000000000000000000');
+    expect(r.data).toEqual([]);
+    expect(r.pagination.offset).toBe(1e20);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { advance, carryOverrides, settle, validateOverrides } from '../../../src/reference/domain/subscriptions.ts';
+import { advance, carryOverrides, MAX_PERIODS_PER_ADVANCE, settle, validateOverrides } from '../../../src/reference/domain/subscriptions.ts';
 import { migrate } from '../../../src/reference/domain/migration.ts';
 import { plan, price, priceMap, subscription, version } from './factories.ts';
 
@@ -68,6 +68,19 @@ describe('subscription state over time', () => {
     expect(r.closed[1].next).toBeNull();
     expect(r.subscription.status).toBe('ended');
     expect(r.subscription.terminatedAt).toBe('2024-03-15T00:00:00.000Z');
+  });
+
+  test('advance refuses to close more than MAX_PERIODS_PER_ADVANCE periods at once', () => {
+    const daily = plan([version(2, ['price_a1'])], 2, 'P1D');
+    try {
+      advance(subscription(), daily, prices, new Date('2024-02-01T00:00:00Z'), new Date('2034-02-01T00:00:00Z'));
+      expect.unreachable();
+    } catch (e) {
+      expect((e as { statusCode: number; code: string }).statusCode).toBe(400);
+      expect((e as { code: string }).code).toBe('TEST_CLOCK_ADVANCE_TOO_FAR');
+    }
+    expect(MAX_PERIODS_PER_ADVANCE).toBeGreaterThan(365);
+    expect(advance(subscription(), daily, prices, new Date('2024-02-01T00:00:00Z'), new Date('2025-02-01T00:00:00Z')).closed.length).toBe(366);
   });
 
   test('overrides follow the counterpart price or are dropped', () => {
