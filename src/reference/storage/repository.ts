@@ -115,8 +115,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         const dir = opts.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
         order = `data->>'${opts.orderBy.field}' ${dir}, seq ${dir}`;
       }
-      const limit = Math.max(0, Math.floor(opts.limit ?? 100));
-      const offset = Math.max(0, Math.floor(opts.offset ?? 0));
+      // Clamped so any number a client sends stays a valid SQL integer literal.
+      const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
+      const limit = clamp(opts.limit ?? 100);
+      const offset = clamp(opts.offset ?? 0);
       const [page, total] = await Promise.all([
         db.query<{ data: Doc }>(`SELECT data FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params),
         db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params),

@@ -46,6 +46,9 @@ describe('validation', () => {
     const ok = await s.call('GET', '/v0/customers?limit=5&offset=2');
     expect(ok.status).toBe(200);
     expect(ok.body.pagination).toEqual({ limit: 5, offset: 2, total: 0 });
+    const far = await s.call('GET', '/v0/customers?offset=1e21');
+    expect(far.status).toBe(200);
+    expect(far.body.data).toEqual([]);
     const dflt = await s.call('GET', '/v0/customers');
     expect(dflt.body.pagination).toEqual({ limit: 10, offset: 0, total: 0 });
   });
