@@ -1,0 +1,20 @@
+/** Property-based generation from the spec's request schemas (see docs/architecture.md). */
+export { arbitraryFromSchema, type ValueOptions } from './valid.ts';
+export { documentedConstraints, CONSTRAINT_KINDS, type Constraint, type ConstraintKind } from './constraints.ts';
+export { breakingArbitrary, valueAt } from './negative.ts';
+export {
+  positiveRequests,
+  negativeRequests,
+  isGeneratable,
+  describeNegative,
+  requestPath,
+  GeneratorError,
+  PATH_EXPECTATION_WHY,
+  type GenOperation,
+  type RequestPlan,
+  type NegativeCase,
+  type NegativePlan,
+  type PlanOptions,
+} from './requests.ts';
+export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE, type GeneratedFailure } from './replay.ts';
+export type { JsonSchema, Location } from './schema.ts';
