@@ -1,0 +1,74 @@
+/** `conform merge`: merges the report.json of shard runs into one report (all four files). */
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliError, wantsHelp, type Command } from '../command.ts';
+import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
+import { outputStyle } from '../../engine/runner/progress.ts';
+
+export const usage = `Usage: conform merge <dir|report.json>... --out DIR
+
+Merges the reports of shard runs (conform run --shard i/n) into one, and writes
+report.json, junit.xml, report.html and summary.md into DIR. A rule fails if it failed
+in any shard, passes if it passed in one, else is skipped or not exercised.
+
+Options:
+  --out DIR     where the merged reports go (required)
+  -h, --help    this help
+
+Exit codes: 0 the merged run passed, 1 it failed, 2 the merge could not be done.`;
+
+export function parseMergeArgs(argv: string[]): { inputs: string[]; out: string } {
+  const inputs: string[] = [];
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--out') {
+      out = argv[++i];
+      if (!out) throw new CliError('--out needs a directory');
+    } else if (a.startsWith('--out=')) out = a.slice(6);
+    else if (a.startsWith('-')) throw new CliError(`unknown option '${a}'. Run 'conform merge --help'.`);
+    else inputs.push(a);
+  }
+  if (!inputs.length) throw new CliError('name at least one shard report directory (or report.json)');
+  if (!out) throw new CliError('--out DIR is required');
+  return { inputs, out };
+}
+
+const command: Command = {
+  name: 'merge',
+  summary: 'Merge shard reports into one',
+  usage,
+  async run(argv) {
+    if (wantsHelp(argv)) {
+      console.log(usage);
+      return 0;
+    }
+    const { inputs, out } = parseMergeArgs(argv);
+    const reports: Report[] = [];
+    for (const input of inputs) {
+      const path = existsSync(input) && statSync(input).isDirectory() ? join(input, 'report.json') : input;
+      if (!existsSync(path)) throw new CliError(`no report at ${path}`);
+      try {
+        reports.push(await readReport(path));
+      } catch (err) {
+        throw new CliError(`cannot read ${path}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    let merged: Report;
+    try {
+      merged = mergeReports(reports, inputs);
+    } catch (err) {
+      if (err instanceof MergeError) throw new CliError(err.message);
+      throw err;
+    }
+    const dir = resolve(out);
+    await writeReports(merged, dir);
+    const s = merged.summary;
+    const style = outputStyle();
+    style.write(`${s.verdict.toUpperCase()}: merged ${reports.length} reports: ${s.rules.failed} failed, ${s.rules.passed} passed, ${s.rules.skipped} skipped, ${s.rules.notExercised} not exercised of ${s.rules.total} rules`);
+    style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+    return s.exitCode;
+  },
+};
+
+export default command;

@@ -1,0 +1,273 @@
+/**
+ * `conform run`: runs the scenario suites against a target and writes the reports.
+ * With no base URL it boots the bundled reference server in process (the one place,
+ * with `serve`, allowed to import src/reference).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CliError, wantsHelp, type Command } from '../command.ts';
+import { ConfigError, chooseFixtureStrategy, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type Profile, type RunConfig } from '../../engine/config/index.ts';
+import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
+import { registerSecret, redact } from '../../engine/redact.ts';
+import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, runSuites, selectSuites } from '../../engine/runner/index.ts';
+import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
+import { buildReport, writeReports, type Report } from '../../engine/reporters/index.ts';
+import type { TargetContext } from '../../engine/context.ts';
+
+export const usage = `Usage: conform run [options]
+
+Runs the conformance suites against a target and writes report.json, junit.xml,
+report.html and summary.md. With no --base-url (and none in the config) it boots the
+bundled reference server in process, on a free loopback port with an in-memory database.
+
+Options:
+  --base-url URL         the target (sandbox) base URL
+  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
+  --config FILE          conform.config.yaml (default: ./conform.config.yaml when present)
+  --suite NAME...        run only these suites (names of suites/*.suite.ts)
+  --profile quick|full   how deep to go (default quick)
+  --seed N               seed for generated cases (repeatable runs)
+  --report-dir DIR       where the reports go (default reports/<run-id>)
+  --shard i/n            run slice i of n (merge the shards with conform merge)
+  --suites-dir DIR       read suites from another folder (default: the package's suites/)
+  --plain                plain output for CI logs (automatic when CI=true or not a TTY)
+  -h, --help             this help
+
+Exit codes: 0 every required check passed, 1 at least one failed, 2 the run could not be done.`;
+
+export interface RunFlags extends ConfigOverrides {
+  config?: string;
+  suites?: string[];
+  shard?: { index: number; count: number };
+  suitesDir?: string;
+  plain?: boolean;
+}
+
+const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--report-dir', '--shard', '--suites-dir']);
+
+/** Parses argv; `--suite a b` and `--suite a --suite b` and `--suite=a,b` all work. */
+export function parseRunArgs(argv: string[]): RunFlags {
+  const flags: RunFlags = {};
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let inline: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      inline = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (arg === '--plain') {
+      flags.plain = true;
+    } else if (arg === '--suite' || arg === '--suites') {
+      const names: string[] = inline !== undefined ? inline.split(',') : [];
+      while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) names.push(...argv[++i].split(','));
+      if (!names.filter(Boolean).length) throw new CliError('--suite needs at least one suite name');
+      flags.suites = [...(flags.suites ?? []), ...names.filter(Boolean)];
+    } else if (VALUE_FLAGS.has(arg)) {
+      const v = inline ?? argv[++i];
+      if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new CliError(`${arg} needs a value`);
+      values.set(arg, v);
+    } else {
+      throw new CliError(`unknown option '${arg.startsWith('-') ? arg : argv[i]}'. Run 'conform run --help'.`);
+    }
+  }
+  const profile = values.get('--profile');
+  if (profile !== undefined && profile !== 'quick' && profile !== 'full') throw new CliError(`--profile must be quick or full, got '${profile}'`);
+  const seed = values.get('--seed');
+  if (seed !== undefined && !/^\d{1,10}$/.test(seed)) throw new CliError(`--seed must be a non-negative integer, got '${seed}'`);
+  if (seed !== undefined && Number(seed) > 2147483647) throw new CliError('--seed must be at most 2147483647');
+  const shard = values.get('--shard');
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) throw new CliError(`--shard must be i/n with 1 <= i <= n, got '${shard}'`);
+    flags.shard = { index: Number(m[1]), count: Number(m[2]) };
+  }
+  flags.baseUrl = values.get('--base-url');
+  flags.apiKey = values.get('--api-key');
+  flags.config = values.get('--config');
+  flags.profile = profile as Profile | undefined;
+  flags.seed = seed === undefined ? undefined : Number(seed);
+  flags.reportDir = values.get('--report-dir');
+  flags.suitesDir = values.get('--suites-dir');
+  if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
+  return flags;
+}
+
+function toolVersion(): string {
+  try {
+    return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function newRunId(shard?: { index: number; count: number }): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  return `${stamp}-${randomBytes(2).toString('hex')}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
+}
+
+async function loadConfig(flags: RunFlags): Promise<RunConfig> {
+  const path = flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined);
+  try {
+    const file: ConfigFile = path ? await loadConfigFile(path) : {};
+    const config = resolveConfig(file, flags, process.env, path);
+    for (const k of [config.apiKey, config.secondKey, config.otherMerchantKey]) if (k) registerSecret(k.value, k.label);
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
+    throw err;
+  }
+}
+
+interface Probe {
+  answersExtensions: boolean;
+}
+
+/** One authenticated GET: is anything there, and does it take the key? Then: does it speak the reference extensions? */
+async function probe(baseUrl: string, apiKey: string, label: string): Promise<Probe> {
+  const client = new HttpClient({ baseUrl, apiKey, apiKeyLabel: label, timeoutMs: 10_000, retry429: false });
+  const first = await client.get('/v0/customers/cus_conformprobe0');
+  if (first.transportError) throw new CliError(`cannot reach the target at ${baseUrl}: ${first.transportError}`);
+  if (first.status === 401) throw new CliError(`the target at ${baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`);
+  const ext = await client.get('/v0/prices', { query: { limit: 1 } });
+  const body = ext.body as { object?: unknown } | undefined;
+  return { answersExtensions: ext.status === 200 && body?.object === 'list' };
+}
+
+interface BootedTarget {
+  baseUrl: string;
+  apiKey: { value: string; label: string };
+  merchantId?: string;
+  bundled: boolean;
+  close(): Promise<void>;
+}
+
+async function bootReference(): Promise<BootedTarget> {
+  const key = `sk_test_${randomBytes(12).toString('hex')}`;
+  registerSecret(key, 'CONFORM_API_KEY');
+  let ref;
+  try {
+    const { startReferenceServer } = await import('../../reference/index.ts');
+    ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
+  } catch (err) {
+    throw new CliError(`could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`);
+  }
+  return { baseUrl: ref.baseUrl, apiKey: { value: key, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId, bundled: true, close: () => ref.close() };
+}
+
+function summaryTable(style: OutputStyle, report: Report): string[] {
+  const rows = report.summary.families.map((f) => [f.family, String(f.passed), String(f.failed), String(f.skipped), String(f.notExercised)]);
+  const head = ['FAMILY', 'PASSED', 'FAILED', 'SKIPPED', 'NOT EXERCISED'];
+  const s = report.summary.rules;
+  const total = ['TOTAL', String(s.passed), String(s.failed), String(s.skipped), String(s.notExercised)];
+  const widths = head.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(head), rule, ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))), rule, line(total)];
+}
+
+/** The whole command; returns the exit code. */
+export async function conformRun(argv: string[], io: { style?: OutputStyle } = {}): Promise<number> {
+  const flags = parseRunArgs(argv);
+  const config = await loadConfig(flags);
+  const style = io.style ?? outputStyle({ plain: flags.plain });
+  const suitesDir = flags.suitesDir ? resolve(flags.suitesDir) : DEFAULT_SUITES_DIR;
+  const all = await discoverSuites(suitesDir);
+  if (!all.length) throw new CliError(`no scenario suites to run: ${suitesDir} holds no *.suite.ts files yet`);
+  let suites;
+  try {
+    suites = selectSuites(all, flags.suites);
+  } catch (err) {
+    if (err instanceof SuiteSelectionError) throw new CliError(err.message);
+    throw err;
+  }
+
+  const booted: BootedTarget = config.baseUrl
+    ? { baseUrl: config.baseUrl, apiKey: config.apiKey!, merchantId: config.merchantId, bundled: false, close: async () => undefined }
+    : await bootReference();
+  try {
+    const { answersExtensions } = await probe(booted.baseUrl, booted.apiKey.value, booted.apiKey.label);
+    const fixtures = chooseFixtureStrategy(config, booted.bundled, answersExtensions);
+    const runId = newRunId(flags.shard);
+    const target: TargetContext = {
+      runId,
+      baseUrl: booted.baseUrl,
+      bundled: booted.bundled,
+      sandbox: config.sandbox,
+      apiKey: booted.apiKey,
+      secondKey: config.secondKey,
+      otherMerchantKey: config.otherMerchantKey,
+      merchantId: booted.merchantId ?? config.merchantId,
+      profile: config.profile,
+      seed: config.seed,
+      destructive: destructiveAllowed(config, booted.bundled),
+      fixtures,
+      timeoutMs: config.timeoutMs,
+    };
+    style.write(
+      `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''} · profile ${target.profile} · seed ${target.seed}` +
+        `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy} · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
+    );
+    const outcome = await runSuites({ target, suites, shard: flags.shard, style, maxWorkers: config.concurrency });
+    const { loadSpec } = await import('../../spec/index.ts');
+    const [spec, rules] = await Promise.all([loadSpec(), (await import('../../spec/rules.ts')).loadRules()]);
+    const report = buildReport({
+      runId,
+      toolVersion: toolVersion(),
+      startedAt: outcome.startedAt,
+      durationMs: outcome.durationMs,
+      target: { baseUrl: booted.baseUrl, bundled: booted.bundled, sandbox: config.sandbox, ...(target.merchantId ? { merchantId: target.merchantId } : {}) },
+      profile: target.profile,
+      seed: target.seed,
+      shard: flags.shard,
+      suites: suites.map((s) => s.name),
+      fixtures: { strategy: fixtures.strategy, reason: fixtures.reason },
+      destructive: target.destructive,
+      specVersion: spec.version,
+      rules,
+      results: outcome.results,
+      errors: outcome.errors,
+    });
+    const dir = resolve(config.reportDir ?? join('reports', runId));
+    await writeReports(report, dir);
+    style.write('');
+    for (const line of summaryTable(style, report)) style.write(line);
+    style.write('');
+    for (const e of report.errors) style.write(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
+    const failed = report.rules.filter((r) => r.verdict === 'failed' && !r.informational);
+    if (failed.length) style.write(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
+    const s = report.summary;
+    style.write(
+      `${s.verdict.toUpperCase()}: ${s.rules.failed} failed, ${s.rules.passed} passed, ${s.rules.skipped} skipped, ${s.rules.notExercised} not exercised of ${s.rules.total} rules; ` +
+        `${s.scenarios.total} scenarios in ${(outcome.durationMs / 1000).toFixed(1)} s`,
+    );
+    style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+    return s.exitCode;
+  } finally {
+    await booted.close().catch(() => undefined);
+    await closeDefaultAgent();
+  }
+}
+
+const command: Command = {
+  name: 'run',
+  summary: 'Run the conformance suites against a target (default: the bundled reference server)',
+  usage,
+  async run(argv) {
+    if (wantsHelp(argv)) {
+      console.log(usage);
+      return 0;
+    }
+    try {
+      return await conformRun(argv);
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      // Anything else kept the run from being done: one line, exit 2, no key.
+      throw new CliError(`the run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`);
+    }
+  },
+};
+
+export default command;
