@@ -30,6 +30,10 @@ export function startFakeBilling(defects: Defect[] = []): Promise<FakeTarget> {
       if (defects.includes('drop-required-field')) delete customer.validTaxAddress;
       return json(res, 200, customer);
     }
+    if (req.method === 'DELETE' && m) {
+      res.writeHead(204);
+      return res.end();
+    }
     if (req.method === 'GET' && url.pathname === '/v0/customers') {
       return json(res, 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' });
     }

@@ -1,0 +1,165 @@
+/** End to end: `node bin/conform.js run` against small fake targets, as CI would call it. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
+import type { FakeTarget } from './helpers/fake-target.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUITES = join(ROOT, 'test/engine/fixtures-suites');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function conform(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function allFiles(dir: string): Promise<string> {
+  const names = await readdir(dir);
+  return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')))).join('\n');
+}
+
+let good: FakeTarget;
+let broken: FakeTarget;
+let work: string;
+
+beforeAll(async () => {
+  [good, broken] = await Promise.all([startFakeBilling(), startFakeBilling(['drop-required-field', 'ok-instead-of-404'])]);
+  work = await mkdtemp(join(tmpdir(), 'conform-cli-'));
+});
+afterAll(async () => {
+  await Promise.all([good.close(), broken.close()]);
+});
+
+describe('conform run', () => {
+  test('a conforming target: exit 0, progress lines, four report files, no key anywhere', async () => {
+    const dir = join(work, 'good');
+    const r = await conform(['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7'], { CONFORM_API_KEY: FAKE_KEY });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^PASS demo > a customer reads back by id \[CUSTOMERS.GET.BY_ID\]/m);
+    expect(r.stdout).toMatch(/^SKIP demo > needs a fixture the target cannot give/m);
+    expect(r.stdout).toMatch(/skipped: fixture 'merchantWithoutWebhooks' unavailable/);
+    expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+SKIPPED\s+NOT EXERCISED$/m);
+    expect(r.stdout).toMatch(/^PASSED: 0 failed/m);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(report.run).toMatchObject({ seed: 7, profile: 'quick', target: { baseUrl: good.baseUrl, bundled: false } });
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, 'schemas/report.schema.json'), 'utf8')));
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(`${r.stdout}${r.stderr}${await allFiles(dir)}`).not.toContain(FAKE_KEY);
+  });
+
+  test('a broken target: exit 1, naming the broken rules, with evidence and a redacted replay', async () => {
+    const dir = join(work, 'broken');
+    const r = await conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', dir, '--plain']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL demo > a customer reads back by id/m);
+    expect(r.stdout).toMatch(/\[SCHEMA.REQUIRED.PRESENT\] Required field missing in getCustomer response/);
+    expect(r.stdout).toMatch(/^failed rules: .*SCHEMA.REQUIRED.PRESENT/m);
+    expect(r.stdout).toMatch(/^failed rules: .*STATUS.404.UNKNOWN_RESOURCE/m);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    const rule = report.rules.find((x: { id: string }) => x.id === 'STATUS.404.UNKNOWN_RESOURCE');
+    expect(rule.verdict).toBe('failed');
+    expect(rule.failures[0].exchange).toMatchObject({ method: 'GET', status: 200 });
+    expect(rule.failures[0].replay).toContain('"Authorization: Bearer $CONFORM_API_KEY"');
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain('**STATUS.404.UNKNOWN_RESOURCE**');
+    expect(`${r.stdout}${r.stderr}${await allFiles(dir)}`).not.toContain(FAKE_KEY);
+  });
+
+  test('nothing listening: exit 2 with one line', async () => {
+    const r = await conform(['run', '--base-url', 'http://127.0.0.1:1', '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', join(work, 'none')]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^conform run: cannot reach the target at http:\/\/127.0.0.1:1: connection refused/);
+    expect(r.stderr).not.toContain(FAKE_KEY);
+  });
+
+  test('a rejected key: exit 2 with one line', async () => {
+    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', 'sk_wrong_key_0000000', '--suites-dir', SUITES]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/rejected the API key \(401/);
+    expect(r.stderr).not.toContain('sk_wrong_key_0000000');
+  });
+
+  test.each([
+    [['run', '--profile', 'deep'], /--profile must be quick or full/],
+    [['run', '--shard', '3/2'], /--shard must be i\/n/],
+    [['run', '--bogus'], /unknown option '--bogus'/],
+    [['run', '--base-url', 'http://x.example'], /no API key/],
+    [['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'], /unknown suite 'nope'; available: demo/],
+  ])('bad input %j: exit 2 with one line', async (args, message) => {
+    const r = await conform(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message as RegExp);
+  });
+
+  test('a config file with a literal key is refused; with env var names it works', async () => {
+    const bad = join(work, 'bad.yaml');
+    await writeFile(bad, `baseUrl: ${good.baseUrl}\napiKey: ${FAKE_KEY}\n`);
+    const r = await conform(['run', '--config', bad, '--suites-dir', SUITES]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/literal API key/);
+    expect(r.stderr).not.toContain(FAKE_KEY);
+    const ok = join(work, 'ok.yaml');
+    await writeFile(ok, `baseUrl: ${good.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nsandbox: true\nprofile: quick\nreportDir: ok-reports\n`);
+    const r2 = await conform(['run', '--config', ok, '--suites-dir', SUITES], { FAKE_BILLING_KEY: FAKE_KEY });
+    expect(r2.code).toBe(0);
+    // sandbox: true allows the destructive scenario, which then runs.
+    expect(r2.stdout).toMatch(/^PASS demo > a destructive scenario/m);
+    expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
+  });
+
+  test('an empty suites folder: exit 2, never a fake result', async () => {
+    const empty = join(work, 'empty-suites');
+    await mkdir(empty, { recursive: true });
+    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', empty]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds no \*\.suite\.ts files yet/);
+  });
+
+  test('shards run separately and merge into one report', async () => {
+    const s1 = join(work, 'shard1');
+    const s2 = join(work, 'shard2');
+    const [a, b] = await Promise.all([
+      conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '1/2', '--report-dir', s1]),
+      conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '2/2', '--report-dir', s2]),
+    ]);
+    // One suite file: one shard runs it, the other has nothing to do.
+    expect([a.code, b.code].sort()).toEqual([0, 1]);
+    const out = join(work, 'merged');
+    const m = await conform(['merge', s1, s2, '--out', out]);
+    expect(m.code).toBe(1);
+    expect((await readdir(out)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    const merged = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(merged.run.mergedFrom).toEqual([s1, s2]);
+    expect(merged.rules.find((x: { id: string }) => x.id === 'SCHEMA.REQUIRED.PRESENT').verdict).toBe('failed');
+  });
+
+  test('--help on run and merge', async () => {
+    const r = await conform(['run', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--shard i\/n/);
+    const m = await conform(['merge', '--help']);
+    expect(m.code).toBe(0);
+    expect(m.stdout).toMatch(/--out DIR/);
+  });
+});
