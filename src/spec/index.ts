@@ -3,12 +3,13 @@
  * resolved, and every schema compiled once with ajv 2020-12 (strict, ajv-formats).
  */
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { compile, componentValidator, createAjv, run, type ValidationIssue, type ValidationResult } from './ajv.ts';
+import { compile, componentValidator, createAjv, run, type ValidationResult } from './ajv.ts';
 import { SPEC_PATH, SpecError, readDocument, type JsonObject } from './load.ts';
 import { buildOperations, pickResponse, type JsonSchema, type Operation, type Response } from './operations.ts';
 import { compareSpecificity, compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
 import { inlineSchema, stripExtensions } from './resolve.ts';
-import { loadRules, type RuleIndex } from './rules.ts';
+import { loadRules } from './rules.ts';
+import type { BuildOptions, PathMatch, RequestSchemas, Spec } from './types.ts';
 
 export * from './rules.ts';
 export { SPEC_PATH, SpecError, parseDocument } from './load.ts';
@@ -16,75 +17,7 @@ export type { JsonObject } from './load.ts';
 export type { JsonSchema, Operation, Parameter, RateLimit, RequestBody, Response, ResponseHeader } from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
 export { compileTemplate, matchTemplate } from './paths.ts';
-
-export type ParameterLocation = 'path' | 'query';
-
-/** Plain JSON Schemas (every $ref inlined) of one operation's inputs. */
-export interface RequestSchemas {
-  /** Object schema whose properties are the path parameters. */
-  path?: JsonSchema;
-  /** Object schema whose properties are the query parameters. */
-  query?: JsonSchema;
-  /** Schema of the JSON body. */
-  body?: JsonSchema;
-  /** When false, an absent body is accepted. */
-  bodyRequired: boolean;
-}
-
-export interface RequestSchemaOptions {
-  /** Drop every `x-*` key (for an ajv that was not told about them, e.g. Fastify's). */
-  stripExtensions?: boolean;
-}
-
-export interface ParameterValidation extends ValidationResult {
-  /** The values after coercion (strings to integer/number/boolean) and defaults. */
-  values: Record<string, unknown>;
-}
-
-export interface PathMatch {
-  operation: Operation;
-  params: Record<string, string>;
-}
-
-export interface Spec {
-  /** The parsed OpenAPI document, as written (references not resolved). */
-  document: JsonObject;
-  /** info.version of the document. */
-  version: string;
-  /** Where the document was read from. */
-  path: string;
-  /**
-   * Operations by operationId. A Map; each entry is also an own enumerable property, so
-   * `Object.entries(spec.operations)` and `id in spec.operations` work as on a plain record.
-   */
-  operations: Map<string, Operation>;
-  /** Names of components/schemas. */
-  schemaNames: string[];
-  operation(operationId: string): Operation | undefined;
-  /** The operation whose method and path template fit; literal segments win over parameters. */
-  findOperation(method: string, concretePath: string): Operation | undefined;
-  /** Like findOperation, with the decoded path parameters. */
-  matchPath(method: string, concretePath: string): PathMatch | undefined;
-  /** The declared response for a status: exact code, then range key ('4XX'), then 'default'. */
-  responseFor(operationId: string, status: number | string): Response | undefined;
-  /** Body against the schema of responseFor(status); valid when that response declares no body. */
-  validateResponseBody(operationId: string, status: number | string, body: unknown): ValidationResult;
-  /** Alias of validateResponseBody (the name docs/architecture.md uses). */
-  validateResponse(operationId: string, status: number | string, body: unknown): ValidationResult;
-  /** Body against the request body schema; `undefined` stands for an absent body. */
-  validateRequestBody(operationId: string, body: unknown): ValidationResult;
-  /** Parameters of one location; string values are coerced per schema and defaults filled. */
-  validateParameters(operationId: string, location: ParameterLocation, values: Record<string, unknown>): ParameterValidation;
-  /** A value against components/schemas/<componentName>. */
-  validateSchema(componentName: string, value: unknown): ValidationResult;
-  /** components/schemas/<name> with every $ref inlined. */
-  componentSchema(name: string): JsonSchema | undefined;
-  requestSchemas(operationId: string, options?: RequestSchemaOptions): RequestSchemas | undefined;
-  /** spec/rules.yaml (see rules.ts). */
-  rules(): Promise<RuleIndex>;
-  /** Compiles every schema now (validators otherwise compile once, on first use); throws SpecError on a broken one. */
-  compileAll(): void;
-}
+export type * from './types.ts';
 
 let cached: Promise<Spec> | undefined;
 
@@ -131,11 +64,6 @@ function objectSchema(params: Operation['parameters']): JsonSchema | undefined {
     properties: Object.fromEntries(params.map((p) => [p.name, parameterSchema(p)])),
     ...(required.length ? { required } : {}),
   };
-}
-
-export interface BuildOptions {
-  /** Compile every schema now, so that a broken one fails here (default: on first use). */
-  eager?: boolean;
 }
 
 /** Builds a Spec from a parsed document: resolves operations and sets up the validators. */
@@ -279,4 +207,3 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
   return spec;
 }
 
-export type { ValidationIssue as SpecValidationIssue };
