@@ -9,6 +9,7 @@ export const SCHEDULE_CODES = {
   subscriptionOwnerUnsupported: 'SCHEDULE_SUBSCRIPTION_OWNER_UNSUPPORTED',
   ownerRequired: 'SCHEDULE_OWNER_REQUIRED',
   invalidDates: 'SCHEDULE_INVALID_DATES',
+  invalidTerm: 'SCHEDULE_INVALID_PAYMENT_TERM',
 } as const;
 
 export interface OrderLineItem {
@@ -86,6 +87,9 @@ export function newSchedule(merchantId: string, input: ScheduleInput, now: strin
   const orderId = assertOrderOwner(input);
   const startDate = input.startDate ?? now;
   const endDate = input.endDate ?? addPeriods(new Date(startDate), { months: 12, days: 0 }, 1).toISOString();
+  if (input.paymentTermDays !== undefined && (!Number.isInteger(input.paymentTermDays) || input.paymentTermDays < 0)) {
+    throw badRequest(SCHEDULE_CODES.invalidTerm, 'paymentTermDays: a whole number of days, at least 0');
+  }
   if (new Date(endDate).getTime() <= new Date(startDate).getTime()) {
     throw badRequest(SCHEDULE_CODES.invalidDates, 'endDate: must be after startDate');
   }

@@ -148,6 +148,7 @@ export const pricingPlugin: ResourcePlugin = {
       if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, 'cadence: an ISO 8601 duration such as P0D, P1M or P1Y');
       if (isFee && body.cadence === undefined) throw badRequest(PRICE_CODES.cadenceRequired, 'cadence: required for fee prices (P0D one-time, P1M monthly, P1Y yearly...)');
       const unitBasis: UnitBasis = body.unitBasis ?? 'amount';
+      if (unitBasis !== 'amount' && unitBasis !== 'proportion') throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: amount or proportion');
       if (unitBasis === 'proportion' && (body.model !== 'standard' || isFee || body.pricingUnitId)) {
         throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: proportion requires a standard metered price in real currency');
       }

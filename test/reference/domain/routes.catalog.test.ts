@@ -137,6 +137,8 @@ describe('prices and fees', () => {
       { feeId: cat.fee.id, billableMetricId: cat.metric.id, model: 'standard', currency: 'USD', properties: { unitPrice: '1' }, cadence: 'P1M' },
       { model: 'standard', currency: 'USD', properties: { unitPrice: '1' } },
       { feeId: cat.fee.id, model: 'standard', currency: 'USD', properties: { unitPrice: 'abc' }, cadence: 'P1M' },
+      { billableMetricId: cat.metric.id, model: 'standard', currency: 'USD', properties: { unitPrice: '1' }, unitBasis: 'percent' },
+      { feeId: cat.fee.id, model: 'standard', currency: 'USD', properties: { unitPrice: '1' }, cadence: 'P1M', unitBasis: 'proportion' },
     ];
     for (const body of bad) {
       const r = await h.call('POST', '/v0/prices', body);
@@ -155,6 +157,12 @@ describe('prices and fees', () => {
     for (const p of [p1, p2]) expect((await h.call('DELETE', `/v0/prices/${p.id}`)).status).toBe(204);
     expect((await h.call('DELETE', `/v0/fees/${fee.id}`)).status).toBe(204);
     await h.fails('deleteFee', 404, 'DELETE', `/v0/fees/${fee.id}`);
+  });
+
+  test('unitBasis (reference extension): proportion on a standard metered price in real currency', async () => {
+    const p = await cat.price({ billableMetricId: cat.metric.id, model: 'standard', properties: { unitPrice: '0.02' }, unitBasis: 'proportion' });
+    expect(p.unitBasis).toBe('proportion');
+    expect((await cat.price({ billableMetricId: cat.metric.id, model: 'standard', properties: { unitPrice: '1' } })).unitBasis).toBe('amount');
   });
 
   test('a price sold by a published plan version cannot be deleted', async () => {

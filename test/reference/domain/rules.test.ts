@@ -152,7 +152,8 @@ describe('billing schedules', () => {
       [s.id, 'oli_1', 'price_1', 'P3M', '2', s.endDate],
       [s.id, 'oli_2', undefined, 'P1M', '1.5', s.endDate],
     ]);
-    expect(caught(() => newSchedule('org_1', { orderId: 'o', startDate: NOW, endDate: NOW }, NOW)).statusCode).toBe(400);
+    expect(caught(() => newSchedule('org_1', { orderId: 'o', startDate: NOW, endDate: NOW }, NOW)).code).toBe(SCHEDULE_CODES.invalidDates);
+    expect(caught(() => newSchedule('org_1', { orderId: 'o', paymentTermDays: -1 }, NOW)).code).toBe(SCHEDULE_CODES.invalidTerm);
   });
 
   test('order link to a subscription: named, or the same customer when none is named', () => {
