@@ -29,20 +29,27 @@ export interface Constraint {
 /**
  * Every documented constraint of a location's schema (an object schema whose properties are
  * the path or query parameters, or the body schema). Undocumented parts (`x-not-shown`,
- * `x-reference-choice`) and their subtrees yield nothing; unions are skipped, since breaking
- * one branch need not break the whole.
+ * `x-reference-choice`, `x-extension`) and their subtrees yield nothing, except the pointers
+ * listed in `stated`: places the document does state although an ancestor carries a note
+ * (e.g. the field types of POST /v0/billingSchedules, whose required fields are not shown).
+ * Unions are skipped, since breaking one branch need not break the whole.
  */
-export function documentedConstraints(schema: JsonSchema | undefined, location: Location): Constraint[] {
+export function documentedConstraints(schema: JsonSchema | undefined, location: Location, stated: string[] = []): Constraint[] {
   const out: Constraint[] = [];
-  if (schema) walk(schema, [], location, out);
+  if (schema) walk(schema, [], location, out, true, stated);
   return out;
 }
 
-function walk(schema: JsonSchema, segments: string[], location: Location, out: Constraint[]): void {
-  if (isUndocumented(schema) || schema.anyOf || schema.oneOf || schema.allOf) return;
+function walk(schema: JsonSchema, segments: string[], location: Location, out: Constraint[], parentDocumented: boolean, stated: string[]): void {
+  if (schema.anyOf || schema.oneOf || schema.allOf) return;
   const pointer = pointerOf(segments);
+  const documented = stated.includes(pointer) || (parentDocumented && !isUndocumented(schema));
+  const statedBelow = stated.some((p) => p.startsWith(`${pointer}/`));
+  if (!documented && !statedBelow) return;
   const types = typesOf(schema);
-  const add = (kind: ConstraintKind, label: string) => out.push({ location, pointer, kind, label, schema });
+  const add = (kind: ConstraintKind, label: string) => {
+    if (documented) out.push({ location, pointer, kind, label, schema });
+  };
   const isRoot = segments.length === 0;
 
   if (!isRoot) {
@@ -66,15 +73,15 @@ function walk(schema: JsonSchema, segments: string[], location: Location, out: C
   }
   if (types.includes('object') && schema.properties) {
     // Path parameters are part of the route: leaving one out is another URL, not a bad request.
-    if (location !== 'path') {
+    if (location !== 'path' && documented) {
       for (const key of schema.required ?? []) {
         const prop = schema.properties[key];
         if (prop && !isUndocumented(prop)) out.push({ location, pointer: pointerOf([...segments, key]), kind: 'required', label: 'required', schema });
       }
     }
-    for (const [key, prop] of Object.entries(schema.properties)) walk(prop, [...segments, key], location, out);
+    for (const [key, prop] of Object.entries(schema.properties)) walk(prop, [...segments, key], location, out, documented, stated);
   }
-  if (types.includes('array') && schema.items && location === 'body') walk(schema.items, [...segments, '0'], location, out);
+  if (types.includes('array') && schema.items && location === 'body') walk(schema.items, [...segments, '0'], location, out, documented, stated);
 }
 
 /**

@@ -17,4 +17,6 @@ export {
   type PlanOptions,
 } from './requests.ts';
 export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE, type GeneratedFailure } from './replay.ts';
+export { fromSpec } from './spec.ts';
+export { segmentsOf, pointerOf } from './schema.ts';
 export type { JsonSchema, Location } from './schema.ts';

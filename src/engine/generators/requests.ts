@@ -110,7 +110,7 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
   const plans: NegativePlan[] = [];
   for (const location of ['path', 'query', 'body'] as const) {
     const schema = op.inputs[location];
-    for (const c of documentedConstraints(schema, location)) {
+    for (const c of documentedConstraints(schema, location, opts[location]?.stated)) {
       const parts = (['path', 'query', 'body'] as const).map((l) =>
         l === location ? breakingArbitrary(schema!, c, opts[l] ?? {}) : locationArbitrary(op, l, opts),
       );

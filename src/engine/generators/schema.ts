@@ -62,11 +62,12 @@ export function hasType(value: unknown, types: JsonType[]): boolean {
 }
 
 /**
- * Parts the document does not show, or whose constraints are the reference's own choice:
+ * Parts the document does not show, whose constraints are the reference's own choice, or that
+ * only the reference defines (`x-extension`):
  * the generators never build a negative case from them.
  */
 export function isUndocumented(schema: JsonSchema): boolean {
-  return schema['x-not-shown'] !== undefined || schema['x-reference-choice'] !== undefined;
+  return schema['x-not-shown'] !== undefined || schema['x-reference-choice'] !== undefined || schema['x-extension'] !== undefined;
 }
 
 /** Parts whose shape the document does not show: positives leave them out unless required. */

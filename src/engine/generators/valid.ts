@@ -11,6 +11,11 @@ export interface ValueOptions {
   arbitraries?: Record<string, fc.Arbitrary<unknown>>;
   /** Optional properties never generated (e.g. a field the document calls unsupported). */
   omit?: string[];
+  /**
+   * Negatives only: pointers whose constraints the document states although an ancestor
+   * carries an `x-not-shown` / `x-reference-choice` note (see documentedConstraints).
+   */
+  stated?: string[];
 }
 
 /** Strings stay short; a field with maxLength also gets its boundary length now and then. */
