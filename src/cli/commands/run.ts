@@ -121,19 +121,30 @@ async function loadConfig(flags: RunFlags): Promise<RunConfig> {
   }
 }
 
-interface Probe {
-  answersExtensions: boolean;
+/** One authenticated GET on an unlisted endpoint (no rate bucket): is anything there, and does it take the key? */
+async function probe(client: HttpClient): Promise<void> {
+  const first = await client.get('/v0/customers/cus_conformprobe0');
+  if (first.transportError) throw new CliError(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
+  if (first.status === 401) throw new CliError(`the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`);
 }
 
-/** One authenticated GET: is anything there, and does it take the key? Then: does it speak the reference extensions? */
-async function probe(baseUrl: string, apiKey: string, label: string): Promise<Probe> {
-  const client = new HttpClient({ baseUrl, apiKey, apiKeyLabel: label, timeoutMs: 10_000, retry429: false });
-  const first = await client.get('/v0/customers/cus_conformprobe0');
-  if (first.transportError) throw new CliError(`cannot reach the target at ${baseUrl}: ${first.transportError}`);
-  if (first.status === 401) throw new CliError(`the target at ${baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`);
-  const ext = await client.get('/v0/prices', { query: { limit: 1 } });
-  const body = ext.body as { object?: unknown } | undefined;
-  return { answersExtensions: ext.status === 200 && body?.object === 'list' };
+/** Chooses the fixture strategy (probing the reference extensions only when needed) and checks a file or module loads. */
+async function fixtureChoice(config: RunConfig, bundled: boolean, client: HttpClient, target: Omit<TargetContext, 'fixtures'>): Promise<TargetContext['fixtures']> {
+  const fx = await import('../../engine/fixtures/index.ts');
+  const needProbe = !config.fixtures.strategy && !bundled && !config.fixtures.file && !config.fixtures.module;
+  const probed = needProbe ? await fx.probeReferenceExtensions(client) : undefined;
+  const choice = chooseFixtureStrategy(config, bundled, probed?.answers ?? false);
+  if (choice.strategy === 'file' || choice.strategy === 'module') {
+    // A configuration problem must stop the run here (exit 2), not fail every scenario in the workers.
+    try {
+      const fixtures = await fx.createFixtures({ ...target, fixtures: choice }, client);
+      await fixtures.close();
+    } catch (err) {
+      if ((err as Error)?.name === 'FixtureConfigError' || err instanceof fx.FixtureConfigError) throw new CliError(redact(String((err as Error).message).split('\n').join('; ')));
+      throw err;
+    }
+  }
+  return choice;
 }
 
 interface BootedTarget {
@@ -188,10 +199,10 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     ? { baseUrl: config.baseUrl, apiKey: config.apiKey!, merchantId: config.merchantId, bundled: false, close: async () => undefined }
     : await bootReference();
   try {
-    const { answersExtensions } = await probe(booted.baseUrl, booted.apiKey.value, booted.apiKey.label);
-    const fixtures = chooseFixtureStrategy(config, booted.bundled, answersExtensions);
+    const client = new HttpClient({ baseUrl: booted.baseUrl, apiKey: booted.apiKey.value, apiKeyLabel: booted.apiKey.label, timeoutMs: 10_000, retry429: false });
+    await probe(client);
     const runId = newRunId(flags.shard);
-    const target: TargetContext = {
+    const base = {
       runId,
       baseUrl: booted.baseUrl,
       bundled: booted.bundled,
@@ -203,9 +214,10 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       profile: config.profile,
       seed: config.seed,
       destructive: destructiveAllowed(config, booted.bundled),
-      fixtures,
       timeoutMs: config.timeoutMs,
     };
+    const fixtures = await fixtureChoice(config, booted.bundled, client, base);
+    const target: TargetContext = { ...base, fixtures };
     style.write(
       `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''} · profile ${target.profile} · seed ${target.seed}` +
         `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy} · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,

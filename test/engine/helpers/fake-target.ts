@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type Handler = (req: IncomingMessage & { bodyText: string }, res: ServerResponse) => void | Promise<void>;
+export type Handler = (req: IncomingMessage & { bodyText: string }, res: ServerResponse) => unknown;
 
 export interface FakeTarget {
   baseUrl: string;
