@@ -1,0 +1,96 @@
+/**
+ * npm run bench:suite — wall time and peak RSS of `conform run` against the bundled
+ * reference, for the quick and then the full profile.
+ *
+ * Each profile runs as its own `node bin/conform.js run` process (the reference boots in
+ * it, the suites run in worker threads of it). Peak RSS is sampled from /proc every
+ * 50 ms over the process and its descendants (Linux; elsewhere it prints n/a), and the
+ * child's own VmHWM (kernel peak) is read at the last sample.
+ * BENCH_PROFILES=quick limits the profiles; BENCH_SUITES=a,b limits the suites.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const PROFILES = (process.env.BENCH_PROFILES ?? 'quick,full').split(',').filter(Boolean);
+const SUITES = process.env.BENCH_SUITES?.split(',').filter(Boolean);
+
+interface Figures {
+  profile: string;
+  exitCode: number;
+  wallMs: number;
+  peakTreeRssKb?: number;
+  peakHwmKb?: number;
+  summary?: string;
+}
+
+function statusField(pid: number, field: string): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid and all its descendants, from /proc/<pid>/task/<tid>/children. */
+function tree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const tid of readdirSync(`/proc/${out[i]}/task`)) {
+        const kids = readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim();
+        if (kids) out.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      // The process ended between two reads.
+    }
+  }
+  return out;
+}
+
+function runProfile(profile: string): Promise<Figures> {
+  const reportDir = mkdtempSync(join(tmpdir(), `conform-bench-${profile}-`));
+  const args = [join(ROOT, 'bin/conform.js'), 'run', '--profile', profile, '--plain', '--report-dir', reportDir, ...(SUITES ? ['--suite', ...SUITES] : [])];
+  const procOk = existsSync('/proc/self/status');
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    let peakTree = 0;
+    let peakHwm = 0;
+    const sample = () => {
+      if (!procOk || child.pid === undefined) return;
+      const total = tree(child.pid).reduce((sum, p) => sum + (statusField(p, 'VmRSS') ?? 0), 0);
+      peakTree = Math.max(peakTree, total);
+      peakHwm = Math.max(peakHwm, statusField(child.pid, 'VmHWM') ?? 0);
+    };
+    const timer = setInterval(sample, 50);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const wallMs = performance.now() - t0;
+      const summary = [...out.split('\n'), ...err.split('\n')].filter((l) => /^(PASSED|FAILED|ERROR):|^conform run:/.test(l)).join(' | ');
+      resolve({ profile, exitCode: code ?? -1, wallMs, peakTreeRssKb: procOk ? peakTree : undefined, peakHwmKb: procOk ? peakHwm : undefined, summary });
+    });
+  });
+}
+
+const mb = (kb?: number) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
+
+console.log(`bench:suite — conform run against the bundled reference; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+const results: Figures[] = [];
+for (const profile of PROFILES) {
+  const r = await runProfile(profile);
+  results.push(r);
+  console.log(`${profile.padEnd(6)} exit ${r.exitCode}  wall ${(r.wallMs / 1000).toFixed(1)} s  peak RSS ${mb(r.peakTreeRssKb)} (process tree, sampled)  VmHWM ${mb(r.peakHwmKb)}`);
+  if (r.summary) console.log(`       ${r.summary}`);
+}
+const failed = results.filter((r) => r.exitCode !== 0);
+if (failed.length) console.log(`note: ${failed.map((r) => `${r.profile} exited ${r.exitCode}`).join(', ')}; its figures measure an incomplete or failing run.`);
+process.exitCode = failed.length ? 1 : 0;
