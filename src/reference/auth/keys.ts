@@ -65,11 +65,32 @@ export async function createApiKey(db: Db, input: { merchantId: string; name?: s
   return { key: apiKeyView(rows[0], secret), secret };
 }
 
+/**
+ * Live keys by digest, for databases only this process can open (PGlite): there every
+ * revocation goes through `revokeApiKey` below, which evicts. On PostgreSQL another
+ * process may revoke a key, so every request asks the database.
+ */
+const caches = new WeakMap<Db, Map<string, AuthContext>>();
+const CACHE_MAX = 10_000;
+
 /** The live key with this secret, or null (unknown or revoked). */
 export async function authenticate(db: Db, secret: string): Promise<AuthContext | null> {
+  const digest = hashSecret(secret);
+  const cache = db.kind === 'postgres' ? undefined : (caches.get(db) ?? caches.set(db, new Map()).get(db)!);
+  const hit = cache?.get(digest);
+  if (hit) return hit;
+  const ctx = await lookup(db, digest);
+  if (ctx && cache) {
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(digest, ctx);
+  }
+  return ctx;
+}
+
+async function lookup(db: Db, digest: string): Promise<AuthContext | null> {
   const { rows } = await db.query<{ id: string; merchant_id: string; scope: KeyScope }>(
     'SELECT id, merchant_id, scope FROM api_keys WHERE secret_sha256 = $1 AND revoked_at IS NULL',
-    [hashSecret(secret)],
+    [digest],
   );
   const r = rows[0];
   return r ? { keyId: r.id, merchantId: r.merchant_id, scope: r.scope } : null;
@@ -82,5 +103,7 @@ export async function revokeApiKey(db: Db, id: string, merchantIds: string[]): P
      RETURNING id, merchant_id, name, scope, secret_hint, created_at, revoked_at`,
     [id, merchantIds],
   );
+  const cache = caches.get(db);
+  if (cache) for (const [digest, ctx] of cache) if (ctx.keyId === id) cache.delete(digest);
   return rows[0] ? apiKeyView(rows[0]) : null;
 }

@@ -59,6 +59,16 @@ export interface RepositoryOptions {
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+interface Row {
+  merchant_id: string;
+  type: string;
+  data: Doc;
+}
+
+function owned(row: Row | undefined, type: string, merchantId: string): any {
+  return row && row.merchant_id === merchantId && row.type === type ? row.data : null;
+}
+
 function withoutUndefined(doc: Doc): Doc {
   const out: Doc = {};
   for (const [k, v] of Object.entries(doc)) if (v !== undefined) out[k] = v;
@@ -79,13 +89,15 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       await db.query('INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [id, merchantId, type, JSON.stringify(doc), at]);
       return doc as any;
     },
+    // Lookups go by primary key alone and check owner and type on the row: PGlite never
+    // analyzes its tables, and its planner may otherwise scan a merchant's whole list.
     async get(type, id, merchantId) {
-      const { rows } = await db.query<{ data: Doc }>('SELECT data FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3', [id, merchantId, type]);
-      return (rows[0]?.data as any) ?? null;
+      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1', [id]);
+      return owned(rows[0], type, merchantId);
     },
     async getForUpdate(type, id, merchantId) {
-      const { rows } = await db.query<{ data: Doc }>('SELECT data FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3 FOR UPDATE', [id, merchantId, type]);
-      return (rows[0]?.data as any) ?? null;
+      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR UPDATE', [id]);
+      return owned(rows[0], type, merchantId);
     },
     async update(type, id, merchantId, patch) {
       return repo.transaction(async (r) => {
@@ -94,18 +106,21 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         const at = now();
         const next = typeof patch === 'function' ? (patch as (c: any) => Doc)(current) : { ...current, ...patch };
         const doc = withoutUndefined({ ...next, id, createdAt: current.createdAt, updatedAt: at.toISOString() });
-        await r.db.query('UPDATE resources SET data = $1, updated_at = $2 WHERE id = $3 AND merchant_id = $4 AND type = $5', [JSON.stringify(doc), at, id, merchantId, type]);
+        await r.db.query('UPDATE resources SET data = $1, updated_at = $2 WHERE id = $3', [JSON.stringify(doc), at, id]);
         return doc as any;
       });
     },
     async delete(type, id, merchantId) {
-      const { rowCount } = await db.query('DELETE FROM resources WHERE id = $1 AND merchant_id = $2 AND type = $3', [id, merchantId, type]);
-      return rowCount > 0;
+      return repo.transaction(async (r) => {
+        if (!(await r.getForUpdate(type, id, merchantId))) return false;
+        await r.db.query('DELETE FROM resources WHERE id = $1', [id]);
+        return true;
+      });
     },
     async list(type, merchantId, opts = {}) {
       const params: unknown[] = [merchantId, type];
       let where = 'merchant_id = $1 AND type = $2';
-      if (opts.where && Object.keys(opts.where).length > 0) {
+      if (opts.where && Object.keys(withoutUndefined(opts.where)).length > 0) {
         params.push(JSON.stringify(withoutUndefined(opts.where)));
         where += ` AND data @> $${params.length}::jsonb`;
       }
@@ -119,20 +134,21 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
       const limit = clamp(opts.limit ?? 100);
       const offset = clamp(opts.offset ?? 0);
+      const filtered = params.length > 2;
       const [page, total] = await Promise.all([
         db.query<{ data: Doc }>(`SELECT data FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params),
-        db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params),
+        filtered
+          ? db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params)
+          : db.query<{ n: number }>('SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n', params),
       ]);
       return { data: page.rows.map((r) => r.data as any), total: Number(total.rows[0].n) };
     },
     async count(type, merchantId, where) {
-      const params: unknown[] = [merchantId, type];
-      let sql = 'SELECT count(*)::int AS n FROM resources WHERE merchant_id = $1 AND type = $2';
-      if (where && Object.keys(where).length > 0) {
-        params.push(JSON.stringify(withoutUndefined(where)));
-        sql += ` AND data @> $3::jsonb`;
+      if (!where || Object.keys(withoutUndefined(where)).length === 0) {
+        const { rows } = await db.query<{ n: number }>('SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n', [merchantId, type]);
+        return Number(rows[0].n);
       }
-      const { rows } = await db.query<{ n: number }>(sql, params);
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM resources WHERE merchant_id = $1 AND type = $2 AND data @> $3::jsonb', [merchantId, type, JSON.stringify(withoutUndefined(where))]);
       return Number(rows[0].n);
     },
     transaction(fn) {

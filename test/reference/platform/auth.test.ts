@@ -88,3 +88,12 @@ describe('authorization', () => {
     expect((await s.call('DELETE', `/v0/apiKeys/${parentKey.body.id}`, { key: ck.body.secret })).status).toBe(404);
   });
 });
+
+describe('revocation on a fresh key right after use', () => {
+  it('refuses a key at once after it was revoked, even if it was just used', async () => {
+    const k = await s.call('POST', '/v0/apiKeys', { body: {} });
+    for (let i = 0; i < 3; i++) expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: k.body.secret })).status).toBe(200);
+    expect((await s.call('DELETE', `/v0/apiKeys/${k.body.id}`)).status).toBe(204);
+    expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: k.body.secret })).status).toBe(401);
+  });
+});
