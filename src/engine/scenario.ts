@@ -272,9 +272,10 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
         record.skipReason = 'runs in the full profile only (--profile full)';
         return ctx.skip(record.skipReason);
       }
-      const client = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs });
-      const plain = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs });
-      const t = new Scenario(record, ctx, target, client, await spec(), plain);
+      const specView = await spec();
+      const resolveOperation = (method: string, path: string) => specView.findOperation(method, path)?.operationId;
+      const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
+      const t = new Scenario(record, ctx, target, new HttpClient(options), specView, new HttpClient(options));
       try {
         await fn(t);
       } catch (err) {

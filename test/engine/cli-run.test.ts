@@ -163,3 +163,27 @@ describe('conform run', () => {
     expect(m.stdout).toMatch(/--out DIR/);
   });
 });
+
+describe('scenario API through a run', () => {
+  test('retry, skips, soft checks, aborts and hangs land in the report as they should', async () => {
+    const dir = join(work, 'features');
+    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'features'), '--report-dir', dir]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    const sc = Object.fromEntries(report.scenarios.map((s: { title: string }) => [s.title, s]));
+    const rule = Object.fromEntries(report.rules.map((x: { id: string }) => [x.id, x]));
+    expect(sc['rate-limit scenarios send once and see the 429']).toMatchObject({ state: 'passed', exchanges: 1 });
+    expect(sc['other scenarios obey the retry rule: five attempts']).toMatchObject({ state: 'passed', exchanges: 5 });
+    expect(sc['soft checks carry on and notes are kept']).toMatchObject({ state: 'failed', notes: ['an advisory note'], findings: 1 });
+    expect(rule['CUSTOMERS.TAX_ID.NULL_CLEARS'].verdict).toBe('failed');
+    expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
+    expect(sc['an explicit skip names its reason']).toMatchObject({ state: 'skipped', skipReason: 'the target has no wallets' });
+    expect(rule['ALERTS.LIST.PAGINATED']).toMatchObject({ verdict: 'skipped', reasons: ['the target has no wallets'] });
+    expect(sc['an unexpected error fails the cited rules'].error).toMatch(/deeper|undefined/);
+    expect(rule['PRICES.GET.BY_ID'].verdict).toBe('failed');
+    expect(rule['PAYMENTS.GET.BY_ID'].failures.map((f: { title: string }) => f.title)).toContain('No usable response');
+    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({ verdict: 'skipped', reasons: ['runs in the full profile only (--profile full)'] });
+    expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
+    expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
+  });
+});

@@ -14,6 +14,9 @@ export function startFakeBilling(defects: Defect[] = []): Promise<FakeTarget> {
       const headers: Record<string, string> = defects.includes('rate-headers-on-401') ? { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60', 'x-ratelimit-reset': '6' } : {};
       return json(res, 401, { error: 'unauthorized', message: 'missing or invalid API key' }, headers);
     }
+    const mode = req.headers['x-fake-mode'];
+    if (mode === '429') return json(res, 429, { error: 'rate_limit_exceeded', message: 'GET /v0/customers: 60 per 6 s' }, { 'retry-after': '0', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '6' });
+    if (mode === 'hang') return;
     const m = /^\/v0\/customers\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && m) {
       const id = m[1];

@@ -1,0 +1,39 @@
+// Exercises the scenario API itself (engine tests only): retry, skips, soft checks, aborts, transport failures.
+import { scenario, describe } from '../../../../src/engine/scenario.ts';
+
+describe('rate limits', () => {
+  scenario(['RATE.EXCEEDED.STATUS'], 'rate-limit scenarios send once and see the 429', async (t) => {
+    t.rateLimitScenario();
+    const res = await t.http.get('/v0/customers', { headers: { 'x-fake-mode': '429' } });
+    t.expectStatus('RATE.EXCEEDED.STATUS', res, 429);
+  });
+
+  scenario(['RETRY.CLIENT.MAX_ATTEMPTS'], 'other scenarios obey the retry rule: five attempts', async (t) => {
+    let attempts = 0;
+    const res = await t.http.get('/v0/customers', { headers: { 'x-fake-mode': '429' }, onExchange: () => void attempts++ });
+    t.expectRule('RETRY.CLIENT.MAX_ATTEMPTS', attempts === 5 && res.status === 429, `expected 5 attempts ending in 429, saw ${attempts}`, res);
+  });
+});
+
+scenario(['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'], 'soft checks carry on and notes are kept', async (t) => {
+  const res = await t.http.get('/v0/customers/cus_demo1');
+  t.note('an advisory note');
+  t.checkRule('CUSTOMERS.TAX_ID.NULL_CLEARS', false, 'soft failure recorded', res);
+  t.expectRule('CUSTOMERS.GET.BY_ID', res.status === 200, 'still reached after the soft failure', res);
+});
+
+scenario(['ALERTS.LIST.PAGINATED'], 'an explicit skip names its reason', async (t) => {
+  t.skip('the target has no wallets');
+});
+
+scenario(['PRICES.GET.BY_ID'], 'an unexpected error fails the cited rules', async (t) => {
+  const res = await t.http.get('/v0/customers/cus_demo1');
+  (res.body as { missing: { deeper: string } }).missing.deeper.toString();
+});
+
+scenario(['PAYMENTS.GET.BY_ID'], 'a hang becomes a finding citing the scenario rules', async (t) => {
+  const res = await t.http.get('/v0/customers/cus_demo1', { headers: { 'x-fake-mode': 'hang' }, timeoutMs: 300 });
+  t.expectRule('PAYMENTS.GET.BY_ID', res.status !== undefined, 'the target answered', res);
+});
+
+scenario(['MERCHANTS.GET.ROUND_TRIP'], 'full-profile scenarios are skipped in quick', async () => {}, { profile: 'full' });

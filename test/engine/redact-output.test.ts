@@ -1,0 +1,55 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import { clearSecrets, redact, redactAuthorization, redactDeep, registerSecret } from '../../src/engine/redact.ts';
+import { outputStyle, paint, progressLine } from '../../src/engine/runner/progress.ts';
+import type { ScenarioResult } from '../../src/engine/runner/types.ts';
+
+beforeEach(() => clearSecrets());
+
+describe('redaction', () => {
+  test('labelled secrets become $LABEL, unlabelled ***; every occurrence, keys of objects too', () => {
+    registerSecret('sk_live_primary_0001', 'BILLING_API_KEY');
+    registerSecret('sk_live_other_00002');
+    expect(redact('a sk_live_primary_0001 b sk_live_primary_0001 c sk_live_other_00002')).toBe('a $BILLING_API_KEY b $BILLING_API_KEY c ***');
+    expect(redactDeep({ k: ['x sk_live_other_00002'], sk_live_other_00002: 1 })).toEqual({ k: ['x ***'], '***': 1 });
+    expect(redactAuthorization('Bearer sk_live_primary_0001')).toBe('Bearer $BILLING_API_KEY');
+  });
+
+  test('the longer of two overlapping secrets is replaced whole', () => {
+    registerSecret('sk_test_abcdef');
+    registerSecret('sk_test_abcdef_longer', 'SECOND_KEY');
+    expect(redact('sk_test_abcdef_longer')).toBe('$SECOND_KEY');
+  });
+
+  test('too-short values are not treated as secrets (they would shred ordinary text)', () => {
+    registerSecret('abc');
+    expect(redact('abc abc')).toBe('abc abc');
+  });
+
+  test('a later label does not get lost, an unlabelled re-registration keeps it', () => {
+    registerSecret('sk_live_relabel_01');
+    registerSecret('sk_live_relabel_01', 'CONFORM_API_KEY');
+    registerSecret('sk_live_relabel_01');
+    expect(redact('sk_live_relabel_01')).toBe('$CONFORM_API_KEY');
+  });
+});
+
+describe('output style', () => {
+  test('plain under CI=true, when not a TTY, or with --plain; NO_COLOR drops colour', () => {
+    expect(outputStyle({ env: { CI: 'true' }, isTTY: true })).toMatchObject({ plain: true, color: false });
+    expect(outputStyle({ env: {}, isTTY: false })).toMatchObject({ plain: true, color: false });
+    expect(outputStyle({ env: {}, isTTY: true, plain: true })).toMatchObject({ plain: true });
+    expect(outputStyle({ env: {}, isTTY: true })).toMatchObject({ plain: false, color: true });
+    expect(outputStyle({ env: { NO_COLOR: '1' }, isTTY: true })).toMatchObject({ plain: false, color: false });
+  });
+
+  test('progress lines: PASS/FAIL/SKIP in plain mode with rule ids, reasons and findings', () => {
+    const style = outputStyle({ env: { CI: 'true' }, write: () => undefined });
+    const base: ScenarioResult = { id: '1', suite: 'auth', file: 'f', title: 'no bearer', fullName: 'no bearer', state: 'passed', durationMs: 12.4, ruleIds: ['AUTH.401.SHAPE'], judged: {}, findings: [], notes: [], exchanges: 1 };
+    expect(progressLine(style, base)).toEqual(['PASS auth > no bearer [AUTH.401.SHAPE] 12 ms']);
+    expect(progressLine(style, { ...base, state: 'skipped', skipReason: 'no fixture' })).toEqual(['SKIP auth > no bearer [AUTH.401.SHAPE] 12 ms', '    skipped: no fixture']);
+    const failed = progressLine(style, { ...base, state: 'failed', findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'got 200', message: 'm' }] });
+    expect(failed[1]).toBe('    [AUTH.401.SHAPE] got 200');
+    expect(paint(style, 'red', 'x')).toBe('x');
+    expect(paint(outputStyle({ env: {}, isTTY: true }), 'red', 'x')).toBe('\u001b[31mx\u001b[0m');
+  });
+});
