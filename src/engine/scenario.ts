@@ -12,7 +12,7 @@
  * rules. A missing fixture or credential skips the scenario with a reason naming it.
  * What was exercised and found is recorded on the vitest task meta for the reporters.
  */
-import { test, type TestContext } from 'vitest';
+import { afterAll, test, type TestContext } from 'vitest';
 import { loadSpec } from '../spec/index.ts';
 import type { Exchange, Finding } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
@@ -20,7 +20,7 @@ import { replayCommand } from './http/replay.ts';
 import { redact, redactDeep } from './redact.ts';
 import { runChecks, type SpecView } from './checks/index.ts';
 import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
-import { targetContext, workerFixtures, type TargetContext } from './context.ts';
+import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
 
 export { describe, beforeAll, afterAll } from 'vitest';
 export { FixtureUnavailable } from './fixtures/types.ts';
@@ -255,8 +255,15 @@ function isSkip(err: unknown): boolean {
   return (err as { code?: string })?.code === 'VITEST_PENDING';
 }
 
+let cleanupRegistered = false;
+
 /** Defines a scenario: a vitest test citing the rule ids it exercises. */
 export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
+  if (!cleanupRegistered) {
+    // Once per suite file (each file gets its own module instance): release what the fixtures created.
+    cleanupRegistered = true;
+    afterAll(() => closeWorkerFixtures());
+  }
   const define = opts.concurrent ? test.concurrent : test;
   define(
     title,
