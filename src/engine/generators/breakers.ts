@@ -130,3 +130,48 @@ function above(s: JsonSchema, bound: number, gap: 0 | 1): fc.Arbitrary<number> {
   }
   return fc.integer({ min: gap, max: 10_000 }).map((k) => (Math.round(bound * 100) + k) / 100 + 0).filter((v) => (gap ? v > bound : v >= bound));
 }
+
+/**
+ * The edge values the document names for a bound (256 characters for maxLength 255,
+ * -1 and -0.01 under 0, 100.01 and 101 over 100, 0 under 1, 2147483648 over 2147483647),
+ * sent on every run besides the random ones. Empty for the other kinds.
+ */
+export function edgeBreakingValues(c: Constraint): unknown[] {
+  const s = c.schema;
+  const int = isInteger(s);
+  const cents = (v: number) => Math.round(v * 100) / 100;
+  switch (c.kind) {
+    case 'maxLength':
+      return ['a'.repeat(s.maxLength! + 1)];
+    case 'minimum':
+      return int ? [Math.ceil(s.minimum!) - 1] : [cents(s.minimum! - 0.01), s.minimum! - 1];
+    case 'maximum':
+      return int ? [Math.floor(s.maximum!) + 1] : [cents(s.maximum! + 0.01), s.maximum! + 1];
+    case 'exclusiveMinimum':
+      return [s.exclusiveMinimum!];
+    case 'exclusiveMaximum':
+      return [s.exclusiveMaximum!];
+    default:
+      return [];
+  }
+}
+
+/** Valid values at the same bound: 255 characters, 0 and 100, 1 and 2147483647. */
+export function edgeValidValues(c: Constraint): unknown[] {
+  const s = c.schema;
+  const int = isInteger(s);
+  switch (c.kind) {
+    case 'maxLength':
+      return ['a'.repeat(s.maxLength!)];
+    case 'minimum':
+      return [s.minimum!];
+    case 'maximum':
+      return [s.maximum!];
+    case 'exclusiveMinimum':
+      return [int ? Math.floor(s.exclusiveMinimum!) + 1 : Math.round(s.exclusiveMinimum! * 100 + 1) / 100];
+    case 'exclusiveMaximum':
+      return [int ? Math.ceil(s.exclusiveMaximum!) - 1 : Math.round(s.exclusiveMaximum! * 100 - 1) / 100];
+    default:
+      return [];
+  }
+}

@@ -1,9 +1,12 @@
 /** Property-based generation from the spec's request schemas (see docs/architecture.md). */
 export { arbitraryFromSchema, type ValueOptions } from './valid.ts';
 export { documentedConstraints, CONSTRAINT_KINDS, type Constraint, type ConstraintKind } from './constraints.ts';
-export { breakingArbitrary, valueAt } from './negative.ts';
+export { breakingArbitrary, valueAt, withValueAt } from './negative.ts';
+export { edgeBreakingValues, edgeValidValues } from './breakers.ts';
 export {
   positiveRequests,
+  positiveEdgeExamples,
+  withInput,
   negativeRequests,
   isGeneratable,
   describeNegative,

@@ -49,4 +49,18 @@ export function valueAt(value: unknown, pointer: string): unknown {
   return cur;
 }
 
+/** A copy of `value` with `replacement` at the pointer (parents created as objects when absent). */
+export function withValueAt(value: unknown, pointer: string, replacement: unknown): unknown {
+  const segments = segmentsOf(pointer);
+  if (segments.length === 0) return replacement;
+  const root = structuredClone(value ?? {}) as Record<string, unknown>;
+  let cur: Record<string, unknown> = root;
+  for (const seg of segments.slice(0, -1)) {
+    if (cur[seg] === null || typeof cur[seg] !== 'object') cur[seg] = seg === '0' ? [] : {};
+    cur = cur[seg] as Record<string, unknown>;
+  }
+  cur[segments[segments.length - 1]] = replacement;
+  return root;
+}
+
 export { arbitraryFromSchema };

@@ -39,9 +39,9 @@ export interface GeneratedFailure {
 }
 
 /** Turns a failed fast-check run into a report entry; undefined when the run passed. */
-export function failureOf<T>(title: string, details: fc.RunDetails<[T]>, replay?: (value: T) => string): GeneratedFailure | undefined {
+export function failureOf<Ts extends [unknown, ...unknown[]]>(title: string, details: fc.RunDetails<Ts>, replay?: (value: Ts[0]) => string): GeneratedFailure | undefined {
   if (!details.failed) return undefined;
-  const value = details.counterexample?.[0] as T;
+  const value = details.counterexample?.[0] as Ts[0];
   const err = details.errorInstance;
   const reason = details.interrupted
     ? 'interrupted before completion'

@@ -1,7 +1,8 @@
 /** Request plans per operation: valid ones, and ones breaking exactly one documented constraint. */
 import fc from 'fast-check';
 import { documentedConstraints, type Constraint, type ConstraintKind } from './constraints.ts';
-import { breakingArbitrary, valueAt } from './negative.ts';
+import { edgeBreakingValues, edgeValidValues } from './breakers.ts';
+import { breakingArbitrary, valueAt, withValueAt } from './negative.ts';
 import type { JsonSchema, Location } from './schema.ts';
 import { arbitraryFromSchema, type ValueOptions } from './valid.ts';
 
@@ -101,6 +102,16 @@ export interface NegativePlan {
   constraint: Constraint;
   /** Same request shape as the positives, with this one constraint broken. */
   arbitrary: fc.Arbitrary<NegativeCase>;
+  /** The documented edge values of a bound (e.g. 256 characters, -1, 100.01), as whole cases built on a seeded base; empty for other kinds. */
+  examples(seed: number): NegativeCase[];
+}
+
+const LOCATION_KEY = { path: 'pathParams', query: 'query', body: 'body' } as const;
+
+/** The plan with `value` at `pointer` of `location`. */
+export function withInput<P extends RequestPlan>(plan: P, location: Location, pointer: string, value: unknown): P {
+  const key = LOCATION_KEY[location];
+  return { ...plan, [key]: withValueAt(plan[key], pointer, value) };
 }
 
 /** Every documented constraint of the operation's inputs, with its negative-case arbitrary. */
@@ -127,10 +138,31 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
           ...(location === 'path' ? { why: PATH_EXPECTATION_WHY } : {}),
         };
       });
-      plans.push({ constraint: c, arbitrary });
+      const edges = edgeBreakingValues(c);
+      const examples = (seed: number) =>
+        edges.length === 0 ? [] : edges.map((value) => ({ ...withInput(fc.sample(arbitrary, { seed, numRuns: 1 })[0], location, c.pointer, value), value }));
+      plans.push({ constraint: c, arbitrary, examples });
     }
   }
   return plans;
+}
+
+/**
+ * Valid requests at the documented bounds (255 characters, 0 and 100, 1 and 100, offset 0...):
+ * one per bound, each on a seeded valid base. Pinned, shaped or omitted inputs are left alone.
+ */
+export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}, seed = 0): RequestPlan[] {
+  const opts = withIds(op, ids, options);
+  const base = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
+  const out: RequestPlan[] = [];
+  for (const location of ['path', 'query', 'body'] as const) {
+    const o = opts[location] ?? {};
+    for (const c of documentedConstraints(op.inputs[location], location)) {
+      if (o.pin?.[c.pointer] !== undefined || o.arbitraries?.[c.pointer] || o.omit?.includes(c.pointer)) continue;
+      for (const value of edgeValidValues(c)) out.push(withInput(base, location, c.pointer, value));
+    }
+  }
+  return out;
 }
 
 /** One line naming what a negative case broke and where. */

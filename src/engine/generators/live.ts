@@ -1,0 +1,145 @@
+/**
+ * Generated cases against a live target, inside a scenario: each property is checked with
+ * fast-check (seeded, shrinking), every exchange goes through the scenario's client (so the
+ * check registry judges it), and a failure is recorded once, on the minimal counterexample,
+ * with its seed, path and a replay command.
+ */
+import fc from 'fast-check';
+import type { Exchange, Finding } from '../types.ts';
+import { replayCommand } from '../http/replay.ts';
+import { deriveSeed, formatFailure, type GeneratedFailure } from './replay.ts';
+import { describeNegative, requestPath, type NegativeCase, type NegativePlan, type RequestPlan } from './requests.ts';
+
+/** The part of the scenario context the live runner uses (see src/engine/scenario.ts). */
+export interface LiveContext {
+  readonly http: { request(method: string, path: string, opts?: { body?: unknown }): Promise<Exchange> };
+  readonly findings: readonly Finding[];
+  readonly target: { seed: number };
+  checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  note(message: string): void;
+}
+
+/** Environment variable replaying one property: `<label>|<seed>|<path>`, as printed in a failure. */
+export const REPLAY_VARIABLE = 'CONFORM_REPLAY';
+
+export interface LiveOptions {
+  /** Names the property; with the run seed it derives the property's own seed. */
+  label: string;
+  numRuns: number;
+  /** Rules this property exercises; the first is cited when the expected status is not met. */
+  rules: string[];
+  /** Extra judgement of a response; returns a problem (and the rule it breaks) or undefined. */
+  inspect?: (plan: RequestPlan, exchange: Exchange) => { ruleId: string; problem: string } | undefined;
+}
+
+export interface PositiveOptions extends LiveOptions {
+  /** Always sent first (e.g. the documented edges: 255 characters, taxRates 0 and 100). */
+  examples?: RequestPlan[];
+  /** The success status the document gives, when it gives one (checked under STATUS.SUCCESS.CODE). */
+  successStatus?: number;
+}
+
+interface Problem {
+  ruleId: string;
+  problem: string;
+}
+
+/** Why a valid request's outcome breaks the contract, if it does. */
+export function positiveProblem(ex: Exchange, successStatus?: number): Problem | undefined {
+  if (ex.status === undefined) return { ruleId: 'STATUS.DOCUMENTED.ONLY', problem: `no response (${ex.transportError ?? 'unknown'})` };
+  if (ex.status === 400) return { ruleId: 'VALIDATION.VALID_REQUEST.NOT_400', problem: 'a request meeting every documented constraint was refused with 400' };
+  if (ex.status >= 500) return { ruleId: 'STATUS.DOCUMENTED.ONLY', problem: `a valid request got ${ex.status}` };
+  if (successStatus !== undefined && ex.status >= 200 && ex.status < 300 && ex.status !== successStatus)
+    return { ruleId: 'STATUS.SUCCESS.CODE', problem: `success must be ${successStatus}, got ${ex.status}` };
+  return undefined;
+}
+
+/** An Error ({message}) or ValidationError ({message, errors}) body. */
+export function isErrorBody(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  if (typeof b.message !== 'string') return false;
+  return b.errors === undefined || Array.isArray(b.errors);
+}
+
+/** Why a negative case's outcome breaks the contract, if it does. */
+export function negativeProblem(c: NegativeCase, ex: Exchange, ruleId: string): Problem | undefined {
+  const expected = c.expected.join(' or ');
+  if (ex.status === undefined) return { ruleId, problem: `expected ${expected}, got no response (${ex.transportError ?? 'unknown'})` };
+  if (!c.expected.includes(ex.status)) return { ruleId, problem: `expected ${expected} for ${describeNegative(c)}, got ${ex.status}` };
+  if (ex.status === 400 && !isErrorBody(ex.body)) return { ruleId: 'ERRORS.400.BODY', problem: 'a 400 body must be an Error or a ValidationError' };
+  return undefined;
+}
+
+/** Sends a plan through the scenario client. */
+export function send(t: LiveContext, plan: RequestPlan): Promise<Exchange> {
+  return t.http.request(plan.method, requestPath(plan), plan.body === undefined ? {} : { body: plan.body });
+}
+
+function replayOverride(label: string): { seed: number; path: string } | undefined {
+  const raw = process.env[REPLAY_VARIABLE];
+  if (!raw) return undefined;
+  const [l, seed, path] = raw.split('|');
+  return l === label && seed !== undefined ? { seed: Number(seed), path: path ?? '' } : undefined;
+}
+
+/**
+ * Runs one property: `judge` returns the problem of one case (or undefined). The run is
+ * seeded from the target's seed and the label; a failure is shrunk, then recorded once.
+ */
+async function runProperty<T extends RequestPlan>(
+  t: LiveContext,
+  arbitrary: fc.Arbitrary<T>,
+  opts: LiveOptions & { examples?: T[] },
+  judge: (value: T, ex: Exchange) => Problem | undefined,
+): Promise<GeneratedFailure | undefined> {
+  const override = replayOverride(opts.label);
+  const seed = override?.seed ?? deriveSeed(t.target.seed, opts.label);
+  let last: { exchange: Exchange; problem: Problem } | undefined;
+  const property = fc.asyncProperty(arbitrary, async (plan) => {
+    const before = t.findings.length;
+    const exchange = await send(t, plan);
+    let problem = judge(plan, exchange) ?? (opts.inspect?.(plan, exchange) as Problem | undefined);
+    // A check finding on this exchange (schema, error shape...) fails the case too.
+    const fresh = t.findings.slice(before);
+    if (!problem && fresh.length) problem = { ruleId: fresh[0].ruleIds[0] ?? opts.rules[0], problem: `${fresh[0].title}: ${fresh[0].message}` };
+    if (problem) last = { exchange, problem };
+    return problem === undefined;
+  });
+  const details = await fc.check(property, {
+    seed,
+    numRuns: override ? 1 : opts.numRuns,
+    ...(override?.path ? { path: override.path } : {}),
+    ...(opts.examples?.length && !override ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
+  });
+  if (!details.failed) {
+    for (const r of opts.rules) t.checkRule(r, true, opts.label);
+    if (details.interrupted) t.note(`${opts.label}: interrupted after ${details.numRuns} run(s)`);
+    return undefined;
+  }
+  const value = details.counterexample?.[0] as T | undefined;
+  const failure: GeneratedFailure = {
+    title: opts.label,
+    seed: details.seed,
+    path: details.counterexamplePath ?? '',
+    counterexample: value,
+    replay: last ? replayCommand(last.exchange) : undefined,
+    reason: last?.problem.problem ?? String((details.errorInstance as Error)?.message ?? details.errorInstance),
+    numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+  };
+  const message = `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}' (or the whole run with --seed ${t.target.seed})`;
+  t.checkRule(last?.problem.ruleId ?? opts.rules[0], false, message, last?.exchange);
+  return failure;
+}
+
+/** Valid requests must not get 400 or 5xx, and their responses must conform. */
+export function checkPositives(t: LiveContext, arbitrary: fc.Arbitrary<RequestPlan>, opts: PositiveOptions): Promise<GeneratedFailure | undefined> {
+  return runProperty(t, arbitrary, opts, (_, ex) => positiveProblem(ex, opts.successStatus));
+}
+
+/** Each documented constraint broken alone gets 400 (Error or ValidationError), or one of the case's allowed statuses. */
+export function checkNegatives(t: LiveContext, plan: NegativePlan, opts: LiveOptions): Promise<GeneratedFailure | undefined> {
+  const seed = deriveSeed(t.target.seed, `${opts.label} edges`);
+  return runProperty(t, plan.arbitrary, { ...opts, examples: plan.examples(seed) }, (c, ex) => negativeProblem(c, ex, opts.rules[0]));
+}

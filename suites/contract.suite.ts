@@ -1,0 +1,287 @@
+/**
+ * Generated cases for every documented operation with request inputs (property-based, from
+ * the request schemas of spec/openapi.yaml): valid requests must not get 400 or 5xx and
+ * their responses must conform; each documented constraint broken alone must get 400 with
+ * an Error or ValidationError body (400 or 404 for a path id outside its pattern).
+ * Seeded by --seed; failures shrink to a minimal case and carry a replay command.
+ */
+import fc from 'fast-check';
+import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { loadSpec } from '../src/spec/index.ts';
+import {
+  fromSpec,
+  negativeRequests,
+  positiveEdgeExamples,
+  positiveRequests,
+  type ConstraintKind,
+  type GenOperation,
+  type PlanOptions,
+  type RequestPlan,
+} from '../src/engine/generators/index.ts';
+import { checkNegatives, checkPositives } from '../src/engine/generators/live.ts';
+import type { Exchange } from '../src/engine/types.ts';
+
+const spec = await loadSpec();
+
+/** Runs per property: positives per operation, negatives per constraint (plus the documented edge values). */
+const RUNS = { quick: { positive: 6, negative: 2 }, full: { positive: 40, negative: 10 } } as const;
+
+/** The VALIDATION rule each kind of broken constraint is judged under. */
+const KIND_RULE: Record<ConstraintKind, string> = {
+  type: 'VALIDATION.TYPE.400',
+  required: 'VALIDATION.REQUIRED.400',
+  enum: 'VALIDATION.ENUM.400',
+  pattern: 'VALIDATION.PATTERN.400',
+  maxLength: 'VALIDATION.BOUNDS.400',
+  minimum: 'VALIDATION.BOUNDS.400',
+  maximum: 'VALIDATION.BOUNDS.400',
+  exclusiveMinimum: 'VALIDATION.BOUNDS.400',
+  exclusiveMaximum: 'VALIDATION.BOUNDS.400',
+};
+
+interface Inputs {
+  /** Real ids for the path parameters (a random well-formed id would only get 404). */
+  ids: Record<string, unknown>;
+  options?: PlanOptions;
+}
+
+interface Positives {
+  /** Rules beyond VALIDATION.VALID_REQUEST.NOT_400. */
+  rules: string[];
+  successStatus?: number;
+  inspect?: (plan: RequestPlan, ex: Exchange) => { ruleId: string; problem: string } | undefined;
+}
+
+interface OperationCases {
+  operationId: string;
+  /** Fixtures and shaping; runs once per scenario (fresh resources where the strategy creates them). */
+  inputs(t: ScenarioContext): Promise<Inputs>;
+  /** Absent: negatives only (the reason is in `negativesOnly`). */
+  positives?: Positives;
+  negativesOnly?: string;
+  /** Family rules a broken constraint also exercises, by `pointer kind` or `pointer`. */
+  rules?: Record<string, string[]>;
+  /** Negatives the target could act on if it ignored the broken input (e.g. a refund). */
+  destructiveNegatives?: boolean;
+  /** Body pointers the document types although the body carries a note (see documentedConstraints). */
+  statedBody?: string[];
+}
+
+const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
+const merchantId = async (t: ScenarioContext) => t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
+const bodyOf = (ex: Exchange) => (ex.body ?? {}) as Record<string, unknown>;
+
+const CASES: OperationCases[] = [
+  {
+    operationId: 'updateCustomer',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.customer())).customerId } }),
+    positives: { rules: ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE'] },
+    rules: { '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH'], '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE'], '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE'] },
+  },
+  {
+    operationId: 'getCustomer',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.customer())).customerId } }),
+    negativesOnly: 'a read with a fixed id: the customers suite covers the positive',
+  },
+  {
+    operationId: 'deleteCustomer',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.customer())).customerId } }),
+    negativesOnly: 'a delete: the delete-blockers suite covers the positive',
+  },
+  {
+    operationId: 'getPrice',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.prices())).standard } }),
+    negativesOnly: 'a read with a fixed id: the catalog suite covers the positive',
+  },
+  {
+    operationId: 'listAlerts',
+    inputs: async (t) => {
+      const { walletId } = await t.fixture((f) => f.walletWithAlerts(1));
+      return { ids: {}, options: { query: { pin: { '/resourceId': walletId } } } };
+    },
+    positives: { rules: ['ALERTS.LIST.LIMIT_RANGE', 'ALERTS.LIST.OFFSET', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
+    rules: {
+      '/resourceId required': ['ALERTS.LIST.RESOURCE_ID_REQUIRED'],
+      '/limit minimum': ['ALERTS.LIST.LIMIT_RANGE'],
+      '/limit maximum': ['ALERTS.LIST.LIMIT_RANGE'],
+      '/offset minimum': ['ALERTS.LIST.OFFSET'],
+    },
+  },
+  {
+    operationId: 'updateAlert',
+    inputs: async (t) => {
+      const { alertIds } = await t.fixture((f) => f.walletWithAlerts(1));
+      // organizationId names the merchant: the key's own is the one value sure to be allowed.
+      return { ids: { id: alertIds[0] }, options: { query: { pin: { '/resource': 'wallet' } }, body: { arbitraries: { '/organizationId': fc.constant(await merchantId(t)) } } } };
+    },
+    positives: { rules: ['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
+    rules: { '/resource required': ['ALERTS.UPDATE.RESOURCE_REQUIRED'], '/resource enum': ['ALERTS.UPDATE.RESOURCE_REQUIRED'] },
+  },
+  {
+    operationId: 'migrateSubscriptionVersion',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.subscription())).subscriptionId } }),
+    negativesOnly: 'a valid migration changes the subscription (pins it, schedules a move): the version-migration suite covers it on fresh fixtures',
+    rules: {
+      '/targetVersionNumber minimum': ['MIGRATION.400.TARGET_RANGE'],
+      '/targetVersionNumber maximum': ['MIGRATION.400.TARGET_RANGE'],
+      '/targetVersionNumber type': ['MIGRATION.400.TARGET_RANGE'],
+    },
+  },
+  {
+    operationId: 'updateItem',
+    inputs: async (t) => {
+      const { itemId, productId } = await t.fixture((f) => f.item());
+      // Archiving is a state transition with its own rules (items suite); the product stays the item's own.
+      return { ids: { id: itemId }, options: { body: { arbitraries: { '/catalogId': fc.constant(productId) }, omit: ['/archived'] } } };
+    },
+    positives: { rules: [] },
+  },
+  {
+    operationId: 'createProduct',
+    inputs: async (t) => ({ ids: {}, options: { body: { pin: { '/merchantId': await merchantId(t) } } } }),
+    positives: {
+      rules: ['PRODUCTS.CREATE.OBJECT'],
+      inspect: (plan, ex) => {
+        if (ex.status === undefined || ex.status >= 300) return undefined;
+        const sent = plan.body as Record<string, unknown>;
+        const got = bodyOf(ex);
+        const differs = ['name', 'description', 'merchantId'].filter((k) => got[k] !== sent[k]);
+        return differs.length ? { ruleId: 'PRODUCTS.CREATE.OBJECT', problem: `the product does not hold the values sent: ${differs.join(', ')}` } : undefined;
+      },
+    },
+    rules: { required: ['PRODUCTS.CREATE.REQUIRED'] },
+  },
+  {
+    operationId: 'updateWebhooks',
+    inputs: async (t) => {
+      const { merchantId: m } = await t.fixture((f) => f.webhooksEnabled());
+      // Only enabled=true (what enabling fixtures send anyway): turning delivery off is the webhooks suite's, on its own merchant state.
+      return { ids: {}, options: { query: { arbitraries: { '/merchantId': fc.constant(m) } }, body: { pin: { '/enabled': true } } } };
+    },
+    positives: { rules: ['STATUS.SUCCESS.CODE'], successStatus: 200 },
+  },
+  {
+    operationId: 'updateSourceRule',
+    inputs: async (t) => ({
+      ids: { ruleId: (await t.fixture((f) => f.sourceRule())).ruleId },
+      // Condition types and operators are not shown: positives leave conditions as they are.
+      options: { body: { omit: ['/conditions'] } },
+    }),
+    positives: { rules: ['SOURCE_RULES.UPDATE.OBJECT'] },
+  },
+  {
+    operationId: 'createBillingSchedule',
+    inputs: async (t) => {
+      const { orderId } = await t.fixture((f) => f.order());
+      const start = fc.date({ min: new Date('2030-01-01T00:00:00Z'), max: new Date('2039-12-31T00:00:00Z'), noInvalidDate: true });
+      const end = fc.date({ min: new Date('2040-01-01T00:00:00Z'), max: new Date('2049-12-31T00:00:00Z'), noInvalidDate: true });
+      return {
+        ids: {},
+        options: {
+          body: {
+            pin: { '/orderId': orderId },
+            // Creation by subscriptionId is unsupported (the document); dates in order; a term in days.
+            omit: ['/subscriptionId'],
+            arbitraries: { '/startDate': start.map((d) => d.toISOString()), '/endDate': end.map((d) => d.toISOString()), '/paymentTermDays': fc.integer({ min: 0, max: 90 }) },
+          },
+        },
+      };
+    },
+    // The body carries a note (required fields not shown), but the document gives every field's type.
+    statedBody: ['/startDate', '/endDate', '/billingAnchor', '/orderId', '/subscriptionId', '/paymentTermDays', '/customPeriodWindows', '/metadata'],
+    positives: {
+      rules: ['SCHEDULES.CREATE.BY_ORDER'],
+      inspect: (plan, ex) => {
+        if (ex.status === undefined || ex.status >= 300) return undefined;
+        const orderId = (plan.body as { orderId: string }).orderId;
+        return bodyOf(ex).orderId === orderId ? undefined : { ruleId: 'SCHEDULES.CREATE.BY_ORDER', problem: `the schedule is not owned by order ${orderId}` };
+      },
+    },
+  },
+  {
+    operationId: 'updateAutoTopupConfig',
+    inputs: async (t) => ({
+      ids: { id: (await t.fixture((f) => f.wallet())).walletId },
+      options: {
+        body: {
+          // Amounts as the document writes money (decimal strings); the one period value it shows.
+          arbitraries: { '/amount': decimal, '/threshold': decimal, '/limit': fc.record({ amount: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100), period: fc.constant('day') }) },
+        },
+      },
+    }),
+    positives: { rules: ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'] },
+  },
+  {
+    operationId: 'createInvoiceRefund',
+    inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.paidInvoice())).invoiceId } }),
+    negativesOnly: 'a valid refund issues a credit note: the refunds suite covers it',
+    destructiveNegatives: true,
+  },
+];
+
+function rulesFor(c: OperationCases, pointer: string, kind: ConstraintKind): string[] {
+  return [KIND_RULE[kind], ...(c.rules?.[`${pointer} ${kind}`] ?? []), ...(c.rules?.[pointer] ?? []), ...(c.rules?.[kind] ?? [])];
+}
+
+/** The case's inputs with its static shaping merged in. */
+async function inputsOf(c: OperationCases, t: ScenarioContext): Promise<Inputs> {
+  const { ids, options = {} } = await c.inputs(t);
+  if (c.statedBody) options.body = { ...(options.body ?? {}), stated: c.statedBody };
+  return { ids, options };
+}
+
+function operation(operationId: string): GenOperation {
+  const op = fromSpec(spec, operationId);
+  if (op.extension) throw new Error(`${operationId} is a reference extension: never generated against a target`);
+  return op;
+}
+
+describe('contract: generated requests', () => {
+  for (const c of CASES) {
+    const op = operation(c.operationId);
+    const where = `${op.method} ${op.path}`;
+
+    if (c.positives) {
+      const p = c.positives;
+      scenario(
+        ['VALIDATION.VALID_REQUEST.NOT_400', ...p.rules],
+        `${where}: valid generated requests are not refused and conform`,
+        async (t) => {
+          const { ids, options } = await inputsOf(c, t);
+          const label = `${c.operationId} positive`;
+          await checkPositives(t, positiveRequests(op, ids, options), {
+            label,
+            numRuns: RUNS[t.target.profile].positive,
+            rules: ['VALIDATION.VALID_REQUEST.NOT_400', ...p.rules],
+            successStatus: p.successStatus,
+            inspect: p.inspect,
+            examples: positiveEdgeExamples(op, ids, options, t.target.seed),
+          });
+        },
+        { concurrent: true },
+      );
+    }
+
+    const someIds = Object.fromEntries(Object.keys(op.inputs.path?.properties ?? {}).map((k) => [k, 'x']));
+    const constraints = negativeRequests(op, someIds, { body: { stated: c.statedBody } }).map((n) => n.constraint);
+    if (constraints.length === 0) continue;
+    const ruleIds = [...new Set(constraints.flatMap((k) => rulesFor(c, k.pointer, k.kind)))];
+    scenario(
+      ruleIds,
+      `${where}: each documented constraint broken alone gets 400${constraints.some((k) => k.location === 'path') ? ' (404 allowed for a path id)' : ''}`,
+      async (t) => {
+        if (!c.positives && c.negativesOnly) t.note(`${c.operationId}: negatives only (${c.negativesOnly})`);
+        const { ids, options } = await inputsOf(c, t);
+        for (const plan of negativeRequests(op, ids, options)) {
+          const k = plan.constraint;
+          await checkNegatives(t, plan, {
+            label: `${c.operationId} negative ${k.location} ${k.pointer} ${k.kind}`,
+            numRuns: RUNS[t.target.profile].negative,
+            rules: rulesFor(c, k.pointer, k.kind),
+          });
+        }
+      },
+      { concurrent: true, destructive: c.destructiveNegatives },
+    );
+  }
+});
