@@ -1,0 +1,137 @@
+/**
+ * Items (PATCH /v0/items/{id}): archiving and unarchiving, anchors that block archiving,
+ * and what happens to primary external references. The ITEMS family and the item
+ * transitions of STATE. Every scenario builds its own item.
+ */
+import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import type { Exchange } from '../src/engine/types.ts';
+import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
+
+type Json = Record<string, any>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
+const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+
+function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
+  return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
+}
+
+async function readItem(t: ScenarioContext, itemId: string): Promise<Json> {
+  return obj(await t.fixture((f) => f.readItem(itemId))) ?? {};
+}
+
+function refsOf(item: Json): Json[] {
+  return Array.isArray(item.externalReferences) ? item.externalReferences.filter((r: unknown) => obj(r)) : [];
+}
+
+/** The updated item of a 2xx answer; stops the scenario citing `rule` otherwise. */
+function updated(t: ScenarioContext, rule: string, ex: Exchange, what: string): Json {
+  t.expectRule(rule, is2xx(ex), `${what} is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
+  const item = obj(ex.body);
+  t.expectRule(rule, item?.object === 'item', `${what} answers the item (object ${JSON.stringify(item?.object)})`, ex);
+  return item!;
+}
+
+/** At most one primary reference per external id among what was seen. */
+function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
+  const owners = new Map<string, Set<string>>();
+  for (const item of items) {
+    for (const r of refsOf(item)) {
+      if (r.isPrimary !== true || typeof r.externalId !== 'string') continue;
+      const key = `${r.provider ?? ''}\u0000${r.externalId}`;
+      const set = owners.get(key) ?? new Set<string>();
+      set.add(String(r.id ?? `${item.id}:${r.externalId}`));
+      owners.set(key, set);
+    }
+  }
+  const doubled = [...owners.entries()].filter(([, s]) => s.size > 1).map(([k]) => k.split('\u0000')[1]);
+  t.checkRule('ITEMS.EXTERNAL_ID.ONE_PRIMARY', doubled.length === 0, `no external id is primary more than once (${doubled.join(', ') || 'none'})`);
+}
+
+scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE'], 'an item without anchors archives, stays readable, and unarchives', async (t) => {
+  const { itemId } = await t.fixture((f) => f.item());
+  const fresh = await readItem(t, itemId);
+  t.checkRule('ITEMS.ARCHIVED_AT.STATE', fresh.archivedAt === null, `a new (active) item has archivedAt null (got ${JSON.stringify(fresh.archivedAt)})`);
+
+  const res = await patchItem(t, itemId, { archived: true });
+  const archived = updated(t, 'STATE.ITEM.ARCHIVE', res, 'archiving an item without anchors');
+  t.checkRule('STATE.ITEM.ARCHIVE', archived.id === itemId, `the answer is the archived item (id ${JSON.stringify(archived.id)})`, res);
+  t.checkRule('STATE.ITEM.ARCHIVE', isDateTime(archived.archivedAt), `archiving sets archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
+  t.checkRule('ITEMS.ARCHIVED_AT.STATE', isDateTime(archived.archivedAt), `an archived item has a date-time archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
+
+  const read = await readItem(t, itemId);
+  t.checkRule('ITEMS.ARCHIVED.READABLE', read.id === itemId && read.object === 'item', `the archived item still reads back (id ${JSON.stringify(read.id)})`);
+  t.checkRule('ITEMS.ARCHIVED.READABLE', isDateTime(read.archivedAt), `it reads as archived (archivedAt ${JSON.stringify(read.archivedAt)})`);
+  t.note('ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through the documented operations; the item read is judged');
+
+  // An archived item still takes ordinary updates: it stays a usable record.
+  const renamed = await patchItem(t, itemId, { metadata: { conform: 'archived-update' } });
+  if (is2xx(renamed)) t.checkRule('ITEMS.ARCHIVED_AT.STATE', isDateTime(obj(renamed.body)?.archivedAt), 'an update without `archived` keeps the item archived', renamed);
+
+  const back = updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
+  t.checkRule('STATE.ITEM.UNARCHIVE', back.archivedAt === null, `unarchiving sets archivedAt back to null (got ${JSON.stringify(back.archivedAt)})`);
+  t.checkRule('ITEMS.ARCHIVED_AT.STATE', back.archivedAt === null, `an active item has archivedAt null (got ${JSON.stringify(back.archivedAt)})`);
+  const again = await readItem(t, itemId);
+  t.checkRule('STATE.ITEM.UNARCHIVE', again.archivedAt === null, `the item reads active again (archivedAt ${JSON.stringify(again.archivedAt)})`);
+}, { concurrent: true });
+
+const ANCHORS: Array<[string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]> = [
+  ['a fee', (f) => f.itemWithAnchoredFee()],
+  ['a live billable metric', (f) => f.itemWithAnchoredMetric()],
+];
+
+for (const [what, make] of ANCHORS) {
+  scenario(['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVED_AT.STATE'], `archiving an item with ${what} anchored to it is refused`, async (t) => {
+    const blocked = await t.fixture(make);
+    const res = await patchItem(t, blocked.id, { archived: true });
+    // The refusal's status is not shown: any 4xx with an Error body (the error-shape check judges the body).
+    t.expectRule('ITEMS.ARCHIVE.BLOCKED', res.status !== undefined && res.status >= 400 && res.status < 500, `archiving is refused with a 4xx, got ${res.status ?? res.transportError}`, res);
+    t.checkRule('ITEMS.ARCHIVE.BLOCKED', typeof obj(res.body)?.message === 'string', 'the refusal is an Error (message)', res);
+    const read = await readItem(t, blocked.id);
+    t.checkRule('ITEMS.ARCHIVE.BLOCKED', read.archivedAt === null, `the item stays active (archivedAt ${JSON.stringify(read.archivedAt)})`);
+    t.checkRule('ITEMS.ARCHIVED_AT.STATE', read.archivedAt === null, `an active item has archivedAt null (got ${JSON.stringify(read.archivedAt)})`);
+  }, { concurrent: true });
+
+  scenario(['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVE.BLOCKED'], `an item archives once ${what} is no longer anchored`, async (t) => {
+    const blocked = await t.fixture(make);
+    const refused = await patchItem(t, blocked.id, { archived: true });
+    t.expectRule('ITEMS.ARCHIVE.BLOCKED', refused.status !== undefined && refused.status >= 400 && refused.status < 500, `archiving is refused while anchored, got ${refused.status ?? refused.transportError}`, refused);
+    await blocked.removeDependants();
+    const res = await patchItem(t, blocked.id, { archived: true });
+    const item = updated(t, 'STATE.ITEM.ARCHIVE', res, `archiving once ${what} is gone`);
+    t.checkRule('STATE.ITEM.ARCHIVE', isDateTime(item.archivedAt), `archivedAt is set (got ${JSON.stringify(item.archivedAt)})`, res);
+  }, { concurrent: true, destructive: true });
+}
+
+scenario(['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM', 'ITEMS.EXTERNAL_ID.ONE_PRIMARY', 'ITEMS.ARCHIVED.READABLE'], 'archiving demotes primary references, which stay attached; unarchiving does not reclaim them', async (t) => {
+  const { itemId, referenceIds } = await t.fixture((f) => f.itemWithPrimaryReference());
+  const before = await readItem(t, itemId);
+  const primaries = refsOf(before).filter((r) => r.isPrimary === true).map((r) => r.id);
+  if (primaries.length === 0) t.skip(`item ${itemId} holds no primary external reference to demote`);
+  checkOnePrimary(t, [before]);
+
+  const res = await patchItem(t, itemId, { archived: true });
+  const archived = updated(t, 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', res, 'archiving the item');
+  const views: Array<[string, Json, Exchange | undefined]> = [['the archive answer', archived, res], ['the archived item read', await readItem(t, itemId), undefined]];
+  for (const [where, item, ex] of views) {
+    const refs = refsOf(item);
+    const ids = refs.map((r) => r.id);
+    const missing = referenceIds.filter((id) => !ids.includes(id));
+    t.checkRule('ITEMS.ARCHIVE.DEMOTES_PRIMARY', missing.length === 0, `${where}: every reference stays attached (missing ${missing.join(', ') || 'none'})`, ex);
+    const stillPrimary = refs.filter((r) => r.isPrimary === true).map((r) => r.id);
+    t.checkRule('ITEMS.ARCHIVE.DEMOTES_PRIMARY', stillPrimary.length === 0, `${where}: no reference is primary any more (still primary: ${stillPrimary.join(', ') || 'none'})`, ex);
+  }
+  t.checkRule('ITEMS.ARCHIVED.READABLE', views[1][1].id === itemId, 'the archived item reads back with its references');
+
+  const back = updated(t, 'ITEMS.UNARCHIVE.NO_RECLAIM', await patchItem(t, itemId, { archived: false }), 'unarchiving the item');
+  const after = await readItem(t, itemId);
+  for (const [where, item] of [['the unarchive answer', back], ['the unarchived item read', after]] as const) {
+    const refs = refsOf(item);
+    const reclaimed = refs.filter((r) => primaries.includes(r.id) && r.isPrimary === true).map((r) => r.id);
+    t.checkRule('ITEMS.UNARCHIVE.NO_RECLAIM', reclaimed.length === 0, `${where}: primary status is not reclaimed (primary again: ${reclaimed.join(', ') || 'none'})`);
+    const missing = referenceIds.filter((id) => !refs.some((r) => r.id === id));
+    t.checkRule('ITEMS.UNARCHIVE.NO_RECLAIM', missing.length === 0, `${where}: the references are still attached (missing ${missing.join(', ') || 'none'})`);
+  }
+  for (const item of [archived, after]) checkOnePrimary(t, [item]);
+  t.note('ITEMS.EXTERNAL_ID.ONE_PRIMARY: judged on the references seen; claiming an external id as primary for a second entity needs an operation the document does not show');
+}, { concurrent: true });

@@ -1,0 +1,275 @@
+/**
+ * Version migration (POST /v0/subscriptions/{id}/versionMigration) and version policy
+ * (PATCH /v0/subscriptions/{id}): the MIGRATION and SUBSCRIPTIONS families and the
+ * subscription transitions of STATE. Every scenario builds its own subscription.
+ */
+import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import type { Exchange } from '../src/engine/types.ts';
+import type { MigrationConflictKind, MigrationFixture } from '../src/engine/fixtures/types.ts';
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+
+type Json = Record<string, any>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
+const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+
+function migrate(t: ScenarioContext, subscriptionId: string, targetVersionNumber: unknown): Promise<Exchange> {
+  return t.http.post(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`, { targetVersionNumber });
+}
+
+/** A successful migration answer; stops the scenario (citing `rule`) when it is not one. */
+function accepted(t: ScenarioContext, rule: string, ex: Exchange): { subscription: Json; migration: Json; lineItems: Json } {
+  t.expectRule(rule, is2xx(ex), `the migration is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
+  const body = obj(ex.body);
+  const subscription = obj(body?.subscription);
+  const migration = obj(body?.migration);
+  const lineItems = obj(body?.lineItems);
+  t.expectRule('MIGRATION.RESPONSE.SHAPE', subscription && migration && lineItems, 'the answer carries subscription, migration and lineItems objects', ex);
+  return { subscription: subscription!, migration: migration!, lineItems: lineItems! };
+}
+
+/** The whole answer shape of MIGRATION.RESPONSE.SHAPE, judged without stopping. */
+function checkShape(t: ScenarioContext, ex: Exchange, subscriptionId: string): void {
+  const { subscription, migration, lineItems } = accepted(t, 'MIGRATION.RESPONSE.SHAPE', ex);
+  t.checkRule('MIGRATION.RESPONSE.SHAPE', subscription.object === 'subscription' && subscription.id === subscriptionId, `subscription is the migrated subscription (object ${JSON.stringify(subscription.object)}, id ${JSON.stringify(subscription.id)})`, ex);
+  t.checkRule('MIGRATION.RESPONSE.SHAPE', Number.isInteger(migration.fromVersionNumber) && Number.isInteger(migration.toVersionNumber), 'migration.fromVersionNumber and toVersionNumber are integers', ex);
+  t.checkRule('MIGRATION.RESPONSE.SHAPE', typeof migration.effectiveAt === 'string' && !Number.isNaN(Date.parse(migration.effectiveAt)), 'migration.effectiveAt is a date-time', ex);
+  t.checkRule('MIGRATION.RESPONSE.SHAPE', typeof migration.changed === 'boolean', 'migration.changed is a boolean', ex);
+  t.checkRule('MIGRATION.RESPONSE.SHAPE', typeof lineItems.syncFailed === 'boolean', 'lineItems.syncFailed is a boolean', ex);
+}
+
+/** planVersionId, an integer versionNumber from 1 and a known versionPolicy. */
+function checkVersioned(t: ScenarioContext, sub: Json, where: string, ex?: Exchange): void {
+  t.checkRule('SUBSCRIPTIONS.VERSION.NUMBERED', typeof sub.planVersionId === 'string' && sub.planVersionId.length > 0, `${where}: planVersionId is a string (${JSON.stringify(sub.planVersionId)})`, ex);
+  t.checkRule('SUBSCRIPTIONS.VERSION.NUMBERED', Number.isInteger(sub.versionNumber) && sub.versionNumber >= 1, `${where}: versionNumber is an integer from 1 (${JSON.stringify(sub.versionNumber)})`, ex);
+  t.checkRule('SUBSCRIPTIONS.VERSION.NUMBERED', sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating', `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`, ex);
+}
+
+const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') => t.fixture((f) => f.migration(policy));
+
+/** Crosses the boundary where the target can (test clocks); undefined (with a note) where it cannot. */
+async function crossBoundary(t: ScenarioContext, subscriptionId: string): Promise<string[] | undefined> {
+  try {
+    return (await t.fixture((f) => f.advancePastBoundary(subscriptionId))).billedPriceIds;
+  } catch (err) {
+    if ((err as Error)?.name !== 'FixtureUnavailable') throw err;
+    t.note(`billing after the boundary not observed: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Price ids of `version` and of every other version (for "bills from the target" checks). */
+function versionPrices(m: MigrationFixture, version: number): { own: string[]; others: string[] } | undefined {
+  const byVersion = m.pricesByVersion;
+  if (!byVersion?.[version]) return undefined;
+  const own = byVersion[version];
+  const others = Object.entries(byVersion).filter(([v]) => Number(v) !== version).flatMap(([, ids]) => ids).filter((id) => !own.includes(id));
+  return { own, others };
+}
+
+function checkBilledFrom(t: ScenarioContext, rule: string, m: MigrationFixture, version: number, billed: string[]): void {
+  const prices = versionPrices(m, version);
+  if (!prices) return void t.note(`the fixture names no prices for version ${version}: billing not compared`);
+  t.checkRule(rule, prices.own.every((p) => billed.includes(p)), `the period after the boundary bills version ${version}'s prices ${prices.own.join(', ')} (billed: ${billed.join(', ') || 'none'})`);
+  const stray = billed.filter((p) => prices.others.includes(p));
+  t.checkRule(rule, stray.length === 0, `the period after the boundary bills no price of another version (billed ${stray.join(', ') || 'none'})`);
+}
+
+// --------------------------------------------------------------------------- 400 / 404
+
+scenario(['MIGRATION.400.TARGET_RANGE'], 'targetVersionNumber outside 1..2147483647 or not an integer gets 400', async (t) => {
+  const m = await migrationFixture(t);
+  for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
+    const res = await migrate(t, m.subscriptionId, bad);
+    t.checkRule('MIGRATION.400.TARGET_RANGE', res.status === 400, `targetVersionNumber ${JSON.stringify(bad)} gets 400, got ${res.status ?? res.transportError}`, res);
+  }
+  const missing = await t.http.post(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}/versionMigration`, {});
+  t.checkRule('MIGRATION.400.TARGET_RANGE', missing.status === 400, `a body without targetVersionNumber gets 400, got ${missing.status ?? missing.transportError}`, missing);
+  // The upper bound itself is in range: refused for not existing, never as a bad request.
+  const top = await migrate(t, m.subscriptionId, 2147483647);
+  t.checkRule('MIGRATION.400.TARGET_RANGE', top.status !== 400, `targetVersionNumber 2147483647 is in range (not 400), got ${top.status}`, top);
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.400.TARGET_RANGE', after.versionPolicy === m.versionPolicy && after.versionNumber === m.currentVersionNumber, `refused migrations leave the subscription as it was (${m.versionPolicy} on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`);
+}, { concurrent: true });
+
+scenario(['MIGRATION.404.MISSING_VERSION'], 'a version the plan does not have gets 404', async (t) => {
+  const m = await migrationFixture(t);
+  const res = await migrate(t, m.subscriptionId, m.missingVersionNumber);
+  t.expectStatus('MIGRATION.404.MISSING_VERSION', res, 404);
+  const top = await migrate(t, m.subscriptionId, 2147483647);
+  t.expectStatus('MIGRATION.404.MISSING_VERSION', top, 404);
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.404.MISSING_VERSION', after.versionPolicy === m.versionPolicy, `a refused migration does not pin (versionPolicy ${after.versionPolicy})`);
+}, { concurrent: true });
+
+scenario(['MIGRATION.404.ARCHIVED_VERSION'], 'an archived version gets 404', async (t) => {
+  const m = await migrationFixture(t);
+  if (m.archivedVersionNumber === undefined) t.skip('the migration fixture names no archived plan version');
+  const res = await migrate(t, m.subscriptionId, m.archivedVersionNumber);
+  t.expectStatus('MIGRATION.404.ARCHIVED_VERSION', res, 404);
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.404.ARCHIVED_VERSION', after.versionPolicy === m.versionPolicy, `a refused migration does not pin (versionPolicy ${after.versionPolicy})`);
+}, { concurrent: true });
+
+// --------------------------------------------------------------------------- 409
+
+const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
+  ['notLive', 'MIGRATION.409.NOT_LIVE', 'a subscription that is not live'],
+  ['endsBeforeBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending at or before the boundary'],
+  ['overrideRateMeaning', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose rate would mean something else on the new price'],
+  ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', "a feature whose reset period, metric or pricing unit changes"],
+  ['priceCoveredByInterval', 'MIGRATION.409.INTERVAL_COVERED', 'a new price a continuing interval already covers'],
+];
+
+for (const [kind, rule, what] of CONFLICTS) {
+  scenario([rule, 'MIGRATION.409.CODE_VALUES'], `migrating ${what} gets 409 with a code`, async (t) => {
+    const c = await t.fixture((f) => f.migrationConflict(kind));
+    const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
+    t.expectStatus(rule, res, 409);
+    const code = obj(res.body)?.code;
+    t.checkRule(rule, typeof code === 'string' && code.length > 0, `the 409 carries a code (${JSON.stringify(code)})`, res);
+    // Which codes: not shown. Only their form is judged.
+    t.checkRule('MIGRATION.409.CODE_VALUES', typeof code !== 'string' || UPPER_SNAKE.test(code), `the code ${JSON.stringify(code)} is UPPER_SNAKE_CASE`, res);
+    if (typeof code === 'string') t.note(`${kind}: code ${code} (code values are not shown in the document; not judged)`);
+  }, { concurrent: true });
+}
+
+// --------------------------------------------------------------------------- accepted migrations
+
+scenario(
+  ['MIGRATION.RESPONSE.SHAPE', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.EFFECT.PINS', 'MIGRATION.EFFECT.PERIOD_END', 'STATE.SUBSCRIPTION.MIGRATE', 'SUBSCRIPTIONS.VERSION.NUMBERED'],
+  'a migration of a floating subscription answers the documented shape, pins it and takes effect at the period end',
+  async (t) => {
+    const m = await migrationFixture(t, 'floating');
+    const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
+    if (target === undefined) t.skip('the migration fixture names no other published version');
+    const before = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    checkVersioned(t, before, 'the subscription before migrating');
+    const res = await migrate(t, m.subscriptionId, target);
+    checkShape(t, res, m.subscriptionId);
+    const { subscription, migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', res);
+    checkVersioned(t, subscription, 'the migrated subscription', res);
+    t.checkRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.fromVersionNumber === m.currentVersionNumber, `fromVersionNumber is the version in use, ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`, res);
+    t.checkRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.toVersionNumber === target, `toVersionNumber is the requested ${target} (got ${JSON.stringify(migration.toVersionNumber)})`, res);
+    t.checkRule('MIGRATION.RESPONSE.SHAPE', migration.changed === true, `a move to another version answers changed true (got ${JSON.stringify(migration.changed)})`, res);
+    t.checkRule('MIGRATION.EFFECT.PINS', subscription.versionPolicy === 'pinned', `the answer's subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`, res);
+    t.checkRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is the end of the current billing period, ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`, res);
+    t.checkRule('STATE.SUBSCRIPTION.MIGRATE', subscription.versionPolicy === 'pinned' && sameInstant(migration.effectiveAt, m.currentPeriodEnd), 'the accepted migration leaves the subscription pinned, effective at the period end', res);
+    const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    t.checkRule('MIGRATION.EFFECT.PINS', after.versionPolicy === 'pinned', `the subscription reads pinned after the migration (got ${JSON.stringify(after.versionPolicy)})`);
+    // The current period bills as before: until the boundary the subscription is on the version in use.
+    t.checkRule('MIGRATION.EFFECT.PERIOD_END', after.versionNumber === m.currentVersionNumber, `before the boundary the subscription stays on version ${m.currentVersionNumber} (reads ${after.versionNumber})`);
+    checkVersioned(t, after, 'the subscription read after migrating');
+  },
+  { concurrent: true },
+);
+
+scenario(['MIGRATION.TARGET.OLDER_OR_NEWER', 'MIGRATION.EFFECT.PINS', 'MIGRATION.RESPONSE.VERSION_NUMBERS'], 'older and newer versions are both valid targets', async (t) => {
+  const [floating, pinned] = await Promise.all([migrationFixture(t, 'floating'), migrationFixture(t, 'pinned')]);
+  const older = floating.olderVersionNumbers[0];
+  const newer = pinned.newerVersionNumbers[0];
+  if (older === undefined || newer === undefined) t.skip('the migration fixture names no older or no newer published version');
+  for (const [m, target, which] of [[floating, older, 'older'], [pinned, newer, 'newer']] as const) {
+    const res = await migrate(t, m.subscriptionId, target);
+    const { subscription, migration } = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', res);
+    t.checkRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === target, `${which} target: from ${m.currentVersionNumber} to ${target} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`, res);
+    t.checkRule('MIGRATION.TARGET.OLDER_OR_NEWER', migration.changed === true, `the ${which} target is a real move (changed ${JSON.stringify(migration.changed)})`, res);
+    t.checkRule('MIGRATION.EFFECT.PINS', subscription.versionPolicy === 'pinned', `a ${m.versionPolicy} subscription migrated to an ${which} version is pinned (got ${JSON.stringify(subscription.versionPolicy)})`, res);
+  }
+}, { concurrent: true });
+
+scenario(['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'a second migration before the boundary replaces the first', async (t) => {
+  const m = await migrationFixture(t, 'floating');
+  const first = m.newerVersionNumbers[0];
+  const second = m.olderVersionNumbers[0];
+  if (first === undefined || second === undefined) t.skip('the migration fixture needs an older and a newer published version');
+  accepted(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', await migrate(t, m.subscriptionId, first));
+  const res = await migrate(t, m.subscriptionId, second);
+  const { migration } = accepted(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', res);
+  t.checkRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', migration.fromVersionNumber === m.currentVersionNumber, `the first migration did not take effect before the boundary: from is still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`, res);
+  t.checkRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', migration.toVersionNumber === second && sameInstant(migration.effectiveAt, m.currentPeriodEnd), `the second answer moves to ${second} at ${m.currentPeriodEnd} (got ${migration.toVersionNumber} at ${migration.effectiveAt})`, res);
+  const billed = await crossBoundary(t, m.subscriptionId);
+  if (!billed) return;
+  checkBilledFrom(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', m, second, billed);
+  checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, second, billed);
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', after.versionNumber === second, `after the boundary the subscription is on version ${second}, not ${first} (reads ${after.versionNumber})`);
+  // The plan's default is still the fixture's current version: a pinned subscription stays on its own.
+  t.checkRule('SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS', after.versionPolicy === 'pinned' && after.versionNumber === second, `the pinned subscription stays on version ${second} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`);
+}, { concurrent: true });
+
+scenario(['MIGRATION.EFFECT.BILLS_TARGET', 'MIGRATION.EFFECT.PERIOD_END', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'after the boundary the subscription bills from the target version', async (t) => {
+  const m = await migrationFixture(t, 'pinned');
+  const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
+  if (target === undefined) t.skip('the migration fixture names no other published version');
+  const { migration } = accepted(t, 'MIGRATION.EFFECT.BILLS_TARGET', await migrate(t, m.subscriptionId, target));
+  t.checkRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`);
+  const billed = await crossBoundary(t, m.subscriptionId);
+  if (!billed) {
+    t.exercise('MIGRATION.EFFECT.BILLS_TARGET');
+    return t.note('MIGRATION.EFFECT.BILLS_TARGET not judged: the target offers no way to cross the boundary');
+  }
+  checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, target, billed);
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.EFFECT.BILLS_TARGET', after.versionNumber === target, `after the boundary the subscription is on version ${target} (reads ${after.versionNumber})`);
+  t.checkRule('SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS', after.versionPolicy === 'pinned' && after.versionNumber === target, `the pinned subscription stays on version ${target} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`);
+}, { concurrent: true });
+
+// --------------------------------------------------------------------------- same version
+
+scenario(['MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.SAME_VERSION.PINS_FLOATING', 'MIGRATION.SAME_VERSION.REPEATABLE', 'MIGRATION.RESPONSE.VERSION_NUMBERS'], 'migrating to the version in use changes nothing but pins, and can be repeated', async (t) => {
+  const m = await migrationFixture(t, 'floating');
+  const answers = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await migrate(t, m.subscriptionId, m.currentVersionNumber);
+    const rule = i === 0 ? 'MIGRATION.SAME_VERSION.NO_CHANGE' : 'MIGRATION.SAME_VERSION.REPEATABLE';
+    const { subscription, migration } = accepted(t, rule, res);
+    t.checkRule(rule, migration.changed === false, `${i === 0 ? 'a' : 'a repeated'} same-version migration answers changed false (got ${JSON.stringify(migration.changed)})`, res);
+    t.checkRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === m.currentVersionNumber, `from and to are both ${m.currentVersionNumber} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`, res);
+    t.checkRule(i === 0 ? 'MIGRATION.SAME_VERSION.PINS_FLOATING' : 'MIGRATION.SAME_VERSION.REPEATABLE', subscription.versionPolicy === 'pinned', `the floating subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`, res);
+    t.checkRule(rule, subscription.versionNumber === undefined || subscription.versionNumber === m.currentVersionNumber, `the subscription stays on version ${m.currentVersionNumber} (answer says ${subscription.versionNumber})`, res);
+    answers.push(migration);
+  }
+  const [a, b] = answers;
+  t.checkRule('MIGRATION.SAME_VERSION.REPEATABLE', a.changed === b.changed && a.fromVersionNumber === b.fromVersionNumber && a.toVersionNumber === b.toVersionNumber, 'repeating gives the same outcome');
+  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+  t.checkRule('MIGRATION.SAME_VERSION.PINS_FLOATING', after.versionPolicy === 'pinned', `the subscription reads pinned (got ${after.versionPolicy})`);
+  t.checkRule('MIGRATION.SAME_VERSION.NO_CHANGE', after.versionNumber === m.currentVersionNumber, `the subscription reads version ${m.currentVersionNumber} (got ${after.versionNumber})`);
+}, { concurrent: true });
+
+// --------------------------------------------------------------------------- floating again
+
+scenario(
+  ['STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', 'SUBSCRIPTIONS.UPDATE.BODY', 'SUBSCRIPTIONS.VERSION.NUMBERED'],
+  'PATCH versionPolicy floating returns a pinned subscription to the plan default',
+  async (t) => {
+    const m = await migrationFixture(t, 'floating');
+    const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
+    if (target === undefined) t.skip('the migration fixture names no other published version');
+    // A floating subscription is on the plan's default version: the fixture's current one.
+    const start = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    t.checkRule('SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber, `a floating subscription is on the default version ${m.currentVersionNumber} (reads ${start.versionPolicy} on ${start.versionNumber})`);
+    accepted(t, 'STATE.SUBSCRIPTION.FLOATING', await migrate(t, m.subscriptionId, target));
+    const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, { versionPolicy: 'floating' });
+    t.expectRule('STATE.SUBSCRIPTION.FLOATING', is2xx(res), `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`, res);
+    // The PATCH answer is not shown: judged only as a promise of the bundled reference.
+    if (t.target.bundled) {
+      const body = obj(res.body);
+      t.checkRule('SUBSCRIPTIONS.UPDATE.BODY', body?.object === 'subscription' && body?.id === m.subscriptionId && body?.versionPolicy === 'floating', 'the reference answers the floating subscription', res);
+    } else {
+      t.exercise('SUBSCRIPTIONS.UPDATE.BODY');
+      t.note('SUBSCRIPTIONS.UPDATE.BODY is a reference rule (the PATCH answer is not shown): not judged on this target');
+    }
+    const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    checkVersioned(t, after, 'the subscription read after PATCH');
+    t.checkRule('STATE.SUBSCRIPTION.FLOATING', after.versionPolicy === 'floating', `the subscription reads floating (got ${JSON.stringify(after.versionPolicy)})`);
+    t.checkRule('SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', after.versionNumber === m.currentVersionNumber, `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`);
+    const billed = await crossBoundary(t, m.subscriptionId);
+    if (!billed) return;
+    checkBilledFrom(t, 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', m, m.currentVersionNumber, billed);
+    const later = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    t.checkRule('STATE.SUBSCRIPTION.FLOATING', later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber, `after the boundary the subscription is still floating on the default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen (reads ${later.versionPolicy} on ${later.versionNumber})`);
+  },
+  { concurrent: true },
+);
