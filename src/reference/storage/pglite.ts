@@ -95,5 +95,7 @@ export interface MemoryTemplate {
 export async function openPglite(location: DatabaseLocation, template?: MemoryTemplate): Promise<Db> {
   if (location.kind === 'postgres') throw new Error('openPglite: not a PGlite location');
   const db = location.kind === 'file' ? await openDirectory(location.dir, template) : await openMemory(template);
+  // In memory there is nothing to make durable: don't wait for WAL flushes on commit.
+  if (location.kind === 'memory') await db.exec('SET synchronous_commit = off');
   return wrap(db, location.kind, db);
 }

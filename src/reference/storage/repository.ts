@@ -124,11 +124,15 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         params.push(JSON.stringify(withoutUndefined(opts.where)));
         where += ` AND data @> $${params.length}::jsonb`;
       }
+      let key = '';
       let order = 'seq ASC';
+      let outer = 'p.seq ASC';
       if (opts.orderBy) {
         if (!FIELD.test(opts.orderBy.field)) throw new Error(`list: bad orderBy field '${opts.orderBy.field}'`);
         const dir = opts.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-        order = `data->>'${opts.orderBy.field}' ${dir}, seq ${dir}`;
+        key = `, data->>'${opts.orderBy.field}' AS k`;
+        order = `k ${dir}, seq ${dir}`;
+        outer = `p.k ${dir}, p.seq ${dir}`;
       }
       // Clamped so any number a client sends stays a valid SQL integer literal.
       const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
@@ -136,7 +140,12 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const offset = clamp(opts.offset ?? 0);
       const filtered = params.length > 2;
       const [page, total] = await Promise.all([
-        db.query<{ data: Doc }>(`SELECT data FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params),
+        // Page the narrow (id, seq) index first, then fetch only the page's documents.
+        db.query<{ data: Doc }>(
+          `SELECT r.data FROM (SELECT id, seq${key} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
+           JOIN resources r ON r.id = p.id ORDER BY ${outer}`,
+          params,
+        ),
         filtered
           ? db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params)
           : db.query<{ n: number }>('SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n', params),
