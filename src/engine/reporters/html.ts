@@ -62,6 +62,8 @@ export function renderHtml(report: Report): string {
   const matrix = report.rules
     .map((r) => `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td class="c">${r.verdict === 'not_exercised' ? '—' : '✔'}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`)
     .join('');
+  const notes = report.scenarios.flatMap((sc) => sc.notes.map((n) => `${sc.suite} › ${sc.title}: ${n}`));
+  const notesHtml = notes.length ? `<details><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
   const errors = report.errors.length ? `<h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -72,6 +74,7 @@ export function renderHtml(report: Report): string {
 <p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge skipped">${s.rules.skipped} skipped</span> <span class="badge not_exercised">${s.rules.notExercised} not exercised</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped) · fixtures: ${htmlEscape(run.fixtures.strategy)}</p>
 <table><thead><tr><th>Family</th><th>Passed</th><th>Failed</th><th>Skipped</th><th>Not exercised</th></tr></thead><tbody>${familyRows}</tbody></table>
 ${errors}
+${notesHtml}
 ${[...sections.entries()].map(([section, rules]) => `<section><h2>${htmlEscape(section)}</h2>${order(rules).map(ruleHtml).join('')}</section>`).join('\n')}
 <h2>Requirements coverage</h2>
 <table class="matrix"><thead><tr><th>Rule</th><th>Section</th><th>Exercised</th><th>Scenarios</th><th>Judgements</th><th>Verdict</th></tr></thead><tbody>${matrix}</tbody></table>
