@@ -11,7 +11,7 @@ Options:
   --database <url>       memory (default), file:<dir>, or postgres://... (default: DATABASE_URL)
   --api-key <key>        the sandbox merchant's API key (default: CONFORM_API_KEY, else sk_test_conform_reference)
   --rate-limit <op=N>    raise a published rate limit, e.g. listCustomers=1000 (repeatable; never below the published limit)
-  --log                  log requests (JSON lines on stderr)
+  --log                  log requests (JSON lines on stderr; stdout keeps its one line)
   -h, --help             show this help
 
 Prints one line with the base URL and the key's merchant id, then serves until SIGINT or SIGTERM.`;
@@ -70,7 +70,7 @@ const serve: Command = {
         database: (values.database as string | undefined) ?? env.database,
         apiKey: (values['api-key'] as string | undefined) ?? env.apiKey,
         rateLimits,
-        logger: values.log ? { level: 'info' } : false,
+        logger: values.log ? { level: 'info', stream: process.stderr } : false,
       });
     } catch (err) {
       if (err instanceof CliError) throw err;
