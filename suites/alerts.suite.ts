@@ -1,0 +1,98 @@
+/**
+ * Alerts: GET /v0/alerts paging and PATCH /v0/alerts/{id} (Endpoints > Alerts, Limits).
+ * Each scenario reads or patches alerts of a wallet of its own: all run concurrently.
+ */
+import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import type { Exchange } from '../src/engine/types.ts';
+
+type Json = Record<string, any>;
+const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
+const concurrent = { concurrent: true } as const;
+const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
+
+/** A 200 list page of the wallet's alerts; returns the envelope. */
+function expectPage(t: ScenarioContext, ruleId: string, ex: Exchange, walletId: string): Json {
+  t.expectStatus(ruleId, ex, 200);
+  const b = bodyOf(ex);
+  t.expectRule('ALERTS.LIST.PAGINATED', b.object === 'list' && Array.isArray(b.data) && !!b.pagination && typeof b.pagination === 'object', 'a list envelope with data and pagination', ex);
+  const foreign = (b.data as Json[]).filter((a) => a?.object !== 'alert' || a?.resourceId !== walletId);
+  t.expectRule('ALERTS.LIST.PAGINATED', foreign.length === 0, `every item is an alert of wallet ${walletId} (${foreign.length} are not)`, ex);
+  return b;
+}
+
+scenario(['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.OFFSET', 'ALERTS.LIST.PAGINATED', 'STATUS.SUCCESS.CODE'], 'GET /v0/alerts pages 10 at a time from offset 0 by default', async (t) => {
+  const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
+  const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
+  const b = expectPage(t, 'ALERTS.LIST.LIMIT_DEFAULT', res, walletId);
+  t.expectRule('ALERTS.LIST.LIMIT_DEFAULT', b.pagination.limit === 10, `pagination.limit is 10 by default (got ${JSON.stringify(b.pagination.limit)})`, res);
+  t.expectRule('ALERTS.LIST.LIMIT_DEFAULT', b.data.length === 10, `a default page holds 10 of the wallet's ${alertIds.length} alerts (got ${b.data.length})`, res);
+  t.expectRule('ALERTS.LIST.OFFSET', b.pagination.offset === 0, `pagination.offset is 0 by default (got ${JSON.stringify(b.pagination.offset)})`, res);
+  t.expectRule('ALERTS.LIST.PAGINATED', b.pagination.total === alertIds.length, `pagination.total counts the wallet's ${alertIds.length} alerts (got ${JSON.stringify(b.pagination.total)})`, res);
+  const rest = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: 10 } });
+  const r = expectPage(t, 'ALERTS.LIST.OFFSET', rest, walletId);
+  const seen = new Set([...b.data, ...r.data].map((a: Json) => a.id));
+  t.expectRule('ALERTS.LIST.OFFSET', r.data.length === 1 && seen.size === alertIds.length && alertIds.every((id) => seen.has(id)), 'offset 10 holds the eleventh alert: the two pages cover every alert once', rest);
+}, concurrent);
+
+scenario(['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'], 'GET /v0/alerts accepts limit 1 and 100; 0 and 101 get 400', async (t) => {
+  const { walletId } = await t.fixture((f) => f.walletWithAlerts(2));
+  for (const limit of [1, 100]) {
+    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
+    const b = expectPage(t, 'ALERTS.LIST.LIMIT_RANGE', res, walletId);
+    t.expectRule('ALERTS.LIST.LIMIT_RANGE', b.pagination.limit === limit && b.data.length === Math.min(limit, 2), `limit ${limit}: pagination.limit ${limit} and at most ${limit} alerts (got ${JSON.stringify(b.pagination.limit)}, ${b.data.length})`, res);
+  }
+  for (const limit of [0, 101]) {
+    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
+    t.expectStatus('ALERTS.LIST.LIMIT_RANGE', res, 400);
+  }
+  t.exercise('VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400');
+}, concurrent);
+
+scenario(['ALERTS.LIST.OFFSET', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'VALIDATION.BOUNDS.400', 'VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'GET /v0/alerts: offset -1, a missing resourceId or a non-integer limit get 400', async (t) => {
+  const { walletId } = await t.fixture((f) => f.wallet());
+  const negative = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: -1 } });
+  t.expectStatus('ALERTS.LIST.OFFSET', negative, 400);
+  t.exercise('VALIDATION.BOUNDS.400');
+  const missing = await t.http.get('/v0/alerts');
+  t.expectStatus('ALERTS.LIST.RESOURCE_ID_REQUIRED', missing, 400);
+  const missingWithPaging = await t.http.get('/v0/alerts', { query: { limit: 5, offset: 0 } });
+  t.expectStatus('ALERTS.LIST.RESOURCE_ID_REQUIRED', missingWithPaging, 400);
+  t.exercise('VALIDATION.REQUIRED.400');
+  const notInteger = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit: 'ten' } });
+  t.expectStatus('VALIDATION.TYPE.400', notInteger, 400);
+}, concurrent);
+
+scenario(['ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.REQUIRED.400', 'VALIDATION.ENUM.400'], 'PATCH /v0/alerts/{id} without resource, or with resource other than wallet, gets 400', async (t) => {
+  const { alertIds: [alertId] } = await t.fixture((f) => f.walletWithAlerts(1));
+  const missing = await t.http.patch(alertPath(alertId), { enabled: false });
+  t.expectStatus('ALERTS.UPDATE.RESOURCE_REQUIRED', missing, 400);
+  t.exercise('VALIDATION.REQUIRED.400');
+  for (const resource of ['customer', 'WALLET']) {
+    const other = await t.http.patch(alertPath(alertId), { enabled: false }, { query: { resource } });
+    t.expectStatus('ALERTS.UPDATE.RESOURCE_REQUIRED', other, 400);
+  }
+  t.exercise('VALIDATION.ENUM.400');
+}, concurrent);
+
+scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'SCHEMA.NOT_SHOWN.OPEN', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert updated', async (t) => {
+  const { alertIds: [alertId], walletId } = await t.fixture((f) => f.walletWithAlerts(1));
+  const body = { enabled: false, notifyPeriod: 7200, recipients: ['ops@conform.invalid', 'billing@conform.invalid'], config: { threshold: '12.34' } };
+  const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+  t.expectStatus('ALERTS.UPDATE.OK', res, 200);
+  const a = bodyOf(res);
+  t.expectRule('ALERTS.UPDATE.OK', a.object === 'alert' && a.id === alertId && a.resourceId === walletId, `the alert ${alertId} of wallet ${walletId} comes back (got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`, res);
+  t.expectRule(
+    'ALERTS.UPDATE.OK',
+    a.enabled === false && a.notifyPeriod === 7200 && JSON.stringify(a.recipients) === JSON.stringify(body.recipients),
+    `enabled, notifyPeriod and recipients hold the values sent (got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
+    res,
+  );
+  // The contents of config are not shown: only that it is an object.
+  t.expectRule('ALERTS.UPDATE.OK', a.config === undefined || (typeof a.config === 'object' && a.config !== null), 'config, when present, is an object', res);
+  t.exercise('SCHEMA.NOT_SHOWN.OPEN', 'VALIDATION.VALID_REQUEST.NOT_400');
+}, concurrent);
+
+scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'PATCH of an unknown alert gets 404', async (t) => {
+  const res = await t.http.patch(alertPath('alert_conform0unknown'), { enabled: true }, { query: { resource: 'wallet' } });
+  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
+}, concurrent);

@@ -1,0 +1,95 @@
+/**
+ * Webhooks: PATCH /v0/webhooks toggles delivery (Endpoints > Webhooks, States and
+ * transitions, Events). The toggle scenario works on the primary merchant's one
+ * configuration, so it runs on its own; the others only ask for enabled=true or use a
+ * fresh merchant, and run concurrently.
+ */
+import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import type { Exchange } from '../src/engine/types.ts';
+
+type Json = Record<string, any>;
+const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
+const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+
+/** Judges the documented configuration shape; `enabled` must be the value asked for. */
+function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean): Json {
+  t.expectStatus('WEBHOOKS.CONFIG.SHAPE', ex, 200);
+  const c = bodyOf(ex);
+  t.checkRule('WEBHOOKS.CONFIG.SHAPE', c.object === 'webhooks', `object is 'webhooks' (got ${JSON.stringify(c.object)})`, ex);
+  t.checkRule('WEBHOOKS.CONFIG.SHAPE', typeof c.applicationId === 'string' && c.applicationId.length > 0, 'applicationId is a non-empty string', ex);
+  t.checkRule('WEBHOOKS.CONFIG.SHAPE', isDateTime(c.createdAt), 'createdAt is a date-time', ex);
+  t.checkRule('WEBHOOKS.CONFIG.SHAPE', isDateTime(c.updatedAt), 'updatedAt is a date-time', ex);
+  t.checkRule('WEBHOOKS.CONFIG.SHAPE', typeof c.merchantId === 'string', 'merchantId is a string', ex);
+  t.expectRule('WEBHOOKS.CONFIG.SHAPE', c.enabled === enabled, `enabled is the requested ${enabled} (got ${JSON.stringify(c.enabled)})`, ex);
+  return c;
+}
+
+/** Every endpoint read before is still there (others may have been added meanwhile). */
+function keeps(before: unknown[], after: unknown[]): unknown[] {
+  const seen = new Set(after.map((e) => JSON.stringify(e)));
+  return before.filter((e) => !seen.has(JSON.stringify(e)));
+}
+
+scenario(['WEBHOOKS.404.NEVER_ENABLED'], 'PATCH /v0/webhooks for a merchant whose webhooks were never enabled gets 404', async (t) => {
+  const { key } = await t.fixture((f) => f.merchantWithoutWebhooks());
+  for (const enabled of [true, false]) {
+    const res = await t.http.patch('/v0/webhooks', { enabled }, { key });
+    t.expectStatus('WEBHOOKS.404.NEVER_ENABLED', res, 404);
+    t.expectRule('WEBHOOKS.404.NEVER_ENABLED', typeof bodyOf(res).message === 'string', 'the 404 body is an Error with a message', res);
+  }
+}, { concurrent: true });
+
+scenario(
+  ['WEBHOOKS.CONFIG.SHAPE', 'WEBHOOKS.MERCHANT.DEFAULT', 'AUTH.MERCHANT.DEFAULT', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.NOT_400'],
+  'PATCH /v0/webhooks without merchantId answers the configuration of the key\'s merchant',
+  async (t) => {
+    await t.fixture((f) => f.webhooksEnabled());
+    const { merchantId } = await t.fixture((f) => f.merchant());
+    const res = await t.http.patch('/v0/webhooks', { enabled: true });
+    const c = expectConfig(t, res, true);
+    t.expectRule('WEBHOOKS.MERCHANT.DEFAULT', c.merchantId === merchantId, `merchantId is the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`, res);
+    t.exercise('AUTH.MERCHANT.DEFAULT');
+    // Naming the key's own merchant reaches the same configuration.
+    const named = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId } });
+    const n = expectConfig(t, named, true);
+    t.expectRule('WEBHOOKS.MERCHANT.DEFAULT', n.merchantId === merchantId && n.applicationId === c.applicationId, 'the explicit merchantId of the key names the same configuration as the default', named);
+  },
+  { concurrent: true },
+);
+
+scenario(['VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'PATCH /v0/webhooks without enabled, or with a non-boolean, gets 400', async (t) => {
+  await t.fixture((f) => f.webhooksEnabled());
+  const missing = await t.http.patch('/v0/webhooks', {});
+  t.expectStatus('VALIDATION.REQUIRED.400', missing, 400);
+  const wrongType = await t.http.patch('/v0/webhooks', { enabled: 'yes' });
+  t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
+}, { concurrent: true });
+
+scenario(
+  ['WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', 'STATE.WEBHOOKS.DISABLE', 'STATE.WEBHOOKS.ENABLE', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'WEBHOOKS.CONFIG.SHAPE'],
+  'disabling and enabling delivery keeps the endpoints, their event subscriptions and createdAt',
+  async (t) => {
+    await t.fixture((f) => f.webhooksEnabled());
+    const before = await t.fixture((f) => f.webhookEndpoints());
+    const first = expectConfig(t, await t.http.patch('/v0/webhooks', { enabled: true }), true);
+
+    const off = await t.http.patch('/v0/webhooks', { enabled: false });
+    const disabled = expectConfig(t, off, false);
+    t.expectRule('STATE.WEBHOOKS.DISABLE', disabled.enabled === false, 'enabled is false after PATCH enabled=false', off);
+    const whileOff = await t.fixture((f) => f.webhookEndpoints());
+    const lostOff = keeps(before, whileOff);
+    t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOff.length === 0, `disabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOff)})`, off);
+    t.exercise('STATE.WEBHOOKS.DISABLE');
+
+    const on = await t.http.patch('/v0/webhooks', { enabled: true });
+    const enabled = expectConfig(t, on, true);
+    t.expectRule('STATE.WEBHOOKS.ENABLE', enabled.enabled === true, 'enabled is true after PATCH enabled=true', on);
+    const after = await t.fixture((f) => f.webhookEndpoints());
+    const lostOn = keeps(before, after);
+    t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOn.length === 0, `re-enabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOn)})`, on);
+
+    for (const [c, ex] of [[disabled, off], [enabled, on]] as const) {
+      t.expectRule('WEBHOOKS.CREATED_AT.FIRST_ENABLED', c.createdAt === first.createdAt, `createdAt stays ${first.createdAt} when delivery is toggled (got ${JSON.stringify(c.createdAt)})`, ex);
+    }
+  },
+);
