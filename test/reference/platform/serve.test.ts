@@ -55,8 +55,10 @@ describe(`several servers on one PostgreSQL${PG_SKIP}`, () => {
   it.skipIf(!DATABASE_URL)('share rate-limit buckets: exactly `limit` of 200 requests pass across two servers', async () => {
     const { url, drop } = await isolatedPgUrl();
     const key = `sk_test_${randomBytes(8).toString('hex')}`;
-    // Two servers starting at once: migrations and bootstrap must not collide.
-    const [a, b] = await Promise.all([startReferenceServer({ port: 0, database: url, apiKey: key }), startReferenceServer({ port: 0, database: url, apiKey: key })]);
+    // Two servers starting at once: migrations and bootstrap must not collide. A frozen
+    // clock keeps the whole burst in one window however slow the machine is.
+    const now = () => new Date('2030-01-01T00:00:00Z');
+    const [a, b] = await Promise.all([startReferenceServer({ port: 0, database: url, apiKey: key, now }), startReferenceServer({ port: 0, database: url, apiKey: key, now })]);
     try {
       expect(a.merchantId).toBe(b.merchantId);
       const statuses = await Promise.all(
