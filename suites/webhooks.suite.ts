@@ -24,10 +24,17 @@ function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean): Json 
   return c;
 }
 
-/** Every endpoint read before is still there (others may have been added meanwhile). */
-function keeps(before: unknown[], after: unknown[]): unknown[] {
-  const seen = new Set(after.map((e) => JSON.stringify(e)));
-  return before.filter((e) => !seen.has(JSON.stringify(e)));
+/** JSON with object keys sorted: two reads of one endpoint compare equal whatever the key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/** The endpoints read before that are missing now (others may have been added meanwhile). */
+function lost(before: unknown[], after: unknown[]): unknown[] {
+  const seen = new Set(after.map(canonical));
+  return before.filter((e) => !seen.has(canonical(e)));
 }
 
 scenario(['WEBHOOKS.404.NEVER_ENABLED'], 'PATCH /v0/webhooks for a merchant whose webhooks were never enabled gets 404', async (t) => {
@@ -77,7 +84,7 @@ scenario(
     const disabled = expectConfig(t, off, false);
     t.expectRule('STATE.WEBHOOKS.DISABLE', disabled.enabled === false, 'enabled is false after PATCH enabled=false', off);
     const whileOff = await t.fixture((f) => f.webhookEndpoints());
-    const lostOff = keeps(before, whileOff);
+    const lostOff = lost(before, whileOff);
     t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOff.length === 0, `disabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOff)})`, off);
     t.exercise('STATE.WEBHOOKS.DISABLE');
 
@@ -85,7 +92,7 @@ scenario(
     const enabled = expectConfig(t, on, true);
     t.expectRule('STATE.WEBHOOKS.ENABLE', enabled.enabled === true, 'enabled is true after PATCH enabled=true', on);
     const after = await t.fixture((f) => f.webhookEndpoints());
-    const lostOn = keeps(before, after);
+    const lostOn = lost(before, after);
     t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOn.length === 0, `re-enabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOn)})`, on);
 
     for (const [c, ex] of [[disabled, off], [enabled, on]] as const) {
