@@ -1,0 +1,177 @@
+/**
+ * Authentication (interface document, Authentication): bearer keys on every operation,
+ * 401 and 403 in the Error shape, no rate headers on a request that fails authentication,
+ * and the merchant defaulting to the key's merchant where it is optional.
+ * Rate allowances belonging to the merchant (AUTH.ALLOWANCE.PER_MERCHANT) are judged in
+ * rate-limits.suite.ts, next to the buckets they are about.
+ */
+import { scenario, FixtureUnavailable, type ScenarioContext } from '../src/engine/scenario.ts';
+import type { Exchange } from '../src/engine/types.ts';
+import { registerSecret } from '../src/engine/redact.ts';
+import { targetContext } from '../src/engine/context.ts';
+import { loadSpec } from '../src/spec/index.ts';
+
+const spec = await loadSpec();
+
+/** Documented operations (reference extensions are never judged). */
+const DOCUMENTED = [...spec.operations.values()].filter((op) => !op.extension);
+const RATE_LIMITED = DOCUMENTED.filter((op) => op.rateLimit);
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+
+/** A value a parameter accepts, good enough to reach the authentication step. */
+function sample(schema: Record<string, any> | undefined, name: string): string {
+  if (name === 'crmProvider') return 'salesforce';
+  if (Array.isArray(schema?.enum) && schema.enum.length) return String(schema.enum[0]);
+  const prefix = typeof schema?.pattern === 'string' ? /^\^([a-z]+_)/.exec(schema.pattern)?.[1] : undefined;
+  if (schema?.type === 'integer' || schema?.type === 'number') return String(schema.minimum ?? 1);
+  return `${prefix ?? ''}conform0`;
+}
+
+/** The operation's path with its parameters filled, and its required query parameters. */
+function requestFor(op: (typeof DOCUMENTED)[number]): { path: string; body?: unknown } {
+  let path = op.pathTemplate;
+  const query = new URLSearchParams();
+  for (const p of op.parameters) {
+    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(sample(p.schema, p.name)));
+    else if (p.in === 'query' && p.required) query.set(p.name, sample(p.schema, p.name));
+  }
+  const q = query.toString();
+  return { path: q ? `${path}?${q}` : path, body: ['POST', 'PATCH', 'PUT'].includes(op.method) ? {} : undefined };
+}
+
+const present = (ex: Exchange) => RATE_HEADERS.filter((h) => ex.responseHeaders[h] !== undefined);
+
+/** 401 in Error shape (the error-shape check judges AUTH.401.SHAPE on every 401) and, on listed endpoints, no rate headers. */
+function expect401(t: ScenarioContext, ex: Exchange, what: string): void {
+  t.expectRule('AUTH.401.SHAPE', ex.status === 401, `${what} got ${ex.status ?? ex.transportError}, not 401`, ex);
+  if (spec.findOperation(ex.method, ex.path.split('?')[0])?.rateLimit) {
+    t.expectRule('RATE.FAILED_AUTH.NO_HEADERS', present(ex).length === 0, `${what}: a 401 carries ${present(ex).join(', ')}`, ex);
+  }
+}
+
+scenario(
+  ['AUTH.BEARER.REQUIRED', 'AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
+  'every documented operation without a bearer gets 401 in the Error shape',
+  async (t) => {
+    const sent = await Promise.all(DOCUMENTED.map((op) => {
+      const r = requestFor(op);
+      return t.http.request(op.method, r.path, { key: null, body: r.body });
+    }));
+    for (const ex of sent) {
+      t.checkRule('AUTH.BEARER.REQUIRED', ex.status === 401, `${ex.method} ${ex.path.split('?')[0]} without Authorization got ${ex.status ?? ex.transportError}, not 401`, ex);
+    }
+    for (const ex of sent) if (ex.status === 401) expect401(t, ex, `${ex.method} without Authorization`);
+    t.note(`${sent.length} documented operations sent without Authorization`);
+  },
+  { concurrent: true },
+);
+
+/** Authorization values that are not `Bearer <API_KEY>` with a live key. */
+function malformed(primaryKey: string): Array<[string, string]> {
+  return [
+    ['Bearer with no key', 'Bearer'],
+    ['Bearer with a key of two words', 'Bearer conform not-a-key'],
+    ['Basic credentials', `Basic ${Buffer.from('conform:secret').toString('base64')}`],
+    ['the live key without the Bearer scheme', primaryKey],
+    ['the live key under another scheme', `Token ${primaryKey}`],
+    ['an unknown key', 'Bearer sk_test_conformUnknownKey0000000000000000'],
+  ];
+}
+
+scenario(
+  ['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
+  'a malformed or unknown bearer gets 401 in the Error shape, without rate headers, also on the rate-limited endpoints',
+  async (t) => {
+    const paths = [...RATE_LIMITED, DOCUMENTED.find((op) => op.operationId === 'updateWebhooks') ?? DOCUMENTED[0]].map((op) => ({ op, ...requestFor(op) }));
+    const cases = malformed(targetContext().apiKey.value).flatMap(([what, authorization]) => paths.map((p) => ({ what, authorization, ...p })));
+    const sent = await Promise.all(cases.map((c) => t.http.request(c.op.method, c.path, { headers: { authorization: c.authorization }, body: c.body, unauthenticated: true, retry429: false })));
+    sent.forEach((ex, i) => expect401(t, ex, `${cases[i].what} on ${cases[i].op.operationId}`));
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
+  'a revoked key gets 401 in the Error shape, without rate headers, also on the rate-limited endpoints',
+  async (t) => {
+    const revoked = await t.fixture((f) => f.revokedKey());
+    const sent = await Promise.all([...RATE_LIMITED, ...DOCUMENTED.filter((op) => op.operationId === 'updateWebhooks')].map((op) => {
+      const r = requestFor(op);
+      return t.http.request(op.method, r.path, { key: revoked, body: r.body, unauthenticated: true, retry429: false });
+    }));
+    for (const ex of sent) expect401(t, ex, `a revoked key on ${ex.method} ${ex.path.split('?')[0]}`);
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['AUTH.403.SHAPE'],
+  'a forbidden action gets 403 in the Error shape',
+  async (t) => {
+    const action = await t.fixture((f) => f.forbiddenAction());
+    const ex = await t.http.request(action.method, action.path, { key: action.key, body: action.body });
+    t.expectStatus('AUTH.403.SHAPE', ex, 403);
+    const body = ex.body as { error?: unknown } | undefined;
+    if (body && body.error !== undefined) t.note(`403 error category: ${String(body.error)}`);
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['AUTH.MERCHANT.DEFAULT'],
+  'PATCH /v0/webhooks without merchantId acts for the merchant of the key',
+  async (t) => {
+    const { merchantId } = await t.fixture((f) => f.merchant());
+    const enabled = await t.fixture((f) => f.webhooksEnabled());
+    t.expectRule('AUTH.MERCHANT.DEFAULT', enabled.merchantId === merchantId, `webhooks were enabled for ${enabled.merchantId}, not the key's merchant ${merchantId}`);
+    // enabled: true is the state the fixture left: the request changes nothing.
+    const ex = await t.http.patch('/v0/webhooks', { enabled: true });
+    t.expectStatus('AUTH.MERCHANT.DEFAULT', ex, 200);
+    const got = (ex.body as { merchantId?: unknown } | undefined)?.merchantId;
+    t.expectRule('AUTH.MERCHANT.DEFAULT', got === merchantId, `the configuration answered is merchant ${JSON.stringify(got)}'s, not the key's merchant ${merchantId}`, ex);
+
+    // Another merchant's key, whose webhooks were never enabled, reaches its own configuration: 404, not ours.
+    let other;
+    try {
+      other = await t.fixture((f) => f.merchantWithoutWebhooks());
+    } catch (err) {
+      if (!(err instanceof FixtureUnavailable) && (err as Error)?.name !== 'FixtureUnavailable') throw err;
+      t.note(`a second merchant is unavailable (${(err as FixtureUnavailable).reason}): judged on the primary key only`);
+      return;
+    }
+    const theirs = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+    t.expectRule(
+      'AUTH.MERCHANT.DEFAULT',
+      theirs.status === 404 || (theirs.body as { merchantId?: unknown } | undefined)?.merchantId === other.merchantId,
+      `a key of merchant ${other.merchantId} (webhooks never enabled) without merchantId got ${theirs.status} for merchant ${JSON.stringify((theirs.body as { merchantId?: unknown } | undefined)?.merchantId)}`,
+      theirs,
+    );
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['AUTH.KEYS.REFERENCE'],
+  'reference keys: a read_only key reads but may not write (403), a revoked key gets 401',
+  async (t) => {
+    const { merchantId } = await t.fixture((f) => f.merchant());
+    const created = await t.http.post('/v0/apiKeys', { name: 'conform auth suite', scope: 'read_only' });
+    const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
+    if (created.status !== 201 && created.status !== 200) t.skip(`the target has no POST /v0/apiKeys (a reference extension: how keys are created is not shown): ${created.status ?? created.transportError}`);
+    registerSecret(key?.secret);
+    t.expectRule('AUTH.KEYS.REFERENCE', typeof key?.secret === 'string' && typeof key?.id === 'string' && key?.scope === 'read_only', 'POST /v0/apiKeys returned no read_only key with id and secret', created);
+    try {
+      const read = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: key!.secret });
+      t.expectRule('AUTH.KEYS.REFERENCE', read.status === 200, `a read_only key reading its merchant got ${read.status}`, read);
+      const write = await t.http.patch('/v0/customers/cus_conform0', { externalId: 'conform' }, { key: key!.secret });
+      t.expectStatus('AUTH.KEYS.REFERENCE', write, 403);
+    } finally {
+      const revoke = await t.http.delete(`/v0/apiKeys/${encodeURIComponent(key!.id!)}`);
+      t.expectRule('AUTH.KEYS.REFERENCE', revoke.status !== undefined && revoke.status < 300, `DELETE /v0/apiKeys/{id} got ${revoke.status}`, revoke);
+    }
+    const after = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: key!.secret, unauthenticated: true });
+    t.expectRule('AUTH.KEYS.REFERENCE', after.status === 401, `a revoked key got ${after.status}, not 401`, after);
+  },
+  { concurrent: true },
+);
+
