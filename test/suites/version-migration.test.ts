@@ -1,0 +1,179 @@
+/**
+ * The version-migration suite passes against the reference and fails, citing the right
+ * rules, against the reference behind a proxy that breaks migrations.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
+import { startProxy, type Fault, type ProxyResponse } from '../../src/engine/faults/proxy.ts';
+
+const SUITE = 'version-migration';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUN_TIMEOUT_MS = 90_000;
+
+let ref: RunningReference;
+let work: string;
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: `sk_test_${randomBytes(12).toString('hex')}` });
+  work = await mkdtemp(join(tmpdir(), `conform-${SUITE}-`));
+  await writeFile(join(work, 'conform.config.yaml'), 'destructive: true\n');
+}, 60_000);
+
+afterAll(async () => {
+  await ref?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  verdicts: Map<string, string>;
+  scenarios: Array<{ title: string; state: string }>;
+  applied: number;
+}
+
+/** `conform run --suite SUITE` against the reference behind `fault` (none: passes everything through). */
+async function runThrough(fault: Fault | undefined, name: string): Promise<Outcome> {
+  const proxy = await startProxy({ upstream: ref.baseUrl, fault });
+  const dir = join(work, name);
+  try {
+    const args = [join(ROOT, 'bin/conform.js'), 'run', '--base-url', proxy.url, '--suite', SUITE, '--report-dir', dir, '--config', join(work, 'conform.config.yaml'), '--plain', '--seed', '1'];
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: ref.apiKey }, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (err, out) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout: out }),
+      );
+    });
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(stdout).not.toContain(ref.apiKey);
+    return {
+      code,
+      stdout,
+      verdicts: new Map(report.rules.map((r: { id: string; verdict: string }) => [r.id, r.verdict])),
+      scenarios: report.scenarios.filter((s: { suite: string }) => s.suite === SUITE),
+      applied: proxy.stats.applied,
+    };
+  } finally {
+    await proxy.close();
+  }
+}
+
+function expectVerdicts(o: Outcome, failed: string[], passed: string[]): void {
+  const of = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, o.verdicts.get(id)]));
+  expect(o.applied, 'the fault altered at least one exchange').toBeGreaterThan(0);
+  expect(o.code, o.stdout.slice(-3000)).toBe(1);
+  expect(of(failed)).toEqual(Object.fromEntries(failed.map((id) => [id, 'failed'])));
+  expect(of(passed)).toEqual(Object.fromEntries(passed.map((id) => [id, 'passed'])));
+  for (const id of failed) expect(o.stdout).toMatch(new RegExp(`^failed rules: .*${id.replace(/\./g, '\\.')}`, 'm'));
+}
+
+const MIGRATE = /^\/v0\/subscriptions\/([^/?]+)\/versionMigration(\?|$)/;
+const SUBSCRIPTION = /^\/v0\/subscriptions\/([^/?]+)(\?|$)/;
+type Json = Record<string, any>;
+
+function json(status: number, body: unknown): ProxyResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify(body)), json: body };
+}
+
+/**
+ * Refused versions answer 200, 409 codes are lower case, a second migration before the
+ * boundary is acknowledged but ignored (the first stays), and PATCH versionPolicy is ignored.
+ */
+const schedulingFault: Fault = {
+  name: 'migration-scheduling',
+  async onRequest(req, ctx) {
+    const m = MIGRATE.exec(req.path);
+    if (req.method === 'POST' && m) {
+      const first = ctx.state.get(m[1]) as Json | undefined;
+      const target = (req.json as Json | undefined)?.targetVersionNumber;
+      if (first && Number.isInteger(target) && target !== first.migration.toVersionNumber) {
+        ctx.applied();
+        return json(200, { ...first, migration: { ...first.migration, toVersionNumber: target } });
+      }
+    }
+    if (req.method === 'PATCH' && SUBSCRIPTION.test(req.path)) {
+      ctx.applied();
+      const { 'content-type': _ct, ...headers } = req.headers;
+      return ctx.upstream({ method: 'GET', path: req.path, headers, body: Buffer.alloc(0) });
+    }
+  },
+  onResponse(req, res, ctx) {
+    const m = MIGRATE.exec(req.path);
+    if (req.method !== 'POST' || !m) return;
+    const body = res.json as Json | undefined;
+    if (res.status === 404) {
+      ctx.applied();
+      const target = (req.json as Json | undefined)?.targetVersionNumber;
+      return json(200, {
+        subscription: { object: 'subscription', id: m[1], versionPolicy: 'pinned' },
+        migration: { fromVersionNumber: 1, toVersionNumber: target, effectiveAt: new Date().toISOString(), changed: true },
+        lineItems: { syncFailed: false },
+      });
+    }
+    if (res.status === 409 && typeof body?.code === 'string') {
+      ctx.applied();
+      body.code = body.code.toLowerCase();
+    }
+    if (res.status === 200 && body?.migration?.changed === true && !ctx.state.has(m[1])) ctx.state.set(m[1], body);
+  },
+};
+
+/** Migrations do not pin (answer and reads), take effect a day late, and bad bounds get 404. */
+const pinningFault: Fault = {
+  name: 'migration-pinning',
+  onResponse(req, res, ctx) {
+    const body = res.json as Json | undefined;
+    const m = MIGRATE.exec(req.path);
+    if (req.method === 'POST' && m) {
+      if (res.status === 400) {
+        ctx.applied();
+        return json(404, { error: 'not_found', message: 'no such version' });
+      }
+      if (res.status === 200 && body?.migration && body.subscription) {
+        ctx.applied();
+        ctx.state.set(m[1], true);
+        body.subscription.versionPolicy = 'floating';
+        body.migration.effectiveAt = new Date(Date.parse(body.migration.effectiveAt) + 86_400_000).toISOString();
+      }
+      return;
+    }
+    const s = SUBSCRIPTION.exec(req.path);
+    if (req.method === 'GET' && s && ctx.state.has(s[1]) && body?.versionPolicy === 'pinned') {
+      ctx.applied();
+      body.versionPolicy = 'floating';
+    }
+  },
+};
+
+describe.concurrent(`${SUITE} suite`, () => {
+  test('passes against the unaltered reference: every scenario passes, none skipped', async () => {
+    const o = await runThrough(undefined, 'clean');
+    expect(o.code, o.stdout.slice(-3000)).toBe(0);
+    expect(o.scenarios.length).toBeGreaterThanOrEqual(10);
+    expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
+    for (const [id, verdict] of o.verdicts) if (/^(MIGRATION|SUBSCRIPTIONS)\.|^STATE\.SUBSCRIPTION\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
+  }, RUN_TIMEOUT_MS + 10_000);
+
+  test('fails on 200 where 404 is due, lower-case codes, an ignored second migration and an ignored PATCH floating', async () => {
+    const o = await runThrough(schedulingFault, 'scheduling');
+    expectVerdicts(
+      o,
+      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT'],
+      ['MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED', 'MIGRATION.EFFECT.PINS', 'MIGRATION.EFFECT.PERIOD_END', 'MIGRATION.RESPONSE.SHAPE', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.400.TARGET_RANGE'],
+    );
+  }, RUN_TIMEOUT_MS + 10_000);
+
+  test('fails on a migration that does not pin, a wrong effectiveAt and 404 where 400 is due', async () => {
+    const o = await runThrough(pinningFault, 'pinning');
+    expectVerdicts(
+      o,
+      ['MIGRATION.EFFECT.PINS', 'MIGRATION.SAME_VERSION.PINS_FLOATING', 'MIGRATION.EFFECT.PERIOD_END', 'STATE.SUBSCRIPTION.MIGRATE', 'MIGRATION.400.TARGET_RANGE'],
+      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.NOT_LIVE', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.EFFECT.BILLS_TARGET'],
+    );
+  }, RUN_TIMEOUT_MS + 10_000);
+});
