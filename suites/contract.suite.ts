@@ -9,7 +9,11 @@ import fc from 'fast-check';
 import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import { loadSpec } from '../src/spec/index.ts';
 import {
+  documentedConstraints,
+  edgeValidValues,
   fromSpec,
+  statedFor,
+  valueAt,
   negativeRequests,
   positiveEdgeExamples,
   positiveRequests,
@@ -63,8 +67,6 @@ interface OperationCases {
   rules?: Record<string, string[]>;
   /** Negatives the target could act on if it ignored the broken input (e.g. a refund). */
   destructiveNegatives?: boolean;
-  /** Body pointers the document types although the body carries a note (see documentedConstraints). */
-  statedBody?: string[];
 }
 
 const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
@@ -187,8 +189,6 @@ const CASES: OperationCases[] = [
         },
       };
     },
-    // The body carries a note (required fields not shown), but the document gives every field's type.
-    statedBody: ['/startDate', '/endDate', '/billingAnchor', '/orderId', '/subscriptionId', '/paymentTermDays', '/customPeriodWindows', '/metadata'],
     positives: {
       rules: ['SCHEDULES.CREATE.BY_ORDER'],
       inspect: (plan, ex) => {
@@ -223,10 +223,21 @@ function rulesFor(c: OperationCases, pointer: string, kind: ConstraintKind): str
   return [KIND_RULE[kind], ...(c.rules?.[`${pointer} ${kind}`] ?? []), ...(c.rules?.[pointer] ?? []), ...(c.rules?.[kind] ?? [])];
 }
 
-/** The case's inputs with its static shaping merged in. */
+/** The family rules of the documented bounds a plan sits on (taxRates 0 or 100, externalId of 255...). */
+function edgeRules(c: OperationCases, op: GenOperation, plan: RequestPlan): string[] {
+  const values = { path: plan.pathParams, query: plan.query, body: plan.body };
+  const out: string[] = [];
+  for (const location of ['path', 'query', 'body'] as const) {
+    for (const k of documentedConstraints(op.inputs[location], location, statedFor(op.operationId, location))) {
+      const v = valueAt(values[location], k.pointer);
+      if (v !== undefined && edgeValidValues(k).includes(v)) out.push(...rulesFor(c, k.pointer, k.kind).slice(1));
+    }
+  }
+  return out;
+}
+
 async function inputsOf(c: OperationCases, t: ScenarioContext): Promise<Inputs> {
   const { ids, options = {} } = await c.inputs(t);
-  if (c.statedBody) options.body = { ...(options.body ?? {}), stated: c.statedBody };
   return { ids, options };
 }
 
@@ -256,6 +267,7 @@ describe('contract: generated requests', () => {
             successStatus: p.successStatus,
             inspect: p.inspect,
             examples: positiveEdgeExamples(op, ids, options, t.target.seed),
+            citeAlso: (plan) => edgeRules(c, op, plan),
           });
         },
         { concurrent: true },
@@ -263,7 +275,7 @@ describe('contract: generated requests', () => {
     }
 
     const someIds = Object.fromEntries(Object.keys(op.inputs.path?.properties ?? {}).map((k) => [k, 'x']));
-    const constraints = negativeRequests(op, someIds, { body: { stated: c.statedBody } }).map((n) => n.constraint);
+    const constraints = negativeRequests(op, someIds).map((n) => n.constraint);
     if (constraints.length === 0) continue;
     const ruleIds = [...new Set(constraints.flatMap((k) => rulesFor(c, k.pointer, k.kind)))];
     scenario(

@@ -21,5 +21,6 @@ export {
 } from './requests.ts';
 export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE, type GeneratedFailure } from './replay.ts';
 export { fromSpec } from './spec.ts';
+export { DOCUMENT_STATES, statedFor } from './stated.ts';
 export { segmentsOf, pointerOf } from './schema.ts';
 export type { JsonSchema, Location } from './schema.ts';

@@ -37,6 +37,8 @@ export interface PositiveOptions extends LiveOptions {
   examples?: RequestPlan[];
   /** The success status the document gives, when it gives one (checked under STATUS.SUCCESS.CODE). */
   successStatus?: number;
+  /** Rules a refused case also breaks (e.g. CUSTOMERS.TAX_RATES.RANGE when taxRates 100 was refused). */
+  citeAlso?: (plan: RequestPlan) => string[];
 }
 
 interface Problem {
@@ -92,6 +94,7 @@ async function runProperty<T extends RequestPlan>(
   arbitrary: fc.Arbitrary<T>,
   opts: LiveOptions & { examples?: T[] },
   judge: (value: T, ex: Exchange) => Problem | undefined,
+  citeFor: (value: T, problem: Problem) => string[] = (_, p) => [p.ruleId],
 ): Promise<GeneratedFailure | undefined> {
   const override = replayOverride(opts.label);
   const seed = override?.seed ?? deriveSeed(t.target.seed, opts.label);
@@ -110,7 +113,8 @@ async function runProperty<T extends RequestPlan>(
     seed,
     numRuns: override ? 1 : opts.numRuns,
     ...(override?.path ? { path: override.path } : {}),
-    ...(opts.examples?.length && !override ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
+    // Examples come first and count in the path, so a replayed path needs them too.
+    ...(opts.examples?.length ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
   });
   if (!details.failed) {
     for (const r of opts.rules) t.checkRule(r, true, opts.label);
@@ -129,17 +133,31 @@ async function runProperty<T extends RequestPlan>(
     numShrinks: details.numShrinks,
   };
   const message = `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}' (or the whole run with --seed ${t.target.seed})`;
-  t.checkRule(last?.problem.ruleId ?? opts.rules[0], false, message, last?.exchange);
+  const cite = last && value !== undefined ? citeFor(value, last.problem) : [opts.rules[0]];
+  for (const ruleId of new Set(cite)) t.checkRule(ruleId, false, message, last?.exchange);
   return failure;
 }
 
 /** Valid requests must not get 400 or 5xx, and their responses must conform. */
 export function checkPositives(t: LiveContext, arbitrary: fc.Arbitrary<RequestPlan>, opts: PositiveOptions): Promise<GeneratedFailure | undefined> {
-  return runProperty(t, arbitrary, opts, (_, ex) => positiveProblem(ex, opts.successStatus));
+  return runProperty(
+    t,
+    arbitrary,
+    opts,
+    (_, ex) => positiveProblem(ex, opts.successStatus),
+    (plan, p) => (p.ruleId === 'VALIDATION.VALID_REQUEST.NOT_400' ? [p.ruleId, ...(opts.citeAlso?.(plan) ?? [])] : [p.ruleId]),
+  );
 }
 
 /** Each documented constraint broken alone gets 400 (Error or ValidationError), or one of the case's allowed statuses. */
 export function checkNegatives(t: LiveContext, plan: NegativePlan, opts: LiveOptions): Promise<GeneratedFailure | undefined> {
   const seed = deriveSeed(t.target.seed, `${opts.label} edges`);
-  return runProperty(t, plan.arbitrary, { ...opts, examples: plan.examples(seed) }, (c, ex) => negativeProblem(c, ex, opts.rules[0]));
+  // A wrong status breaks every rule the constraint carries (VALIDATION.BOUNDS.400 and CUSTOMERS.TAX_RATES.RANGE...).
+  return runProperty(
+    t,
+    plan.arbitrary,
+    { ...opts, examples: plan.examples(seed) },
+    (c, ex) => negativeProblem(c, ex, opts.rules[0]),
+    (_, p) => (p.ruleId === opts.rules[0] ? opts.rules : [p.ruleId]),
+  );
 }

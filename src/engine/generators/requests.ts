@@ -4,6 +4,7 @@ import { documentedConstraints, type Constraint, type ConstraintKind } from './c
 import { edgeBreakingValues, edgeValidValues } from './breakers.ts';
 import { breakingArbitrary, valueAt, withValueAt } from './negative.ts';
 import type { JsonSchema, Location } from './schema.ts';
+import { statedFor } from './stated.ts';
 import { arbitraryFromSchema, type ValueOptions } from './valid.ts';
 
 /** What the generators need to know of an operation (see `fromSpec` for the adapter). */
@@ -108,6 +109,26 @@ export interface NegativePlan {
 
 const LOCATION_KEY = { path: 'pathParams', query: 'query', body: 'body' } as const;
 
+/**
+ * The plan with only the required, pinned and shaped top-level inputs kept (and the one at
+ * `keep`): the base of the edge examples, which are not shrunk, so they start minimal.
+ */
+function minimalPlan<P extends RequestPlan>(op: GenOperation, opts: PlanOptions, plan: P, keep?: { location: Location; pointer: string }): P {
+  const trim = (location: Location, value: unknown) => {
+    const schema = op.inputs[location];
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !schema?.properties) return value;
+    const o = opts[location] ?? {};
+    const required = new Set(schema.required ?? []);
+    const kept = keep?.location === location ? keep.pointer.split('/')[1] : undefined;
+    return Object.fromEntries(
+      Object.entries(value).filter(([k]) => k === kept || required.has(k) || o.pin?.[`/${k}`] !== undefined || o.arbitraries?.[`/${k}`] !== undefined),
+    );
+  };
+  const out: P = { ...plan, query: trim('query', plan.query) as Record<string, unknown> };
+  if (op.inputs.body) out.body = trim('body', plan.body);
+  return out;
+}
+
 /** The plan with `value` at `pointer` of `location`. */
 export function withInput<P extends RequestPlan>(plan: P, location: Location, pointer: string, value: unknown): P {
   const key = LOCATION_KEY[location];
@@ -121,7 +142,7 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
   const plans: NegativePlan[] = [];
   for (const location of ['path', 'query', 'body'] as const) {
     const schema = op.inputs[location];
-    for (const c of documentedConstraints(schema, location, opts[location]?.stated)) {
+    for (const c of documentedConstraints(schema, location, statedFor(op.operationId, location, opts[location]?.stated))) {
       const parts = (['path', 'query', 'body'] as const).map((l) =>
         l === location ? breakingArbitrary(schema!, c, opts[l] ?? {}) : locationArbitrary(op, l, opts),
       );
@@ -139,8 +160,11 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
         };
       });
       const edges = edgeBreakingValues(c);
-      const examples = (seed: number) =>
-        edges.length === 0 ? [] : edges.map((value) => ({ ...withInput(fc.sample(arbitrary, { seed, numRuns: 1 })[0], location, c.pointer, value), value }));
+      const examples = (seed: number) => {
+        if (edges.length === 0) return [];
+        const base = minimalPlan(op, opts, fc.sample(arbitrary, { seed, numRuns: 1 })[0], { location, pointer: c.pointer });
+        return edges.map((value) => ({ ...withInput(base, location, c.pointer, value), value }));
+      };
       plans.push({ constraint: c, arbitrary, examples });
     }
   }
@@ -153,11 +177,13 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
  */
 export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}, seed = 0): RequestPlan[] {
   const opts = withIds(op, ids, options);
-  const base = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
+  const sampled = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
+  // A minimal base, so that a refusal points at the edge.
+  const base = minimalPlan(op, opts, sampled);
   const out: RequestPlan[] = [];
   for (const location of ['path', 'query', 'body'] as const) {
     const o = opts[location] ?? {};
-    for (const c of documentedConstraints(op.inputs[location], location)) {
+    for (const c of documentedConstraints(op.inputs[location], location, statedFor(op.operationId, location, o.stated))) {
       if (o.pin?.[c.pointer] !== undefined || o.arbitraries?.[c.pointer] || o.omit?.includes(c.pointer)) continue;
       for (const value of edgeValidValues(c)) out.push(withInput(base, location, c.pointer, value));
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { describeNegative, negativeRequests, PATH_EXPECTATION_WHY, requestPath, type GenOperation, type NegativeCase } from '../../../src/engine/generators/index.ts';
+import { describeNegative, negativeRequests, PATH_EXPECTATION_WHY, positiveEdgeExamples, requestPath, type GenOperation, type NegativeCase } from '../../../src/engine/generators/index.ts';
 import { breaksExactly, errorsOf } from './ajv.ts';
 import { byId, corpus } from './corpus.ts';
 
@@ -109,5 +109,29 @@ describe('negative generation', () => {
       expect(Number.isInteger(Number(raw)), raw).toBe(false);
       expect(['true', 'false', 'null', '']).not.toContain(raw);
     }
+  });
+
+  test('edge examples: the documented values, on a minimal base, for negatives and positives', () => {
+    const customer = negativeRequests(byId('updateCustomer'), { id: 'cus_a' });
+    const at = (plans: typeof customer, pointer: string, kind: string) => plans.find((p) => p.constraint.pointer === pointer && p.constraint.kind === kind)!;
+    expect(at(customer, '/taxRates', 'maximum').examples(3).map((c) => c.body)).toEqual([{ taxRates: 100.01 }, { taxRates: 101 }]);
+    expect(at(customer, '/taxRates', 'minimum').examples(3).map((c) => c.value)).toEqual([-0.01, -1]);
+    expect(at(customer, '/externalId', 'maxLength').examples(3).map((c) => (c.value as string).length)).toEqual([256]);
+    expect(at(customer, '/taxRates', 'type').examples(3)).toEqual([]);
+    const alerts = negativeRequests(byId('listAlerts'), {}, { query: { pin: { '/resourceId': 'wal_1' } } });
+    expect(at(alerts, '/limit', 'minimum').examples(3).map((c) => c.query)).toEqual([{ resourceId: 'wal_1', limit: 0 }]);
+    expect(at(alerts, '/limit', 'maximum').examples(3).map((c) => c.query)).toEqual([{ resourceId: 'wal_1', limit: 101 }]);
+    expect(at(alerts, '/offset', 'minimum').examples(3).map((c) => c.value)).toEqual([-1]);
+    const migration = negativeRequests(byId('migrateSubscriptionVersion'), { id: 'sub_1' });
+    expect(at(migration, '/targetVersionNumber', 'minimum').examples(3).map((c) => c.body)).toEqual([{ targetVersionNumber: 0 }]);
+    expect(at(migration, '/targetVersionNumber', 'maximum').examples(3).map((c) => c.body)).toEqual([{ targetVersionNumber: 2147483648 }]);
+    for (const c of at(customer, '/taxRates', 'maximum').examples(3)) breaksExactly(c, errorsOf(byId('updateCustomer').inputs.body!, c.body));
+
+    expect(positiveEdgeExamples(byId('updateCustomer'), { id: 'cus_a' }, {}, 3).map((p) => p.body)).toEqual([{ externalId: 'a'.repeat(255) }, { taxRates: 0 }, { taxRates: 100 }]);
+    expect(positiveEdgeExamples(byId('listAlerts'), {}, { query: { pin: { '/resourceId': 'wal_1' } } }, 3).map((p) => p.query)).toEqual([
+      { resourceId: 'wal_1', limit: 1 },
+      { resourceId: 'wal_1', limit: 100 },
+      { resourceId: 'wal_1', offset: 0 },
+    ]);
   });
 });
