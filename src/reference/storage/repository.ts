@@ -138,17 +138,20 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
       const limit = clamp(opts.limit ?? 100);
       const offset = clamp(opts.offset ?? 0);
-      const filtered = params.length > 2;
+      // Page the narrow (id, seq) index first, then fetch only the page's documents.
+      const countedSql = 'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
+      const pageSql = (extra = '') => `SELECT r.data${extra} FROM (SELECT id, seq${key} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
+           JOIN resources r ON r.id = p.id ORDER BY ${outer}`;
+      if (params.length === 2) {
+        // Unfiltered: the kept total rides along with the page (one round trip).
+        const page = await db.query<{ data: Doc; total: number }>(pageSql(`, (${countedSql}) AS total`), params);
+        if (page.rows.length > 0) return { data: page.rows.map((r) => r.data as any), total: Number(page.rows[0].total) };
+        const { rows } = await db.query<{ n: number }>(countedSql, params);
+        return { data: [], total: Number(rows[0].n) };
+      }
       const [page, total] = await Promise.all([
-        // Page the narrow (id, seq) index first, then fetch only the page's documents.
-        db.query<{ data: Doc }>(
-          `SELECT r.data FROM (SELECT id, seq${key} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
-           JOIN resources r ON r.id = p.id ORDER BY ${outer}`,
-          params,
-        ),
-        filtered
-          ? db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params)
-          : db.query<{ n: number }>('SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n', params),
+        db.query<{ data: Doc }>(pageSql(), params),
+        db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE ${where}`, params),
       ]);
       return { data: page.rows.map((r) => r.data as any), total: Number(total.rows[0].n) };
     },
