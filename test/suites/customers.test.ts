@@ -1,0 +1,117 @@
+/**
+ * The customers suite passes against the bundled reference and fails, citing the right
+ * rules, when a fault proxy in front of it breaks a customers rule.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
+import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
+import type { TargetContext } from '../../src/engine/context.ts';
+
+type Json = Record<string, any>;
+const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);
+
+const SUITE = 'customers';
+let ref: RunningReference;
+let proxy: RunningProxy;
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' });
+  proxy = await startProxy({ upstream: ref.baseUrl });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await ref?.close();
+});
+
+/** Runs the suite through the proxy with `fault` (none: the unaltered reference). */
+async function run(fault?: Fault): Promise<ScenarioResult[]> {
+  proxy.setFault(fault);
+  const target: TargetContext = {
+    runId: `test-${SUITE}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
+    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
+    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+  };
+  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  expect(outcome.errors).toEqual([]);
+  return outcome.results;
+}
+
+/** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
+function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
+  expect(proxy.stats.applied).toBeGreaterThan(0);
+  const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
+  expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
+  expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
+}
+
+function expectAllPassed(results: ScenarioResult[]): void {
+  expect(results.length).toBeGreaterThan(0);
+  expect(results.filter((r) => r.state !== 'passed').map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`)).toEqual([]);
+}
+
+const FLAGS = ['invoiceIssued', 'invoicePaid', 'renewalReminder'];
+
+describe('customers suite', () => {
+  test('passes against the unaltered reference: no failure, no skip', async () => {
+    expectAllPassed(await run());
+  });
+
+  test('fails when null does not clear taxId, and when out-of-bounds externalId and taxRates are accepted', async () => {
+    const results = await run({
+      name: 'null-keeps-taxId, bounds-not-enforced',
+      onRequest(req, ctx) {
+        if (!isPatch(req, '/v0/customers/')) return;
+        const b = req.json as Json;
+        if (b?.taxId === null) delete b.taxId;
+        else if (typeof b?.externalId === 'string' && b.externalId.length > 255) b.externalId = b.externalId.slice(0, 255);
+        else if (typeof b?.taxRates === 'number' && (b.taxRates < 0 || b.taxRates > 100)) b.taxRates = Math.min(100, Math.max(0, b.taxRates));
+        else return;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['CUSTOMERS.TAX_ID.NULL_CLEARS', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE']);
+    expect(results.find((r) => r.ruleIds.includes('CUSTOMERS.EXTERNAL_ID.NULL_CLEARS'))?.state).toBe('passed');
+  });
+
+  test('fails when a partial notificationSettings resets the other flags, validTaxAddress is missing, or taxRates shows another rate', async () => {
+    const results = await run({
+      name: 'notifications-replaced, no-validTaxAddress-on-read, extra-tax-rate',
+      onRequest(req, ctx) {
+        const n = (req.json as Json)?.notificationSettings;
+        if (isPatch(req, '/v0/customers/') && n && FLAGS.some((k) => !(k in n))) {
+          for (const k of FLAGS) n[k] ??= false;
+          ctx.applied();
+        }
+      },
+      onResponse(req, res, ctx) {
+        const c = res.json as Json;
+        if (req.method === 'GET' && req.path.startsWith('/v0/customers/cus_') && res.status === 200) {
+          delete c.validTaxAddress;
+          ctx.applied();
+        }
+        if (isPatch(req, '/v0/customers/') && res.status === 200 && c.taxRates) {
+          c.taxRates.plan_conform = 7;
+          ctx.applied();
+        }
+      },
+    });
+    expectFailed(results, ['CUSTOMERS.NOTIFICATIONS.PARTIAL', 'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT', 'CUSTOMERS.TAX_RATES.SINGLE_RATE']);
+  });
+
+  test('a target that does not echo notificationSettings is noted, not failed', async () => {
+    const results = await run({
+      name: 'no-notificationSettings-in-responses',
+      onResponse(req, res, ctx) {
+        if (req.path.startsWith('/v0/customers/') && res.json && typeof res.json === 'object' && 'notificationSettings' in (res.json as Json)) {
+          delete (res.json as Json).notificationSettings;
+          ctx.applied();
+        }
+      },
+    });
+    expectAllPassed(results);
+    const partial = results.find((r) => r.ruleIds.includes('CUSTOMERS.NOTIFICATIONS.PARTIAL'));
+    expect(partial?.notes.join('\n')).toMatch(/does not expose notificationSettings/);
+  });
+});
