@@ -1,0 +1,121 @@
+/**
+ * The refunds-payments suite passes against the bundled reference and fails, citing the
+ * right rules, when a fault proxy in front of it breaks a refunds or payments rule.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
+import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
+import type { TargetContext } from '../../src/engine/context.ts';
+
+type Json = Record<string, any>;
+const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);
+
+const SUITE = 'refunds-payments';
+let ref: RunningReference;
+let proxy: RunningProxy;
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' });
+  proxy = await startProxy({ upstream: ref.baseUrl });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await ref?.close();
+});
+
+/** Runs the suite through the proxy with `fault` (none: the unaltered reference). */
+async function run(fault?: Fault): Promise<ScenarioResult[]> {
+  proxy.setFault(fault);
+  const target: TargetContext = {
+    runId: `test-${SUITE}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
+    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
+    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+  };
+  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  expect(outcome.errors).toEqual([]);
+  return outcome.results;
+}
+
+/** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
+function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
+  expect(proxy.stats.applied).toBeGreaterThan(0);
+  const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
+  expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
+  expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
+}
+
+function expectAllPassed(results: ScenarioResult[]): void {
+  expect(results.length).toBeGreaterThan(0);
+  expect(results.filter((r) => r.state !== 'passed').map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`)).toEqual([]);
+}
+
+const isRefund = (req: ProxyRequest) => req.method === 'POST' && /^\/v2\/invoices\/[^/]+\/refunds/.test(req.path);
+const isGetPayment = (req: ProxyRequest) => req.method === 'GET' && req.path.startsWith('/v0/payments/');
+const ok = (status: number) => status >= 200 && status < 300;
+
+describe('refunds-payments suite', () => {
+  test('passes against the unaltered reference: no failure, no skip', async () => {
+    expectAllPassed(await run());
+  });
+
+  test('fails when total is the binary-float sum 0.1 + 0.2, and on a payment id without pay_', async () => {
+    const results = await run({
+      name: 'float-total, payment-prefix',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (isRefund(req) && ok(res.status)) {
+          // 0.1 + 0.2 === 0.30000000000000004 in binary floats: only exact decimals see the error.
+          Object.assign(b, { amount: '0.1', taxAmount: '0.2', total: String(0.1 + 0.2) });
+          ctx.applied();
+        }
+        if (isGetPayment(req) && ok(res.status)) {
+          b.id = String(b.id).replace(/^pay_/, 'pmt_');
+          ctx.applied();
+        }
+      },
+    });
+    expectFailed(results, ['REFUNDS.TOTAL.SUM', 'PAYMENTS.ID.PREFIX']);
+  });
+
+  test('fails on a credit note id without crn_ and a payment status outside the enum', async () => {
+    const results = await run({
+      name: 'credit-note-prefix, payment-status',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (isRefund(req) && ok(res.status)) {
+          b.id = String(b.id).replace(/^crn_/, 'cn_');
+          ctx.applied();
+        }
+        if (isGetPayment(req) && ok(res.status)) {
+          b.status = 'paid';
+          ctx.applied();
+        }
+      },
+    });
+    expectFailed(results, ['REFUNDS.ID.PREFIX', 'PAYMENTS.STATUS.ENUM']);
+  });
+
+  test('fails when the reason is dropped or an unrefundable invoice is refunded; exact decimals 0.1 + 0.2 = 0.3 pass', async () => {
+    const results = await run({
+      name: 'reason-dropped, unrefundable-accepted, decimal-total',
+      onResponse(req, res, ctx) {
+        if (!isRefund(req)) return;
+        if (ok(res.status)) {
+          Object.assign(res.json as Json, { reason: null, amount: '0.1', taxAmount: '0.2', total: '0.3' });
+        } else {
+          const invoiceId = req.path.split('/')[3];
+          const at = new Date().toISOString();
+          res.status = 201;
+          res.json = { object: 'invoice_refund', id: 'crn_conform', invoiceId, merchantId: 'org_x', amount: '1.00', taxAmount: '0.00', total: '1.00', currency: 'USD', status: 'ISSUED', externalCreditNoteId: 'x', createdAt: at, permalink: 'https://x.invalid/crn', pdfUrl: null, reason: null, voidedAt: null };
+        }
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['REFUNDS.REASON.RECORDED', 'ERRORS.ERROR_RESPONSES.SHAPE']);
+    const cited = results.flatMap((r) => r.findings.flatMap((f) => f.ruleIds));
+    expect(cited).not.toContain('REFUNDS.TOTAL.SUM');
+    expect(results.find((r) => r.title.startsWith('a refund without a reason'))?.state).toBe('passed');
+  });
+});
