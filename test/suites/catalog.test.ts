@@ -1,0 +1,108 @@
+/**
+ * The catalog suite passes against the bundled reference and fails, citing the right
+ * rules, when a fault proxy in front of it breaks a merchants, products, prices, source
+ * rules or wallets rule.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
+import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
+import type { TargetContext } from '../../src/engine/context.ts';
+
+type Json = Record<string, any>;
+const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);
+
+const SUITE = 'catalog';
+let ref: RunningReference;
+let proxy: RunningProxy;
+
+beforeAll(async () => {
+  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' });
+  proxy = await startProxy({ upstream: ref.baseUrl });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await ref?.close();
+});
+
+/** Runs the suite through the proxy with `fault` (none: the unaltered reference). */
+async function run(fault?: Fault): Promise<ScenarioResult[]> {
+  proxy.setFault(fault);
+  const target: TargetContext = {
+    runId: `test-${SUITE}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
+    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
+    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+  };
+  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  expect(outcome.errors).toEqual([]);
+  return outcome.results;
+}
+
+/** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
+function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
+  expect(proxy.stats.applied).toBeGreaterThan(0);
+  const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
+  expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
+  expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
+}
+
+function expectAllPassed(results: ScenarioResult[]): void {
+  expect(results.length).toBeGreaterThan(0);
+  expect(results.filter((r) => r.state !== 'passed').map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`)).toEqual([]);
+}
+
+const ok = (status: number) => status >= 200 && status < 300;
+const isGetPrice = (req: ProxyRequest) => req.method === 'GET' && req.path.startsWith('/v0/prices/');
+
+describe('catalog suite', () => {
+  test('passes against the unaltered reference: no failure, no skip', async () => {
+    expectAllPassed(await run());
+  });
+
+  test('fails on a product created without description, a price read without merchantId, a source rule PATCH resetting other fields, a string limit.amount, a merchant losing its phone', async () => {
+    const results = await run({
+      name: 'description-optional, price-without-merchantId, rule-patch-replaces, limit-amount-string, merchant-phone-lost',
+      onRequest(req, ctx) {
+        const b = req.json as Json;
+        if (req.method === 'POST' && req.path === '/v0/products' && b && typeof b.name === 'string' && typeof b.merchantId === 'string' && b.description === undefined) {
+          b.description = 'filled in by the proxy';
+          ctx.applied();
+        }
+        if (isPatch(req, '/v0/sourceRules/') && b && Object.keys(b).length) {
+          // A target that replaces the rule instead of patching it: omitted fields fall back to defaults.
+          req.json = { description: '', enabled: true, order: 0, ...b };
+          ctx.applied();
+        }
+      },
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (!ok(res.status) || !b) return;
+        if (isGetPrice(req)) delete b.merchantId;
+        else if (isPatch(req, '/v0/wallets/') && b.limit) b.limit.amount = String(b.limit.amount);
+        else if (req.method === 'GET' && req.path.startsWith('/v0/merchants/')) delete b.phone;
+        else return;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['PRODUCTS.CREATE.REQUIRED', 'PRICES.MERCHANT_ID.SINGLE_READ', 'SOURCE_RULES.UPDATE.PARTIAL', 'WALLETS.AUTO_TOPUP.SHAPE', 'MERCHANTS.GET.ROUND_TRIP']);
+  });
+
+  test('fails on a closed last volume tier, an unknown legacy model, a merchant address with a number, a product without its metadata', async () => {
+    const results = await run({
+      name: 'last-tier-closed, legacy-model-renamed, address-number, product-metadata-dropped',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (!ok(res.status) || !b) return;
+        if (isGetPrice(req) && b.model === 'volume') b.properties.tiers.at(-1).upTo = '1000000';
+        else if (isGetPrice(req) && (b.model === 'dynamic' || b.model === 'percentage')) b.model = 'tiered';
+        else if (req.method === 'POST' && req.path === '/v0/merchants' && b.address) b.address.zipCode = 10115;
+        else if (req.method === 'POST' && req.path === '/v0/products' && String(b.metadata?.conform) === 'catalog') b.metadata = {};
+        else return;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['PRICES.VOLUME.LAST_TIER_OPEN', 'PRICES.MODEL.ENUM', 'MERCHANTS.CREATE.OBJECT', 'PRODUCTS.CREATE.OBJECT']);
+    expect(results.find((r) => r.title.startsWith('a standard fee price'))?.state).toBe('passed');
+  });
+});
