@@ -187,3 +187,19 @@ describe('scenario API through a run', () => {
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
   });
 });
+
+describe('the bundled reference', () => {
+  test('`conform run` with no target boots the reference, runs every suite and exits 0', async () => {
+    const dir = join(work, 'reference');
+    const r = await conform(['run', '--report-dir', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/\(bundled reference\)/);
+    expect(r.stdout).not.toMatch(/^FAIL /m);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(report.run.target.bundled).toBe(true);
+    expect(report.summary.rules.failed).toBe(0);
+    expect(report.scenarios.length).toBeGreaterThan(0);
+    expect(report.run.fixtures.strategy).toBe('reference');
+  });
+});
