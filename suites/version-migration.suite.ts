@@ -125,8 +125,11 @@ const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
 for (const [kind, rule, what] of CONFLICTS) {
   scenario([rule, 'MIGRATION.409.CODE_VALUES'], `migrating ${what} gets 409 with a code`, async (t) => {
     const c = await t.fixture((f) => f.migrationConflict(kind));
+    const before = await t.fixture((f) => f.readSubscription(c.subscriptionId));
     const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
     t.expectStatus(rule, res, 409);
+    const after = await t.fixture((f) => f.readSubscription(c.subscriptionId));
+    t.checkRule(rule, after.versionPolicy === before.versionPolicy && after.versionNumber === before.versionNumber, `the refused migration changes nothing (${before.versionPolicy} on ${before.versionNumber} before, ${after.versionPolicy} on ${after.versionNumber} after)`);
     const code = obj(res.body)?.code;
     t.checkRule(rule, typeof code === 'string' && code.length > 0, `the 409 carries a code (${JSON.stringify(code)})`, res);
     // Which codes: not shown. Only their form is judged.
@@ -179,7 +182,8 @@ scenario(['MIGRATION.TARGET.OLDER_OR_NEWER', 'MIGRATION.EFFECT.PINS', 'MIGRATION
   }
 }, { concurrent: true });
 
-scenario(['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'a second migration before the boundary replaces the first', async (t) => {
+// Billing after the boundary is judged where the target can cross it (test clocks); the answers always are.
+scenario(['MIGRATION.EFFECT.SECOND_REPLACES_FIRST'], 'a second migration before the boundary replaces the first', async (t) => {
   const m = await migrationFixture(t, 'floating');
   const first = m.newerVersionNumbers[0];
   const second = m.olderVersionNumbers[0];
@@ -199,17 +203,14 @@ scenario(['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.EFFECT.BILLS_TARG
   t.checkRule('SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS', after.versionPolicy === 'pinned' && after.versionNumber === second, `the pinned subscription stays on version ${second} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`);
 }, { concurrent: true });
 
-scenario(['MIGRATION.EFFECT.BILLS_TARGET', 'MIGRATION.EFFECT.PERIOD_END', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'after the boundary the subscription bills from the target version', async (t) => {
+scenario(['MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'after the boundary the subscription bills from the target version', async (t) => {
   const m = await migrationFixture(t, 'pinned');
   const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
   if (target === undefined) t.skip('the migration fixture names no other published version');
   const { migration } = accepted(t, 'MIGRATION.EFFECT.BILLS_TARGET', await migrate(t, m.subscriptionId, target));
   t.checkRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`);
   const billed = await crossBoundary(t, m.subscriptionId);
-  if (!billed) {
-    t.exercise('MIGRATION.EFFECT.BILLS_TARGET');
-    return t.note('MIGRATION.EFFECT.BILLS_TARGET not judged: the target offers no way to cross the boundary');
-  }
+  if (!billed) t.skip('billing after the migration boundary is observable only where the target offers test clocks (advancePastBoundary)');
   checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, target, billed);
   const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
   t.checkRule('MIGRATION.EFFECT.BILLS_TARGET', after.versionNumber === target, `after the boundary the subscription is on version ${target} (reads ${after.versionNumber})`);

@@ -14,7 +14,7 @@ import { startProxy, type Fault, type ProxyResponse } from '../../src/engine/fau
 
 const SUITE = 'delete-blockers';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUN_TIMEOUT_MS = 90_000;
+const RUN_TIMEOUT_MS = 150_000;
 
 let ref: RunningReference;
 let work: string;
