@@ -63,8 +63,9 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     const repo = createRepository(db, { now: opts.now });
     app = await buildApp({ db, repo, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit, now: opts.now });
     await app.listen({ host: opts.host, port: opts.port });
-    // PGlite runs no autovacuum: refresh planner statistics now and then (PostgreSQL does its own).
-    const analyze = db.kind === 'postgres' ? undefined : setInterval(() => void db.query('ANALYZE').catch(() => {}), 60_000);
+    // PGlite runs no autovacuum: refresh statistics and the visibility map now and then
+    // (PostgreSQL does its own).
+    const analyze = db.kind === 'postgres' ? undefined : setInterval(() => void db.query('VACUUM ANALYZE').catch(() => {}), 60_000);
     analyze?.unref();
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
