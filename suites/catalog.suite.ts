@@ -3,7 +3,7 @@
  * configuration (Endpoints > Merchants, Products, Prices and fees, Source rules, Wallets).
  * Every scenario works on resources of its own: all run concurrently.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 

@@ -3,7 +3,7 @@
  * (GET /v0/payments/{id}). Refunds are destructive: they run only where the target allows it.
  * Money is compared as exact decimals (decimal.js), never as binary floats.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 
