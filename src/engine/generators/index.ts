@@ -8,6 +8,7 @@ export {
   positiveEdgeExamples,
   withInput,
   negativeRequests,
+  anyNegativeRequest,
   isGeneratable,
   describeNegative,
   requestPath,

@@ -28,6 +28,8 @@ export interface LiveOptions {
   numRuns: number;
   /** Rules this property exercises; the first is cited when the expected status is not met. */
   rules: string[];
+  /** Wall-clock cap on the property, shrinking included (a hanging target must not stall the run). Default 60 s. */
+  timeLimitMs?: number;
   /** Extra judgement of a response; returns a problem (and the rule it breaks) or undefined. */
   inspect?: (plan: RequestPlan, exchange: Exchange) => { ruleId: string; problem: string } | undefined;
 }
@@ -111,7 +113,9 @@ async function runProperty<T extends RequestPlan>(
   });
   const details = await fc.check(property, {
     seed,
-    numRuns: override ? 1 : opts.numRuns,
+    // fast-check counts the examples in numRuns: the random runs come on top of them.
+    numRuns: override ? 1 : opts.numRuns + (opts.examples?.length ?? 0),
+    interruptAfterTimeLimit: opts.timeLimitMs ?? 60_000,
     ...(override?.path ? { path: override.path } : {}),
     // Examples come first and count in the path, so a replayed path needs them too.
     ...(opts.examples?.length ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
@@ -128,7 +132,9 @@ async function runProperty<T extends RequestPlan>(
     path: details.counterexamplePath ?? '',
     counterexample: value,
     replay: last ? replayCommand(last.exchange) : undefined,
-    reason: last?.problem.problem ?? String((details.errorInstance as Error)?.message ?? details.errorInstance),
+    reason:
+      (last?.problem.problem ?? String((details.errorInstance as Error)?.message ?? details.errorInstance)) +
+      (details.interrupted ? ` (shrinking stopped at the ${((opts.timeLimitMs ?? 60_000) / 1000).toFixed(0)} s limit: the case may not be minimal)` : ''),
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
   };

@@ -1,5 +1,6 @@
 /** Seeds and failure reports for generated cases: every failure can be replayed exactly. */
 import type fc from 'fast-check';
+import { redact } from '../redact.ts';
 import type { RequestPlan } from './requests.ts';
 import { requestPath } from './requests.ts';
 
@@ -23,7 +24,7 @@ export function curlFor(baseUrl: string, plan: RequestPlan): string {
   const url = baseUrl.replace(/\/+$/, '') + requestPath(plan);
   const parts = ['curl', '-sS', '-X', plan.method, shellQuote(url), '-H', `"Authorization: Bearer $${API_KEY_VARIABLE}"`];
   if (plan.body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '--data', shellQuote(JSON.stringify(plan.body)));
-  return parts.join(' ');
+  return redact(parts.join(' '));
 }
 
 export interface GeneratedFailure {

@@ -191,6 +191,12 @@ export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unkno
   return out;
 }
 
+/** All the operation's negatives as one arbitrary (each case still breaks exactly one constraint); undefined when there are none. */
+export function anyNegativeRequest(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}): fc.Arbitrary<NegativeCase> | undefined {
+  const plans = negativeRequests(op, ids, options);
+  return plans.length ? fc.oneof(...plans.map((p) => p.arbitrary)) : undefined;
+}
+
 /** One line naming what a negative case broke and where. */
 export function describeNegative(c: Pick<NegativeCase, 'location' | 'pointer' | 'label' | 'constraint' | 'value'>): string {
   const what = c.constraint === 'required' ? 'left out' : `= ${JSON.stringify(c.value)}`;
