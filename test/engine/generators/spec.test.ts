@@ -81,7 +81,7 @@ describe('generation from spec/openapi.yaml', () => {
     expect(cases).toBeGreaterThan(500);
   });
 
-  test('every bound, pattern, enum and required input the document states is generated', () => {
+  test('every bound, pattern, enum, required input and field type the document states is generated', () => {
     const got = new Set(all().map(where));
     const expected = [
       'updateCustomer body /externalId maxLength',
@@ -106,6 +106,32 @@ describe('generation from spec/openapi.yaml', () => {
       'createProduct body /description required',
       'createProduct body /merchantId required',
       'updateWebhooks body /enabled required',
+      // Types the document gives field by field.
+      'updateWebhooks body /enabled type',
+      'updateItem body /name type',
+      'updateItem body /archived type',
+      'updateItem body /metadata type',
+      'updateCustomer body /taxRates type',
+      'updateCustomer body /notificationSettings/invoicePaid type',
+      'updateSourceRule body /conditions type',
+      'updateSourceRule body /order type',
+      'createInvoiceRefund body /reason type',
+      'createProduct body /metadata type',
+      'listAlerts query /limit type',
+      'listAlerts query /offset type',
+      'updateAlert body /enabled type',
+      'updateAlert body /notifyPeriod type',
+      'updateAlert body /recipients type',
+      'updateAlert body /organizationId type',
+      'updateAutoTopupConfig body /amount type',
+      'updateAutoTopupConfig body /threshold type',
+      'updateAutoTopupConfig body /paymentMethod type',
+      'updateAutoTopupConfig body /limit type',
+      'updateAutoTopupConfig body /limit/amount type',
+      'updateAutoTopupConfig body /limit/period type',
+      'createBillingSchedule body /startDate type',
+      'createBillingSchedule body /paymentTermDays type',
+      'createBillingSchedule body /customPeriodWindows type',
     ];
     for (const e of expected) expect(got, e).toContain(e);
   });
