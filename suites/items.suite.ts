@@ -50,7 +50,13 @@ function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
 
 scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE'], 'an item without anchors archives, stays readable, and unarchives', async (t) => {
   const { itemId } = await t.fixture((f) => f.item());
-  const fresh = await readItem(t, itemId);
+  let fresh = await readItem(t, itemId);
+  if (fresh.archivedAt !== null && fresh.archivedAt !== undefined) {
+    // A pre-seeded item left archived by an interrupted run: start from active.
+    t.note(`item ${itemId} was archived at the start; unarchiving it first`);
+    updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving the pre-seeded item');
+    fresh = await readItem(t, itemId);
+  }
   t.checkRule('ITEMS.ARCHIVED_AT.STATE', fresh.archivedAt === null, `a new (active) item has archivedAt null (got ${JSON.stringify(fresh.archivedAt)})`);
 
   const res = await patchItem(t, itemId, { archived: true });
