@@ -52,6 +52,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('auth', null);
+  // A route without an operationId would skip auth, rate limits and validation: refuse it.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { operationId?: string; public?: boolean } | undefined;
+    if (!config?.operationId && !config?.public) {
+      throw new Error(`route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`);
+    }
+  });
   installErrorHandler(app);
 
   const store = new BucketStore(deps.db, () => now().getTime());
