@@ -43,7 +43,7 @@ function parseLimit(cell: string): { limit: number; windowSeconds: number } {
 /** Path templates compared without parameter names: <crm_provider> and {crmProvider} alike. */
 const template = (path: string) => path.replace(/<[^>]+>|\{[^}]+\}/g, '{}');
 
-const why = 'skipped: ../shared/source/billing-service-interface.md is absent';
+const why = 'skipped when ../shared/source/billing-service-interface.md is absent';
 
 describe('rules.yaml follows the interface document', () => {
   test.skipIf(!exists)(`every row of the Limits table is a RATE.*.LIMIT rule with matching limit, window, bucket and operation (${why})`, async () => {

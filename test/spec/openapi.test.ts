@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { compile, createAjv, run } from '../../src/spec/ajv.ts';
 import { loadSpec, type Operation } from '../../src/spec/index.ts';
 
 const spec = await loadSpec();
@@ -25,6 +26,13 @@ const RATE_LIMITS: Record<string, { limit: number; windowSeconds: number; bucket
   listCrmAccounts: { limit: 30, windowSeconds: 60, bucket: 'merchant' },
 };
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+// Counts of requests are whole; "seconds" are numbers (the document does not say whole seconds).
+const HEADER_SCHEMAS: Record<string, object> = {
+  'x-ratelimit-limit': { type: 'integer', minimum: 0 },
+  'x-ratelimit-remaining': { type: 'integer', minimum: 0 },
+  'x-ratelimit-reset': { type: 'number', minimum: 0 },
+  'retry-after': { type: 'number', minimum: 0 },
+};
 
 describe('spec/openapi.yaml: structure', () => {
   test('every schema compiles under ajv 2020-12 strict mode', () => {
@@ -105,7 +113,7 @@ describe('spec/openapi.yaml: structure', () => {
       for (const [key, r] of Object.entries(op.responses)) {
         if (key === '401') expect(r.headerNames).toEqual([]);
         else expect(r.requiredHeaders, `${op.operationId} ${key}`).toEqual(expect.arrayContaining(RATE_HEADERS));
-        for (const h of RATE_HEADERS.filter((n) => r.headers[n])) expect(r.headers[h].schema.type).toBe('integer');
+        for (const h of Object.keys(HEADER_SCHEMAS).filter((n) => r.headers[n])) expect(r.headers[h].schema, `${op.operationId} ${key} ${h}`).toEqual(HEADER_SCHEMAS[h]);
       }
       expect(op.responses['429'].headers['retry-after'].required).toBe(true);
       expect(spec.validateResponseBody(op.operationId, 429, { error: 'rate_limit_exceeded', message: 'slow down' }).valid).toBe(true);
@@ -113,6 +121,37 @@ describe('spec/openapi.yaml: structure', () => {
     }
     // Elsewhere retry-after may be absent (the retry rule then waits one second, doubling).
     expect(spec.operations.get('getCustomer')!.responses['429'].headers['retry-after'].required).toBe(false);
+    expect(spec.operations.get('getCustomer')!.responses['429'].headers['retry-after'].schema).toEqual(HEADER_SCHEMAS['retry-after']);
+  });
+
+  test('rate header values: counts are non-negative integers, seconds non-negative numbers', () => {
+    // Header values are text: judged as parameters are, after coercion.
+    const headers = spec.operations.get('listCustomers')!.responses['429'].headers;
+    const ajv = createAjv(spec.document, { coerce: true });
+    const accepts = (name: string, value: string) => run(compile(ajv, { type: 'object', properties: { v: headers[name].schema } }), { v: value }).valid;
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining']) {
+      for (const ok of ['0', '60']) expect(accepts(name, ok), `${name}: ${ok}`).toBe(true);
+      for (const bad of ['1.5', '-1', 'many']) expect(accepts(name, bad), `${name}: ${bad}`).toBe(false);
+    }
+    for (const name of ['x-ratelimit-reset', 'retry-after']) {
+      for (const ok of ['0', '6', '0.25']) expect(accepts(name, ok), `${name}: ${ok}`).toBe(true);
+      for (const bad of ['-0.5', 'soon']) expect(accepts(name, bad), `${name}: ${bad}`).toBe(false);
+    }
+  });
+
+  test('rules.yaml says of the rate headers what the header schemas say', async () => {
+    const rules = await spec.rules();
+    const present = rules.byId('RATE.HEADERS.PRESENT')!;
+    const params = present.params as { headers: string[]; integers: string[]; seconds: string[] };
+    expect(params.headers).toEqual(RATE_HEADERS);
+    const headers = spec.operations.get('listCustomers')!.responses['429'].headers;
+    expect(params.integers.map((h) => headers[h].schema.type)).toEqual(params.integers.map(() => 'integer'));
+    expect(params.seconds.map((h) => headers[h].schema.type)).toEqual(params.seconds.map(() => 'number'));
+    expect([...params.integers, ...params.seconds].sort()).toEqual([...RATE_HEADERS].sort());
+    expect(present.statement).toMatch(/non-negative integers/);
+    expect(present.statement).toMatch(/fraction allowed/);
+    expect(rules.byId('RATE.RETRY_AFTER.ON_429')!.statement).toMatch(/non-negative number \(a fraction allowed\)/);
+    expect(rules.byId('CONV.LIST.ENVELOPE')!.statement).toMatch(/where present/);
   });
 
   test('documented success codes are used where given; elsewhere 2XX with an x-not-shown note', () => {
@@ -285,6 +324,18 @@ describe('spec/openapi.yaml: resource schemas', () => {
     expect(spec.validateResponseBody('listScheduleIntervals', 200, intervals).valid).toBe(true);
   });
 
+  test('pagination: limit, offset, total are integers where present; none is required (no Required column)', () => {
+    const list = (pagination: unknown) => ({ object: 'list', data: [], pagination });
+    expect(spec.document.components.schemas.Pagination.required).toBeUndefined();
+    expect(spec.document.components.schemas.ListEnvelope.required).toEqual(['object', 'data', 'pagination']);
+    for (const p of [{ limit: 10, offset: 0, total: 0 }, { limit: 10, offset: 0 }, { total: 3 }, {}]) {
+      expect(spec.validateResponseBody('listAlerts', 200, list(p)).valid, JSON.stringify(p)).toBe(true);
+    }
+    for (const p of [{ limit: '10' }, { offset: 1.5 }, { total: null }, 'page 1', null]) {
+      expect(spec.validateResponseBody('listAlerts', 200, list(p)).valid, JSON.stringify(p)).toBe(false);
+    }
+  });
+
   test('delete conflicts carry details.blockers', () => {
     const body = { error: 'conflict', message: 'blocked', details: { blockers: [{ type: 'subscriptions', count: 1, items: [{ id: 'sub_1', status: 'active' }] }] } };
     expect(spec.validateResponseBody('deleteCustomer', 409, body).valid).toBe(true);
@@ -337,6 +388,154 @@ describe('spec/openapi.yaml: resource schemas', () => {
     };
     expect(spec.validateResponseBody('updateSourceRule', 200, rule).valid).toBe(true);
     expect(spec.validateResponseBody('updateSourceRule', 200, { ...rule, evaluationCount: 1.5 }).valid).toBe(false);
+  });
+
+  test('Subscription: status stays open on the documented schema; the reference uses active, cancelled, ended', () => {
+    const sub = { id: 'sub_1', object: 'subscription', versionPolicy: 'pinned', status: 'active' };
+    for (const status of ['active', 'paused', 'ended']) expect(spec.validateSchema('Subscription', { ...sub, status }).valid, status).toBe(true);
+    expect(spec.validateSchema('Subscription', { ...sub, status: 3 }).valid).toBe(false);
+    const status = spec.document.components.schemas.Subscription.properties.status;
+    expect(status.enum).toBeUndefined();
+    expect(status['x-reference-choice']).toMatch(/active, cancelled, ended/);
+    const ref = {
+      ...sub, merchantId: 'org_1', customerId: 'cus_1', planId: 'plan_1', planVersionId: 'plv_1', versionNumber: 1, billingAnchor: ts,
+      currentPeriodStart: ts, currentPeriodEnd: ts, pendingMigration: null, createdAt: ts, updatedAt: ts,
+    };
+    expect(spec.validateResponseBody('getSubscription', 200, ref)).toEqual({ valid: true, errors: [] });
+    for (const s of ['cancelled', 'ended']) expect(spec.validateSchema('ReferenceSubscription', { ...ref, status: s }).valid, s).toBe(true);
+    expect(spec.validateSchema('ReferenceSubscription', { ...ref, status: 'paused' }).valid).toBe(false);
+    for (const field of ['merchantId', 'billingAnchor']) {
+      const copy: Record<string, unknown> = { ...ref };
+      delete copy[field];
+      expect(spec.validateSchema('ReferenceSubscription', copy).errors, field).toEqual([expect.objectContaining({ keyword: 'required' })]);
+    }
+    expect(spec.validateSchema('ReferenceSubscription', { ...ref, merchantId: 'm_1' }).valid).toBe(false);
+    expect(spec.validateSchema('ReferenceSubscription', { ...ref, billingAnchor: 'today' }).valid).toBe(false);
+  });
+
+  test('Price: cadence and unitBasis are reference choices, never required nor constrained on the documented schema', () => {
+    const price = { id: 'price_1', object: 'price', model: 'standard', properties: { unitPrice: '1.00' } };
+    const documented = spec.document.components.schemas.Price;
+    expect(documented.required).toEqual(['object']);
+    for (const field of ['cadence', 'unitBasis']) {
+      expect(documented.properties[field]['x-not-shown'], field).toBeTruthy();
+      expect(documented.properties[field]['x-reference-choice'], field).toBeTruthy();
+      // A target's field of that name is not judged: the document does not show the names.
+      for (const value of ['P1M', 3, { every: 'month' }, null]) expect(spec.validateSchema('Price', { ...price, [field]: value }).valid, `${field} ${JSON.stringify(value)}`).toBe(true);
+    }
+    expect(spec.validateResponseBody('getPrice', 200, { ...price, merchantId: 'org_1' }).valid).toBe(true);
+  });
+
+  test('ReferencePrice: what createPrice and listPrices answer', () => {
+    const price = {
+      id: 'price_1', object: 'price', merchantId: 'org_1', currency: 'USD', model: 'standard', paymentTerm: 'in_arrears',
+      properties: { unitPrice: '0.02' }, unitBasis: 'proportion', features: [], createdAt: ts, updatedAt: ts, billableMetricId: 'bm_1',
+    };
+    expect(spec.validateResponseBody('createPrice', 201, price)).toEqual({ valid: true, errors: [] });
+    expect(spec.validateResponseBody('createPrice', 201, { ...price, cadence: 'P0D', feeId: 'fee_1', billableMetricId: undefined }).valid).toBe(true);
+    expect(spec.validateResponseBody('createPrice', 201, { ...price, unitBasis: 'percent' }).valid).toBe(false);
+    expect(spec.validateResponseBody('createPrice', 201, { ...price, cadence: 'monthly' }).valid).toBe(false);
+    const { unitBasis: _, ...noBasis } = price;
+    expect(spec.validateResponseBody('createPrice', 201, noBasis).valid).toBe(false);
+    const list = { object: 'list', data: [{ ...price, model: 'percentage', properties: { percentage: '2.5' }, unitBasis: 'amount' }], pagination: { limit: 10, offset: 0, total: 1 } };
+    expect(spec.validateResponseBody('listPrices', 200, list).valid).toBe(true);
+    expect(spec.validateResponseBody('listPrices', 200, { ...list, data: [noBasis] }).valid).toBe(false);
+  });
+
+  test('createPrice body: unitBasis and cadence; the legacy models are refused by the model enum', () => {
+    const body = { billableMetricId: 'bm_1', model: 'standard', currency: 'USD', properties: { unitPrice: '1.00' } };
+    expect(spec.validateRequestBody('createPrice', body).valid).toBe(true);
+    expect(spec.validateRequestBody('createPrice', { ...body, unitBasis: 'proportion', cadence: 'P1M' }).valid).toBe(true);
+    expect(spec.validateRequestBody('createPrice', { ...body, unitBasis: 'share' }).valid).toBe(false);
+    expect(spec.validateRequestBody('createPrice', { ...body, cadence: 'P1' }).valid).toBe(false);
+    for (const model of ['dynamic', 'percentage']) {
+      expect(spec.validateRequestBody('createPrice', { ...body, model }).errors, model).toEqual([expect.objectContaining({ path: '/model', keyword: 'enum' })]);
+    }
+    const props = ops_('createPrice').requestBody!.schema.properties;
+    expect(props.unitBasis).toMatchObject({ type: 'string', enum: ['amount', 'proportion'], default: 'amount' });
+    expect(spec.document.paths['/v0/prices'].post['x-reference-choice']).toMatch(/ValidationError/);
+  });
+
+  test('orders: an optional subscriptionId with the subscription id pattern', () => {
+    const body = { customerId: 'cus_1', lineItems: [{ description: 'Seats', quantity: 2, unitPrice: '10.00' }] };
+    expect(spec.validateRequestBody('createOrder', body).valid).toBe(true);
+    expect(spec.validateRequestBody('createOrder', { ...body, subscriptionId: 'sub_1' }).valid).toBe(true);
+    expect(spec.validateRequestBody('createOrder', { ...body, subscriptionId: 'subscription-1' }).valid).toBe(false);
+    const order = {
+      object: 'order', id: 'ord_1', merchantId: 'org_1', customerId: 'cus_1', status: 'open', createdAt: ts, updatedAt: ts,
+      lineItems: [{ object: 'order_line_item', id: 'oli_1', description: 'Seats', quantity: 2, unitPrice: '10.00', itemId: null, priceId: null }],
+    };
+    expect(spec.validateResponseBody('createOrder', 201, order)).toEqual({ valid: true, errors: [] });
+    expect(spec.validateResponseBody('createOrder', 201, { ...order, subscriptionId: 'sub_1' }).valid).toBe(true);
+    expect(spec.validateResponseBody('createOrder', 201, { ...order, subscriptionId: 'ord_1' }).valid).toBe(false);
+    expect(spec.document.components.schemas.Order.required).not.toContain('subscriptionId');
+  });
+
+  test('invoice line items: optional feeId, billableMetricId and itemId, each an id or null', () => {
+    const line = {
+      object: 'invoice_line_item', id: 'ili_1', description: 'Seats', amount: '10.00', quantity: 1, subtotal: '10.00', taxRate: 0, taxAmount: '0.00', total: '10.00',
+    };
+    expect(spec.validateSchema('InvoiceLineItem', line).valid).toBe(true);
+    expect(spec.validateSchema('InvoiceLineItem', { ...line, feeId: 'fee_1', billableMetricId: null, itemId: 'itm_1' }).valid).toBe(true);
+    expect(spec.validateSchema('InvoiceLineItem', { ...line, feeId: null, billableMetricId: 'bm_1', itemId: null }).valid).toBe(true);
+    for (const [field, bad] of [['feeId', 'price_1'], ['billableMetricId', 'fee_1'], ['itemId', 'item_1']]) {
+      expect(spec.validateSchema('InvoiceLineItem', { ...line, [field]: bad }).valid, field).toBe(false);
+    }
+  });
+
+  test('updateAutoTopupConfig: amount and threshold stay strings; the decimal rule is a reference choice', () => {
+    const body = ops_('updateAutoTopupConfig').requestBody!;
+    expect(body.schema.properties.amount).toEqual({ type: 'string' });
+    expect(body.schema.properties.threshold).toEqual({ type: 'string' });
+    expect(spec.validateRequestBody('updateAutoTopupConfig', { amount: 'ten', threshold: '-1' }).valid).toBe(true);
+    const raw = spec.document.paths['/v0/wallets/{id}/autoTopupConfig'].patch.requestBody;
+    expect(raw['x-not-shown']).toBeTruthy();
+    expect(raw['x-reference-choice']).toMatch(/INVALID_AMOUNT/);
+  });
+
+  test('updateSubscription: floating follows the plan default version at once', () => {
+    expect(spec.document.paths['/v0/subscriptions/{id}'].patch['x-reference-choice']).toMatch(/default version at\s+once/);
+  });
+
+  test('reference error codes are written next to the operations that answer them', () => {
+    /** Every description and x-reference-choice under an operation, as one text. */
+    const textOf = (id: string): string => {
+      const op = spec.operations.get(id)!;
+      const raw = spec.document.paths[op.pathTemplate][op.method.toLowerCase()];
+      const out: string[] = [];
+      const walk = (n: unknown) => {
+        if (Array.isArray(n)) n.forEach(walk);
+        else if (n && typeof n === 'object') for (const [k, v] of Object.entries(n)) (k === 'description' || k === 'x-reference-choice') && typeof v === 'string' ? out.push(v) : walk(v);
+      };
+      walk(raw);
+      return out.join(' ');
+    };
+    const codes: Record<string, string[]> = {
+      createPlan: ['PLAN_CADENCE_ONE_TIME'],
+      createPlanVersion: ['PRICE_CURRENCY_MISMATCH', 'PRICE_MODEL_LEGACY', 'DUPLICATE_FEATURE_KEY'],
+      createSubscription: ['INVALID_ENDING_AT', 'OVERRIDE_PRICE_NOT_IN_VERSION', 'OVERRIDE_REQUIRES_STANDARD_PRICE', 'PLAN_HAS_NO_DEFAULT_VERSION'],
+      createPrice: ['BILLABLE_METRIC_ARCHIVED'],
+      advanceTestClock: ['TEST_CLOCK_BACKWARDS', 'TEST_CLOCK_ADVANCE_TOO_FAR'],
+      createAlert: ['WALLET_NOT_FOUND'],
+      createExternalReference: ['EXTERNAL_ID_ALREADY_PRIMARY', 'ITEM_ARCHIVED'],
+      migrateSubscriptionVersion: ['PLAN_VERSION_NOT_FOUND', 'PLAN_VERSION_ARCHIVED'],
+      createInvoiceRefund: ['INVOICE_NOT_REFUNDABLE'],
+      createBillingSchedule: ['SCHEDULE_SUBSCRIPTION_OWNER_UNSUPPORTED', 'SCHEDULE_OWNER_REQUIRED'],
+      deleteCustomer: ['CUSTOMER_HAS_DEPENDANTS'],
+      deleteFee: ['FEE_HAS_DEPENDANTS'],
+      updateItem: ['ITEM_HAS_LIVE_ANCHORS'],
+      updateWebhooks: ['WEBHOOKS_NOT_ENABLED'],
+    };
+    const missing = Object.entries(codes).flatMap(([id, list]) => list.filter((c) => !textOf(id).includes(c)).map((c) => `${id}: ${c}`));
+    expect(missing).toEqual([]);
+    // 409s the extension operations answer are declared with Error bodies.
+    for (const id of ['createSubscription', 'createPrice']) expect(spec.validateResponseBody(id, 409, { message: 'm', code: 'X_Y' }).valid, id).toBe(true);
+    // Reference choices of documented operations: the success codes and the customer's stored shapes.
+    expect(ops_('createInvoiceRefund').responses['2XX'].referenceChoice).toBe('201');
+    expect(ops_('deleteBillingSchedule').responses['2XX'].referenceChoice).toMatch(/^204/);
+    expect(spec.document.paths['/v0/customers/{id}'].patch.requestBody.content['application/json'].schema.properties.taxRates['x-reference-choice']).toMatch(/\{default: n\}/);
+    expect(spec.document.components.schemas.Customer.properties.validTaxAddress['x-reference-choice']).toMatch(/valid: false/);
+    expect(spec.document.paths['/v0/prices/{id}'].get['x-reference-choice']).toMatch(/seeded per merchant/);
   });
 
   test('validateSchema knows every component and rejects unknown names', () => {
