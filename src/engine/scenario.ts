@@ -12,7 +12,7 @@
  * rules. A missing fixture or credential skips the scenario with a reason naming it.
  * What was exercised and found is recorded on the vitest task meta for the reporters.
  */
-import { afterAll, test, type TestContext } from 'vitest';
+import { afterAll, expect, test, type TestContext } from 'vitest';
 import { loadSpec } from '../spec/index.ts';
 import type { Exchange, Finding } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
@@ -255,13 +255,15 @@ function isSkip(err: unknown): boolean {
   return (err as { code?: string })?.code === 'VITEST_PENDING';
 }
 
-let cleanupRegistered = false;
+/** Suite files that registered the fixture cleanup (modules are shared across files in a worker). */
+const cleanupRegistered = new Set<string>();
 
 /** Defines a scenario: a vitest test citing the rule ids it exercises. */
 export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
-  if (!cleanupRegistered) {
-    // Once per suite file (each file gets its own module instance): release what the fixtures created.
-    cleanupRegistered = true;
+  const file = expect.getState().testPath ?? '';
+  if (!cleanupRegistered.has(file)) {
+    // Once per suite file: release what the fixtures created when the file is done.
+    cleanupRegistered.add(file);
     afterAll(() => closeWorkerFixtures());
   }
   const define = opts.concurrent ? test.concurrent : test;

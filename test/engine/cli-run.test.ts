@@ -21,7 +21,7 @@ interface Result {
 
 function conform(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '', ...env }, timeout: 240_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
     });
   });
@@ -201,5 +201,5 @@ describe('the bundled reference', () => {
     expect(report.summary.rules.failed).toBe(0);
     expect(report.scenarios.length).toBeGreaterThan(0);
     expect(report.run.fixtures.strategy).toBe('reference');
-  });
+  }, 300_000);
 });

@@ -10,7 +10,7 @@ import { CliError, wantsHelp, type Command } from '../command.ts';
 import { ConfigError, chooseFixtureStrategy, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type Profile, type RunConfig } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
-import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, runSuites, selectSuites } from '../../engine/runner/index.ts';
+import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
 import { buildReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import type { TargetContext } from '../../engine/context.ts';
@@ -195,6 +195,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     throw err;
   }
 
+  preloadVitest().catch(() => undefined);
   const booted: BootedTarget = config.baseUrl
     ? { baseUrl: config.baseUrl, apiKey: config.apiKey!, merchantId: config.merchantId, bundled: false, close: async () => undefined }
     : await bootReference();
