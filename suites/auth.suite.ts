@@ -9,6 +9,7 @@ import { scenario, FixtureUnavailable, type ScenarioContext } from '../src/engin
 import type { Exchange } from '../src/engine/types.ts';
 import { registerSecret } from '../src/engine/redact.ts';
 import { targetContext } from '../src/engine/context.ts';
+import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
 import { loadSpec } from '../src/spec/index.ts';
 
 const spec = await loadSpec();
@@ -41,9 +42,16 @@ function requestFor(op: (typeof DOCUMENTED)[number]): { path: string; body?: unk
 
 const present = (ex: Exchange) => RATE_HEADERS.filter((h) => ex.responseHeaders[h] !== undefined);
 
-/** 401 in Error shape (the error-shape check judges AUTH.401.SHAPE on every 401) and, on listed endpoints, no rate headers. */
+/** The body is an Error (also when it is not JSON at all, which the error-shape check leaves to the content-type check). */
+function expectErrorShape(t: ScenarioContext, ruleId: string, ex: Exchange, what: string): void {
+  const problems = errorShapeProblems(ex.body);
+  t.expectRule(ruleId, problems.length === 0, `${what}: the ${ex.status} body is not an Error: ${problems.join('; ')}`, ex);
+}
+
+/** 401 in Error shape and, on the listed endpoints, no rate headers. */
 function expect401(t: ScenarioContext, ex: Exchange, what: string): void {
   t.expectRule('AUTH.401.SHAPE', ex.status === 401, `${what} got ${ex.status ?? ex.transportError}, not 401`, ex);
+  expectErrorShape(t, 'AUTH.401.SHAPE', ex, what);
   if (spec.findOperation(ex.method, ex.path.split('?')[0])?.rateLimit) {
     t.expectRule('RATE.FAILED_AUTH.NO_HEADERS', present(ex).length === 0, `${what}: a 401 carries ${present(ex).join(', ')}`, ex);
   }
@@ -111,6 +119,7 @@ scenario(
     const action = await t.fixture((f) => f.forbiddenAction());
     const ex = await t.http.request(action.method, action.path, { key: action.key, body: action.body });
     t.expectStatus('AUTH.403.SHAPE', ex, 403);
+    expectErrorShape(t, 'AUTH.403.SHAPE', ex, `${action.method} ${action.path} with a key not allowed to`);
     const body = ex.body as { error?: unknown } | undefined;
     if (body && body.error !== undefined) t.note(`403 error category: ${String(body.error)}`);
   },
