@@ -25,9 +25,15 @@ function failureText(r: RuleVerdict): string {
     .join('\n\n');
 }
 
+function scenarioList(r: RuleVerdict): string {
+  if (!r.scenarios.length) return '';
+  const more = r.scenarios.length > 10 ? `; … and ${r.scenarios.length - 10} more` : '';
+  return `\nScenarios: ${r.scenarios.slice(0, 10).join('; ')}${more}`;
+}
+
 function testcase(r: RuleVerdict): string {
   const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`conformance.${r.family}`)}" time="0">`;
-  const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${r.scenarios.length ? `\nScenarios: ${r.scenarios.join('; ')}` : ''}`)}</system-out>`;
+  const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${scenarioList(r)}`)}</system-out>`;
   if (r.verdict === 'failed' && !r.informational) {
     return [open, `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`, statement, '    </testcase>'].join('\n');
   }
