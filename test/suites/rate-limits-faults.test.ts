@@ -1,0 +1,211 @@
+/**
+ * The rate-limits suite fails, citing the right rules, on targets that break them: headers
+ * altered by a fault proxy in front of the reference, and limiters with a defect. The
+ * limiters run in the proxy in front of a reference whose own limits are out of reach; the
+ * same limiter without a defect (and with higher limits than published, and meaningless
+ * x-ratelimit headers on unlisted endpoints) passes, so the failures come from the defects.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
+import { startProxy, type Fault, type ProxyRequest, type ProxyResponse, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
+import type { TargetContext } from '../../src/engine/context.ts';
+import { loadSpec } from '../../src/spec/index.ts';
+import type { Spec } from '../../src/spec/types.ts';
+
+type Json = Record<string, any>;
+const SUITE = 'rate-limits';
+const FULL_ONLY = 'runs in the full profile only (--profile full)';
+let spec: Spec;
+/** The reference as published, and one whose limits no scenario reaches. */
+let ref: RunningReference;
+let roomy: RunningReference;
+let proxy: RunningProxy;
+let roomyProxy: RunningProxy;
+
+beforeAll(async () => {
+  spec = await loadSpec();
+  const huge = Object.fromEntries([...spec.operations.values()].filter((op) => op.rateLimit).map((op) => [op.operationId, 1_000_000]));
+  [ref, roomy] = await Promise.all([
+    startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' }),
+    startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', rateLimits: huge }),
+  ]);
+  [proxy, roomyProxy] = await Promise.all([startProxy({ upstream: ref.baseUrl }), startProxy({ upstream: roomy.baseUrl })]);
+});
+afterAll(async () => {
+  await Promise.all([proxy?.close(), roomyProxy?.close()]);
+  await Promise.all([ref?.close(), roomy?.close()]);
+});
+
+async function run(through: RunningProxy, server: RunningReference, fault: Fault): Promise<ScenarioResult[]> {
+  through.setFault(fault);
+  const target: TargetContext = {
+    runId: `test-${SUITE}`, baseUrl: through.url, bundled: false, sandbox: true, destructive: true,
+    apiKey: { value: server.apiKey, label: 'CONFORM_API_KEY' }, merchantId: server.merchantId,
+    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+  };
+  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  expect(outcome.errors).toEqual([]);
+  expect(through.stats.applied).toBeGreaterThan(0);
+  return outcome.results;
+}
+
+const describeResult = (r: ScenarioResult) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
+
+/**
+ * Each rule is cited by a finding of a failed scenario on an exchange with the given path
+ * (`rule@path`, or just `rule` when any path will do).
+ */
+function expectFailed(results: ScenarioResult[], expected: string[]): void {
+  const findings = results.filter((r) => r.state === 'failed').flatMap((r) => r.findings);
+  const missing = expected.filter((e) => {
+    const [rule, path] = e.split('@');
+    return !findings.some((f) => f.ruleIds.includes(rule) && (!path || f.exchange?.path.split('?')[0].replace(/\/(sub|org|cus)_[A-Za-z0-9]+/g, '/{id}') === path));
+  });
+  expect(missing, `findings: ${[...new Set(findings.map((f) => `${f.ruleIds.join('+')}@${f.exchange?.path.split('?')[0] ?? ''}`))].join(', ')}`).toEqual([]);
+  expect(results.filter((r) => r.state === 'skipped' && r.skipReason !== FULL_ONLY).map(describeResult)).toEqual([]);
+}
+
+const isListed = (req: ProxyRequest) => spec.findOperation(req.method, req.path.split('?')[0])?.rateLimit;
+const pathIs = (req: ProxyRequest, prefix: string) => req.path.split('?')[0].startsWith(prefix);
+
+interface Defect {
+  /** What the bucket is keyed by instead of operation, merchant (and subscription). */
+  bucketBy?: 'key' | 'operation' | 'merchant' | 'merchant-not-subscription';
+  /** Requests admitted per window, whatever limit is reported. */
+  admits?: (limit: number) => number;
+  /** remaining stays at limit - 1 while requests are admitted. */
+  stuckRemaining?: boolean;
+  /** The real window, while x-ratelimit-reset counts down the published one. */
+  windowSeconds?: number;
+}
+
+/**
+ * A fixed-window limiter in the proxy, `factor` times the published limits, with a defect
+ * per operation. `unlisted`: unlisted documented endpoints get x-ratelimit headers that
+ * describe no reachable limit.
+ */
+function limiter(opts: { factor?: number; defects?: Record<string, Defect>; unlisted?: boolean }): Fault {
+  return {
+    name: `limiter ${Object.keys(opts.defects ?? {}).join(', ') || 'without defect'}`,
+    async onResponse(req, res, ctx) {
+      const path = req.path.split('?')[0];
+      const op = spec.findOperation(req.method, path);
+      if (!op || op.extension || res.status === 401) return;
+      if (!op.rateLimit) {
+        if (!opts.unlisted) return;
+        Object.assign(res.headers, { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '99999', 'x-ratelimit-reset': '86400' });
+        ctx.applied();
+        return;
+      }
+      const auth = req.headers.authorization ?? '';
+      let merchant = ctx.state.get(`key:${auth}`) as string | undefined;
+      if (!merchant) {
+        // The reference's costs report names the key's merchant (its limit is out of reach here).
+        const who = await ctx.upstream({ method: 'GET', path: '/v0/costs/report', headers: { authorization: auth, accept: 'application/json' }, body: Buffer.alloc(0) });
+        merchant = String((who.json as Json)?.merchantId);
+        ctx.state.set(`key:${auth}`, merchant);
+      }
+      const defect = opts.defects?.[op.operationId] ?? {};
+      const limit = Math.ceil(op.rateLimit.limit * (opts.factor ?? 1));
+      const windowMs = (defect.windowSeconds ?? op.rateLimit.windowSeconds) * 1000;
+      const sub = op.rateLimit.bucket === 'subscription' ? path.split('/')[3] : '';
+      const key = {
+        key: `${op.operationId}:${auth}:${sub}`,
+        operation: op.operationId,
+        merchant: `shared:${merchant}`,
+        'merchant-not-subscription': `${op.operationId}:${merchant}`,
+        default: `${op.operationId}:${merchant}:${sub}`,
+      }[defect.bucketBy ?? 'default'];
+      const now = Date.now();
+      let b = ctx.state.get(`bucket:${key}`) as { start: number; count: number } | undefined;
+      if (!b || now >= b.start + windowMs) b = { start: now, count: 0 };
+      b.count += 1;
+      ctx.state.set(`bucket:${key}`, b);
+      const admitted = b.count <= (defect.admits ? defect.admits(limit) : limit);
+      const resetS = Math.max(1, Math.ceil((b.start + op.rateLimit.windowSeconds * 1000 - now) / 1000));
+      const reset = String(defect.windowSeconds ? Math.min(resetS, 1) : resetS);
+      const remaining = defect.stuckRemaining && admitted ? limit - 1 : Math.max(0, limit - b.count);
+      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': reset };
+      ctx.applied();
+      if (admitted) {
+        Object.assign(res.headers, headers);
+        return;
+      }
+      const json = { error: 'rate_limit_exceeded', message: `Rate limit exceeded: ${limit} per ${op.rateLimit.windowSeconds} s` };
+      return { status: 429, headers: { 'content-type': 'application/json', ...headers, 'retry-after': reset }, body: Buffer.from(JSON.stringify(json)), json } satisfies ProxyResponse;
+    },
+  };
+}
+
+describe('rate-limits suite against faulty targets', () => {
+  test('passes against a conforming limiter with limits above the published ones and meaningless headers on unlisted endpoints', async () => {
+    const results = await run(roomyProxy, roomy, limiter({ factor: 1.5, unlisted: true }));
+    expect(results.filter((r) => r.state === 'failed' || (r.state === 'skipped' && r.skipReason !== FULL_ONLY)).map(describeResult)).toEqual([]);
+    // The observed (raised) limit sized the burst: 90 requests used up the customers bucket.
+    expect(results.find((r) => r.title.startsWith('GET /v0/customers: 60 per 6 s'))?.exchanges).toBeGreaterThan(90);
+  }, 90_000);
+
+  test('fails on a limit header below the published one, rate headers on a 401, a 429 without retry-after or rate_limit_exceeded, a reset beyond the window, a negative remaining', async () => {
+    const results = await run(proxy, ref, {
+      name: 'rate header faults',
+      onResponse(req, res, ctx) {
+        if (!isListed(req)) return;
+        const h = res.headers;
+        if (res.status === 401) Object.assign(h, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' });
+        else if (pathIs(req, '/v0/customers')) h['x-ratelimit-limit'] = '59';
+        else if (pathIs(req, '/v0/integrations/')) h['x-ratelimit-reset'] = '120';
+        else if (res.status !== 429) return;
+        else if (pathIs(req, '/v0/costs/report')) delete h['retry-after'];
+        else if (pathIs(req, '/v2/invoices/lineItems')) (res.json as Json).error = 'too_many_requests';
+        else if (req.path.endsWith('/reconciliations')) h['x-ratelimit-remaining'] = '-1';
+        else return;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, [
+      'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED@/v0/customers',
+      'RATE.CUSTOMERS_LIST.LIMIT@/v0/customers',
+      'RATE.FAILED_AUTH.NO_HEADERS',
+      'RATE.RETRY_AFTER.ON_429@/v0/costs/report',
+      'RATE.EXCEEDED.BODY@/v2/invoices/lineItems',
+      'RATE.RESET.WITHIN_WINDOW@/v0/integrations/salesforce/accounts',
+      'RATE.REMAINING.NON_NEGATIVE@/v0/subscriptions/{id}/reconciliations',
+    ]);
+  }, 90_000);
+
+  test('fails on buckets per key, per merchant instead of per subscription, a reset that comes too early, a remaining that does not count, no 429, an early 429', async () => {
+    const results = await run(roomyProxy, roomy, limiter({
+      defects: {
+        listCustomers: { bucketBy: 'key' },
+        createReconciliation: { bucketBy: 'merchant-not-subscription' },
+        createPortalSession: { windowSeconds: 3 },
+        createInvoiceLineItems: { stuckRemaining: true },
+        getCostsReport: { admits: () => Infinity },
+        listCrmAccounts: { admits: (limit) => limit - 5 },
+      },
+    }));
+    expectFailed(results, [
+      'AUTH.ALLOWANCE.PER_MERCHANT@/v0/customers',
+      'RATE.CUSTOMERS_LIST.BUCKET@/v0/customers',
+      'RATE.RECONCILIATIONS.BUCKET@/v0/subscriptions/{id}/reconciliations',
+      'RATE.WINDOW.READMITS@/v0/subscriptions/{id}/portal',
+      'RATE.REMAINING.DECREMENTS@/v2/invoices/lineItems',
+      'RATE.EXCEEDED.STATUS@/v0/costs/report',
+      'RATE.CRM_ACCOUNTS.LIMIT@/v0/integrations/salesforce/accounts',
+    ]);
+  }, 120_000);
+
+  test('fails on one bucket for all merchants, and on one bucket for several endpoints', async () => {
+    const results = await run(roomyProxy, roomy, limiter({
+      defects: {
+        listCustomers: { bucketBy: 'operation' },
+        getCostsReport: { bucketBy: 'merchant' },
+        listCrmAccounts: { bucketBy: 'merchant' },
+        createInvoiceLineItems: { bucketBy: 'merchant' },
+      },
+    }));
+    expectFailed(results, ['RATE.CUSTOMERS_LIST.BUCKET@/v0/customers', 'RATE.BUCKET.PER_ENDPOINT']);
+  }, 120_000);
+});
