@@ -249,6 +249,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     for (const line of summaryTable(style, report)) style.write(line);
     style.write('');
     for (const e of report.errors) style.write(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
+    if (report.unknownRuleIds.length) style.write(`warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`);
     const failed = report.rules.filter((r) => r.verdict === 'failed' && !r.informational);
     if (failed.length) style.write(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
     const s = report.summary;
