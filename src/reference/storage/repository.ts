@@ -124,24 +124,18 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         params.push(JSON.stringify(withoutUndefined(opts.where)));
         where += ` AND data @> $${params.length}::jsonb`;
       }
-      let key = '';
       let order = 'seq ASC';
-      let outer = 'p.seq ASC';
       if (opts.orderBy) {
         if (!FIELD.test(opts.orderBy.field)) throw new Error(`list: bad orderBy field '${opts.orderBy.field}'`);
         const dir = opts.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
-        key = `, data->>'${opts.orderBy.field}' AS k`;
-        order = `k ${dir}, seq ${dir}`;
-        outer = `p.k ${dir}, p.seq ${dir}`;
+        order = `data->>'${opts.orderBy.field}' ${dir}, seq ${dir}`;
       }
       // Clamped so any number a client sends stays a valid SQL integer literal.
       const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
       const limit = clamp(opts.limit ?? 100);
       const offset = clamp(opts.offset ?? 0);
-      // Page the narrow (id, seq) index first, then fetch only the page's documents.
       const countedSql = 'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
-      const pageSql = (extra = '') => `SELECT r.data${extra} FROM (SELECT id, seq${key} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p
-           JOIN resources r ON r.id = p.id ORDER BY ${outer}`;
+      const pageSql = (extra = '') => `SELECT data${extra} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
       if (params.length === 2) {
         // Unfiltered: the kept total rides along with the page (one round trip).
         const page = await db.query<{ data: Doc; total: number }>(pageSql(`, (${countedSql}) AS total`), params);
