@@ -295,6 +295,9 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
             record.skipReason = redact(`fixture '${f.fixture}' unavailable: ${f.reason}`);
             return ctx.skip(record.skipReason);
           }
+          // What was found before the fixture went missing still stands; the missing fixture blames no rule.
+          record.notes.push(redact(`stopped early: fixture '${f.fixture}' unavailable: ${f.reason}`));
+          throw new ConformanceFailure(t.findings);
         }
         if (!(err instanceof ConformanceFailure)) {
           record.aborted = redact(String((err as Error)?.message ?? err)).slice(0, 2000);
