@@ -159,11 +159,11 @@ describe.concurrent(`${SUITE} suite`, () => {
     for (const [id, verdict] of o.verdicts) if (/^(MIGRATION|SUBSCRIPTIONS)\.|^STATE\.SUBSCRIPTION\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
   }, RUN_TIMEOUT_MS + 10_000);
 
-  test('fails on 200 where 404 is due, lower-case codes, an ignored second migration and an ignored PATCH floating', async () => {
+  test('fails on 200 where 404 is due, lower-case codes, an ignored second migration (the first target billed) and an ignored PATCH floating', async () => {
     const o = await runThrough(schedulingFault, 'scheduling');
     expectVerdicts(
       o,
-      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT'],
+      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.EFFECT.BILLS_TARGET', 'STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT'],
       ['MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED', 'MIGRATION.EFFECT.PINS', 'MIGRATION.EFFECT.PERIOD_END', 'MIGRATION.RESPONSE.SHAPE', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.400.TARGET_RANGE'],
     );
   }, RUN_TIMEOUT_MS + 10_000);
