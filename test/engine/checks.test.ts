@@ -239,6 +239,11 @@ describe('rate-headers', () => {
     const { 'x-ratelimit-reset': _, ...partial } = rate;
     expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, partial)).findings[0].ruleIds).toEqual(['RATE.HEADERS.PRESENT']);
   });
+  test('reset may be a fraction of a second; counts may not', () => {
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-reset': '0.5' })).findings).toEqual([]);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-limit': '60.0' })).findings[0].ruleIds).toEqual(['RATE.HEADERS.PRESENT']);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-reset': 'soon' })).findings[0].ruleIds).toEqual(['RATE.HEADERS.PRESENT']);
+  });
   test('a non-integer or negative header fails', () => {
     expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-remaining': '5.5' })).findings).toHaveLength(1);
     expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}, { ...rate, 'x-ratelimit-remaining': '-1' })).findings[0].ruleIds).toContain('RATE.REMAINING.NON_NEGATIVE');

@@ -3,24 +3,27 @@ import type { Finding } from '../types.ts';
 
 export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const NON_NEGATIVE_INT = /^\d+$/;
+const NON_NEGATIVE_NUMBER = /^\d+(\.\d+)?$/;
 
 /**
  * On the six listed endpoints, every authenticated request (any status but 401) gets the
- * three x-ratelimit headers as non-negative integers; the limit is at least the
+ * three x-ratelimit headers: limit and remaining as non-negative integers, reset as a
+ * non-negative number of seconds (a fraction allowed); the limit is at least the
  * published one (it may rise, never fall) and reset is within the window. Unlisted
  * endpoints' x-ratelimit headers are never judged (RATE.UNLISTED.NOT_JUDGED).
  */
 export const rateHeaders = defineCheck({
   name: 'rate-headers',
   ruleIds: ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE', 'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED', 'RATE.RESET.WITHIN_WINDOW'],
-  description: 'x-ratelimit-limit/remaining/reset are present, integers, limit >= published, reset within the window, on the listed endpoints.',
+  description: 'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, reset within the window, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const rl = op?.rateLimit;
     if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return { judged: [], findings: [] };
     const findings: Finding[] = [];
     const h = ex.responseHeaders;
     const judged = ['RATE.HEADERS.PRESENT'];
-    const bad = RATE_HEADERS.filter((n) => h[n] === undefined || !NON_NEGATIVE_INT.test(h[n].trim()));
+    // Counts are whole; reset is seconds, and the document does not say whole seconds.
+    const bad = RATE_HEADERS.filter((n) => h[n] === undefined || !(n === 'x-ratelimit-reset' ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()));
     if (bad.length) {
       const what = bad.map((n) => (h[n] === undefined ? `${n} missing` : `${n} = ${JSON.stringify(h[n])}`)).join('; ');
       const ruleIds = bad.includes('x-ratelimit-remaining') && /^-\d+$/.test(h['x-ratelimit-remaining']?.trim() ?? '') ? ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE'] : ['RATE.HEADERS.PRESENT'];
