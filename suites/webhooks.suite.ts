@@ -11,8 +11,14 @@ type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
 const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 
+/** A request meeting every documented constraint is not refused with 400. */
+function notRefused(t: ScenarioContext, ex: Exchange): void {
+  t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
+}
+
 /** Judges the documented configuration shape; `enabled` must be the value asked for (judged under `enabledRule`). */
 function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean, enabledRule = 'WEBHOOKS.CONFIG.SHAPE'): Json {
+  notRefused(t, ex);
   t.expectStatus('WEBHOOKS.CONFIG.SHAPE', ex, 200);
   const c = bodyOf(ex);
   t.checkRule('WEBHOOKS.CONFIG.SHAPE', c.object === 'webhooks', `object is 'webhooks' (got ${JSON.stringify(c.object)})`, ex);

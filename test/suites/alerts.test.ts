@@ -86,20 +86,21 @@ describe('alerts suite', () => {
         if (isPatch(req, '/v0/alerts/') && withQuery(req, (q) => (q.get('resource') === 'wallet' ? false : (q.set('resource', 'wallet'), true)))) ctx.applied();
       },
     });
-    expectFailed(results, ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.LIMIT_RANGE', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'ALERTS.UPDATE.RESOURCE_REQUIRED']);
+    expectFailed(results, ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.LIMIT_RANGE', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.BOUNDS.400', 'VALIDATION.REQUIRED.400']);
   });
 
-  test('fails on a negative offset accepted, and on a PATCH that ignores the fields sent', async () => {
+  test('fails on a negative offset accepted, resource=customer read as wallet, and a PATCH that ignores the fields sent', async () => {
     const results = await run({
-      name: 'negative-offset-accepted, patch-ignored',
+      name: 'negative-offset-accepted, resource-enum-ignored, patch-ignored',
       onRequest(req, ctx) {
         if (isListAlerts(req) && withQuery(req, (q) => (Number(q.get('offset')) < 0 ? (q.set('offset', '0'), true) : false))) ctx.applied();
+        if (isPatch(req, '/v0/alerts/') && withQuery(req, (q) => (q.has('resource') && q.get('resource') !== 'wallet' ? (q.set('resource', 'wallet'), true) : false))) ctx.applied();
         if (isPatch(req, '/v0/alerts/') && req.json && typeof req.json === 'object') {
           req.json = {};
           ctx.applied();
         }
       },
     });
-    expectFailed(results, ['ALERTS.LIST.OFFSET', 'ALERTS.UPDATE.OK']);
+    expectFailed(results, ['ALERTS.LIST.OFFSET', 'ALERTS.UPDATE.OK', 'ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.ENUM.400', 'VALIDATION.BOUNDS.400']);
   });
 });

@@ -85,13 +85,19 @@ describe('catalog suite', () => {
         ctx.applied();
       },
     });
-    expectFailed(results, ['PRODUCTS.CREATE.REQUIRED', 'PRICES.MERCHANT_ID.SINGLE_READ', 'SOURCE_RULES.UPDATE.PARTIAL', 'WALLETS.AUTO_TOPUP.SHAPE', 'MERCHANTS.GET.ROUND_TRIP']);
+    expectFailed(results, ['PRODUCTS.CREATE.REQUIRED', 'VALIDATION.REQUIRED.400', 'PRICES.MERCHANT_ID.SINGLE_READ', 'SOURCE_RULES.UPDATE.PARTIAL', 'WALLETS.AUTO_TOPUP.SHAPE', 'MERCHANTS.GET.ROUND_TRIP']);
   });
 
-  test('fails on a closed last volume tier, an unknown legacy model, a merchant address with a number, a product without its metadata', async () => {
+  test('fails on a closed last volume tier, an unknown legacy model, a merchant address with a number, a product without its metadata, a valid top-up refused', async () => {
     const results = await run({
-      name: 'last-tier-closed, legacy-model-renamed, address-number, product-metadata-dropped',
+      name: 'last-tier-closed, legacy-model-renamed, address-number, product-metadata-dropped, topup-refused',
       onResponse(req, res, ctx) {
+        if (isPatch(req, '/v0/wallets/') && ok(res.status)) {
+          res.status = 400;
+          res.json = { error: 'validation_error', message: 'Invalid request', errors: [{ field: 'limit.period', message: 'unsupported' }] };
+          ctx.applied();
+          return;
+        }
         const b = res.json as Json;
         if (!ok(res.status) || !b) return;
         if (isGetPrice(req) && b.model === 'volume') b.properties.tiers.at(-1).upTo = '1000000';
@@ -102,7 +108,7 @@ describe('catalog suite', () => {
         ctx.applied();
       },
     });
-    expectFailed(results, ['PRICES.VOLUME.LAST_TIER_OPEN', 'PRICES.MODEL.ENUM', 'MERCHANTS.CREATE.OBJECT', 'PRODUCTS.CREATE.OBJECT']);
+    expectFailed(results, ['PRICES.VOLUME.LAST_TIER_OPEN', 'PRICES.MODEL.ENUM', 'MERCHANTS.CREATE.OBJECT', 'PRODUCTS.CREATE.OBJECT', 'VALIDATION.VALID_REQUEST.NOT_400']);
     expect(results.find((r) => r.title.startsWith('a standard fee price'))?.state).toBe('passed');
   });
 });

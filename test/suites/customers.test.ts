@@ -71,7 +71,7 @@ describe('customers suite', () => {
         ctx.applied();
       },
     });
-    expectFailed(results, ['CUSTOMERS.TAX_ID.NULL_CLEARS', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE']);
+    expectFailed(results, ['CUSTOMERS.TAX_ID.NULL_CLEARS', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE', 'VALIDATION.BOUNDS.400']);
     expect(results.find((r) => r.ruleIds.includes('CUSTOMERS.EXTERNAL_ID.NULL_CLEARS'))?.state).toBe('passed');
   });
 

@@ -79,10 +79,16 @@ describe('refunds-payments suite', () => {
     expectFailed(results, ['REFUNDS.TOTAL.SUM', 'PAYMENTS.ID.PREFIX']);
   });
 
-  test('fails on a credit note id without crn_ and a payment status outside the enum', async () => {
+  test('fails on a credit note id without crn_, a payment status outside the enum, and 200 for an unknown payment', async () => {
     const results = await run({
-      name: 'credit-note-prefix, payment-status',
+      name: 'credit-note-prefix, payment-status, unknown-payment-found',
       onResponse(req, res, ctx) {
+        if (isGetPayment(req) && res.status === 404) {
+          res.status = 200;
+          res.json = { object: 'payment', id: req.path.split('/')[3], amount: '1.00', currency: 'USD', status: 'pending', createdAt: new Date().toISOString() };
+          ctx.applied();
+          return;
+        }
         const b = res.json as Json;
         if (isRefund(req) && ok(res.status)) {
           b.id = String(b.id).replace(/^crn_/, 'cn_');
@@ -94,7 +100,7 @@ describe('refunds-payments suite', () => {
         }
       },
     });
-    expectFailed(results, ['REFUNDS.ID.PREFIX', 'PAYMENTS.STATUS.ENUM']);
+    expectFailed(results, ['REFUNDS.ID.PREFIX', 'PAYMENTS.STATUS.ENUM', 'STATUS.404.UNKNOWN_RESOURCE']);
   });
 
   test('fails when the reason is dropped or an unrefundable invoice is refunded; exact decimals 0.1 + 0.2 = 0.3 pass', async () => {
