@@ -111,10 +111,12 @@ scenario(['CUSTOMERS.TAX_RATES.RANGE', 'CUSTOMERS.TAX_RATES.SINGLE_RATE', 'VALID
       t.note(`PATCH taxRates=${rate}: the response carries no taxRates; the single rate is not judged`);
       continue;
     }
-    const rates = c.taxRates && typeof c.taxRates === 'object' ? Object.values(c.taxRates) : [];
+    t.expectRule('CUSTOMERS.TAX_RATES.SINGLE_RATE', !!c.taxRates && typeof c.taxRates === 'object', `taxRates reads as an object (got ${JSON.stringify(c.taxRates)})`, res);
+    const rates = Object.values(c.taxRates as Json);
+    if (!rates.length) t.note(`PATCH taxRates=${rate}: taxRates shows no rate; the single rate is not judged`);
     t.expectRule(
       'CUSTOMERS.TAX_RATES.SINGLE_RATE',
-      rates.length > 0 && rates.every((r) => Number(r) === rate),
+      rates.every((r) => Number(r) === rate),
       `after PATCH taxRates=${rate} every rate shown is ${rate} (got ${JSON.stringify(c.taxRates)})`,
       res,
     );
