@@ -1,0 +1,242 @@
+/**
+ * Benign variants: behaviours the document allows, which no suite may flag. Each changes
+ * real traffic (so "applied" proves it was exercised) without breaking a rule.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
+import { listedEndpoint } from './rate-emulation.ts';
+import { higherLimit } from './rate-limits.ts';
+import { bodyOf, expectAll, fault, got, isObj, json, pathOf, R, req, stateMap, type Json } from './helpers.ts';
+import type { CatalogFault } from './types.ts';
+
+/** Every suite: a benign variant that touches everything should pass everything. */
+const ALL: string[] = [];
+const ERROR_SUITES = ['auth', 'customers', 'alerts', 'catalog'];
+const sample = () => json(200, { object: 'customer', id: 'cus_demo1', validTaxAddress: { valid: true, message: null }, metadata: { b: 1, a: 2 } });
+const readCustomer = () => req('GET', '/v0/customers/cus_demo1');
+const notFound = () => json(404, { error: 'not_found', message: 'no such customer' });
+
+/** Response bodies of resources: the body itself and the elements of a list. */
+function representations(body: unknown): Json[] {
+  if (Array.isArray(body)) return body.filter(isObj);
+  if (!isObj(body)) return [];
+  return body.object === 'list' && Array.isArray(body.data) ? [body, ...body.data.filter(isObj)] : [body];
+}
+
+function reorder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reorder);
+  if (!isObj(v)) return v;
+  return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reorder(v[k])]));
+}
+
+/** Replaces every string equal to a key of `map` (deep). */
+function mapStrings(v: unknown, map: (s: string) => string | undefined): unknown {
+  if (typeof v === 'string') return map(v) ?? v;
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, map));
+  if (!isObj(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, map)]));
+}
+
+const CUSTOMER_ID = /^cus_[a-zA-Z0-9]+$/;
+const LONGER = 'Q7longer0suffix';
+
+function isErrorBody(res: ProxyResponse): Json | undefined {
+  const b = bodyOf(res);
+  return res.status >= 400 && res.status < 500 && b && typeof b.message === 'string' ? b : undefined;
+}
+
+export const benignVariants: CatalogFault[] = [
+  higherLimit,
+  fault({
+    name: 'benign-extra-properties',
+    family: 'conventions',
+    benign: true,
+    description: 'every resource (and list element) carries an extra, undocumented property',
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      const reps = representations(res.json);
+      if (!reps.length || res.status >= 400) return;
+      for (const rep of reps) rep.conformExtra = { note: 'undocumented property', n: 1 };
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([got(o)?.conformExtra?.n === 1 && got(o)?.id === 'cus_demo1', 'no extra property']) },
+  }),
+  fault({
+    name: 'benign-reordered-keys',
+    family: 'conventions',
+    benign: true,
+    description: 'object keys come in reverse order, at every depth',
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      if (!isObj(res.json) && !Array.isArray(res.json)) return;
+      ctx.applied();
+      return { ...res, body: Buffer.from(JSON.stringify(reorder(res.json))) };
+    },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([Object.keys(got(o) ?? {})[0] === 'metadata' && Object.keys(got(o)?.metadata ?? {})[0] === 'a', `keys ${Object.keys(got(o) ?? {}).join(',')}`]),
+    },
+  }),
+  fault({
+    name: 'benign-content-type-variant',
+    family: 'conventions',
+    benign: true,
+    description: 'content type written application/json;charset=UTF-8 (no space, upper-case charset)',
+    rules: [],
+    suites: ['auth', 'customers', 'catalog'],
+    onResponse(_r, res, ctx) {
+      if (!/^application\/json/i.test(res.headers['content-type'] ?? '')) return;
+      res.headers['content-type'] = 'application/json;charset=UTF-8';
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['content-type'] === 'application/json;charset=UTF-8', `content-type ${o.response.headers['content-type']}`]) },
+  }),
+  fault({
+    name: 'benign-unlisted-ratelimit-headers',
+    family: 'rate-limits',
+    benign: true,
+    description: 'endpoints outside the Limits table send x-ratelimit headers describing no reachable limit (limit 1, remaining 0)',
+    rules: [],
+    suites: ['rate-limits', 'catalog', 'customers'],
+    async onResponse(r, res, ctx) {
+      if (res.status === 401 || (await listedEndpoint(r))) return;
+      Object.assign(res.headers, { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' });
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, { object: 'merchant' }) }], verify: (o) => expectAll([o.response.headers['x-ratelimit-remaining'] === '0', 'no headers added']) },
+  }),
+  fault({
+    name: 'benign-extra-error-code',
+    family: 'conventions',
+    benign: true,
+    description: 'errors without a code get one (UPPER_SNAKE_CASE), 429s included',
+    rules: [],
+    suites: [...ERROR_SUITES, 'rate-limits'],
+    onResponse(_r, res, ctx) {
+      const b = isErrorBody(res);
+      if (!b || b.code !== undefined) return;
+      b.code = `CONFORM_${String(res.status)}_EXTRA`;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: notFound() }], verify: (o) => expectAll([got(o)?.code === 'CONFORM_404_EXTRA', `code ${got(o)?.code}`]) },
+  }),
+  fault({
+    name: 'benign-error-details',
+    family: 'conventions',
+    benign: true,
+    description: 'errors without details carry a details object (request id)',
+    rules: [],
+    suites: ERROR_SUITES,
+    onResponse(_r, res, ctx) {
+      const b = isErrorBody(res);
+      if (!b || b.details !== undefined) return;
+      b.details = { requestId: `req_${Date.now().toString(36)}` };
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: notFound() }], verify: (o) => expectAll([typeof got(o)?.details?.requestId === 'string', 'no details']) },
+  }),
+  fault({
+    name: 'benign-extra-headers',
+    family: 'conventions',
+    benign: true,
+    description: 'every answer carries extra headers (x-request-id, cache-control, vary, x-powered-by)',
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      Object.assign(res.headers, { 'x-request-id': `req_${Math.random().toString(36).slice(2)}`, 'cache-control': 'no-store', vary: 'Authorization', 'x-powered-by': 'conform-fault-proxy' });
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['cache-control'] === 'no-store', 'no extra headers']) },
+  }),
+  fault({
+    name: 'benign-longer-id-suffix',
+    family: 'conventions',
+    benign: true,
+    description: 'customer ids are longer (cus_ + a longer suffix): every cus_ id is rewritten in answers and mapped back in requests',
+    rules: [],
+    suites: ['customers', 'delete-blockers'],
+    onRequest(r, ctx) {
+      const back = stateMap<string, string>(ctx, 'short');
+      if (!back.size) return;
+      const short = (s: string) => back.get(s);
+      const [p, q] = r.path.split('?');
+      const segments = p.split('/').map((seg) => (short(decodeURIComponent(seg)) ? encodeURIComponent(short(decodeURIComponent(seg))!) : seg));
+      const query = new URLSearchParams(q ?? '');
+      const mapped = [...query].filter(([, v]) => short(v));
+      for (const [k, v] of mapped) query.set(k, short(v)!);
+      const path = `${segments.join('/')}${q === undefined ? '' : `?${mapped.length ? query : q}`}`;
+      const body = r.json === undefined ? undefined : mapStrings(r.json, short);
+      if (path === r.path && JSON.stringify(body) === JSON.stringify(r.json)) return;
+      r.path = path;
+      if (body !== undefined) r.json = body;
+      ctx.applied();
+    },
+    onResponse(_r, res, ctx) {
+      if (res.json === undefined) return;
+      const back = stateMap<string, string>(ctx, 'short');
+      let hit = false;
+      const out = mapStrings(res.json, (s) => {
+        if (!CUSTOMER_ID.test(s) || back.has(s)) return undefined;
+        hit = true;
+        const long = `${s}${LONGER}`;
+        back.set(long, s);
+        return long;
+      });
+      if (!hit) return;
+      ctx.applied();
+      res.json = out;
+    },
+    demo: {
+      steps: [
+        { req: req('POST', '/v0/customers', {}), res: json(201, { object: 'customer', id: 'cus_demo1' }) },
+        { req: req('GET', `/v0/customers/cus_demo1${LONGER}`), res: (f) => (pathOf(f) === '/v0/customers/cus_demo1' ? sample() : notFound()) },
+      ],
+      verify: (o, all) => expectAll([got(all[0])?.id === `cus_demo1${LONGER}`, 'the id was not lengthened'], [o.response.status === 200 && got(o)?.id === `cus_demo1${LONGER}`, `got ${o.response.status} ${got(o)?.id}`]),
+    },
+  }),
+  fault({
+    name: 'benign-pretty-json',
+    family: 'conventions',
+    benign: true,
+    description: 'JSON bodies are pretty-printed (two-space indent, trailing newline)',
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      if (res.json === undefined) return;
+      ctx.applied();
+      return { ...res, body: Buffer.from(`${JSON.stringify(res.json, null, 2)}\n`) };
+    },
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.body.toString().startsWith('{\n  "object"') && got(o)?.id === 'cus_demo1', 'not pretty-printed']) },
+  }),
+  fault({
+    name: 'benign-200-instead-of-201',
+    family: 'conventions',
+    benign: true,
+    description: 'creations whose success code the document does not show answer 200 instead of 201',
+    rules: [],
+    suites: ['catalog', 'billing-schedules', 'refunds-payments'],
+    onResponse(r, res, ctx) {
+      const p = pathOf(r);
+      const documented = [R.products, R.merchants, R.schedules, R.refunds].some((re) => re.test(p));
+      if (r.method !== 'POST' || !documented || res.status !== 201) return;
+      ctx.applied();
+      return { ...res, status: 200 };
+    },
+    demo: { steps: [{ req: req('POST', '/v0/products', { name: 'x' }), res: json(201, { object: 'product' }) }], verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]) },
+  }),
+  fault({
+    name: 'benign-latency',
+    family: 'conventions',
+    benign: true,
+    description: 'every answer is 25 ms slower',
+    rules: [],
+    suites: ['rate-limits', 'auth'],
+    async onResponse(_r: ProxyRequest, _res: ProxyResponse, ctx) {
+      await sleep(25);
+      ctx.applied();
+    },
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([(o.durationMs ?? 0) >= 20 && got(o)?.id === 'cus_demo1', `took ${o.durationMs} ms`]) },
+  }),
+];

@@ -1,0 +1,245 @@
+/** Version migration (POST /v0/subscriptions/{id}/versionMigration) and PATCH versionPolicy floating. */
+import type { FaultContext, ProxyRequest, ProxyResponse } from '../proxy.ts';
+import { bodyOf, expectAll, fault, got, is2xx, isObj, json, on, R, req, stateMap, T0, type Json } from './helpers.ts';
+import type { CatalogFault, DemoStep } from './types.ts';
+
+const SUITES = ['version-migration'];
+const CONFLICTS = ['MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED'];
+const DAY_MS = 86_400_000;
+
+const sub = (over: Json = {}): Json => ({ object: 'subscription', id: 'sub_demo1', versionPolicy: 'floating', versionNumber: 1, planVersionId: 'pv_demo1', ...over });
+const answer = (from: number, to: number, over: Json = {}): Json => ({
+  subscription: sub({ versionPolicy: 'pinned', versionNumber: from }),
+  migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt: T0, changed: from !== to },
+  lineItems: { syncFailed: false },
+  ...over,
+});
+const migrateReq = (to: unknown) => req('POST', '/v0/subscriptions/sub_demo1/versionMigration', { targetVersionNumber: to });
+const migrated = (from: number, to: number): DemoStep => ({ req: migrateReq(to), res: json(200, answer(from, to)) });
+const readSub = (over: Json = {}): DemoStep => ({ req: req('GET', '/v0/subscriptions/sub_demo1'), res: json(200, sub(over)) });
+
+/** The migration answer of a successful POST, or undefined. */
+function migration(r: ProxyRequest, res: ProxyResponse): { id: string; body: Json; m: Json } | undefined {
+  const hit = on(r, 'POST', R.migrate);
+  const body = bodyOf(res);
+  if (!hit || !is2xx(res) || !body || !isObj(body.migration)) return undefined;
+  return { id: decodeURIComponent(hit[1]), body, m: body.migration };
+}
+
+/** An accepted-looking answer built from the subscription as it reads now. */
+async function fakeAccepted(r: ProxyRequest, ctx: FaultContext, id: string): Promise<ProxyResponse> {
+  const read = await ctx.upstream({ method: 'GET', path: `/v0/subscriptions/${encodeURIComponent(id)}`, headers: { authorization: r.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+  const s = bodyOf(read) ?? { object: 'subscription', id };
+  const to = bodyOf(r)?.targetVersionNumber;
+  const from = typeof s.versionNumber === 'number' ? s.versionNumber : 1;
+  return json(200, { subscription: { ...s, versionPolicy: 'pinned' }, migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt: s.currentPeriodEnd ?? new Date().toISOString(), changed: to !== from }, lineItems: { syncFailed: false } });
+}
+
+export const migrationFaults: CatalogFault[] = [
+  fault({
+    name: 'migration-does-not-pin',
+    family: 'version-migration',
+    description: 'a migrated subscription stays (and reads) floating',
+    rules: ['MIGRATION.EFFECT.PINS', 'MIGRATION.SAME_VERSION.PINS_FLOATING'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      const seen = stateMap<string, true>(ctx, 'migrated');
+      if (mig && isObj(mig.body.subscription)) {
+        seen.set(mig.id, true);
+        mig.body.subscription.versionPolicy = 'floating';
+        return void ctx.applied();
+      }
+      const read = on(r, 'GET', R.subscription);
+      const b = bodyOf(res);
+      if (read && b && seen.has(decodeURIComponent(read[1])) && b.versionPolicy === 'pinned') {
+        b.versionPolicy = 'floating';
+        ctx.applied();
+      }
+    },
+    demo: { steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned' })], verify: (o, all) => expectAll([got(all[0])?.subscription?.versionPolicy === 'floating', 'the answer is pinned'], [got(o)?.versionPolicy === 'floating', 'the read is pinned']) },
+  }),
+  fault({
+    name: 'migration-wrong-effectiveAt',
+    family: 'version-migration',
+    description: 'effectiveAt is a day after the end of the current billing period',
+    rules: ['MIGRATION.EFFECT.PERIOD_END'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      if (!mig || typeof mig.m.effectiveAt !== 'string') return;
+      mig.m.effectiveAt = new Date(Date.parse(mig.m.effectiveAt) + DAY_MS).toISOString();
+      ctx.applied();
+    },
+    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.migration?.effectiveAt === '2030-01-02T00:00:00.000Z', `effectiveAt ${got(o)?.migration?.effectiveAt}`]) },
+  }),
+  fault({
+    name: 'migration-takes-effect-now',
+    family: 'version-migration',
+    description: 'the move happens at once: effectiveAt is now and the subscription reads the target version before the boundary',
+    rules: ['MIGRATION.EFFECT.PERIOD_END'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const moved = stateMap<string, number>(ctx, 'movedTo');
+      const mig = migration(r, res);
+      if (mig && mig.m.changed === true) {
+        moved.set(mig.id, mig.m.toVersionNumber);
+        mig.m.effectiveAt = new Date().toISOString();
+        if (isObj(mig.body.subscription)) mig.body.subscription.versionNumber = mig.m.toVersionNumber;
+        return void ctx.applied();
+      }
+      const read = on(r, 'GET', R.subscription);
+      const b = bodyOf(res);
+      const to = read ? moved.get(decodeURIComponent(read[1])) : undefined;
+      if (b && to !== undefined && b.versionNumber !== to) {
+        b.versionNumber = to;
+        ctx.applied();
+      }
+    },
+    demo: { steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned', versionNumber: 1 })], verify: (o, all) => expectAll([got(all[0])?.migration?.effectiveAt !== T0, 'effectiveAt unchanged'], [got(o)?.versionNumber === 2, `reads version ${got(o)?.versionNumber}`]) },
+  }),
+  fault({
+    name: 'migration-missing-version-accepted',
+    family: 'version-migration',
+    description: 'a version the plan lacks (or an archived one) is accepted with 200 instead of 404',
+    rules: ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION'],
+    suites: SUITES,
+    async onResponse(r, res, ctx) {
+      const hit = on(r, 'POST', R.migrate);
+      if (!hit || res.status !== 404) return;
+      ctx.applied();
+      return fakeAccepted(r, ctx, decodeURIComponent(hit[1]));
+    },
+    demo: {
+      steps: [{ req: migrateReq(99), res: (f) => (f.method === 'GET' ? json(200, sub()) : json(404, { error: 'not_found', message: 'no version 99' })) }],
+      verify: (o) => expectAll([o.response.status === 200 && got(o)?.migration?.toVersionNumber === 99, `got ${o.response.status}`]),
+    },
+  }),
+  fault({
+    name: 'migration-409-without-code',
+    family: 'version-migration',
+    description: 'refused migrations (409) carry no code',
+    rules: CONFLICTS,
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      if (!on(r, 'POST', R.migrate) || res.status !== 409 || b?.code === undefined) return;
+      delete b.code;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: migrateReq(2), res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }) }], verify: (o) => expectAll([o.response.status === 409 && got(o)?.code === undefined, 'code still there']) },
+  }),
+  fault({
+    name: 'migration-conflict-accepted',
+    family: 'version-migration',
+    description: 'migrations the document refuses with 409 (not live, ends before the boundary, ...) are answered 200',
+    rules: CONFLICTS,
+    suites: SUITES,
+    async onResponse(r, res, ctx) {
+      const hit = on(r, 'POST', R.migrate);
+      if (!hit || res.status !== 409) return;
+      ctx.applied();
+      return fakeAccepted(r, ctx, decodeURIComponent(hit[1]));
+    },
+    demo: {
+      steps: [{ req: migrateReq(2), res: (f) => (f.method === 'GET' ? json(200, sub()) : json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' })) }],
+      verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]),
+    },
+  }),
+  fault({
+    name: 'migration-range-as-404',
+    family: 'version-migration',
+    description: 'targetVersionNumber out of 1..2147483647 (or not an integer) gets 404 instead of 400',
+    rules: ['MIGRATION.400.TARGET_RANGE'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      if (!on(r, 'POST', R.migrate) || res.status !== 400) return;
+      ctx.applied();
+      return json(404, { error: 'not_found', message: 'no such version' });
+    },
+    demo: { steps: [{ req: migrateReq(0), res: json(400, { error: 'validation_error', message: 'bad', errors: [{ field: 'targetVersionNumber', message: 'min 1' }] }) }], verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]) },
+  }),
+  fault({
+    name: 'migration-same-version-changed',
+    family: 'version-migration',
+    description: 'migrating to the version in use answers changed true',
+    rules: ['MIGRATION.SAME_VERSION.NO_CHANGE'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      if (!mig || mig.m.fromVersionNumber !== mig.m.toVersionNumber || mig.m.changed !== false) return;
+      mig.m.changed = true;
+      ctx.applied();
+    },
+    demo: { steps: [migrated(1, 1)], verify: (o) => expectAll([got(o)?.migration?.changed === true, 'changed still false']) },
+  }),
+  fault({
+    name: 'migration-floating-patch-ignored',
+    family: 'version-migration',
+    description: 'PATCH /v0/subscriptions/{id} versionPolicy floating is answered but not applied',
+    rules: ['STATE.SUBSCRIPTION.FLOATING'],
+    suites: SUITES,
+    async onRequest(r, ctx) {
+      if (!on(r, 'PATCH', R.subscription)) return;
+      ctx.applied();
+      const { 'content-type': _ct, ...headers } = r.headers;
+      return ctx.upstream({ method: 'GET', path: r.path, headers, body: Buffer.alloc(0) });
+    },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/subscriptions/sub_demo1', { versionPolicy: 'floating' }), res: (f) => json(200, sub({ versionPolicy: f.method === 'PATCH' ? 'floating' : 'pinned' })) }],
+      verify: (o) => expectAll([o.forwarded === undefined, 'the PATCH reached the target'], [got(o)?.versionPolicy === 'pinned', 'the answer is floating']),
+    },
+  }),
+  fault({
+    name: 'migration-from-version-wrong',
+    family: 'version-migration',
+    description: 'migration.fromVersionNumber repeats the target version',
+    rules: ['MIGRATION.RESPONSE.VERSION_NUMBERS'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      if (!mig || mig.m.fromVersionNumber === mig.m.toVersionNumber) return;
+      mig.m.fromVersionNumber = mig.m.toVersionNumber;
+      ctx.applied();
+    },
+    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.migration?.fromVersionNumber === 2, 'fromVersionNumber unchanged']) },
+  }),
+  fault({
+    name: 'migration-no-lineItems',
+    family: 'version-migration',
+    description: 'the migration answer drops lineItems',
+    rules: ['MIGRATION.RESPONSE.SHAPE'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      if (!mig || mig.body.lineItems === undefined) return;
+      delete mig.body.lineItems;
+      ctx.applied();
+    },
+    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o) !== undefined && got(o)?.lineItems === undefined, 'lineItems still there']) },
+  }),
+  fault({
+    name: 'migration-second-ignored',
+    family: 'version-migration',
+    description: 'a second migration before the boundary is acknowledged, but the first one stays scheduled',
+    rules: ['MIGRATION.EFFECT.SECOND_REPLACES_FIRST'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const hit = on(r, 'POST', R.migrate);
+      const first = hit && stateMap<string, Json>(ctx, 'first').get(decodeURIComponent(hit[1]));
+      const to = bodyOf(r)?.targetVersionNumber;
+      if (!first || !Number.isInteger(to) || to === first.migration.toVersionNumber) return;
+      ctx.applied();
+      return json(200, { ...first, migration: { ...first.migration, toVersionNumber: to } });
+    },
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      const firsts = stateMap<string, Json>(ctx, 'first');
+      if (mig && mig.m.changed === true && !firsts.has(mig.id)) firsts.set(mig.id, JSON.parse(JSON.stringify(mig.body)));
+    },
+    demo: {
+      steps: [migrated(1, 3), { req: migrateReq(2), res: json(200, answer(1, 2)) }],
+      verify: (o) => expectAll([o.forwarded === undefined, 'the second migration reached the target'], [got(o)?.migration?.toVersionNumber === 2, 'the answer does not echo the second target']),
+    },
+  }),
+];
