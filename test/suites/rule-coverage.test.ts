@@ -1,0 +1,63 @@
+/**
+ * Every rule of spec/rules.yaml is exercised by at least one scenario (a rule id cited as
+ * a string literal in suites/*.suite.ts) or one check of the registry. Collected
+ * statically: string literals only (comments do not count), through the TypeScript parser.
+ */
+import { describe, expect, test } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { loadRules } from '../../src/spec/rules.ts';
+import { checkRuleIds } from '../../src/engine/checks/index.ts';
+import { DEFAULT_SUITES_DIR } from '../../src/engine/runner/index.ts';
+
+const RULE_ID_SHAPE = /^[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+){2,}$/;
+
+/** Rule-id-shaped string literals (plain, template without substitutions) in TypeScript source. */
+export function ruleIdLiterals(source: string, fileName = 'suite.ts'): string[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && RULE_ID_SHAPE.test(node.text)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+async function suiteRuleIds(): Promise<Map<string, string[]>> {
+  const byFile = new Map<string, string[]>();
+  for (const name of (await readdir(DEFAULT_SUITES_DIR)).filter((f) => f.endsWith('.suite.ts')).sort()) {
+    byFile.set(name, ruleIdLiterals(await readFile(join(DEFAULT_SUITES_DIR, name), 'utf8'), name));
+  }
+  return byFile;
+}
+
+describe('rule coverage', () => {
+  test('the collector finds rule ids in string literals only', () => {
+    const src = [
+      "// 'COMMENT.ONLY.RULE' in a comment does not count",
+      "/* 'BLOCK.COMMENT.RULE' neither */",
+      "scenario(['WEBHOOKS.404.NEVER_ENABLED', `ALERTS.LIST.OFFSET`], 'title CONV.ID.PATTERNS inside a sentence', async () => {});",
+      "t.expectRule(\"REFUNDS.TOTAL.SUM\", ok, 'msg');",
+      "const notAnId = 'Not.A.RuleId'; const twoParts = 'CONV.ID';",
+    ].join('\n');
+    expect(ruleIdLiterals(src)).toEqual(['WEBHOOKS.404.NEVER_ENABLED', 'ALERTS.LIST.OFFSET', 'REFUNDS.TOTAL.SUM']);
+  });
+
+  test('every rule id in spec/rules.yaml is exercised by a scenario or a check', async () => {
+    const rules = await loadRules();
+    const known = new Set(rules.rules.map((r) => r.id));
+    const exercised = new Set<string>(checkRuleIds());
+    for (const ids of (await suiteRuleIds()).values()) for (const id of ids) if (known.has(id)) exercised.add(id);
+    const unexercised = rules.rules.map((r) => r.id).filter((id) => !exercised.has(id));
+    expect(unexercised, `rules no scenario or check exercises:\n${unexercised.join('\n')}`).toEqual([]);
+  });
+
+  test('suites cite no rule-id-shaped literal that spec/rules.yaml does not know', async () => {
+    const rules = await loadRules();
+    const unknown: string[] = [];
+    for (const [file, ids] of await suiteRuleIds()) for (const id of ids) if (!rules.byId(id)) unknown.push(`${file}: ${id}`);
+    expect(unknown).toEqual([]);
+  });
+});
