@@ -137,6 +137,9 @@ describe('response-schema', () => {
     const r = run('response-schema', ex('GET', '/v0/customers', 200, { anything: true }, rate));
     expect(r).toEqual({ judged: [], findings: [] });
   });
+  test('error statuses are left to the error-shape check', () => {
+    expect(run('response-schema', ex('GET', '/v0/customers/cus_x', 404, { nothing: true })).judged).toEqual([]);
+  });
   test('an empty body where a document is due fails', () => {
     expect(run('response-schema', ex('GET', '/v0/customers/cus_1', 200)).findings).toHaveLength(1);
   });
@@ -205,11 +208,13 @@ describe('id-patterns', () => {
 });
 
 describe('list-envelope', () => {
-  test('a list envelope passes; a bare array or a missing total fails', () => {
+  test('a list envelope passes, with or without total; a bare array, a non-integer total or no pagination fails', () => {
     expect(run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } })).findings).toEqual([]);
     expect(run('list-envelope', ex('GET', '/v0/alerts', 200, [])).findings).toHaveLength(1);
-    const r = run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0 } }));
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0 } })).findings).toEqual([]);
+    const r = run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: '3' } }));
     expect(r.findings[0].message).toMatch(/pagination.total/);
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, { object: 'list', data: [] })).findings[0].message).toMatch(/pagination is missing/);
   });
 });
 

@@ -9,15 +9,16 @@ export function listEnvelopeProblems(body: unknown): string[] {
   if (!Array.isArray(body.data)) p.push('data is not an array');
   const pg = body.pagination;
   if (!isObject(pg)) p.push('pagination is missing');
-  else for (const k of ['limit', 'offset', 'total']) if (!Number.isInteger(pg[k])) p.push(`pagination.${k} is ${JSON.stringify(pg[k] ?? null)}, not an integer`);
+  // limit, offset and total are integers where present (rules.yaml: CONV.LIST.ENVELOPE).
+  else for (const k of ['limit', 'offset', 'total']) if (pg[k] !== undefined && !Number.isInteger(pg[k])) p.push(`pagination.${k} is ${JSON.stringify(pg[k])}, not an integer`);
   return p;
 }
 
-/** List responses: object list, a data array, pagination {limit, offset, total} integers. */
+/** List responses: object list, a data array, a pagination object (limit, offset, total integers where present). */
 export const listEnvelope = defineCheck({
   name: 'list-envelope',
   ruleIds: ['CONV.LIST.ENVELOPE'],
-  description: 'List responses have object list, a data array and integer pagination limit, offset, total.',
+  description: 'List responses have object list, a data array and a pagination object whose limit, offset, total are integers where present.',
   evaluate(ex, _ctx, op) {
     if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op) return { judged: [], findings: [] };
     if (!LIST_OPERATIONS.has(op.operationId)) return { judged: [], findings: [] };

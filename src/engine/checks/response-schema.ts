@@ -3,8 +3,7 @@ import { defineCheck, finding, describeStatus, judgeableResponse } from './types
 const REQUIRED = /required|must have/i;
 
 /**
- * The body validates against the schema the spec declares for the operation and status
- * (successes, and error statuses the operation declares by their exact code).
+ * A success body validates against the schema the spec declares for the operation and status.
  * Only what is declared is judged: no schema, or a body the document does not show (its
  * schema is then the reference's choice), means nothing to check,
  * and the schemas leave additional properties open (CONV.EXTRA_FIELDS.ALLOWED).
@@ -15,12 +14,10 @@ export const responseSchema = defineCheck({
   description: 'The response body validates against the schema declared for its operation and status.',
   evaluate(ex, ctx, op) {
     if (ex.status === undefined || !op || ex.jsonError || ex.transportError) return { judged: [], findings: [] };
-    const success = ex.status >= 200 && ex.status < 300;
-    // Error bodies are judged here only where the operation declares that exact status (e.g. a 409 with blockers).
-    if (!success && !(ex.status >= 400 && ex.status < 500)) return { judged: [], findings: [] };
+    // Success bodies only (SCHEMA.RESPONSE.MATCHES); error bodies are the error-shape check's and the scenarios'.
+    if (ex.status < 200 || ex.status >= 300) return { judged: [], findings: [] };
     const declared = judgeableResponse(ctx, op, ex.status);
     if (!declared || declared.schema === undefined || declared.schema === null) return { judged: [], findings: [] };
-    if (!success && declared.key !== String(ex.status)) return { judged: [], findings: [] };
     const judged = ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'];
     if (ex.body === undefined) {
       return { judged, findings: [finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `Empty body where ${op.operationId} returns a document`, `${describeStatus(ex)}: no body, but a schema is declared for this response.`, ex)] };
