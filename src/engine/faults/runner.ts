@@ -216,7 +216,7 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
   }
 }
 
-function judge(fault: CatalogFault, run: RunRecord & { applied: number; exchanges: number }, baseline: RunRecord | undefined): FaultResult {
+export function judge(fault: CatalogFault, run: RunRecord & { applied: number; exchanges: number }, baseline: RunRecord | undefined): FaultResult {
   const already = new Set(baseline?.failedRules ?? []);
   const rulesFired = run.failedRules.filter((id) => !already.has(id));
   const failedAnew = run.exitCode === 1 && (!baseline || baseline.exitCode === 0 || rulesFired.length > 0);
