@@ -89,11 +89,12 @@ scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown merchant gets 404', async 
   t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
 }, concurrent);
 
-scenario(['MERCHANTS.CREATE.REFERENCE_REQUIRED'], 'the reference requires no merchant field and answers 201', async (t) => {
+scenario(['MERCHANTS.CREATE.REFERENCE_REQUIRED'], 'the reference requires no merchant field', async (t) => {
   if (t.target.fixtureStrategy !== 'reference') t.skip('a reference rule: judged only on a target offering the reference extensions');
   const res = await t.http.post('/v0/merchants', {});
-  t.expectStatus('MERCHANTS.CREATE.REFERENCE_REQUIRED', res, 201);
-  t.expectRule('MERCHANTS.CREATE.REFERENCE_REQUIRED', bodyOf(res).object === 'merchant', 'an empty body creates a merchant', res);
+  const m = expect2xx(t, 'MERCHANTS.CREATE.REFERENCE_REQUIRED', res, 'POST /v0/merchants with an empty body');
+  t.expectRule('MERCHANTS.CREATE.REFERENCE_REQUIRED', m.object === 'merchant' && typeof m.id === 'string', 'an empty body creates a merchant', res);
+  if (res.status !== 201) t.note(`POST /v0/merchants answered ${res.status}; the reference's choice is 201`);
 }, concurrent);
 
 // --- products ----------------------------------------------------------------------------
