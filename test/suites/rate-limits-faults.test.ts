@@ -147,7 +147,7 @@ describe('rate-limits suite against faulty targets', () => {
     expect(results.find((r) => r.title.startsWith('GET /v0/customers: 60 per 6 s'))?.exchanges).toBeGreaterThan(90);
   }, 90_000);
 
-  test('fails on a limit header below the published one, rate headers on a 401, a 429 without retry-after or rate_limit_exceeded, a reset beyond the window, a negative remaining', async () => {
+  test('fails on a limit header below the published one, rate headers on a 401, a 429 without retry-after or rate_limit_exceeded, a reset beyond the window, a negative or missing remaining', async () => {
     const results = await run(proxy, ref, {
       name: 'rate header faults',
       onResponse(req, res, ctx) {
@@ -156,6 +156,7 @@ describe('rate-limits suite against faulty targets', () => {
         if (res.status === 401) Object.assign(h, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' });
         else if (pathIs(req, '/v0/customers')) h['x-ratelimit-limit'] = '59';
         else if (pathIs(req, '/v0/integrations/')) h['x-ratelimit-reset'] = '120';
+        else if (req.path.endsWith('/portal')) delete h['x-ratelimit-remaining'];
         else if (res.status !== 429) return;
         else if (pathIs(req, '/v0/costs/report')) delete h['retry-after'];
         else if (pathIs(req, '/v2/invoices/lineItems')) (res.json as Json).error = 'too_many_requests';
@@ -172,6 +173,7 @@ describe('rate-limits suite against faulty targets', () => {
       'RATE.EXCEEDED.BODY@/v2/invoices/lineItems',
       'RATE.RESET.WITHIN_WINDOW@/v0/integrations/salesforce/accounts',
       'RATE.REMAINING.NON_NEGATIVE@/v0/subscriptions/{id}/reconciliations',
+      'RATE.HEADERS.PRESENT@/v0/subscriptions/{id}/portal',
     ]);
   }, 90_000);
 
