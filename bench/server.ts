@@ -4,7 +4,8 @@
  * The server runs in a child process (its own event loop and core), in memory, with
  * 10k customers seeded and listCustomers' limit raised by configuration. autocannon
  * drives, from this process, for each of GET /v0/customers/{id}, PATCH /v0/customers/{id}
- * and GET /v0/customers: one run at full speed, then one at a fixed 1000 req/s.
+ * and GET /v0/customers (first page, and a random offset in 0..10k: offset paging walks
+ * the skipped rows): one run at full speed, then one at a fixed 1000 req/s.
  * Bounded: BENCH_DURATION seconds per run (default 10), BENCH_CONNECTIONS (default 10).
  */
 import { spawn } from 'node:child_process';
@@ -77,7 +78,8 @@ async function parent(): Promise<void> {
   const scenarios: Scenario[] = [
     { name: 'GET /v0/customers/{id}', method: 'GET', path: () => `/v0/customers/${pick()}` },
     { name: 'PATCH /v0/customers/{id}', method: 'PATCH', path: () => `/v0/customers/${pick()}`, body: () => JSON.stringify({ taxRates: Math.floor(Math.random() * 100), notificationSettings: { invoicePaid: Math.random() < 0.5 } }) },
-    { name: 'GET /v0/customers', method: 'GET', path: () => `/v0/customers?limit=10&offset=${Math.floor(Math.random() * (ready.ids.length - 10))}` },
+    { name: 'GET /v0/customers (first page)', method: 'GET', path: () => '/v0/customers?limit=10' },
+    { name: 'GET /v0/customers (random offset)', method: 'GET', path: () => `/v0/customers?limit=10&offset=${Math.floor(Math.random() * (ready.ids.length - 10))}` },
   ];
 
   const run = (s: Scenario, rate?: number) =>
