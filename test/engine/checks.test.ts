@@ -231,7 +231,20 @@ describe('money', () => {
   test('decimal strings pass; numbers and words fail', () => {
     expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '10.50' })).findings).toEqual([]);
     expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: 10.5 })).findings[0].ruleIds).toEqual(['CONV.MONEY.DECIMAL_STRING']);
-    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '1', lineItems: [{ amount: 'ten' }] })).findings).toHaveLength(1);
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: 'ten' })).findings[0].ruleIds).toEqual(['CONV.MONEY.DECIMAL_STRING']);
+  });
+  test('invoice refund amount, taxAmount and total are judged', () => {
+    const refund = { object: 'invoice_refund', amount: '10.00', taxAmount: '0.80', total: '10.80' };
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, refund)).findings).toEqual([]);
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { ...refund, taxAmount: 0.8 })).findings[0].message).toContain('taxAmount');
+  });
+  test('money-like fields typed only string are not judged', () => {
+    const topupSpec = fakeSpec({ updateAutoTopupConfig: { operationId: 'updateAutoTopupConfig', method: 'PATCH', pathTemplate: '/v0/wallets/{id}/autoTopupConfig', responses: { '200': { schema: { type: 'object' } } } } });
+    const topup = ex('PATCH', '/v0/wallets/wal_1/autoTopupConfig', 200, { object: 'autoTopupConfig', amount: '$25', threshold: 'five' });
+    const out = byName('money').evaluate(topup, { spec: topupSpec }, topupSpec.findOperation('PATCH', '/v0/wallets/wal_1/autoTopupConfig'));
+    expect(out).toEqual({ judged: [], findings: [] });
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '1', lineItems: [{ amount: 'ten' }] })).findings).toEqual([]);
+    expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'price', properties: { unitPrice: 'x', tiers: [{ unitPrice: 'y' }] }, unitAmount: 'z' })).judged).toEqual([]);
   });
 });
 

@@ -2,25 +2,18 @@ import { defineCheck, finding, isObject, describeStatus, bodyShown } from './typ
 
 export const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/** Documented decimal-string money fields, by resource `object` name. */
+/**
+ * The only fields the document calls decimal: Payment.amount ("Decimal format") and the
+ * invoice refund's amount, taxAmount and total ("decimal dollars"). Other money-like
+ * fields (auto top-up, price unitPrice/unitAmount, tiers, payment line items) are typed
+ * only "string", so their format is left open.
+ */
 function moneyFields(rep: Record<string, unknown>): [string, unknown][] {
   switch (rep.object) {
     case 'invoice_refund':
       return [['amount', rep.amount], ['taxAmount', rep.taxAmount], ['total', rep.total]];
-    case 'payment': {
-      const items = Array.isArray(rep.lineItems) ? rep.lineItems : [];
-      return [['amount', rep.amount], ...items.map((li, i): [string, unknown] => [`lineItems[${i}].amount`, isObject(li) ? li.amount : undefined])];
-    }
-    case 'autoTopupConfig':
-      return [['amount', rep.amount], ['threshold', rep.threshold]];
-    case 'price': {
-      const props = isObject(rep.properties) ? rep.properties : {};
-      const tiers = Array.isArray(props.tiers) ? props.tiers : [];
-      return [
-        ['properties.unitPrice', props.unitPrice],
-        ...tiers.map((t, i): [string, unknown] => [`properties.tiers[${i}].unitPrice`, isObject(t) ? t.unitPrice : undefined]),
-      ];
-    }
+    case 'payment':
+      return [['amount', rep.amount]];
     default:
       return [];
   }
@@ -29,7 +22,7 @@ function moneyFields(rep: Record<string, unknown>): [string, unknown][] {
 export const money = defineCheck({
   name: 'money',
   ruleIds: ['CONV.MONEY.DECIMAL_STRING'],
-  description: 'Money amounts documented as strings (amount, taxAmount, total, unitPrice, threshold) hold decimal numbers.',
+  description: 'Payment amount and invoice refund amount, taxAmount and total (documented as decimal) hold decimal strings.',
   evaluate(ex, ctx, op) {
     if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
     const fields = moneyFields(ex.body).filter(([, v]) => v !== undefined && v !== null);
