@@ -282,8 +282,12 @@ describe('too-many-requests', () => {
   test('numeric retry-after and the rate_limit_exceeded body pass', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': '3' })).findings).toEqual([]);
   });
-  test('a missing or non-numeric retry-after fails anywhere', () => {
-    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body)).findings[0].ruleIds).toEqual(['RATE.RETRY_AFTER.ON_429']);
+  test('a missing retry-after fails on a listed rate-limited endpoint', () => {
+    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body)).findings.map((f) => f.ruleIds)).toEqual([['RATE.RETRY_AFTER.ON_429']]);
+  });
+  test('off the Limits table retry-after may be absent (wait one second), but when present it must be seconds', () => {
+    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body))).toEqual({ judged: ['RATE.EXCEEDED.BODY'], findings: [] });
+    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': 'soon' })).findings[0].ruleIds).toEqual(['RATE.RETRY_AFTER.ON_429']);
     expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' })).findings).toHaveLength(1);
   });
   test('a body without rate_limit_exceeded fails', () => {

@@ -1,16 +1,21 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
 
-/** Every 429: a numeric retry-after, and an Error body with error rate_limit_exceeded and a message. */
+/**
+ * Every 429: an Error body with error rate_limit_exceeded and a message. retry-after is
+ * required only on the six listed endpoints (op.rateLimit); elsewhere the retry rule
+ * ("if absent wait one second") lets it be absent, so only its format is judged.
+ */
 export const tooManyRequests = defineCheck({
   name: 'too-many-requests',
   ruleIds: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
-  description: 'A 429 carries retry-after in seconds and an Error body with error rate_limit_exceeded and a message.',
+  description: 'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds.',
   evaluate(ex, _ctx, op) {
     if (ex.status !== 429 || !op) return { judged: [], findings: [] };
     const findings: Finding[] = [];
     const ra = ex.responseHeaders['retry-after'];
-    if (ra === undefined || !/^\d+(\.\d+)?$/.test(ra.trim())) {
+    const required = op.rateLimit !== undefined;
+    if ((ra === undefined && required) || (ra !== undefined && !/^\d+(\.\d+)?$/.test(ra.trim()))) {
       findings.push(finding('too-many-requests', ['RATE.RETRY_AFTER.ON_429'], '429 without a numeric retry-after', `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give seconds to wait.`, ex));
     }
     const b = ex.body;
@@ -18,6 +23,6 @@ export const tooManyRequests = defineCheck({
       const got = isObject(b) ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? 'present' : 'missing'}` : 'no JSON object body';
       findings.push(finding('too-many-requests', ['RATE.EXCEEDED.BODY'], '429 body is not rate_limit_exceeded', `${describeStatus(ex)}: ${got}.`, ex));
     }
-    return { judged: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'], findings };
+    return { judged: required || ra !== undefined ? ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] : ['RATE.EXCEEDED.BODY'], findings };
   },
 });
