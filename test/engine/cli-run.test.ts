@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
-import type { FakeTarget } from './helpers/fake-target.ts';
+import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES = join(ROOT, 'test/engine/fixtures-suites');
@@ -126,6 +126,33 @@ describe('conform run', () => {
     // sandbox: true allows the destructive scenario, which then runs.
     expect(r2.stdout).toMatch(/^PASS demo > a destructive scenario/m);
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
+  });
+
+  test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
+    const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
+    const ext = await startFakeTarget((req, res) => {
+      if (req.headers.authorization !== `Bearer ${FAKE_KEY}`) return json(res, 401, { error: 'unauthorized', message: 'no key' });
+      const path = new URL(req.url!, 'http://x').pathname;
+      if (req.method === 'POST' && probeRoutes.includes(path)) return json(res, 400, { error: 'validation_error', message: 'invalid', errors: [{ field: 'x', message: 'bad' }] });
+      return json(res, 404, { error: 'not_found', message: 'no such route' });
+    });
+    try {
+      const withFile = join(work, 'with-file.yaml');
+      await writeFile(withFile, `baseUrl: ${ext.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nfixtures:\n  file: ${join(ROOT, 'test/engine/fixtures/samples/minimal.fixtures.yaml')}\n`);
+      const [fileRun, probeRun] = await Promise.all([
+        conform(['run', '--config', withFile, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-file')], { FAKE_BILLING_KEY: FAKE_KEY }),
+        conform(['run', '--base-url', ext.baseUrl, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-probe')], { CONFORM_API_KEY: FAKE_KEY }),
+      ]);
+      expect(fileRun.stdout).toMatch(/ · fixtures file · /);
+      expect(fileRun.code).not.toBe(2);
+      expect(JSON.parse(await readFile(join(work, 'fx-file', 'report.json'), 'utf8')).run.fixtures.strategy).toBe('file');
+      expect(probeRun.stdout).toMatch(/ · fixtures reference · /);
+      expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe('reference');
+      // The probe sends only extension routes, never a documented one such as GET /v0/prices.
+      expect(ext.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v0/prices'))).toEqual([]);
+    } finally {
+      await ext.close();
+    }
   });
 
   test('an empty suites folder: exit 2, never a fake result', async () => {

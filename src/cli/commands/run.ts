@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { ConfigError, chooseFixtureStrategy, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type Profile, type RunConfig } from '../../engine/config/index.ts';
+import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type Profile, type RunConfig } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
@@ -128,12 +128,14 @@ async function probe(client: HttpClient): Promise<void> {
   if (first.status === 401) throw new CliError(`the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`);
 }
 
-/** Chooses the fixture strategy (probing the reference extensions only when needed) and checks a file or module loads. */
+/**
+ * Chooses the fixture strategy through the fixtures module: explicit config > bundled
+ * reference > configured file/module > extension probe (probe.ts; never a documented
+ * route) > none. Then checks a file or module loads.
+ */
 async function fixtureChoice(config: RunConfig, bundled: boolean, client: HttpClient, target: Omit<TargetContext, 'fixtures'>): Promise<TargetContext['fixtures']> {
   const fx = await import('../../engine/fixtures/index.ts');
-  const needProbe = !config.fixtures.strategy && !bundled && !config.fixtures.file && !config.fixtures.module;
-  const probed = needProbe ? await fx.probeReferenceExtensions(client) : undefined;
-  const choice = chooseFixtureStrategy(config, bundled, probed?.answers ?? false);
+  const choice = await fx.resolveFixtureStrategy({ bundled, fixtures: config.fixtures }, client);
   if (choice.strategy === 'file' || choice.strategy === 'module') {
     // A configuration problem must stop the run here (exit 2), not fail every scenario in the workers.
     try {
