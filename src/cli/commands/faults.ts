@@ -142,7 +142,7 @@ async function raisedLimits(factor: number | undefined): Promise<Record<string, 
 }
 
 /** A fresh bundled reference per run: in memory, its own key, loopback only. */
-function bundledTargets(): StartTarget {
+export function bundledTargets(): StartTarget {
   return async (fault) => {
     const key = `sk_test_${randomBytes(12).toString('hex')}`;
     registerSecret(key, 'CONFORM_API_KEY');

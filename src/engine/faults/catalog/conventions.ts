@@ -195,19 +195,18 @@ export const conventionFaults: CatalogFault[] = [
     demo: { steps: [{ req: req('GET', '/v0/alerts?resourceId=wal_demo1&limit=0'), res: json(400, { error: 'validation_error', message: 'bad', errors: [{ field: 'limit', message: 'min 1' }] }) }], verify: (o) => expectAll([o.response.status === 422, `got ${o.response.status}`]) },
   }),
   fault({
-    name: 'conv-money-number',
+    name: 'conv-money-with-currency',
     family: 'conventions',
-    description: 'auto top-up amount and threshold are JSON numbers, not decimal strings',
+    description: "a payment amount carries its currency ('12.50 USD'), not a plain decimal string",
     rules: ['CONV.MONEY.DECIMAL_STRING'],
-    suites: ['catalog'],
+    suites: ['refunds-payments'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
-      if (!on(r, 'PATCH', R.autoTopup) || !is2xx(res) || typeof b?.amount !== 'string') return;
-      b.amount = Number(b.amount);
-      if (typeof b.threshold === 'string') b.threshold = Number(b.threshold);
+      if (!on(r, 'GET', R.payment) || res.status !== 200 || typeof b?.amount !== 'string') return;
+      b.amount = `${b.amount} ${b.currency ?? 'USD'}`;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/wallets/wal_demo1/autoTopupConfig', { amount: '25.00' }), res: json(200, { object: 'autoTopupConfig', amount: '25.00', threshold: '5.50' }) }], verify: (o) => expectAll([got(o)?.amount === 25 && got(o)?.threshold === 5.5, 'amounts still strings']) },
+    demo: { steps: [{ req: req('GET', '/v0/payments/pay_demo1'), res: json(200, { object: 'payment', id: 'pay_demo1', amount: '12.50', currency: 'USD' }) }], verify: (o) => expectAll([got(o)?.amount === '12.50 USD', `amount ${JSON.stringify(got(o)?.amount)}`]) },
   }),
   fault({
     name: 'validation-valid-request-refused',
