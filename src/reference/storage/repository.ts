@@ -55,7 +55,14 @@ export interface Repository {
 export interface RepositoryOptions {
   /** Clock for `createdAt`/`updatedAt`; tests may inject one. */
   now?: () => Date;
+  /** Internal: shared by a repository and its transactions. */
+  idCache?: IdCache;
 }
+
+/** Ordered ids of one (merchant, type) under its committed list version. */
+type IdCache = Map<string, { version: number; ids: string[] }>;
+const ID_CACHE_KEYS = 256;
+const ID_CACHE_MAX_IDS = 500_000;
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -77,6 +84,40 @@ function withoutUndefined(doc: Doc): Doc {
 
 export function createRepository(db: Db, options: RepositoryOptions = {}): Repository {
   const now = options.now ?? (() => new Date());
+  const idCache: IdCache = options.idCache ?? new Map();
+  // Only a repository outside any transaction sees committed versions alone: only it uses the cache.
+  const topLevel = options.idCache === undefined;
+
+  /**
+   * An unfiltered page in insertion order from the cached ids of (merchant, type): one
+   * small query for the version and total, one primary-key fetch for the page. The ids
+   * are re-read in one statement (one snapshot) whenever the version moved.
+   */
+  async function cachedPage(type: string, merchantId: string, limit: number, offset: number): Promise<ListResult<any>> {
+    const key = `${merchantId}\u0000${type}`;
+    const { rows } = await db.query<{ n: number; version: number }>('SELECT n::int AS n, version::bigint AS version FROM resource_counts WHERE merchant_id = $1 AND type = $2', [merchantId, type]);
+    if (!rows[0] || Number(rows[0].n) === 0) return { data: [], total: 0 };
+    let entry = idCache.get(key);
+    if (!entry || entry.version !== Number(rows[0].version)) {
+      const fresh = await db.query<{ version: number; ids: string[] | null }>(
+        `SELECT (SELECT version FROM resource_counts WHERE merchant_id = $1 AND type = $2)::bigint AS version,
+                ARRAY(SELECT id FROM resources WHERE merchant_id = $1 AND type = $2 ORDER BY seq) AS ids`,
+        [merchantId, type],
+      );
+      entry = { version: Number(fresh.rows[0].version), ids: fresh.rows[0].ids ?? [] };
+      if (entry.ids.length <= ID_CACHE_MAX_IDS) {
+        if (idCache.size >= ID_CACHE_KEYS) idCache.delete(idCache.keys().next().value!);
+        idCache.delete(key);
+        idCache.set(key, entry);
+      }
+    }
+    const pageIds = entry.ids.slice(offset, offset + limit);
+    if (pageIds.length === 0) return { data: [], total: entry.ids.length };
+    const page = await db.query<{ id: string; data: Doc }>('SELECT id, data FROM resources WHERE id = ANY($1::text[])', [pageIds]);
+    const byId = new Map(page.rows.map((r) => [r.id, r.data]));
+    // A row deleted since the ids were read is simply missing from this page.
+    return { data: pageIds.map((id) => byId.get(id)).filter((d) => d !== undefined) as any[], total: entry.ids.length };
+  }
 
   const repo: Repository = {
     db,
@@ -136,6 +177,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const offset = clamp(opts.offset ?? 0);
       const countedSql = 'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
       const pageSql = (extra = '') => `SELECT data${extra} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+      if (params.length === 2 && !opts.orderBy && topLevel && offset > 100) return cachedPage(type, merchantId, limit, offset);
       if (params.length === 2) {
         // Unfiltered: the kept total rides along with the page (one round trip).
         const page = await db.query<{ data: Doc; total: number }>(pageSql(`, (${countedSql}) AS total`), params);
@@ -158,7 +200,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       return Number(rows[0].n);
     },
     transaction(fn) {
-      return db.transaction((tx) => fn(tx === db ? repo : createRepository(tx, options)));
+      return db.transaction((tx) => fn(tx === db ? repo : createRepository(tx, { ...options, idCache })));
     },
     async query(sql, params) {
       return (await db.query<any>(sql, params)).rows;

@@ -113,6 +113,40 @@ describe.each(drivers)('$name', (driver) => {
     }
   });
 
+  it.skipIf(driver.skip)('serves deep pages from cached ids that follow every insert, delete and rollback', async () => {
+    const { db, dispose } = await driver.open();
+    try {
+      await migrate(db, platformMigrations);
+      const repo = createRepository(db);
+      const ids: string[] = [];
+      for (let i = 0; i < 150; i++) ids.push((await repo.insert('customer', 'org_a', { object: 'customer', n: i }, { prefix: 'cus' })).id);
+      const deep = async (offset: number) => (await repo.list<{ n: number }>('customer', 'org_a', { limit: 5, offset })).data.map((d) => d.n);
+      expect(await deep(120)).toEqual([120, 121, 122, 123, 124]);
+      expect(await deep(148)).toEqual([148, 149]);
+      expect(await deep(150)).toEqual([]);
+      expect((await repo.list('customer', 'org_a', { limit: 5, offset: 148 })).total).toBe(150);
+      await repo.delete('customer', ids[0], 'org_a');
+      await repo.insert('customer', 'org_a', { object: 'customer', n: 150 }, { prefix: 'cus' });
+      expect(await deep(120)).toEqual([121, 122, 123, 124, 125]);
+      expect(await deep(146)).toEqual([147, 148, 149, 150]);
+      // another merchant's inserts leave this list alone; a rolled-back insert never shows
+      await repo.insert('customer', 'org_b', { object: 'customer', n: -1 }, { prefix: 'cus' });
+      await expect(repo.transaction(async (tx) => {
+        await tx.insert('customer', 'org_a', { object: 'customer', n: 999 }, { prefix: 'cus' });
+        expect((await tx.list<{ n: number }>('customer', 'org_a', { limit: 5, offset: 148 })).data.map((d) => d.n)).toEqual([149, 150, 999]);
+        throw new Error('rollback');
+      })).rejects.toThrow('rollback');
+      expect(await deep(146)).toEqual([147, 148, 149, 150]);
+      await repo.insert('customer', 'org_a', { object: 'customer', n: 151 }, { prefix: 'cus' });
+      expect(await deep(146)).toEqual([147, 148, 149, 150, 151]);
+      // raw SQL writes move the version too
+      await repo.query("DELETE FROM resources WHERE merchant_id = 'org_a' AND data->>'n' = '149'");
+      expect(await deep(146)).toEqual([147, 148, 150, 151]);
+    } finally {
+      await dispose();
+    }
+  });
+
   it.skipIf(driver.skip)('commits or rolls back a transaction as a whole', async () => {
     const { db, dispose } = await driver.open();
     try {

@@ -3,6 +3,7 @@ import type { Db } from '../db.ts';
 import { platformV1 } from './0001_platform.ts';
 import { resourceCounts } from './0002_resource_counts.ts';
 import { coveringListIndex } from './0003_covering_list_index.ts';
+import { listVersions } from './0004_list_versions.ts';
 
 /**
  * One schema change. Versions are unique integers applied in increasing order and
@@ -17,7 +18,7 @@ export interface Migration {
   up: string | ((db: Db) => Promise<void>);
 }
 
-export const platformMigrations: Migration[] = [platformV1, resourceCounts, coveringListIndex];
+export const platformMigrations: Migration[] = [platformV1, resourceCounts, coveringListIndex, listVersions];
 
 // Any constant works; it only has to be the same in every process sharing the database.
 const MIGRATION_LOCK = 7_301_452_118;
