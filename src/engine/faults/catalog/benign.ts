@@ -37,6 +37,25 @@ function mapStrings(v: unknown, map: (s: string) => string | undefined): unknown
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, map)]));
 }
 
+/** Free-form maps: an extra key there would change the merchant's own data, not add a field. */
+const MAPS = new Set(['metadata', 'taxRates', 'config', 'usageFilter']);
+
+/** Adds `conformExtra` to every object below the top level (list envelopes' elements count as top level). */
+function addNested(v: unknown, depth: number): boolean {
+  let changed = false;
+  if (Array.isArray(v)) {
+    for (const x of v) changed = addNested(x, depth) || changed;
+    return changed;
+  }
+  if (!isObj(v)) return false;
+  if (depth > 0 && !('conformExtra' in v)) {
+    v.conformExtra = true;
+    changed = true;
+  }
+  for (const [k, x] of Object.entries(v)) if (!MAPS.has(k) && k !== 'conformExtra') changed = addNested(x, depth + 1) || changed;
+  return changed;
+}
+
 const CUSTOMER_ID = /^cus_[a-zA-Z0-9]+$/;
 const LONGER = 'Q7longer0suffix';
 
@@ -61,6 +80,59 @@ export const benignVariants: CatalogFault[] = [
       ctx.applied();
     },
     demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([got(o)?.conformExtra?.n === 1 && got(o)?.id === 'cus_demo1', 'no extra property']) },
+  }),
+  fault({
+    name: 'benign-extra-nested-properties',
+    family: 'conventions',
+    benign: true,
+    description: 'every nested object (address, validTaxAddress, migration, conditions, blockers...) carries an extra property too; free-form maps (metadata, taxRates, config) are left alone',
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      if (res.status >= 400 || (!isObj(res.json) && !Array.isArray(res.json))) return;
+      if (addNested(res.json, 0)) ctx.applied();
+    },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([got(o)?.validTaxAddress?.conformExtra === true, 'no extra property in validTaxAddress'], [got(o)?.metadata?.conformExtra === undefined, 'metadata was touched']),
+    },
+  }),
+  fault({
+    name: 'benign-null-fields-omitted',
+    family: 'conventions',
+    benign: true,
+    description: "optional fields typed 'or null' are left out instead of sent as null (credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)",
+    rules: [],
+    suites: ['refunds-payments', 'catalog'],
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      const fields = b?.object === 'invoice_refund' ? ['pdfUrl', 'voidedAt', 'reason'] : b && R.sourceRule.test(pathOf(r)) && res.status < 300 ? ['createdBy', 'lastEvaluatedAt'] : [];
+      const nulls = fields.filter((k) => b![k] === null);
+      if (!nulls.length) return;
+      for (const k of nulls) delete b![k];
+      ctx.applied();
+    },
+    demo: {
+      steps: [{ req: req('POST', '/v2/invoices/inv_1/refunds', {}), res: json(201, { object: 'invoice_refund', id: 'crn_1', amount: '1.00', taxAmount: '0.00', total: '1.00', pdfUrl: null, voidedAt: null, reason: null }) }],
+      verify: (o) => expectAll([got(o)?.id === 'crn_1' && !['pdfUrl', 'voidedAt', 'reason'].some((k) => k in got(o)!), 'null fields still there']),
+    },
+  }),
+  fault({
+    name: 'benign-optional-fields-omitted',
+    family: 'conventions',
+    benign: true,
+    description: 'payments leave out every optional field (paymentUrl, customerId, idempotencyKey, reference, metadata, lineItems, expiresAt)',
+    rules: [],
+    suites: ['refunds-payments'],
+    onResponse(_r, res, ctx) {
+      const b = bodyOf(res);
+      if (b?.object !== 'payment') return;
+      const optional = ['paymentUrl', 'customerId', 'idempotencyKey', 'reference', 'metadata', 'lineItems', 'expiresAt'].filter((k) => k in b);
+      if (!optional.length) return;
+      for (const k of optional) delete b[k];
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('GET', '/v0/payments/pay_1'), res: json(200, { object: 'payment', id: 'pay_1', amount: '1.00', currency: 'USD', status: 'pending', createdAt: '2030-01-01T00:00:00Z', metadata: {}, paymentUrl: 'https://pay.invalid' }) }], verify: (o) => expectAll([got(o)?.id === 'pay_1' && got(o)?.metadata === undefined && got(o)?.paymentUrl === undefined, 'optional fields still there']) },
   }),
   fault({
     name: 'benign-reordered-keys',
