@@ -103,8 +103,8 @@ export const authFaults: CatalogFault[] = [
     name: 'auth-merchant-default-wrong',
     family: 'auth',
     description: "PATCH /v0/webhooks without merchantId answers another merchant's configuration",
-    rules: ['AUTH.MERCHANT.DEFAULT'],
-    suites: SUITES,
+    rules: ['AUTH.MERCHANT.DEFAULT', 'WEBHOOKS.MERCHANT.DEFAULT'],
+    suites: ['auth', 'webhooks'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'PATCH', R.webhooks) || queryOf(r).has('merchantId') || res.status !== 200 || !b) return;

@@ -93,4 +93,18 @@ export const scheduleFaults: CatalogFault[] = [
     },
     demo: { steps: [{ req: req('DELETE', '/v0/billingSchedules/bs_demo1'), res: json(200, schedule({ deletedAt: T0 })) }], verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'schedules-other-order',
+    family: 'billing-schedules',
+    description: 'a schedule created for an order names another order as its owner',
+    rules: ['SCHEDULES.CREATE.BY_ORDER'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      if (!on(r, 'POST', R.schedules) || !is2xx(res) || typeof b?.orderId !== 'string') return;
+      b.orderId = `${b.orderId}x0other`;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: create({ orderId: 'ord_demo1' }), res: json(201, schedule()) }], verify: (o) => expectAll([got(o)?.orderId === 'ord_demo1x0other', `orderId ${got(o)?.orderId}`]) },
+  }),
 ];

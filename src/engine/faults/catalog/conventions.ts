@@ -1,5 +1,5 @@
 /** Conventions, schemas, status codes and error shapes, on whichever operation a suite exercises. */
-import { bodyOf, expectAll, fault, got, is2xx, is4xx, json, on, pathOf, R, req, T0, type Json } from './helpers.ts';
+import { bodyOf, expectAll, fault, got, is2xx, is4xx, json, on, pathOf, queryOf, R, req, T0, withQuery, type Json } from './helpers.ts';
 import { customer } from './customers.ts';
 import type { CatalogFault } from './types.ts';
 
@@ -235,5 +235,34 @@ export const conventionFaults: CatalogFault[] = [
       ctx.applied();
     },
     demo: { steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, { object: 'merchant', id: 'org_demo1', metadata: { a: '1' } }) }], verify: (o) => expectAll([got(o)?.metadata === '{"a":"1"}', `metadata ${JSON.stringify(got(o)?.metadata)}`]) },
+  }),
+  fault({
+    name: 'errors-400-bare',
+    family: 'conventions',
+    description: '400 bodies carry only {error: bad_request}: neither an Error (no message) nor a ValidationError',
+    rules: ['ERRORS.400.BODY'],
+    suites: ['customers'],
+    onResponse(_r, res, ctx) {
+      if (res.status !== 400 || !bodyOf(res)) return;
+      ctx.applied();
+      return json(400, { error: 'bad_request' });
+    },
+    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }], verify: (o) => expectAll([o.response.status === 400 && got(o)?.message === undefined && got(o)?.errors === undefined, 'the body is still an Error']) },
+  }),
+  fault({
+    name: 'validation-enum-any-case',
+    family: 'conventions',
+    description: 'PATCH /v0/alerts/{id} takes resource in any case (WALLET) instead of answering 400 outside the enum',
+    rules: ['VALIDATION.ENUM.400'],
+    suites: ['contract', 'alerts'],
+    onRequest(r, ctx) {
+      const q = queryOf(r);
+      const resource = q.get('resource');
+      if (!on(r, 'PATCH', R.alert) || !resource || resource === 'wallet' || resource.toLowerCase() !== 'wallet') return;
+      q.set('resource', 'wallet');
+      withQuery(r, q);
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('PATCH', '/v0/alerts/alert_1?resource=WALLET', { enabled: false }), res: json(200, { object: 'alert', id: 'alert_1' }) }], verify: (o) => expectAll([o.forwarded?.path === '/v0/alerts/alert_1?resource=wallet', `forwarded ${o.forwarded?.path}`]) },
   }),
 ];

@@ -141,4 +141,32 @@ export const customerFaults: CatalogFault[] = [
       verify: (o) => expectAll([got(o)?.id === 'cus_demo1', `got ${got(o)?.id}`]),
     },
   }),
+  fault({
+    name: 'customers-null-keeps-externalId',
+    family: 'customers',
+    description: 'PATCH externalId=null leaves the external id in place',
+    rules: ['CUSTOMERS.EXTERNAL_ID.NULL_CLEARS'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const b = bodyOf(r);
+      if (!on(r, 'PATCH', R.customer) || b?.externalId !== null) return;
+      delete b.externalId;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: patchCustomer({ externalId: null }), res: echo() }], verify: (o) => expectAll([o.forwarded !== undefined && !('externalId' in (bodyOf(o.forwarded) ?? {})), 'externalId=null reached the target']) },
+  }),
+  fault({
+    name: 'customers-bad-id-is-500',
+    family: 'customers',
+    description: 'a customer id breaking ^cus_ crashes the lookup (500) instead of 400 or 404',
+    rules: ['VALIDATION.PATTERN.400'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const hit = R.customer.exec(r.path.split('?')[0]);
+      if (!hit || /^cus_[a-zA-Z0-9]+$/.test(decodeURIComponent(hit[1]))) return;
+      ctx.applied();
+      return json(500, { error: 'internal_error', message: 'invalid input syntax for type uuid' });
+    },
+    demo: { steps: [{ req: req('GET', '/v0/customers/customer-without-prefix'), res: json(404, { error: 'not_found', message: 'no such customer' }) }], verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]) },
+  }),
 ];

@@ -91,4 +91,31 @@ export const deleteBlockerFaults: CatalogFault[] = [
     },
     demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: json(200, { id: 'fee_demo1', deleted: true }) }], verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'blockers-customer-count-low',
+    family: 'delete-blockers',
+    description: "a customer's blockers count one less than the subscriptions they list",
+    rules: ['CUSTOMERS.DELETE.BLOCKER_COUNT'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const blockers = blockersOf(bodyOf(res));
+      if (!on(r, 'DELETE', R.customer) || res.status !== 409 || !blockers.length) return;
+      for (const b of blockers) if (Number.isInteger(b.count) && b.count > 0) b.count -= 1;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.count === 1, `count ${blockersOf(got(o))[0]?.count}`]) },
+  }),
+  fault({
+    name: 'blockers-customer-refused-when-free',
+    family: 'delete-blockers',
+    description: 'a customer without subscriptions still cannot be deleted (409 with no blockers)',
+    rules: ['CUSTOMERS.DELETE.UNBLOCKED'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      if (!on(r, 'DELETE', R.customer) || !is2xx(res)) return;
+      ctx.applied();
+      return json(409, { error: 'conflict', message: 'customer is in use', details: { blockers: [] } });
+    },
+    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: json(200, { id: 'cus_demo1', deleted: true }) }], verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]) },
+  }),
 ];

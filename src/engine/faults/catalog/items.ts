@@ -133,4 +133,19 @@ export const itemFaults: CatalogFault[] = [
     },
     demo: { steps: [read(T0)], verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'items-external-id-primary-twice',
+    family: 'items',
+    description: 'an active item lists its primary external id twice, both primary (two references claim one external id)',
+    rules: ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const it = itemOf(r, res);
+      const primary = it && !it.archivedAt ? refsOf(it).find((x) => x.isPrimary === true) : undefined;
+      if (!it || !primary) return;
+      it.externalReferences.push({ ...primary, id: `${primary.id}x0copy` });
+      ctx.applied();
+    },
+    demo: { steps: [read(null)], verify: (o) => expectAll([refsOf(got(o) ?? {}).filter((x) => x.isPrimary === true && x.externalId === 'ext_xref_1').length === 2, 'one primary only']) },
+  }),
 ];

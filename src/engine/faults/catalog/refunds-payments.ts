@@ -160,4 +160,18 @@ export const refundPaymentFaults: CatalogFault[] = [
     },
     demo: { steps: [{ req: readPayment('pay_nobody'), res: json(404, { error: 'not_found', message: 'no such payment' }) }], verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'refunds-other-invoice',
+    family: 'refunds-payments',
+    description: 'a credit note names another invoice than the one refunded',
+    rules: ['REFUNDS.INVOICE.MATCHES'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const n = creditNote(r, res);
+      if (typeof n?.invoiceId !== 'string') return;
+      n.invoiceId = `${n.invoiceId}x0other`;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.invoiceId === 'inv_demo1x0other', `invoiceId ${got(o)?.invoiceId}`]) },
+  }),
 ];

@@ -242,4 +242,53 @@ export const migrationFaults: CatalogFault[] = [
       verify: (o) => expectAll([o.forwarded === undefined, 'the second migration reached the target'], [got(o)?.migration?.toVersionNumber === 2, 'the answer does not echo the second target']),
     },
   }),
+  fault({
+    name: 'migration-older-refused',
+    family: 'version-migration',
+    description: 'migrating to an older version than the one in use is refused (409)',
+    rules: ['MIGRATION.TARGET.OLDER_OR_NEWER'],
+    suites: SUITES,
+    async onRequest(r, ctx) {
+      const hit = on(r, 'POST', R.migrate);
+      const to = bodyOf(r)?.targetVersionNumber;
+      if (!hit || !Number.isInteger(to)) return;
+      const read = await ctx.upstream({ method: 'GET', path: `/v0/subscriptions/${hit[1]}`, headers: { authorization: r.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+      const current = bodyOf(read)?.versionNumber;
+      if (read.status !== 200 || !Number.isInteger(current) || to >= current) return;
+      ctx.applied();
+      return json(409, { error: 'conflict', message: `cannot move back from version ${current} to ${to}`, code: 'DOWNGRADE_NOT_ALLOWED' });
+    },
+    demo: {
+      steps: [{ req: migrateReq(1), res: (f) => (f.method === 'GET' ? json(200, sub({ versionNumber: 2 })) : json(200, answer(2, 1))) }],
+      verify: (o) => expectAll([o.response.status === 409 && o.forwarded === undefined, `got ${o.response.status}`]),
+    },
+  }),
+  fault({
+    name: 'migration-409-code-lowercase',
+    family: 'version-migration',
+    description: 'migration 409 codes are lower case (subscription_not_live)',
+    rules: ['MIGRATION.409.CODE_VALUES'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      if (!on(r, 'POST', R.migrate) || res.status !== 409 || typeof b?.code !== 'string') return;
+      b.code = b.code.toLowerCase();
+      ctx.applied();
+    },
+    demo: { steps: [{ req: migrateReq(2), res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }) }], verify: (o) => expectAll([got(o)?.code === 'subscription_not_live', `code ${got(o)?.code}`]) },
+  }),
+  fault({
+    name: 'migration-version-number-string',
+    family: 'version-migration',
+    description: 'the subscription in a migration answer carries versionNumber as a string ("2")',
+    rules: ['SUBSCRIPTIONS.VERSION.NUMBERED'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const s = migration(r, res)?.body.subscription;
+      if (!isObj(s) || typeof s.versionNumber !== 'number') return;
+      s.versionNumber = String(s.versionNumber);
+      ctx.applied();
+    },
+    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.subscription?.versionNumber === '1', `versionNumber ${JSON.stringify(got(o)?.subscription?.versionNumber)}`]) },
+  }),
 ];

@@ -116,4 +116,24 @@ export const webhookFaults: CatalogFault[] = [
     },
     demo: { steps: [{ req: patch('yes'), res: (f) => (typeof bodyOf(f)?.enabled === 'boolean' ? json(200, config()) : json(400, { message: 'enabled must be a boolean' })) }], verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'webhooks-enable-ignored',
+    family: 'webhooks',
+    description: 'once delivery was turned off, PATCH enabled=true leaves it off',
+    rules: ['STATE.WEBHOOKS.ENABLE'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const b = bodyOf(r);
+      const who = `off:${r.headers.authorization ?? ''}`;
+      if (!on(r, 'PATCH', R.webhooks) || typeof b?.enabled !== 'boolean') return;
+      if (b.enabled === false) return void ctx.state.set(who, true);
+      if (!ctx.state.get(who)) return;
+      b.enabled = false;
+      ctx.applied();
+    },
+    demo: {
+      steps: [{ req: patch(false), res: json(200, config({ enabled: false })) }, { req: patch(true), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) }],
+      verify: (o) => expectAll([got(o)?.enabled === false, 'delivery came back on']),
+    },
+  }),
 ];
