@@ -55,10 +55,12 @@ export function summaryLines(report: FaultsReport): string[] {
   const s = report.summary;
   const missed = report.results.filter((r) => !r.benign && r.outcome !== 'caught').map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   const flagged = report.results.filter((r) => r.benign && r.outcome === 'flagged').map((r) => `${r.name} (${r.rulesFired.join(', ')})`);
+  const idle = report.results.filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error')).map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   return [
     `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
     ...(missed.length ? [`not caught: ${missed.join(', ')}`] : []),
     ...(flagged.length ? [`flagged benign variants: ${flagged.join(', ')}`] : []),
+    ...(idle.length ? [`benign variants that proved nothing: ${idle.join(', ')}`] : []),
   ];
 }
 
