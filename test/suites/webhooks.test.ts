@@ -2,54 +2,11 @@
  * The webhooks suite passes against the bundled reference and fails, citing the right
  * rules, when a fault proxy in front of it breaks a webhooks rule.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { join } from 'node:path';
-import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../src/engine/faults/proxy.ts';
-import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
-
-type Json = Record<string, any>;
-const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);
+import { describe, expect, test } from 'vitest';
+import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
 const SUITE = 'webhooks';
-let ref: RunningReference;
-let proxy: RunningProxy;
-
-beforeAll(async () => {
-  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' });
-  proxy = await startProxy({ upstream: ref.baseUrl });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await ref?.close();
-});
-
-/** Runs the suite through the proxy with `fault` (none: the unaltered reference). */
-async function run(fault?: Fault): Promise<ScenarioResult[]> {
-  proxy.setFault(fault);
-  const target: TargetContext = {
-    runId: `test-${SUITE}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
-    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
-    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
-  };
-  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
-  expect(outcome.errors).toEqual([]);
-  return outcome.results;
-}
-
-/** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
-function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
-  expect(proxy.stats.applied).toBeGreaterThan(0);
-  const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
-  expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
-  expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
-}
-
-function expectAllPassed(results: ScenarioResult[]): void {
-  expect(results.length).toBeGreaterThan(0);
-  expect(results.filter((r) => r.state !== 'passed').map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`)).toEqual([]);
-}
+const { run, expectFailed } = useInProcessRun(SUITE);
 
 describe('webhooks suite', () => {
   test('passes against the unaltered reference: no failure, no skip', async () => {
