@@ -4,6 +4,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { notRefused } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
@@ -11,19 +12,6 @@ const concurrent = { concurrent: true } as const;
 const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
 
 /** expectStatus judged under several rules: each records the finding, the last stops the scenario. */
-function expectStatusAll(t: ScenarioContext, ruleIds: string[], ex: Exchange, expected: number | number[]): void {
-  const list = Array.isArray(expected) ? expected : [expected];
-  const ok = ex.status !== undefined && list.includes(ex.status);
-  const message = `expected ${list.join(' or ')}, got ${ex.status ?? `no response (${ex.transportError ?? 'unknown'})`}`;
-  for (const id of ruleIds.slice(0, -1)) t.checkRule(id, ok, message, ex);
-  t.expectRule(ruleIds[ruleIds.length - 1], ok, message, ex);
-}
-
-/** A request meeting every documented constraint is not refused with 400. */
-function notRefused(t: ScenarioContext, ex: Exchange): void {
-  t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
-}
-
 /** A 200 list page of the wallet's alerts; returns the envelope. */
 function expectPage(t: ScenarioContext, ruleId: string, ex: Exchange, walletId: string): Json {
   notRefused(t, ex);
@@ -62,18 +50,18 @@ scenario(['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_
   }
   for (const limit of [0, 101]) {
     const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
-    expectStatusAll(t, ['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'], res, 400);
+    t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'], res, 400);
   }
 }, concurrent);
 
 scenario(['ALERTS.LIST.OFFSET', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'VALIDATION.BOUNDS.400', 'VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'GET /v0/alerts: offset -1, a missing resourceId or a non-integer limit get 400', async (t) => {
   const { walletId } = await t.fixture((f) => f.wallet());
   const negative = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: -1 } });
-  expectStatusAll(t, ['VALIDATION.BOUNDS.400', 'ALERTS.LIST.OFFSET'], negative, 400);
+  t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.OFFSET'], negative, 400);
   const missing = await t.http.get('/v0/alerts');
-  expectStatusAll(t, ['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missing, 400);
+  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missing, 400);
   const missingWithPaging = await t.http.get('/v0/alerts', { query: { limit: 5, offset: 0 } });
-  expectStatusAll(t, ['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missingWithPaging, 400);
+  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missingWithPaging, 400);
   const notInteger = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit: 'ten' } });
   t.expectStatus('VALIDATION.TYPE.400', notInteger, 400);
 }, concurrent);
@@ -81,10 +69,10 @@ scenario(['ALERTS.LIST.OFFSET', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'VALIDATION.
 scenario(['ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.REQUIRED.400', 'VALIDATION.ENUM.400'], 'PATCH /v0/alerts/{id} without resource, or with resource other than wallet, gets 400', async (t) => {
   const { alertIds: [alertId] } = await t.fixture((f) => f.walletWithAlerts(1));
   const missing = await t.http.patch(alertPath(alertId), { enabled: false });
-  expectStatusAll(t, ['VALIDATION.REQUIRED.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], missing, 400);
+  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], missing, 400);
   for (const resource of ['customer', 'WALLET']) {
     const other = await t.http.patch(alertPath(alertId), { enabled: false }, { query: { resource } });
-    expectStatusAll(t, ['VALIDATION.ENUM.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], other, 400);
+    t.expectStatus(['VALIDATION.ENUM.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], other, 400);
   }
 }, concurrent);
 

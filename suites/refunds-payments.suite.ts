@@ -6,6 +6,7 @@
 import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { notRefused } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
@@ -16,11 +17,6 @@ const refundPath = (invoiceId: string) => `/v2/invoices/${encodeURIComponent(inv
 const paymentPath = (id: string) => `/v0/payments/${encodeURIComponent(id)}`;
 const destructive = { destructive: true, concurrent: true } as const;
 const concurrent = { concurrent: true } as const;
-
-/** A request meeting every documented constraint is not refused with 400. */
-function notRefused(t: ScenarioContext, ex: Exchange): void {
-  t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
-}
 
 /** A credit note created (any 2xx: the success code is not shown) for `invoiceId`, judged on every field rule. */
 function expectCreditNote(t: ScenarioContext, ex: Exchange, invoiceId: string): Json {

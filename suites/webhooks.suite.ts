@@ -6,15 +6,11 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { notRefused } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
 const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
-
-/** A request meeting every documented constraint is not refused with 400. */
-function notRefused(t: ScenarioContext, ex: Exchange): void {
-  t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
-}
 
 /** Judges the documented configuration shape; `enabled` must be the value asked for (judged under `enabledRule`). */
 function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean, enabledRule = 'WEBHOOKS.CONFIG.SHAPE'): Json {

@@ -82,8 +82,8 @@ export interface ScenarioContext {
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
   /** Like expectRule but carries on: returns the condition. */
   checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
-  /** expectRule on the status code (one value or a list). */
-  expectStatus(ruleId: string, exchange: Exchange, expected: number | number[]): void;
+  /** expectRule on the status code (one value or a list); with several rule ids, a wrong status fails each of them. */
+  expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
   /** Turns off the client's automatic 429 retry for the rest of this scenario. */
   rateLimitScenario(): void;
   /** Marks rules as exercised without a specific assertion (e.g. covered by the checks on an exchange). */
@@ -220,10 +220,14 @@ class Scenario implements ScenarioContext {
     return this.judge(ruleId, condition, message, exchange);
   }
 
-  expectStatus(ruleId: string, exchange: Exchange, expected: number | number[]): void {
+  expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void {
+    const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
     const list = Array.isArray(expected) ? expected : [expected];
     const got = exchange.status ?? `no response (${exchange.transportError ?? 'unknown'})`;
-    this.expectRule(ruleId, exchange.status !== undefined && list.includes(exchange.status), `expected ${list.join(' or ')}, got ${got}`, exchange);
+    const ok = exchange.status !== undefined && list.includes(exchange.status);
+    const message = `expected ${list.join(' or ')}, got ${got}`;
+    for (const id of ids.slice(0, -1)) this.judge(id, ok, message, exchange);
+    this.expectRule(ids[ids.length - 1], ok, message, exchange);
   }
 
   rateLimitScenario(): void {

@@ -1,0 +1,8 @@
+/** Helpers shared by the scenario suites (not a suite itself: only *.suite.ts files are run). */
+import type { Exchange } from '../src/engine/types.ts';
+import type { ScenarioContext } from '../src/engine/scenario.ts';
+
+/** A request meeting every documented constraint is not refused with 400. */
+export function notRefused(t: ScenarioContext, ex: Exchange): void {
+  t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
+}
