@@ -5,7 +5,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
+import { FixtureUnavailable, type BlockedDelete } from '../src/engine/fixtures/types.ts';
 
 type Json = Record<string, any>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
@@ -18,6 +18,21 @@ function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exch
 
 async function readItem(t: ScenarioContext, itemId: string): Promise<Json> {
   return obj(await t.fixture((f) => f.readItem(itemId))) ?? {};
+}
+
+/**
+ * Reads an archived item that read back while active. The read itself is the fixture's
+ * (the document shows no item read), but once it has worked for this item, an archived
+ * item it can no longer read breaks ITEMS.ARCHIVED.READABLE instead of skipping.
+ */
+async function readArchived(t: ScenarioContext, itemId: string): Promise<Json> {
+  try {
+    return await readItem(t, itemId);
+  } catch (err) {
+    if (!(err instanceof FixtureUnavailable)) throw err;
+    t.expectRule('ITEMS.ARCHIVED.READABLE', false, `the archived item ${itemId} read back while active, but no longer does: ${err.reason}`);
+    throw err;
+  }
 }
 
 function refsOf(item: Json): Json[] {
@@ -65,7 +80,7 @@ scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE
   t.checkRule('STATE.ITEM.ARCHIVE', isDateTime(archived.archivedAt), `archiving sets archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
   t.checkRule('ITEMS.ARCHIVED_AT.STATE', isDateTime(archived.archivedAt), `an archived item has a date-time archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
 
-  const read = await readItem(t, itemId);
+  const read = await readArchived(t, itemId);
   t.checkRule('ITEMS.ARCHIVED.READABLE', read.id === itemId && read.object === 'item', `the archived item still reads back (id ${JSON.stringify(read.id)})`);
   t.checkRule('ITEMS.ARCHIVED.READABLE', isDateTime(read.archivedAt), `it reads as archived (archivedAt ${JSON.stringify(read.archivedAt)})`);
   t.note('ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through the documented operations; the item read is judged');
@@ -118,7 +133,7 @@ scenario(['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM', 'ITEMS.
 
   const res = await patchItem(t, itemId, { archived: true });
   const archived = updated(t, 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', res, 'archiving the item');
-  const views: Array<[string, Json, Exchange | undefined]> = [['the archive answer', archived, res], ['the archived item read', await readItem(t, itemId), undefined]];
+  const views: Array<[string, Json, Exchange | undefined]> = [['the archive answer', archived, res], ['the archived item read', await readArchived(t, itemId), undefined]];
   for (const [where, item, ex] of views) {
     const refs = refsOf(item);
     const ids = refs.map((r) => r.id);

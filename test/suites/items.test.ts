@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Fault } from '../../src/engine/faults/proxy.ts';
+import { faultByName } from '../../src/engine/faults/catalog/index.ts';
 import { expectVerdicts, json, RUN_TIMEOUT_MS, useSpawnRun, type Json } from './helpers/spawn-run.ts';
 
 const SUITE = 'items';
@@ -54,5 +55,10 @@ describe.concurrent(`${SUITE} suite`, () => {
       ['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM'],
       ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE', 'ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
     );
+  }, RUN_TIMEOUT_MS + 10_000);
+
+  test('fails when an archived item no longer reads back (a read that worked while active is not a missing fixture)', async () => {
+    const o = await runThrough(faultByName('items-archived-unreadable')!, 'unreadable');
+    expectVerdicts(o, ['ITEMS.ARCHIVED.READABLE'], ['ITEMS.ARCHIVE.BLOCKED', 'STATE.ITEM.ARCHIVE']);
   }, RUN_TIMEOUT_MS + 10_000);
 });
