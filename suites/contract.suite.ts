@@ -300,3 +300,16 @@ describe('contract: generated requests', () => {
     );
   }
 });
+
+describe('contract: bodies that are not JSON', () => {
+  // "400: request not understood": a body that cannot be parsed is the plainest case.
+  scenario(['ERRORS.400.BODY'], 'a malformed JSON body is not understood: 400 in Error shape, nothing changed', async (t) => {
+    const { customerId } = await t.fixture((f) => f.customer());
+    const path = `/v0/customers/${encodeURIComponent(customerId)}`;
+    const res = await t.http.patch(path, '{"externalId": "conform-malformed"');
+    t.expectStatus('ERRORS.400.BODY', res, 400);
+    t.checkRule('ERRORS.400.BODY', typeof (res.body as { message?: unknown } | undefined)?.message === 'string', 'the 400 body is an Error or ValidationError (message)', res);
+    const read = await t.http.get(path);
+    t.checkRule('ERRORS.400.BODY', (read.body as { externalId?: unknown } | undefined)?.externalId !== 'conform-malformed', 'the refused body changed nothing', read);
+  }, { concurrent: true });
+});

@@ -13,6 +13,22 @@ const invalid = () => json(400, { error: 'validation_error', message: 'invalid r
 
 export const conventionFaults: CatalogFault[] = [
   fault({
+    name: 'conv-malformed-json-ignored',
+    family: 'conventions',
+    description: 'a body that is not JSON is taken as an empty object and the request succeeds',
+    rules: ['ERRORS.400.BODY'],
+    suites: ['contract'],
+    onRequest(r, ctx) {
+      if (r.body.length === 0 || r.json !== undefined || !/json/i.test(r.headers['content-type'] ?? '')) return;
+      ctx.applied();
+      return { ...r, body: Buffer.from('{}'), json: {} };
+    },
+    demo: {
+      steps: [{ req: { ...req('PATCH', '/v0/customers/cus_demo1', {}), body: Buffer.from('{"externalId": '), json: undefined }, res: json(200, customer()) }],
+      verify: (o) => expectAll([o.forwarded?.body.toString() === '{}', `forwarded ${o.forwarded?.body.toString()}`]),
+    },
+  }),
+  fault({
     name: 'conv-body-not-json',
     family: 'conventions',
     description: 'GET /v0/customers/{id} answers a text body (still labelled application/json)',

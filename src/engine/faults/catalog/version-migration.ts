@@ -37,6 +37,25 @@ async function fakeAccepted(r: ProxyRequest, ctx: FaultContext, id: string): Pro
 
 export const migrationFaults: CatalogFault[] = [
   fault({
+    name: 'migration-same-version-touches',
+    family: 'version-migration',
+    description: 'every same-version migration bumps updatedAt, also a repeat that changes nothing',
+    rules: ['MIGRATION.SAME_VERSION.REPEATABLE'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const mig = migration(r, res);
+      if (!mig || mig.m.changed !== false || !isObj(mig.body.subscription)) return;
+      const n = stateMap<string, number>(ctx, 'touches');
+      n.set(mig.id, (n.get(mig.id) ?? 0) + 1);
+      mig.body.subscription.updatedAt = new Date(Date.parse(T0) + n.get(mig.id)! * 1000).toISOString();
+      ctx.applied();
+    },
+    demo: {
+      steps: [migrated(2, 2), migrated(2, 2)],
+      verify: (o, all) => expectAll([got(all[0])?.subscription?.updatedAt !== got(o)?.subscription?.updatedAt, 'the repeat kept updatedAt']),
+    },
+  }),
+  fault({
     name: 'migration-does-not-pin',
     family: 'version-migration',
     description: 'a migrated subscription stays (and reads) floating',
