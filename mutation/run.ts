@@ -39,5 +39,5 @@ console.log(`reviewed survivors: ${summary.reviewed.length} (${equivalent} equiv
 const killable = summary.detected + summary.unreviewed.length;
 if (killable) console.log(`score without the reviewed survivors: ${pct(summary.detected / killable)}`);
 for (const m of summary.unreviewed) console.log(`  UNREVIEWED ${m.status} ${m.file}:${m.line} ${m.mutator}: ${JSON.stringify(m.original).slice(0, 120)} -> ${JSON.stringify(m.replacement).slice(0, 80)}`);
-for (const r of summary.stale) console.log(`  stale review (no such survivor now): ${r.file} ${r.mutator}: ${JSON.stringify(r.original).slice(0, 100)}`);
+for (const r of summary.stale) console.log(`  stale review (no such survivor now): ${r.file} ${r.mutator}: ${JSON.stringify(r.original ?? r.match).slice(0, 100)}`);
 process.exitCode = summary.unreviewed.length ? 1 : 0;

@@ -1,8 +1,10 @@
 /**
  * Reads Stryker's JSON report and the reviewed survivors (mutation/survivors.yaml) and
  * tells which surviving mutants are reviewed, which are not, and which reviews no longer
- * match anything. A review names its mutant by file, mutator, the original code and the
- * replacement, so it keeps matching when lines move.
+ * match anything. A review names its mutants by file, mutator ('*': any) and either the
+ * original code (exact, whitespace collapsed, with the replacement when given) or `match`,
+ * a regular expression over the original code for a group of like mutants (error message
+ * texts, say). Neither uses line numbers, so reviews keep matching when lines move.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -13,8 +15,9 @@ export const VERDICTS: readonly Verdict[] = ['equivalent', 'unobservable'];
 export interface Review {
   file: string;
   mutator: string;
-  original: string;
-  replacement: string;
+  original?: string;
+  match?: string;
+  replacement?: string;
   verdict: Verdict;
   reason: string;
 }
@@ -75,16 +78,36 @@ export function loadReviews(path: string): Review[] {
   if (!Array.isArray(list)) throw new Error(`${path}: 'survivors' must be a list`);
   return list.map((r, i) => {
     const where = `${path}: survivors[${i}]`;
-    for (const k of ['file', 'mutator', 'original', 'replacement', 'verdict', 'reason'] as const) {
+    for (const k of ['file', 'mutator', 'verdict', 'reason'] as const) {
       if (typeof r?.[k] !== 'string') throw new Error(`${where}: '${k}' must be a string`);
+    }
+    for (const k of ['original', 'match', 'replacement'] as const) {
+      if (r[k] !== undefined && typeof r[k] !== 'string') throw new Error(`${where}: '${k}' must be a string`);
+    }
+    if ((r.original === undefined) === (r.match === undefined)) throw new Error(`${where}: give either 'original' or 'match'`);
+    if (r.original !== undefined && r.replacement === undefined) throw new Error(`${where}: 'replacement' must be a string`);
+    if (r.match !== undefined) {
+      try {
+        new RegExp(r.match);
+      } catch (err) {
+        throw new Error(`${where}: 'match' is not a regular expression: ${(err as Error).message}`);
+      }
     }
     if (!VERDICTS.includes(r.verdict)) throw new Error(`${where}: verdict must be ${VERDICTS.join(' or ')}, got '${r.verdict}'`);
     if (r.reason.trim().length < 10) throw new Error(`${where}: the reason must say why (at least 10 characters)`);
-    return { ...r, original: squash(r.original), replacement: squash(r.replacement) } as Review;
+    return {
+      ...r,
+      ...(r.original !== undefined ? { original: squash(r.original) } : {}),
+      ...(r.replacement !== undefined ? { replacement: squash(r.replacement) } : {}),
+    } as Review;
   });
 }
 
-const keyOf = (m: { file: string; mutator: string; original: string; replacement: string }) => [m.file, m.mutator, m.original, m.replacement].join('\u0000');
+function matches(r: Review, m: ReportedMutant): boolean {
+  if (r.file !== m.file || (r.mutator !== '*' && r.mutator !== m.mutator)) return false;
+  if (r.replacement !== undefined && r.replacement !== m.replacement) return false;
+  return r.original !== undefined ? r.original === m.original : new RegExp(r.match!).test(m.original);
+}
 
 export interface Summary {
   total: number;
@@ -100,22 +123,21 @@ export interface Summary {
 }
 
 export function summarize(mutants: ReportedMutant[], reviews: Review[]): Summary {
-  const byKey = new Map(reviews.map((r) => [keyOf(r), r]));
   const undetected = mutants.filter((m) => UNDETECTED.has(m.status));
   const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
   const reviewed: Summary['reviewed'] = [];
   const unreviewed: ReportedMutant[] = [];
-  const used = new Set<string>();
+  const used = new Set<Review>();
   for (const m of undetected) {
-    const review = byKey.get(keyOf(m));
+    const review = reviews.find((r) => matches(r, m));
     if (review) {
       reviewed.push({ ...m, review });
-      used.add(keyOf(m));
+      used.add(review);
     } else unreviewed.push(m);
   }
   // A review only goes stale for a file this report covers: a run over another subset says nothing about it.
   const files = new Set(mutants.map((m) => m.file));
-  const stale = reviews.filter((r) => files.has(r.file) && !used.has(keyOf(r)));
+  const stale = reviews.filter((r) => files.has(r.file) && !used.has(r));
   const counted = detected + undetected.length;
   return {
     total: mutants.length,

@@ -69,6 +69,24 @@ describe('mutation survivors', () => {
     expect(s.stale.map((r) => r.original)).toEqual(['"gone"']);
   });
 
+  test('a group review matches like mutants by a regular expression over the original code, any mutator with *', () => {
+    const reviews = loadReviews(
+      reviewsFile(`survivors:
+  - file: src/reference/x.ts
+    mutator: '*'
+    match: '^"(big|small)"$'
+    verdict: unobservable
+    reason: result words nobody reads
+`),
+    );
+    const s = summarize(reportedMutants(report), reviews);
+    expect(s.reviewed.map((m) => m.id)).toEqual(['2', '3']);
+    expect(s.unreviewed).toEqual([]);
+    expect(s.stale).toEqual([]);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, match: '(', verdict: equivalent, reason: a real reason}\n`))).toThrow(/'match' is not a regular expression/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, match: b, replacement: c, verdict: equivalent, reason: a real reason}\n`))).toThrow(/either 'original' or 'match'/);
+  });
+
   test('a review without a verdict or a reason is refused, naming the entry', () => {
     expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, replacement: b, verdict: fine, reason: because it is}\n`))).toThrow(/survivors\[0\]: verdict must be equivalent or unobservable/);
     expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, replacement: b, verdict: equivalent, reason: ok}\n`))).toThrow(/survivors\[0\]: the reason must say why/);
