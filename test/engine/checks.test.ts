@@ -282,6 +282,10 @@ describe('too-many-requests', () => {
   test('numeric retry-after and the rate_limit_exceeded body pass', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': '3' })).findings).toEqual([]);
   });
+  test('an empty message is not the endpoint-specific message the document asks for', () => {
+    const found = run('too-many-requests', ex('GET', '/v0/customers', 429, { ...body, message: ' ' }, { 'retry-after': '3' })).findings;
+    expect(found.map((f) => [f.ruleIds, f.message])).toEqual([[['RATE.EXCEEDED.BODY'], expect.stringContaining('message empty')]]);
+  });
   test('a missing retry-after fails on a listed rate-limited endpoint', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body)).findings.map((f) => f.ruleIds)).toEqual([['RATE.RETRY_AFTER.ON_429']]);
   });

@@ -19,8 +19,9 @@ export const tooManyRequests = defineCheck({
       findings.push(finding('too-many-requests', ['RATE.RETRY_AFTER.ON_429'], '429 without a numeric retry-after', `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give seconds to wait.`, ex));
     }
     const b = ex.body;
-    if (!isObject(b) || b.error !== 'rate_limit_exceeded' || typeof b.message !== 'string') {
-      const got = isObject(b) ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? 'present' : 'missing'}` : 'no JSON object body';
+    // The document asks for an endpoint-specific message: an empty one says nothing.
+    if (!isObject(b) || b.error !== 'rate_limit_exceeded' || typeof b.message !== 'string' || b.message.trim() === '') {
+      const got = isObject(b) ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}` : 'no JSON object body';
       findings.push(finding('too-many-requests', ['RATE.EXCEEDED.BODY'], '429 body is not rate_limit_exceeded', `${describeStatus(ex)}: ${got}.`, ex));
     }
     return { judged: required || ra !== undefined ? ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] : ['RATE.EXCEEDED.BODY'], findings };
