@@ -3,6 +3,7 @@
  * and what happens to primary external references. The ITEMS family and the item
  * transitions of STATE. Every scenario builds its own item.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { FixtureUnavailable, type BlockedDelete } from '../src/engine/fixtures/types.ts';
@@ -94,6 +95,17 @@ scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE
   t.checkRule('ITEMS.ARCHIVED_AT.STATE', back.archivedAt === null, `an active item has archivedAt null (got ${JSON.stringify(back.archivedAt)})`);
   const again = await readItem(t, itemId);
   t.checkRule('STATE.ITEM.UNARCHIVE', again.archivedAt === null, `the item reads active again (archivedAt ${JSON.stringify(again.archivedAt)})`);
+}, { concurrent: true });
+
+scenario(['ITEMS.UPDATE.APPLIED'], 'a name and metadata sent in an update are what the item holds afterwards', async (t) => {
+  const { itemId } = await t.fixture((f) => f.item());
+  const sent = { name: `Conform item ${t.target.seed}`, metadata: { conform: 'items-update', n: '1' } };
+  const res = await patchItem(t, itemId, sent);
+  const item = updated(t, 'ITEMS.UPDATE.APPLIED', res, 'renaming the item');
+  t.checkRule('ITEMS.UPDATE.APPLIED', item.name === sent.name, `the answer holds the name sent (got ${JSON.stringify(item.name)})`, res);
+  t.checkRule('ITEMS.UPDATE.APPLIED', isDeepStrictEqual(item.metadata, sent.metadata), `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`, res);
+  const read = await readItem(t, itemId);
+  t.checkRule('ITEMS.UPDATE.APPLIED', read.name === sent.name, `the item reads back with the name sent (got ${JSON.stringify(read.name)})`);
 }, { concurrent: true });
 
 const ANCHORS: Array<[string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]> = [
