@@ -22,6 +22,20 @@ function paymentOf(r: Parameters<typeof on>[0], res: Parameters<typeof is2xx>[0]
 
 export const refundPaymentFaults: CatalogFault[] = [
   fault({
+    name: 'refunds-permalink-not-url',
+    family: 'refunds-payments',
+    description: 'a credit note permalink is a bare path, not a URL',
+    rules: ['SCHEMA.RESPONSE.MATCHES'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const n = creditNote(r, res);
+      if (!n || typeof n.permalink !== 'string') return;
+      n.permalink = `credit-notes/${n.id}`;
+      ctx.applied();
+    },
+    demo: { steps: [{ req: refund(), res: json(201, note({ permalink: 'https://example.test/credit-notes/crn_demo1' })) }], verify: (o) => expectAll([got(o)?.permalink === 'credit-notes/crn_demo1', `permalink ${got(o)?.permalink}`]) },
+  }),
+  fault({
     name: 'refunds-total-not-sum',
     family: 'refunds-payments',
     description: 'a credit note total is one cent more than amount + taxAmount',
