@@ -115,7 +115,9 @@ const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
   ['notLive', 'MIGRATION.409.NOT_LIVE', 'a subscription that is not live'],
   ['endsBeforeBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending at or before the boundary'],
   ['overrideRateMeaning', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose rate would mean something else on the new price'],
-  ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', "a feature whose reset period, metric or pricing unit changes"],
+  ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose reset period changes'],
+  ['featureMetricChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose metric changes'],
+  ['featurePricingUnitChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose pricing unit changes'],
   ['priceCoveredByInterval', 'MIGRATION.409.INTERVAL_COVERED', 'a new price a continuing interval already covers'],
 ];
 
