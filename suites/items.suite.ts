@@ -104,6 +104,8 @@ scenario(['ITEMS.UPDATE.APPLIED'], 'a name and metadata sent in an update are wh
   const item = updated(t, 'ITEMS.UPDATE.APPLIED', res, 'renaming the item');
   t.checkRule('ITEMS.UPDATE.APPLIED', item.name === sent.name, `the answer holds the name sent (got ${JSON.stringify(item.name)})`, res);
   t.checkRule('ITEMS.UPDATE.APPLIED', isDeepStrictEqual(item.metadata, sent.metadata), `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`, res);
+  // The state table moves an item only through `archived`: a rename leaves an active item active.
+  t.checkRule('ITEMS.UPDATE.APPLIED', item.archivedAt === null, `an update without archived leaves the active item active (archivedAt ${JSON.stringify(item.archivedAt)})`, res);
   const read = await readItem(t, itemId);
   t.checkRule('ITEMS.UPDATE.APPLIED', read.name === sent.name, `the item reads back with the name sent (got ${JSON.stringify(read.name)})`);
 }, { concurrent: true });
