@@ -5,8 +5,8 @@
  * run exits non-zero (a rule failed, or the mutated server could not even boot).
  *
  * Dry run: one `conform serve` boot, then one `conform run` per suite, each with
- * mutation/coverage-hook.mjs preloaded. Mutants reached while booting are static (every
- * suite runs for them); the others run only the suites that reached them.
+ * mutation/coverage-hook.mjs preloaded. Mutants reached while booting are static (see
+ * mutantRun); the others run only the suites that reached them.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,10 +41,11 @@ class ConformTestRunner {
   }
 
   suites() {
-    return readdirSync(join(this.cwd, 'suites'))
+    this.suiteNames ??= readdirSync(join(this.cwd, 'suites'))
       .filter((f) => f.endsWith('.suite.ts'))
       .map((f) => f.replace(/\.suite\.ts$/, ''))
       .sort();
+    return this.suiteNames;
   }
 
   async dryRun({ coverageAnalysis, timeout }) {
@@ -52,12 +53,13 @@ class ConformTestRunner {
     const boot = wantCoverage ? await this.bootCoverage(timeout) : EMPTY();
     const perTest = {};
     const tests = [];
-    const queue = this.suites();
+    const queue = [...this.suites()];
+    let timedOut;
     const work = async () => {
-      for (let suite = queue.shift(); suite; suite = queue.shift()) {
+      for (let suite = queue.shift(); suite && !timedOut; suite = queue.shift()) {
         const started = Date.now();
         const res = await this.conformRun([suite], { timeout, coverage: wantCoverage });
-        if (res.timedOut) return void (tests.timedOut = suite);
+        if (res.timedOut) return void (timedOut = suite);
         const timeSpentMs = Date.now() - started;
         if (res.code === 0) tests.push({ id: suite, name: suite, status: TestStatus.Success, timeSpentMs });
         else tests.push({ id: suite, name: suite, status: TestStatus.Failed, failureMessage: res.message, timeSpentMs });
@@ -67,7 +69,7 @@ class ConformTestRunner {
       }
     };
     await Promise.all(Array.from({ length: this.dryRunParallel }, work));
-    if (tests.timedOut) return { status: DryRunStatus.Timeout, reason: `suite ${tests.timedOut} timed out` };
+    if (timedOut) return { status: DryRunStatus.Timeout, reason: `suite ${timedOut} timed out` };
     tests.sort((a, b) => a.id.localeCompare(b.id));
     // Shared with the other test runner processes (same sandbox): static mutants use it.
     if (wantCoverage) writeFileSync(join(this.cwd, COVERAGE_FILE), JSON.stringify(perTest));
@@ -92,18 +94,23 @@ class ConformTestRunner {
     return { status: MutantRunStatus.Survived, nrOfTests: ran };
   }
 
-  /** The suites that reached any mutant of a file in the dry run. */
+  /** The suites that reached any mutant of a file in the dry run (once per file). */
   fileSuites(sandboxFileName) {
     this.perTest ??= readJson(join(this.cwd, COVERAGE_FILE)) ?? {};
-    let ids;
-    try {
-      ids = new Set([...readFileSync(sandboxFileName, 'utf8').matchAll(/stryMutAct_\w+\("(\d+)"\)/g)].map((m) => m[1]));
-    } catch {
-      return [];
+    this.byFile ??= new Map();
+    if (!this.byFile.has(sandboxFileName)) {
+      let ids = new Set();
+      try {
+        ids = new Set([...readFileSync(sandboxFileName, 'utf8').matchAll(/stryMutAct_\w+\("(\d+)"\)/g)].map((m) => m[1]));
+      } catch {
+        // An unreadable file: no suite is known to reach it, so every suite runs at once.
+      }
+      const suites = Object.entries(this.perTest)
+        .filter(([, covered]) => Object.keys(covered).some((id) => ids.has(id)))
+        .map(([suite]) => suite);
+      this.byFile.set(sandboxFileName, suites);
     }
-    return Object.entries(this.perTest)
-      .filter(([, covered]) => Object.keys(covered).some((id) => ids.has(id)))
-      .map(([suite]) => suite);
+    return this.byFile.get(sandboxFileName);
   }
 
   async dispose() {
