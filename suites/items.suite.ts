@@ -168,5 +168,13 @@ scenario(['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM', 'ITEMS.
     t.checkRule('ITEMS.UNARCHIVE.NO_RECLAIM', missing.length === 0, `${where}: the references are still attached (missing ${missing.join(', ') || 'none'})`);
   }
   for (const item of [archived, after]) checkOnePrimary(t, [item]);
-  t.note('ITEMS.EXTERNAL_ID.ONE_PRIMARY: judged on the references seen; claiming an external id as primary for a second entity needs an operation the document does not show');
+}, { concurrent: true });
+
+scenario(['ITEMS.EXTERNAL_ID.ONE_PRIMARY'], 'an external id claimed as primary by a second item is primary on at most one of them', async (t) => {
+  const { itemIds, externalId } = await t.fixture((f) => f.externalIdClaimedTwice());
+  const items = [await readItem(t, itemIds[0]), await readItem(t, itemIds[1])];
+  const holders = items.filter((item) => refsOf(item).some((r) => r.externalId === externalId && r.isPrimary === true)).map((item) => item.id);
+  t.checkRule('ITEMS.EXTERNAL_ID.ONE_PRIMARY', holders.length <= 1, `external id ${externalId} is primary on at most one item (primary on ${holders.join(', ') || 'none'})`);
+  checkOnePrimary(t, items);
+  t.note('ITEMS.EXTERNAL_ID.ONE_PRIMARY: whether the second claim is refused or moves the primary status is not shown; either passes');
 }, { concurrent: true });

@@ -61,4 +61,9 @@ describe.concurrent(`${SUITE} suite`, () => {
     const o = await runThrough(faultByName('items-archived-unreadable')!, 'unreadable');
     expectVerdicts(o, ['ITEMS.ARCHIVED.READABLE'], ['ITEMS.ARCHIVE.BLOCKED', 'STATE.ITEM.ARCHIVE']);
   }, RUN_TIMEOUT_MS + 10_000);
+
+  test('fails when a second item takes an external id as primary that another item still holds', async () => {
+    const o = await runThrough(faultByName('items-second-primary-accepted')!, 'second-primary');
+    expectVerdicts(o, ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'], ['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM']);
+  }, RUN_TIMEOUT_MS + 10_000);
 });

@@ -52,11 +52,12 @@ export function stateMap<K, V>(ctx: FaultContext, name: string): Map<K, V> {
   return m;
 }
 
-/** Routes of the documented operations the faults touch. */
+/** Routes the faults touch: documented operations, and the reference fixtures' extension endpoints. */
 export const R = {
   customer: /^\/v0\/customers\/([^/]+)$/,
   customers: /^\/v0\/customers$/,
   item: /^\/v0\/items\/([^/]+)$/,
+  externalReferences: /^\/v0\/externalReferences$/,
   webhooks: /^\/v0\/webhooks$/,
   webhookEndpoints: /^\/v0\/webhooks\/endpoints$/,
   migrate: /^\/v0\/subscriptions\/([^/]+)\/versionMigration$/,

@@ -166,4 +166,45 @@ export const itemFaults: CatalogFault[] = [
     },
     demo: { steps: [read(null)], verify: (o) => expectAll([refsOf(got(o) ?? {}).filter((x) => x.isPrimary === true && x.externalId === 'ext_xref_1').length === 2, 'one primary only']) },
   }),
+  fault({
+    name: 'items-second-primary-accepted',
+    family: 'items',
+    description: 'a second item takes an external id as primary while another item still holds it (the claim is not refused and demotes nothing)',
+    rules: ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const b = bodyOf(r);
+      if (r.method !== 'POST' || !R.externalReferences.test(r.path.split('?')[0]) || b?.isPrimary !== true) return;
+      const key = `${b.provider}\u0000${b.externalId}`;
+      const holders = stateMap<string, string>(ctx, 'primaryHolders');
+      const holder = holders.get(key);
+      if (holder === undefined || holder === b.entityId) return void holders.set(key, String(b.entityId));
+      // The target only sees a non-primary claim; the reads of the second item then show it primary.
+      stateMap<string, string>(ctx, 'secondClaims').set(String(b.entityId), String(b.externalId));
+      const rest = { ...b, isPrimary: false };
+      return { ...r, body: Buffer.from(JSON.stringify(rest)), json: rest };
+    },
+    onResponse(r, res, ctx) {
+      const it = itemOf(r, res);
+      const externalId = it && stateMap<string, string>(ctx, 'secondClaims').get(it.id);
+      if (!it || externalId === undefined) return;
+      for (const x of refsOf(it)) {
+        if (x.externalId !== externalId || x.isPrimary === true) continue;
+        x.isPrimary = true;
+        ctx.applied();
+      }
+    },
+    demo: {
+      steps: [
+        { req: req('POST', '/v0/externalReferences', { entityType: 'item', entityId: 'itm_a', provider: 'crm', externalId: 'ext_1', isPrimary: true }), res: json(201, ref('xref_a', true)) },
+        { req: req('POST', '/v0/externalReferences', { entityType: 'item', entityId: 'itm_demo1', provider: 'crm', externalId: 'ext_1', isPrimary: true }), res: (f) => json(201, ref('xref_1', bodyOf(f)?.isPrimary === true)) },
+        { req: req('GET', '/v0/items/itm_demo1'), res: json(200, item(null, [{ ...ref('xref_1', false), externalId: 'ext_1' }])) },
+      ],
+      verify: (o, all) =>
+        expectAll(
+          [bodyOf(all[1].forwarded ?? {})?.isPrimary === false, 'the second claim reached the target as primary'],
+          [refsOf(got(o) ?? {})[0]?.isPrimary === true, 'the second item does not show the external id primary'],
+        ),
+    },
+  }),
 ];
