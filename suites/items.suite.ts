@@ -97,17 +97,30 @@ scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE
   t.checkRule('STATE.ITEM.UNARCHIVE', again.archivedAt === null, `the item reads active again (archivedAt ${JSON.stringify(again.archivedAt)})`);
 }, { concurrent: true });
 
-scenario(['ITEMS.UPDATE.APPLIED'], 'a name and metadata sent in an update are what the item holds afterwards', async (t) => {
+/** A second product of the item's merchant (POST /v0/products), or undefined with a note when the target refuses it. */
+async function otherProduct(t: ScenarioContext): Promise<string | undefined> {
+  const { merchantId } = await t.fixture((f) => f.merchant());
+  const res = await t.http.post('/v0/products', { name: `Conform product ${t.target.seed}`, description: 'Second catalog entry', merchantId });
+  const id = obj(res.body)?.id;
+  if (is2xx(res) && typeof id === 'string') return id;
+  t.note(`ITEMS.UPDATE.APPLIED: catalogId not exercised, POST /v0/products answered ${res.status ?? res.transportError}`);
+  return undefined;
+}
+
+scenario(['ITEMS.UPDATE.APPLIED'], 'a name, catalogId and metadata sent in an update are what the item holds afterwards', async (t) => {
   const { itemId } = await t.fixture((f) => f.item());
-  const sent = { name: `Conform item ${t.target.seed}`, metadata: { conform: 'items-update', n: '1' } };
+  const catalogId = await otherProduct(t);
+  const sent: Json = { name: `Conform item ${t.target.seed}`, metadata: { conform: 'items-update', n: '1' }, ...(catalogId ? { catalogId } : {}) };
   const res = await patchItem(t, itemId, sent);
   const item = updated(t, 'ITEMS.UPDATE.APPLIED', res, 'renaming the item');
   t.checkRule('ITEMS.UPDATE.APPLIED', item.name === sent.name, `the answer holds the name sent (got ${JSON.stringify(item.name)})`, res);
   t.checkRule('ITEMS.UPDATE.APPLIED', isDeepStrictEqual(item.metadata, sent.metadata), `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`, res);
+  if (catalogId) t.checkRule('ITEMS.UPDATE.APPLIED', item.catalogId === catalogId, `the answer holds the catalogId sent, ${catalogId} (got ${JSON.stringify(item.catalogId)})`, res);
   // The state table moves an item only through `archived`: a rename leaves an active item active.
   t.checkRule('ITEMS.UPDATE.APPLIED', item.archivedAt === null, `an update without archived leaves the active item active (archivedAt ${JSON.stringify(item.archivedAt)})`, res);
   const read = await readItem(t, itemId);
   t.checkRule('ITEMS.UPDATE.APPLIED', read.name === sent.name, `the item reads back with the name sent (got ${JSON.stringify(read.name)})`);
+  if (catalogId) t.checkRule('ITEMS.UPDATE.APPLIED', read.catalogId === catalogId, `the item reads back with the catalogId sent (got ${JSON.stringify(read.catalogId)})`);
 }, { concurrent: true });
 
 const ANCHORS: Array<[string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]> = [

@@ -114,7 +114,9 @@ scenario(['MIGRATION.400.TARGET_RANGE', 'MIGRATION.404.MISSING_VERSION'], 'refus
 const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
   ['notLive', 'MIGRATION.409.NOT_LIVE', 'a subscription that is not live'],
   ['endsBeforeBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending at or before the boundary'],
+  ['endsAtBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending exactly at the boundary'],
   ['overrideRateMeaning', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose rate would mean something else on the new price'],
+  ['overridePricingUnitChange', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose new price draws down a credit pool instead of currency'],
   ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose reset period changes'],
   ['featureMetricChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose metric changes'],
   ['featurePricingUnitChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose pricing unit changes'],

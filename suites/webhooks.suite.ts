@@ -66,6 +66,20 @@ scenario(
   { concurrent: true },
 );
 
+scenario(['WEBHOOKS.MERCHANT.NAMED', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/webhooks naming another merchant never answers the configuration of the key\'s merchant', async (t) => {
+  await t.fixture((f) => f.webhooksEnabled());
+  const own = (await t.fixture((f) => f.merchant())).merchantId;
+  const other = (await t.fixture((f) => f.merchantWithoutWebhooks())).merchantId;
+  const res = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId: other } });
+  notRefused(t, res);
+  const c = bodyOf(res);
+  if (res.status === 200) {
+    t.checkRule('WEBHOOKS.MERCHANT.NAMED', c.merchantId === other, `the 200 answers the configuration of ${other}, the merchant named (got merchantId ${JSON.stringify(c.merchantId)}; the key's merchant is ${own})`, res);
+  } else {
+    t.checkRule('WEBHOOKS.MERCHANT.NAMED', res.status !== undefined && res.status >= 400 && res.status < 500, `naming another merchant answers 200 for it or refuses with a 4xx, got ${res.status ?? res.transportError}`, res);
+  }
+}, { concurrent: true });
+
 scenario(['VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'PATCH /v0/webhooks without enabled, or with a non-boolean, gets 400', async (t) => {
   await t.fixture((f) => f.webhooksEnabled());
   const missing = await t.http.patch('/v0/webhooks', {});

@@ -65,4 +65,16 @@ describe('webhooks suite', () => {
     });
     expectFailed(results, ['WEBHOOKS.CONFIG.SHAPE', 'STATE.WEBHOOKS.DISABLE']);
   });
+
+  test('fails when a merchantId naming another merchant is ignored (the key\'s own configuration answers)', async () => {
+    const results = await run({
+      name: 'merchant-param-ignored',
+      onRequest(req, ctx) {
+        if (!isPatch(req, '/v0/webhooks') || !req.path.includes('merchantId=')) return;
+        req.path = req.path.split('?')[0];
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['WEBHOOKS.MERCHANT.NAMED']);
+  });
 });

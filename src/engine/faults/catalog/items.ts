@@ -39,24 +39,26 @@ function setPrimary(ctx: FaultContext, it: Json, ids: Set<string>): void {
 }
 
 export const itemFaults: CatalogFault[] = [
-  fault({
-    name: 'items-update-ignores-name',
-    family: 'items',
-    description: 'PATCH /v0/items/{id} drops the name it is sent (the rest applies)',
-    rules: ['ITEMS.UPDATE.APPLIED'],
-    suites: SUITES,
-    onRequest(r, ctx) {
-      const b = bodyOf(r);
-      if (r.method !== 'PATCH' || !R.item.test(r.path.split('?')[0]) || !b || !('name' in b)) return;
-      const { name: _dropped, ...rest } = b;
-      ctx.applied();
-      return { ...r, body: Buffer.from(JSON.stringify(rest)), json: rest };
-    },
-    demo: {
-      steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { name: 'Renamed', metadata: {} }), res: json(200, item(null)) }],
-      verify: (o) => expectAll([o.forwarded !== undefined && !('name' in (bodyOf(o.forwarded) ?? {})), 'the name still reached the target']),
-    },
-  }),
+  ...(['name', 'catalogId'] as const).map((field) =>
+    fault({
+      name: field === 'name' ? 'items-update-ignores-name' : 'items-update-ignores-catalog',
+      family: 'items',
+      description: `PATCH /v0/items/{id} drops the ${field} it is sent (the rest applies)`,
+      rules: ['ITEMS.UPDATE.APPLIED'],
+      suites: SUITES,
+      onRequest(r, ctx) {
+        const b = bodyOf(r);
+        if (r.method !== 'PATCH' || !R.item.test(r.path.split('?')[0]) || !b || !(field in b)) return;
+        const { [field]: _dropped, ...rest } = b;
+        ctx.applied();
+        return { ...r, body: Buffer.from(JSON.stringify(rest)), json: rest };
+      },
+      demo: {
+        steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { name: 'Renamed', catalogId: 'prod_demo2', metadata: {} }), res: json(200, item(null)) }],
+        verify: (o) => expectAll([o.forwarded !== undefined && !(field in (bodyOf(o.forwarded) ?? {})), `the ${field} still reached the target`]),
+      },
+    }),
+  ),
   fault({
     name: 'items-archive-not-blocked',
     family: 'items',

@@ -1,5 +1,5 @@
 /** Webhooks: PATCH /v0/webhooks, the toggle and the configuration shape. */
-import { bodyOf, expectAll, fault, got, json, on, queryOf, R, req, T0, type Json } from './helpers.ts';
+import { bodyOf, expectAll, fault, got, json, on, queryOf, R, req, T0, withQuery, type Json } from './helpers.ts';
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['webhooks'];
@@ -134,6 +134,24 @@ export const webhookFaults: CatalogFault[] = [
     demo: {
       steps: [{ req: patch(false), res: json(200, config({ enabled: false })) }, { req: patch(true), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) }],
       verify: (o) => expectAll([got(o)?.enabled === false, 'delivery came back on']),
+    },
+  }),
+  fault({
+    name: 'webhooks-merchant-param-ignored',
+    family: 'webhooks',
+    description: 'PATCH /v0/webhooks ignores the merchantId query: it always acts on the merchant of the key',
+    rules: ['WEBHOOKS.MERCHANT.NAMED'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const q = queryOf(r);
+      if (!on(r, 'PATCH', R.webhooks) || !q.has('merchantId')) return;
+      q.delete('merchantId');
+      withQuery(r, q);
+      ctx.applied();
+    },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: true }), res: (f) => json(200, config({ merchantId: queryOf(f).get('merchantId') ?? 'org_demo1' })) }],
+      verify: (o) => expectAll([got(o)?.merchantId === 'org_demo1', `got merchantId ${got(o)?.merchantId}`]),
     },
   }),
 ];
