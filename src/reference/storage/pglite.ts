@@ -25,6 +25,13 @@ function wrap(q: Queryable, kind: Db['kind'], outer: PGlite): Db {
 }
 
 /**
+ * PostgreSQL's default 128 MB buffer pool lives in PGlite's WebAssembly memory, which only
+ * grows: a run fills it with pages its in-memory file system already holds. A small pool
+ * keeps the process ~140 MB lighter at the reference's data sizes.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'work_mem=2MB', '-c', 'temp_buffers=1MB'];
+
+/**
  * A fresh PGlite pays ~3 s for initdb and ~0.5 s for our migrations. In memory we
  * start from a data directory initialised and migrated once per (PGlite version,
  * migrations) and cached in the OS temp dir.
@@ -56,12 +63,12 @@ async function openMemory(template?: MemoryTemplate): Promise<PGlite> {
   const { path, blob } = await readTemplate(template);
   if (blob) {
     try {
-      return await PGlite.create({ loadDataDir: blob });
+      return await PGlite.create({ loadDataDir: blob, startParams: START_PARAMS });
     } catch {
       // A broken template: rebuild it below.
     }
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create({ startParams: START_PARAMS });
   if (template) await template.prepare(wrap(db, 'memory', db));
   if (path) {
     try {
@@ -81,9 +88,9 @@ async function openDirectory(dir: string, template?: MemoryTemplate): Promise<PG
   await mkdir(dir, { recursive: true });
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     const { blob } = await readTemplate(template);
-    if (blob) return PGlite.create({ dataDir: dir, loadDataDir: blob });
+    if (blob) return PGlite.create({ dataDir: dir, loadDataDir: blob, startParams: START_PARAMS });
   }
-  return PGlite.create(dir);
+  return PGlite.create({ dataDir: dir, startParams: START_PARAMS });
 }
 
 /** How to build the in-memory template: `prepare` (migrations) runs once per `key`. */
