@@ -146,7 +146,8 @@ class ConformTestRunner {
     const env = {};
     if (mutant !== undefined) env[INSTRUMENTER_CONSTANTS.ACTIVE_MUTANT_ENV_VARIABLE] = mutant;
     if (coverage) env.CONFORM_MUTANT_COVERAGE = join(dir, 'coverage.json');
-    const args = ['run', '--plain', '--config', this.config, '--report-dir', join(dir, 'report'), '--suite', ...suites];
+    // Against the reference every fixture exists: a skip means the mutant broke one.
+    const args = ['run', '--plain', '--fail-on-skip', '--config', this.config, '--report-dir', join(dir, 'report'), '--suite', ...suites];
     return new Promise((resolve) => {
       const child = this.spawn(args, env);
       let out = '';

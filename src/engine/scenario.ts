@@ -44,6 +44,8 @@ export interface ScenarioRecord {
   notes: string[];
   exchanges: number;
   skipReason?: string;
+  /** Skipped by the run's own options (profile, destructive off), not for a missing fixture. */
+  skippedByOption?: boolean;
   /** The scenario stopped on an error that is not a finding (its rules fail with it). */
   aborted?: string;
 }
@@ -279,10 +281,12 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
       const target = targetContext();
       if (opts.destructive && !target.destructive) {
         record.skipReason = 'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml';
+        record.skippedByOption = true;
         return ctx.skip(record.skipReason);
       }
       if (opts.profile === 'full' && target.profile !== 'full') {
         record.skipReason = 'runs in the full profile only (--profile full)';
+        record.skippedByOption = true;
         return ctx.skip(record.skipReason);
       }
       const specView = await spec();

@@ -213,6 +213,15 @@ describe('scenario API through a run', () => {
     expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
   });
+
+  test('--fail-on-skip: a run that would pass exits 1 when a scenario was skipped, naming it and why', async () => {
+    const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
+    const plain = await conform([...args, '--report-dir', join(work, 'skips')]);
+    expect(plain.code, plain.stdout).toBe(0);
+    const strict = await conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/--fail-on-skip: 1 scenario\(s\) skipped \(skips > a scenario whose fixture is missing: the target has no wallets\)/);
+  });
 });
 
 describe('the bundled reference', () => {

@@ -33,6 +33,9 @@ Options:
   --shard i/n            run slice i of n (merge the shards with conform merge)
   --suites-dir DIR       read suites from another folder (default: the package's suites/)
   --plain                plain output for CI logs (automatic when CI=true or not a TTY)
+  --fail-on-skip         exit 1 when a scenario was skipped for a missing fixture or credential
+                         (not for --profile or destructive settings): for targets that should
+                         offer every fixture, like the bundled reference
   -h, --help             this help
 
 Exit codes: 0 every required check passed, 1 at least one failed, 2 the run could not be done.`;
@@ -43,6 +46,7 @@ export interface RunFlags extends ConfigOverrides {
   shard?: { index: number; count: number };
   suitesDir?: string;
   plain?: boolean;
+  failOnSkip?: boolean;
 }
 
 const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--report-dir', '--shard', '--suites-dir']);
@@ -61,6 +65,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
     }
     if (arg === '--plain') {
       flags.plain = true;
+    } else if (arg === '--fail-on-skip') {
+      flags.failOnSkip = true;
     } else if (arg === '--suite' || arg === '--suites') {
       const names: string[] = inline !== undefined ? inline.split(',') : [];
       while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) names.push(...argv[++i].split(','));
@@ -266,6 +272,12 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
         `${s.scenarios.total} scenarios in ${(outcome.durationMs / 1000).toFixed(1)} s`,
     );
     style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+    const skipped = outcome.results.filter((r) => r.state === 'skipped' && !r.skippedByOption);
+    if (flags.failOnSkip && skipped.length && s.exitCode === 0) {
+      const first = skipped.slice(0, 3).map((r) => `${r.suite} > ${r.title}: ${r.skipReason ?? 'no reason given'}`);
+      style.write(paint(style, 'red', `--fail-on-skip: ${skipped.length} scenario(s) skipped (${first.join('; ')}${skipped.length > 3 ? '; ...' : ''})`));
+      return 1;
+    }
     return s.exitCode;
   } finally {
     await booted.close().catch(() => undefined);

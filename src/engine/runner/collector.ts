@@ -52,6 +52,7 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     notes: record?.notes ?? [],
     exchanges: record?.exchanges ?? 0,
     skipReason: state === 'skipped' ? redact(record?.skipReason ?? skipNote ?? (tc.options.mode === 'todo' ? 'todo' : 'skipped')) : undefined,
+    ...(state === 'skipped' && record?.skippedByOption ? { skippedByOption: true } : {}),
     // A failure without findings, or a scenario that aborted, carries its error: its rules fail with it.
     error: state === 'failed' && (record?.aborted || !record?.findings.length) ? redact(record?.aborted ?? errorText ?? 'failed') : undefined,
   };

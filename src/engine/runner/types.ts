@@ -18,6 +18,8 @@ export interface ScenarioResult {
   notes: string[];
   exchanges: number;
   skipReason?: string;
+  /** Skipped by the run's own options (profile, destructive off), not for a missing fixture. */
+  skippedByOption?: boolean;
   /** An error that is not a finding (the scenario's rules fail with it). */
   error?: string;
 }
