@@ -2,11 +2,15 @@
  * npm run bench:suite — wall time and peak RSS of `conform run` against the bundled
  * reference, for the quick and then the full profile.
  *
- * Each profile runs as its own `node bin/conform.js run` process (the reference boots in
+ * Each profile runs as its own `bin/conform.js run` process, started as `npx conform` starts
+ * it (through its shebang) (the reference boots in
  * it, the suites run in worker threads of it). Peak RSS is sampled from /proc every
  * 50 ms over the process and its descendants (Linux; elsewhere it prints n/a), and the
  * child's own VmHWM (kernel peak) is read at the last sample.
  * BENCH_PROFILES=quick limits the profiles; BENCH_SUITES=a,b limits the suites.
+ * BENCH_BASE_URL (with BENCH_API_KEY) runs against a server started apart, e.g. by
+ * `conform serve`, so the figures are the engine's alone (the reference's memory is then
+ * in the other process, and its rate-limit buckets carry over between profiles).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -17,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PROFILES = (process.env.BENCH_PROFILES ?? 'quick,full').split(',').filter(Boolean);
 const SUITES = process.env.BENCH_SUITES?.split(',').filter(Boolean);
+const BASE_URL = process.env.BENCH_BASE_URL;
+const TARGET = BASE_URL ? ['--base-url', BASE_URL, '--api-key', process.env.BENCH_API_KEY ?? 'sk_test_conform_reference'] : [];
 
 interface Figures {
   profile: string;
@@ -54,11 +60,11 @@ function tree(pid: number): number[] {
 
 function runProfile(profile: string): Promise<Figures> {
   const reportDir = mkdtempSync(join(tmpdir(), `conform-bench-${profile}-`));
-  const args = [join(ROOT, 'bin/conform.js'), 'run', '--profile', profile, '--plain', '--report-dir', reportDir, ...(SUITES ? ['--suite', ...SUITES] : [])];
+  const args = ['run', '--profile', profile, '--plain', '--report-dir', reportDir, ...TARGET, ...(SUITES ? ['--suite', ...SUITES] : [])];
   const procOk = existsSync('/proc/self/status');
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    const child = spawn(join(ROOT, 'bin/conform.js'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
     let peakTree = 0;
     let peakHwm = 0;
     const sample = () => {
@@ -83,7 +89,7 @@ function runProfile(profile: string): Promise<Figures> {
 
 const mb = (kb?: number) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 
-console.log(`bench:suite — conform run against the bundled reference; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+console.log(`bench:suite — conform run against ${BASE_URL ? `${BASE_URL} (engine only)` : 'the bundled reference'}; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
 const results: Figures[] = [];
 for (const profile of PROFILES) {
   const r = await runProfile(profile);

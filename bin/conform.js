@@ -1,6 +1,13 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1
 // Entry point of the `conform` CLI: registers the TypeScript loader, then runs the CLI.
+import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
+
+// V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); at
+// 1 MB semi-spaces a whole run takes ~200 MB less memory for no measurable time. The
+// shebang sets it for the main thread; started as `node bin/conform.js`, this line still
+// sets it for the suite workers, which are created later.
+if (!process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) setFlagsFromString('--max-semi-space-size=1');
 
 // vitest imported after tsx's loader is registered is loaded through it (~150 MB more RSS);
 // the commands that run suites load vitest's Node API first, and the runner reuses it.

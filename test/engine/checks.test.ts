@@ -145,6 +145,19 @@ describe('response-schema', () => {
   });
 });
 
+describe('error-message', () => {
+  test('a blank Error message fails ERRORS.MESSAGE.READABLE; any words pass', () => {
+    for (const message of ['', '   ']) expect(run('error-message', ex('GET', '/v0/customers/cus_x', 404, { message, error: 'not_found' })).findings[0].ruleIds).toEqual(['ERRORS.MESSAGE.READABLE']);
+    const ok = run('error-message', ex('GET', '/v0/customers/cus_x', 404, { message: 'x', error: 'not_found' }));
+    expect(ok).toEqual({ judged: ['ERRORS.MESSAGE.READABLE'], findings: [] });
+  });
+  test('ValidationError bodies, 2xx and 5xx are not judged', () => {
+    expect(run('error-message', ex('GET', '/v0/alerts', 400, { error: 'validation_error', message: '', errors: [{ field: 'limit', message: 'too big' }] })).judged).toEqual([]);
+    expect(run('error-message', ex('GET', '/v0/customers/cus_x', 500, { message: '' })).judged).toEqual([]);
+    expect(run('error-message', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, message: '' })).judged).toEqual([]);
+  });
+});
+
 describe('error-shape', () => {
   test('Error and ValidationError bodies pass', () => {
     expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 404, { message: 'no such customer', error: 'not_found', code: 'CUSTOMER_NOT_FOUND' })).findings).toEqual([]);

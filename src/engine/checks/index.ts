@@ -8,6 +8,7 @@ import { statusDocumented } from './status-documented.ts';
 import { contentType } from './content-type.ts';
 import { responseSchema } from './response-schema.ts';
 import { errorShape } from './error-shape.ts';
+import { errorMessage } from './error-message.ts';
 import { objectName } from './object-name.ts';
 import { idPatterns } from './id-patterns.ts';
 import { listEnvelope } from './list-envelope.ts';
@@ -23,6 +24,7 @@ export const CHECKS: readonly EngineCheck[] = [
   contentType,
   responseSchema,
   errorShape,
+  errorMessage,
   objectName,
   idPatterns,
   listEnvelope,

@@ -142,6 +142,20 @@ export const conventionFaults: CatalogFault[] = [
     demo: { steps: [{ req: req('GET', '/v0/merchants/org_nobody'), res: notFound() }], verify: (o) => expectAll([o.response.status === 404 && got(o)?.message === undefined, 'message still there']) },
   }),
   fault({
+    name: 'errors-409-blank-message',
+    family: 'conventions',
+    description: '409 bodies keep message, but empty',
+    rules: ['ERRORS.MESSAGE.READABLE'],
+    suites: ['delete-blockers'],
+    onResponse(_r, res, ctx) {
+      const b = bodyOf(res);
+      if (res.status !== 409 || typeof b?.message !== 'string') return;
+      b.message = '';
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: json(409, { error: 'conflict', message: 'fee has blockers', code: 'FEE_HAS_BLOCKERS', details: { blockers: [] } }) }], verify: (o) => expectAll([got(o)?.message === '', `message ${JSON.stringify(got(o)?.message)}`]) },
+  }),
+  fault({
     name: 'errors-code-lowercase',
     family: 'conventions',
     description: 'error codes are lower case (customer_not_found), not UPPER_SNAKE_CASE',
