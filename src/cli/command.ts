@@ -18,3 +18,16 @@ export class CliError extends Error {
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
 }
+
+/** `--profile`: quick or full (undefined when not given). */
+export function parseProfile(value: string | undefined): 'quick' | 'full' | undefined {
+  if (value !== undefined && value !== 'quick' && value !== 'full') throw new CliError(`--profile must be quick or full, got '${value}'`);
+  return value;
+}
+
+/** `--seed`: an integer in 0..2147483647 (fast-check's seed range), undefined when not given. */
+export function parseSeed(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2147483647) throw new CliError(`--seed must be an integer in 0..2147483647, got '${value}'`);
+  return Number(value);
+}

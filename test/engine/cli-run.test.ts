@@ -101,6 +101,10 @@ describe('conform run', () => {
 
   test.each([
     [['run', '--profile', 'deep'], /--profile must be quick or full/],
+    [['run', '--seed', '-1'], /--seed must be an integer in 0\.\.2147483647, got '-1'/],
+    [['run', '--seed', '2147483648'], /--seed must be an integer in 0\.\.2147483647/],
+    [['faults', '--seed', 'x'], /--seed must be an integer in 0\.\.2147483647, got 'x'/],
+    [['faults', '--profile', 'deep'], /--profile must be quick or full/],
     [['run', '--shard', '3/2'], /--shard must be i\/n/],
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--base-url', 'http://x.example'], /no API key/],

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CliError, wantsHelp, type Command } from '../command.ts';
+import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
 import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
@@ -96,12 +96,8 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
     } else throw new CliError(`unknown option '${arg}'. Run 'conform faults --help'.`);
   }
   if (flags.benignOnly && flags.faultsOnly) throw new CliError('--benign-only and --faults-only exclude each other');
-  const profile = values.get('--profile');
-  if (profile !== undefined && profile !== 'quick' && profile !== 'full') throw new CliError(`--profile must be quick or full, got '${profile}'`);
-  if (profile) flags.profile = profile;
-  const seed = values.get('--seed');
-  if (seed !== undefined && (!/^\d{1,10}$/.test(seed) || Number(seed) > 2147483647)) throw new CliError(`--seed must be an integer in 0..2147483647, got '${seed}'`);
-  if (seed !== undefined) flags.seed = Number(seed);
+  flags.profile = parseProfile(values.get('--profile')) ?? flags.profile;
+  flags.seed = parseSeed(values.get('--seed')) ?? flags.seed;
   const parallel = values.get('--parallel');
   if (parallel !== undefined && (!/^\d+$/.test(parallel) || Number(parallel) < 1 || Number(parallel) > 8)) throw new CliError(`--parallel must be an integer in 1..8, got '${parallel}'`);
   if (parallel !== undefined) flags.parallel = Number(parallel);

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CliError, wantsHelp, type Command } from '../command.ts';
-import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type Profile, type RunConfig } from '../../engine/config/index.ts';
+import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
+import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type RunConfig } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
@@ -80,11 +80,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
       throw new CliError(`unknown option '${arg.startsWith('-') ? arg : argv[i]}'. Run 'conform run --help'.`);
     }
   }
-  const profile = values.get('--profile');
-  if (profile !== undefined && profile !== 'quick' && profile !== 'full') throw new CliError(`--profile must be quick or full, got '${profile}'`);
-  const seed = values.get('--seed');
-  if (seed !== undefined && !/^\d{1,10}$/.test(seed)) throw new CliError(`--seed must be a non-negative integer, got '${seed}'`);
-  if (seed !== undefined && Number(seed) > 2147483647) throw new CliError('--seed must be at most 2147483647');
+  flags.profile = parseProfile(values.get('--profile'));
+  flags.seed = parseSeed(values.get('--seed'));
   const shard = values.get('--shard');
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
@@ -94,8 +91,6 @@ export function parseRunArgs(argv: string[]): RunFlags {
   flags.baseUrl = values.get('--base-url');
   flags.apiKey = values.get('--api-key');
   flags.config = values.get('--config');
-  flags.profile = profile as Profile | undefined;
-  flags.seed = seed === undefined ? undefined : Number(seed);
   flags.reportDir = values.get('--report-dir');
   flags.suitesDir = values.get('--suites-dir');
   if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
