@@ -2,9 +2,9 @@
  * npm run bench:suite — wall time and peak RSS of `conform run` against the bundled
  * reference, for the quick and then the full profile.
  *
- * Each profile runs as its own `bin/conform.js run` process, started as `npx conform` starts
- * it (through its shebang) (the reference boots in
- * it, the suites run in worker threads of it). Peak RSS is sampled from /proc every
+ * Each profile runs as its own `bin/conform.js run` process, started through its shebang as
+ * `npx conform` starts it (the reference boots in it, the suites run in worker threads of
+ * it). Peak RSS is sampled from /proc every
  * 50 ms over the process and its descendants (Linux; elsewhere it prints n/a), and the
  * child's own VmHWM (kernel peak) is read at the last sample.
  * BENCH_PROFILES=quick limits the profiles; BENCH_SUITES=a,b limits the suites.

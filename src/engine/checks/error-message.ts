@@ -1,4 +1,5 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
+import { looksLikeValidationError } from './error-shape.ts';
 
 /**
  * An Error body's message is "Human-readable" (interface document, Errors): a string with
@@ -11,8 +12,7 @@ export const errorMessage = defineCheck({
   description: 'The message of a 4xx Error body has text in it (not empty or blank).',
   evaluate(ex, _ctx, op) {
     const s = ex.status;
-    if (s === undefined || s < 400 || s >= 500 || !op || !isObject(ex.body) || typeof ex.body.message !== 'string') return { judged: [], findings: [] };
-    if (ex.body.errors !== undefined || ex.body.error === 'validation_error') return { judged: [], findings: [] };
+    if (s === undefined || s < 400 || s >= 500 || !op || !isObject(ex.body) || typeof ex.body.message !== 'string' || looksLikeValidationError(ex.body)) return { judged: [], findings: [] };
     return {
       judged: ['ERRORS.MESSAGE.READABLE'],
       findings: ex.body.message.trim()

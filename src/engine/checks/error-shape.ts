@@ -39,7 +39,7 @@ export function validationErrorProblems(body: unknown): string[] {
   return p;
 }
 
-function looksLikeValidationError(body: unknown): boolean {
+export function looksLikeValidationError(body: unknown): boolean {
   return isObject(body) && (body.errors !== undefined || body.error === 'validation_error');
 }
 

@@ -86,7 +86,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       // Suites share no module state that matters between files; sharing the loaded spec
       // (YAML parse, ajv compile) per worker instead of per file saves seconds.
       isolate: false,
-      maxWorkers: opts.maxWorkers ?? Number(process.env.TMP_MW ?? 4),
+      maxWorkers: opts.maxWorkers ?? 4,
       fileParallelism: true,
       testTimeout: opts.testTimeoutMs ?? 180_000,
       hookTimeout: 120_000,
