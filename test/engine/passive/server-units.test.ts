@@ -142,8 +142,8 @@ describe('rate counting per bucket', () => {
 
 describe('PATCH semantics against later reads', () => {
   test('a later GET must show what a PATCH cleared; a concurrent write, or a later PATCH sending the field, leaves it unjudged', async () => {
-    const patch = (start: number, sent: object, got: object) => rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
-    const read = (start: number, got: object) => rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', got) });
+    const patch = (start: number, sent: object, got: Record<string, unknown>) => rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
+    const read = (start: number, got: Record<string, unknown>) => rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', got) });
     expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, { taxId: 'DE1' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('failed');
     expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, {})], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('passed');
     expect(verdicts(await judge([patch(0, { taxId: null }, {}), patch(100, { taxId: 'DE2' }, { taxId: 'DE2' }), read(200, { taxId: 'DE2' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBeUndefined();

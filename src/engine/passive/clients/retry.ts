@@ -89,7 +89,8 @@ export function retryUnit(): PassiveUnit {
         chain.rejections += 1;
         chain.lastEnd = o.endMs;
         const ra = o.record.responseHeaders['retry-after'];
-        chain.retryAfter = ra === undefined ? undefined : (parseRetryAfter(ra) ?? 'invalid');
+        // Seconds, or an HTTP-date read against the response's own date (else its arrival).
+        chain.retryAfter = ra === undefined ? undefined : (parseRetryAfter(ra, o.record.responseHeaders.date, o.endMs) ?? 'invalid');
         chains.set(key, chain);
       } else if (chain && attempt) {
         chains.delete(key);
