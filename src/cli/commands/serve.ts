@@ -55,8 +55,7 @@ const serve: Command = {
       throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform serve --help)`);
     }
     const documentedPort = parsePort(values['documented-port'] as string | undefined, '--documented-port');
-    const { optionsFromEnv, startReferenceServer } = await import('../../reference/index.ts');
-    const { parseRateLimitFlag, RateLimitConfigError } = await import('../../reference/ratelimit/limits.ts');
+    const { optionsFromEnv, parseRateLimitFlag, RateLimitConfigError, startReferenceServer } = await import('../reference.ts');
     const env = optionsFromEnv();
     const rateLimits: Record<string, number> = {};
     try {
