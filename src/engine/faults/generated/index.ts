@@ -55,7 +55,8 @@ export function generatedCatalog(spec: Spec): GeneratedFault[] {
 export function sampleFaults(faults: readonly GeneratedFault[], n: number, seed: number): GeneratedFault[] {
   if (n >= faults.length) return [...faults];
   const byKind = new Map<GeneratedKind, GeneratedFault[]>();
-  for (const k of GENERATED_KINDS) {
+  // The kinds take turns in a seeded order, so that a small sample is not always the first kinds.
+  for (const k of shuffle(GENERATED_KINDS, seed)) {
     const of = faults.filter((f) => f.kind === k);
     if (of.length) byKind.set(k, shuffle(of, seed + GENERATED_KINDS.indexOf(k)));
   }
