@@ -70,6 +70,20 @@ export const rateLimitFaults: CatalogFault[] = [
     demo: { steps: [step(portal(), upstream429(1))], verify: (o) => expectAll([got(o)?.error === 'too_many_requests', 'error category unchanged']) },
   }),
   fault({
+    name: 'rate-429-generic-message',
+    family: 'rate-limits',
+    description: "every 429 carries the same generic message ('Too many requests'), whatever the endpoint",
+    rules: ['RATE.EXCEEDED.BODY'],
+    suites: SUITES,
+    onResponse(_r, res, ctx) {
+      const b = res.json as Json | undefined;
+      if (res.status !== 429 || !b || b.message === 'Too many requests') return;
+      b.message = 'Too many requests';
+      ctx.applied();
+    },
+    demo: { steps: [step(portal(), upstream429(1))], verify: (o) => expectAll([got(o)?.message === 'Too many requests' && got(o)?.error === 'rate_limit_exceeded', `message ${got(o)?.message}`]) },
+  }),
+  fault({
     name: 'rate-headers-on-401',
     family: 'rate-limits',
     description: 'a 401 on a listed endpoint carries x-ratelimit-limit/remaining/reset',
