@@ -9,6 +9,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   rules: { summary: 'Print the rule index: id, statement, source section', load: async () => (await import('./commands/rules.ts')).default },
   merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
   faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
+  proxy: { summary: 'Judge live traffic: a reverse proxy that judges the target and its clients', load: async () => (await import('./commands/proxy.ts')).default },
+  judge: { summary: 'Judge recorded traffic (a HAR file): the target and its clients', load: async () => (await import('./commands/judge.ts')).default },
 };
 
 function help(): string {
