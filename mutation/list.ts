@@ -38,7 +38,7 @@ export async function listMutants(files: string[]): Promise<ReportedMutant[]> {
 
 /** The config's mutate list; a `*` stands for any file name in its folder (the only glob it uses). */
 async function defaultFiles(): Promise<string[]> {
-  const config = (await import('./stryker.config.mjs')).default as { mutate: string[] };
+  const config = (await import(new URL('./stryker.config.mjs', import.meta.url).href)).default as { mutate: string[] };
   return config.mutate.flatMap((pattern) => {
     if (!pattern.includes('*')) return [pattern];
     const dir = dirname(pattern);
