@@ -167,7 +167,7 @@ describe('conforming limiters are never failed', () => {
     const x100 = await scenario(CUSTOMERS, { model: fixedWindow, factor: 100 });
     expect(x100.failed()).toEqual([]);
     expect(x100.passed('RATE.EXCEEDED.STATUS')).toBe(false);
-    expect(x100.reason).toMatch(/x-ratelimit-remaining is 5999, so using the bucket up takes more than the 3000 requests/);
+    expect(x100.reason).toContain(`x-ratelimit-remaining is 5999, so using the bucket up takes more than the ${REQUEST_BUDGET} requests`);
     // The published limit still is: no 429 within it.
     expect(x100.passed(CUSTOMERS.limitRule)).toBe(true);
     expect(x100.sent).toBeLessThan(REQUEST_BUDGET);

@@ -12,7 +12,7 @@ import { rateHeaders, LIMIT, REMAINING } from './headers.ts';
 import { sameWindow, windowSurelyLastsUntil, type Timed } from './timing.ts';
 
 /** The most requests sent to use up one bucket; a larger bucket is not judged (a limit may rise). */
-export const REQUEST_BUDGET = 3000;
+export const REQUEST_BUDGET = 1500;
 /** Requests sent one by one after the first, whose remaining is compared with the one before. */
 const SEQUENTIAL = 2;
 /** Fresh buckets tried before the outcome is called unattributable. */
