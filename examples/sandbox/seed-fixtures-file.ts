@@ -22,6 +22,7 @@ import { stringify } from 'yaml';
 import { FIXTURE_CATALOG, minimumEntries, type Fixtures, type MigrationConflictKind } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
+import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
 
 const CONFLICTS: MigrationConflictKind[] = ['notLive', 'endsBeforeBoundary', 'endsAtBoundary', 'overrideRateMeaning', 'overridePricingUnitChange', 'featureChange', 'featureMetricChange', 'featurePricingUnitChange', 'priceCoveredByInterval'];
@@ -120,7 +121,8 @@ async function main(): Promise<void> {
   const runs = Number(values.runs ?? 2);
   registerSecret(apiKey, 'BILLING_API_KEY');
   const http = new HttpClient({ baseUrl, apiKey, apiKeyLabel: 'BILLING_API_KEY' });
-  const fixtures = await createFixtures({ baseUrl, apiKey, http, registerSecret: (v) => registerSecret(v) });
+  // The engine's client, as `conform run` hands it to the module.
+  const fixtures = await createFixtures({ baseUrl, apiKey, http: http as unknown as FixtureModuleContext['http'], registerSecret: (v) => registerSecret(v) });
   const seeded = await seed(fixtures as Parameters<typeof seed>[0], runs);
   const out = values.out ?? 'conform.fixtures.yaml';
   const envFile = values.env ?? 'conform.fixtures.env';
