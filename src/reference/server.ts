@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteHandlerMethod } from 'fastify';
 import './http/types.ts';
 import { authHook, scopeHook } from './http/auth.ts';
 import type { Contract } from './http/contract.ts';
@@ -23,6 +23,25 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
   plugins?: ResourcePlugin[];
+}
+
+const isRead = (method: string | string[]) => [method].flat().every((m) => m === 'GET' || m === 'HEAD');
+
+/**
+ * A write request's handler runs in one transaction: every check it makes (a delete
+ * blocker, a state, a parent that must exist) and every write it does commit together,
+ * or not at all. The handler returns its answer (see plugins/common.ts `created`); it is
+ * sent only after the commit, so an acknowledged write is a committed one. On PostgreSQL
+ * a deadlock or serialization failure runs the handler again (Db.transaction).
+ */
+function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function (this: FastifyInstance, request, reply) {
+    return repo.transaction(async () => {
+      const answer = await handler.call(this, request, reply);
+      if (reply.sent) throw new Error(`${request.method} ${request.routeOptions.url}: the handler sent its reply before its transaction committed; return the body instead`);
+      return answer;
+    });
+  };
 }
 
 /**
@@ -52,12 +71,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('auth', null);
-  // A route without an operationId would skip auth, rate limits and validation: refuse it.
   app.addHook('onRoute', (route) => {
+    // A route without an operationId would skip auth, rate limits and validation: refuse it.
     const config = route.config as { operationId?: string; public?: boolean } | undefined;
     if (!config?.operationId && !config?.public) {
       throw new Error(`route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`);
     }
+    if (!isRead(route.method)) route.handler = inRequestTransaction(repo, route.handler as RouteHandlerMethod);
   });
   installErrorHandler(app);
 

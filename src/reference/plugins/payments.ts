@@ -6,7 +6,7 @@ import { newId, PREFIX } from '../domain/ids.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { lockKey, merchant } from './common.ts';
+import { created, lockKey, merchant } from './common.ts';
 
 /** A deterministic alphanumeric id for (merchant, idempotency key). */
 export function idempotentId(prefix: string, merchantId: string, key: string): string {
@@ -24,7 +24,7 @@ export const paymentsPlugin: ResourcePlugin = {
         metadata?: Record<string, unknown>; lineItems?: unknown[]; expiresAt?: string;
       };
       if (dec(body.amount).isNegative()) throw badRequest('INVALID_AMOUNT', 'amount: must not be negative');
-      if (body.customerId && !(await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
+      if (body.customerId && !(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
         throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       }
       const id = body.idempotencyKey ? idempotentId(PREFIX.payment, m, body.idempotencyKey) : newId(PREFIX.payment);
@@ -40,7 +40,7 @@ export const paymentsPlugin: ResourcePlugin = {
         for (const k of ['customerId', 'idempotencyKey', 'reference'] as const) if (body[k] !== undefined) data[k] = body[k];
         return tx.insert(TYPES.payment, m, data, { prefix: PREFIX.payment, id });
       });
-      return reply.code(201).send(publicPayment(payment));
+      return created(reply, publicPayment(payment));
     });
 
     app.get('/v0/payments/:id', { config: { operationId: 'getPayment' } }, async (request) => {

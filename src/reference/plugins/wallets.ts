@@ -6,7 +6,7 @@ import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import { merchantOf } from '../http/auth.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { listEnvelope, merchant, paging } from './common.ts';
+import { created, listEnvelope, merchant, paging } from './common.ts';
 
 interface AutoTopupConfig {
   object: 'autoTopupConfig';
@@ -27,11 +27,11 @@ export const walletsPlugin: ResourcePlugin = {
     app.post('/v0/wallets', { config: { operationId: 'createWallet' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { customerId: string; currency?: string };
-      if (!(await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
+      if (!(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       const wallet = await repo.insert(TYPES.wallet, m, {
         object: 'wallet', merchantId: m, customerId: body.customerId, currency: body.currency ?? 'USD', balance: '0.00',
       }, { prefix: PREFIX.wallet, id: newId(PREFIX.wallet) });
-      return reply.code(201).send(wallet);
+      return created(reply, wallet);
     });
 
     app.patch('/v0/wallets/:id/autoTopupConfig', { config: { operationId: 'updateAutoTopupConfig' } }, async (request) => {
@@ -61,12 +61,12 @@ export const walletsPlugin: ResourcePlugin = {
     app.post('/v0/alerts', { config: { operationId: 'createAlert' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { resourceId: string; type: string; config?: object; enabled?: boolean; notifyPeriod?: number; recipients?: string[] };
-      if (!(await repo.get(TYPES.wallet, body.resourceId, m))) throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
+      if (!(await repo.getForShare(TYPES.wallet, body.resourceId, m))) throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
       const alert = await repo.insert(TYPES.alert, m, {
         object: 'alert', resourceId: body.resourceId, type: body.type, config: body.config ?? {}, enabled: body.enabled ?? true,
         notifyPeriod: body.notifyPeriod ?? 86400, recipients: body.recipients ?? [],
       }, { prefix: PREFIX.alert, id: newId(PREFIX.alert) });
-      return reply.code(201).send(alert);
+      return created(reply, alert);
     });
 
     app.get('/v0/alerts', { config: { operationId: 'listAlerts' } }, async (request) => {
