@@ -1,7 +1,7 @@
 /**
  * `conform run`: runs the scenario suites against a target and writes the reports.
- * With no base URL it boots the bundled reference server in process (the one place,
- * with `serve`, allowed to import src/reference).
+ * With no base URL it boots the bundled reference server in process, through
+ * src/cli/reference.ts (the CLI's one way into src/reference).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -169,7 +169,7 @@ async function bootReference(): Promise<BootedTarget> {
   registerSecret(key, 'CONFORM_API_KEY');
   let ref;
   try {
-    const { startReferenceServer } = await import('../../reference/index.ts');
+    const { startReferenceServer } = await import('../reference.ts');
     ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
   } catch (err) {
     throw new CliError(`could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`);
