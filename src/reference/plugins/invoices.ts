@@ -2,6 +2,7 @@
 import { buildLine, newInvoice, taxRateFor, totals } from '../domain/billing.ts';
 import { conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
+import { assertAmount } from '../domain/money.ts';
 import { refundInvoice } from '../domain/refunds.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer, Invoice } from '../domain/types.ts';
@@ -32,6 +33,7 @@ export const invoicesPlugin: ResourcePlugin = {
     app.post('/v2/invoices', { config: { operationId: 'createInvoice' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { customerId: string; currency?: string; lineItems: LineItemInput[] };
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].amount`, l.amount));
       const customer = await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m);
       if (!customer) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       const currency = body.currency ?? 'USD';
@@ -91,6 +93,7 @@ export const invoicesPlugin: ResourcePlugin = {
     // choice (x-reference-choice in spec/openapi.yaml): lines added to a draft invoice.
     app.post('/v2/invoices/lineItems', { config: { operationId: 'createInvoiceLineItems' } }, async (request, reply) => {
       const body = request.body as { invoiceId: string; lineItems: LineItemInput[] };
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].amount`, l.amount));
       const m = merchant(request);
       const invoice = await load(repo, m, body.invoiceId);
       if (invoice.status !== 'draft') throw conflict(INVOICE_CODES.notDraft, `invoice ${invoice.id} is ${invoice.status}: line items can only be added to a draft invoice`);

@@ -4,7 +4,7 @@
  */
 import { notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { formatPlain } from '../domain/money.ts';
+import { assertAmount, formatPlain } from '../domain/money.ts';
 import { intervalsFor, newSchedule, type BillingSchedule, type Order, type ScheduleInput } from '../domain/schedules.ts';
 import { getMany, listAll, TYPES, view, type Stored } from '../domain/services/store.ts';
 import type { Price, Subscription } from '../domain/types.ts';
@@ -30,6 +30,7 @@ export const ordersPlugin: ResourcePlugin = {
     app.post('/v0/orders', { config: { operationId: 'createOrder' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as OrderBody;
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].unitPrice`, l.unitPrice));
       // Every parent locked FOR SHARE until the request's transaction ends (see server.ts).
       if (!(await repo.getForShare(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       if (body.subscriptionId) {

@@ -1,7 +1,7 @@
 /** One-off payments: create (extension; idempotency key) and read. */
 import { createHash } from 'node:crypto';
-import { badRequest, notFound } from '../domain/errors.ts';
-import { dec } from '../domain/money.ts';
+import { notFound } from '../domain/errors.ts';
+import { assertAmount } from '../domain/money.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
@@ -23,7 +23,7 @@ export const paymentsPlugin: ResourcePlugin = {
         amount: string; currency: string; customerId?: string; idempotencyKey?: string; reference?: string;
         metadata?: Record<string, unknown>; lineItems?: unknown[]; expiresAt?: string;
       };
-      if (dec(body.amount).isNegative()) throw badRequest('INVALID_AMOUNT', 'amount: must not be negative');
+      assertAmount('amount', body.amount);
       if (body.customerId && !(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
         throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       }

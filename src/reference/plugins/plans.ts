@@ -1,7 +1,7 @@
 /** Plans with numbered versions: create, read, publish the next version, archive a version. */
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { isCadence, isOneTime, parseCadence } from '../domain/periods.ts';
+import { isCadence, isOneTime, MAX_CADENCE_YEARS, parseCadence } from '../domain/periods.ts';
 import { getMany, TYPES, type Stored } from '../domain/services/store.ts';
 import { requirePlan } from '../domain/services/subscriptions.ts';
 import type { Feature, Plan, PlanVersion, Price } from '../domain/types.ts';
@@ -35,7 +35,7 @@ export const plansPlugin: ResourcePlugin = {
       const m = merchant(request);
       const body = request.body as { productId: string; name: string; billingCadence?: string; currency?: string };
       const cadence = body.billingCadence ?? 'P1M';
-      if (!isCadence(cadence)) throw badRequest(PLAN_CODES.invalidCadence, 'billingCadence: an ISO 8601 duration such as P1M, P3M or P1Y');
+      if (!isCadence(cadence)) throw badRequest(PLAN_CODES.invalidCadence, `billingCadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P1M, P3M or P1Y`);
       if (isOneTime(parseCadence(cadence))) {
         throw badRequest(PLAN_CODES.oneTimeCadence, 'billingCadence: a plan bills in periods; P0D (one-time) is for prices only');
       }
@@ -76,7 +76,7 @@ export const plansPlugin: ResourcePlugin = {
         for (const [i, f] of features.entries()) {
           if (keys.has(f.key)) throw badRequest(PLAN_CODES.duplicateFeature, `features[${i}].key: ${f.key} appears twice`);
           keys.add(f.key);
-          if (!isCadence(f.resetPeriod)) throw badRequest(PLAN_CODES.invalidCadence, `features[${i}].resetPeriod: an ISO 8601 duration`);
+          if (!isCadence(f.resetPeriod)) throw badRequest(PLAN_CODES.invalidCadence, `features[${i}].resetPeriod: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years`);
           if (f.billableMetricId && !(await tx.getForShare(TYPES.billableMetric, f.billableMetricId, m))) throw notFound('Billable metric', f.billableMetricId, 'BILLABLE_METRIC_NOT_FOUND');
           if (f.pricingUnitId) await requirePricingUnit(tx, m, f.pricingUnitId);
         }

@@ -3,7 +3,7 @@ import { assertNoBlockers, BLOCKER_CODES, feeBlockers } from '../domain/blockers
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
 import { assertCreatableProperties } from '../domain/pricing.ts';
-import { isCadence } from '../domain/periods.ts';
+import { isCadence, MAX_CADENCE_YEARS } from '../domain/periods.ts';
 import { listAll, TYPES, insertOnce, type Stored } from '../domain/services/store.ts';
 import type { BillableMetric, Fee, Plan, Price, UnitBasis } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
@@ -149,7 +149,7 @@ export const pricingPlugin: ResourcePlugin = {
         if (bm.status !== 'live') throw conflict(PRICE_CODES.metricArchived, `billable metric ${bm.id} is archived: it takes no new prices`);
       }
       if (body.pricingUnitId) await requirePricingUnit(repo, m, body.pricingUnitId);
-      if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, 'cadence: an ISO 8601 duration such as P0D, P1M or P1Y');
+      if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, `cadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P0D, P1M or P1Y`);
       if (isFee && body.cadence === undefined) throw badRequest(PRICE_CODES.cadenceRequired, 'cadence: required for fee prices (P0D one-time, P1M monthly, P1Y yearly...)');
       const unitBasis: UnitBasis = body.unitBasis ?? 'amount';
       if (unitBasis !== 'amount' && unitBasis !== 'proportion') throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: amount or proportion');

@@ -2,6 +2,7 @@
 import { taxRateFor } from '../domain/billing.ts';
 import { badRequest, conflict, DomainError, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
+import { assertAmount } from '../domain/money.ts';
 import { MIGRATION_CODES } from '../domain/migration.ts';
 import { TYPES, view, type Stored } from '../domain/services/store.ts';
 import {
@@ -36,6 +37,7 @@ export const subscriptionsPlugin: ResourcePlugin = {
     app.post('/v0/subscriptions', { config: { operationId: 'createSubscription' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as CreateBody;
+      (body.overrides ?? []).forEach((o, i) => assertAmount(`overrides[${i}].unitPrice`, o.unitPrice));
       // Parents locked FOR SHARE until this request's transaction ends: a concurrent delete of
       // the customer sees the new subscription (409) or wins first (404 here); a version or a
       // test clock does not move under the checks below.

@@ -1,7 +1,7 @@
 /** Wallets (create), their auto top-up configuration, and alerts on them. */
 import { badRequest, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { dec, isDecimalString } from '../domain/money.ts';
+import { assertAmount, INVALID_AMOUNT } from '../domain/money.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import { merchantOf } from '../http/auth.ts';
@@ -38,11 +38,8 @@ export const walletsPlugin: ResourcePlugin = {
       const { id } = request.params as { id: string };
       const m = merchant(request);
       const body = (request.body ?? {}) as Partial<Pick<AutoTopupConfig, 'amount' | 'threshold' | 'paymentMethod' | 'limit'>>;
-      for (const k of ['amount', 'threshold'] as const) {
-        const v = body[k];
-        if (v !== undefined && (!isDecimalString(v) || dec(v).isNegative())) throw badRequest('INVALID_AMOUNT', `${k}: a non-negative decimal string such as "10.00"`);
-      }
-      if (body.limit?.amount !== undefined && body.limit.amount < 0) throw badRequest('INVALID_AMOUNT', 'limit.amount: must not be negative');
+      for (const k of ['amount', 'threshold'] as const) if (body[k] !== undefined) assertAmount(k, body[k]);
+      if (body.limit?.amount !== undefined && body.limit.amount < 0) throw badRequest(INVALID_AMOUNT, 'limit.amount: must not be negative');
       const wallet = await repo.transaction(async (tx) => {
         const w = await tx.getForUpdate(TYPES.wallet, id, m);
         if (!w) throw notFound('Wallet', id, 'WALLET_NOT_FOUND');
