@@ -4,14 +4,15 @@
  * src/cli/reference.ts (the CLI's one way into src/reference).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
+import { toolVersion } from '../version.ts';
 import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type RunConfig } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
-import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
+import { DEFAULT_SUITES_DIR, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
 import { buildReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import type { TargetContext } from '../../engine/context.ts';
@@ -25,6 +26,7 @@ bundled reference server in process, on a free loopback port with an in-memory d
 Options:
   --base-url URL         the target (sandbox) base URL
   --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
+  --sandbox              the target is a sandbox: destructive scenarios may run (as sandbox: true)
   --config FILE          conform.config.yaml (default: ./conform.config.yaml when present)
   --suite NAME...        run only these suites (names of suites/*.suite.ts)
   --profile quick|full   how deep to go (default quick)
@@ -65,6 +67,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
     }
     if (arg === '--plain') {
       flags.plain = true;
+    } else if (arg === '--sandbox') {
+      flags.sandbox = true;
     } else if (arg === '--fail-on-skip') {
       flags.failOnSkip = true;
     } else if (arg === '--suite' || arg === '--suites') {
@@ -100,14 +104,6 @@ export function parseRunArgs(argv: string[]): RunFlags {
 /** One worker per core, at most 4: on 2 cores, 2 workers measured faster and ~200 MB lighter than 4. */
 export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
-}
-
-function toolVersion(): string {
-  try {
-    return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 function newRunId(shard?: { index: number; count: number }): string {
