@@ -5,11 +5,13 @@ import type { Contract } from './http/contract.ts';
 import { installErrorHandler } from './http/errorHandler.ts';
 import type { PluginDeps, ResourcePlugin } from './http/plugin.ts';
 import { rateLimitHook } from './http/rateLimit.ts';
+import { DEFAULT_TRANSPORT_LIMITS, installTransportLimits, serverOptions, type TransportLimits } from './http/transport.ts';
 import { RequestValidator } from './http/validation.ts';
 import { plugins as defaultPlugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
 import { BucketStore } from './ratelimit/store.ts';
 import type { Db } from './storage/db.ts';
+import { randomAlphanumeric } from './storage/ids.ts';
 import { createRepository, type Repository } from './storage/repository.ts';
 
 export interface AppDeps {
@@ -23,6 +25,12 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
   plugins?: ResourcePlugin[];
+  /** Timeouts and caps on what clients hold (default DEFAULT_TRANSPORT_LIMITS). */
+  transport?: Partial<TransportLimits>;
+  /** How often expired rate-limit buckets are dropped (ms; default one minute). */
+  sweepEveryMs?: number;
+  /** Where the one line per 5xx answer goes (default stderr). */
+  errorLog?: (line: string) => void;
 }
 
 const isRead = (method: string | string[]) => [method].flat().every((m) => m === 'GET' || m === 'HEAD');
@@ -56,11 +64,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const repo = deps.repo ?? createRepository(deps.db, { now });
   const rateLimits = deps.rateLimits ?? resolveRateLimits(deps.contract.publishedLimits());
+  const transport = { ...DEFAULT_TRANSPORT_LIMITS, ...deps.transport };
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
+    ...serverOptions(transport),
+    // A request id per answer (x-request-id), the one a 5xx log line names.
+    genReqId: () => `req_${randomAlphanumeric(16)}`,
   });
+  installTransportLimits(app, transport);
 
   // JSON is the only body type; an empty body counts as no body.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -79,9 +92,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     if (!isRead(route.method)) route.handler = inRequestTransaction(repo, route.handler as RouteHandlerMethod);
   });
-  installErrorHandler(app);
+  installErrorHandler(app, deps.errorLog ?? ((line) => process.stderr.write(`${line}\n`)));
 
   const store = new BucketStore(deps.db, () => now().getTime());
+  // Buckets of ended windows are dropped now and then (every subscription id probed leaves one).
+  const sweep = setInterval(() => void store.sweep().catch(() => {}), deps.sweepEveryMs ?? 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.addHook('onRequest', authHook(deps.db));
   app.addHook('onRequest', rateLimitHook(store, rateLimits));
   app.addHook('onRequest', scopeHook);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { DatabaseLocation, Db } from './db.ts';
+import { lockDataDirectory } from './dirlock.ts';
 
 type Queryable = Pick<Transaction, 'query' | 'exec'>;
 
@@ -142,8 +143,26 @@ export interface MemoryTemplate {
 
 export async function openPglite(location: DatabaseLocation, template?: MemoryTemplate): Promise<Db> {
   if (location.kind === 'postgres') throw new Error('openPglite: not a PGlite location');
-  const db = location.kind === 'file' ? await openDirectory(location.dir, template) : await openMemory(template);
-  // In memory there is nothing to make durable: don't wait for WAL flushes on commit.
-  if (location.kind === 'memory') await db.exec('SET synchronous_commit = off');
-  return wrap(db, location.kind);
+  if (location.kind === 'memory') {
+    const db = await openMemory(template);
+    // In memory there is nothing to make durable: don't wait for WAL flushes on commit.
+    await db.exec('SET synchronous_commit = off');
+    return wrap(db, 'memory');
+  }
+  // One process per directory: a second one would not see the first one's writes.
+  await mkdir(location.dir, { recursive: true });
+  const release = lockDataDirectory(location.dir);
+  try {
+    const db = wrap(await openDirectory(location.dir, template), 'file');
+    return { ...db, close: async () => {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    } };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
