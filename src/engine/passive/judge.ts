@@ -16,6 +16,8 @@ import { createUnits } from './units/index.ts';
 export const SERVER_SUITE = 'traffic';
 export const CLIENT_SUITE = 'clients';
 const MAX_ERRORS = 20;
+/** Clients judged apart; later ones share one source (their findings still name them). */
+export const MAX_CLIENTS = 10_000;
 
 /** A judgement source: a ScenarioResult for the reporters, with every finding counted. */
 export type PassiveSource = ScenarioResult & {
@@ -70,7 +72,11 @@ export class PassiveJudge {
       server: (u) => this.servers.get(u)!,
       client: (id) => {
         let t = this.clients.get(id);
-        if (!t) this.clients.set(id, (t = new Tally(CLIENT_SUITE, `client ${id}`)));
+        if (!t) {
+          const key = this.clients.size < MAX_CLIENTS ? id : 'more';
+          t = this.clients.get(key) ?? new Tally(CLIENT_SUITE, key === 'more' ? `clients beyond the first ${MAX_CLIENTS}` : `client ${id}`);
+          this.clients.set(key, t);
+        }
         return t;
       },
     };
