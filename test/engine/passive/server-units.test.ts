@@ -227,3 +227,15 @@ describe('429 messages specific to the endpoint', () => {
     expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
   });
 });
+
+describe('benign answers are never failed', () => {
+  test('keys in another order, extra fields, a 200 for a 201: the answers hold', async () => {
+    const sent = { conditions: [{ type: 'amount', operator: 'gt', value: 5 }], name: 'r' };
+    const got = { id: 'sr_1', extra: true, name: 'r', conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }] };
+    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
+    expect(v.get('SOURCE_RULES.UPDATE.PARTIAL')).toBe('passed');
+    const product = { name: 'P', description: 'D', merchantId: 'org_a' };
+    const p = verdicts(await judge([rec('POST', '/v0/products', { status: 200, sent: product, got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product } })], [answersUnit]));
+    expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
+  });
+});
