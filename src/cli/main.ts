@@ -10,6 +10,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
   faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
   proxy: { summary: 'Judge live traffic: a reverse proxy that judges the target and its clients', load: async () => (await import('./commands/proxy.ts')).default },
+  fixtures: { summary: 'Write a fixtures file skeleton (init), or check one against the target (check)', load: async () => (await import('./commands/fixtures.ts')).default },
   judge: { summary: 'Judge recorded traffic (a HAR file): the target and its clients', load: async () => (await import('./commands/judge.ts')).default },
 };
 

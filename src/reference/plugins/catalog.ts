@@ -97,7 +97,7 @@ export const catalogPlugin: ResourcePlugin = {
         const refs = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { entityType: 'item', entityId: id });
         const at = now().toISOString();
         const { item: next, demoted } = applyItemPatch(current, patch, refs, at);
-        for (const r of demoted) await tx.update(TYPES.externalReference, r.id, m, { isPrimary: false });
+        for (const refId of demoted) await tx.update(TYPES.externalReference, refId, m, { isPrimary: false });
         return tx.update<Stored<Item>>(TYPES.item, id, m, () => next as Stored<Item>);
       });
       return itemView(repo, item!);
@@ -118,7 +118,7 @@ export const catalogPlugin: ResourcePlugin = {
             throw conflict(ITEM_CODES.itemArchived, `item ${item.id} is archived: it cannot take a primary external reference`);
           }
           const holders = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { externalId: body.externalId, provider: body.provider, isPrimary: true });
-          assertPrimaryAvailable({ externalId: body.externalId, provider: body.provider, entityId: item.id, entityType: 'item' }, holders);
+          assertPrimaryAvailable({ externalId: body.externalId, entityId: item.id }, holders);
         }
         if (body.externalId.length > 1000) throw badRequest('EXTERNAL_ID_TOO_LONG', 'externalId: at most 1000 characters');
         const data: Record<string, unknown> = {
