@@ -12,6 +12,7 @@ import { ANONYMOUS } from '../traffic/scrub.ts';
 import { Tally } from './tally.ts';
 import type { JudgeContext, Observed, PassiveUnit } from './types.ts';
 import { createUnits } from './units/index.ts';
+import type { PassiveNotJudged } from './not-judged.ts';
 
 export const SERVER_SUITE = 'traffic';
 export const CLIENT_SUITE = 'clients';
@@ -23,6 +24,8 @@ export const MAX_CLIENTS = 10_000;
 export type PassiveSource = ScenarioResult & {
   failed: Record<string, number>;
   findingCount: number;
+  /** Rules not judged, and why (see not-judged.ts). */
+  notJudged?: PassiveNotJudged[];
 };
 
 export interface PassiveOutcome {

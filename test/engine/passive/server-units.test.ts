@@ -8,6 +8,7 @@ import { deleteBlockersUnit } from '../../../src/engine/passive/units/delete-blo
 import { rateCountingUnit } from '../../../src/engine/passive/units/rate-counting.ts';
 import { laterReadsUnit } from '../../../src/engine/passive/units/later-reads.ts';
 import { consistencyUnit } from '../../../src/engine/passive/units/consistency.ts';
+import { partialUpdatesUnit } from '../../../src/engine/passive/units/partial-updates.ts';
 import { authUnit } from '../../../src/engine/passive/units/auth.ts';
 import { checksUnit } from '../../../src/engine/passive/units/checks.ts';
 import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../../src/engine/faults/catalog/limiters.ts';
@@ -225,5 +226,34 @@ describe('429 messages specific to the endpoint', () => {
     expect(verdicts(same).get('RATE.EXCEEDED.BODY')).toBe('failed');
     const differ = await judge([tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'), tooMany('/v0/costs/report', 'GET /v0/costs/report: 600 per minute')], [consistencyUnit()]);
     expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
+  });
+});
+
+describe('benign answers are never failed', () => {
+  test('keys in another order, extra fields, a 200 for a 201: the answers hold', async () => {
+    const sent = { conditions: [{ type: 'amount', operator: 'gt', value: 5 }], name: 'r' };
+    const got = { id: 'sr_1', extra: true, name: 'r', conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }] };
+    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
+    expect(v.get('SOURCE_RULES.UPDATE.PARTIAL')).toBe('passed');
+    const product = { name: 'P', description: 'D', merchantId: 'org_a' };
+    const p = verdicts(await judge([rec('POST', '/v0/products', { status: 200, sent: product, got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product } })], [answersUnit]));
+    expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
+  });
+});
+
+describe('a PATCH keeps what it does not send', () => {
+  test('two PATCH answers of one customer: an unsent field changed fails CUSTOMERS.UPDATE.PARTIAL; kept holds it; another write between starts afresh', async () => {
+    const patch = (start: number, sent: object, shown: Record<string, unknown>, status = 200) => rec('PATCH', '/v0/customers/cus_1', { start, status, sent, got: customer('cus_1', shown) });
+    const keep = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b', taxId: 'T1' })], [partialUpdatesUnit()]);
+    expect(verdicts(keep).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('passed');
+    const wipe = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b' })], [partialUpdatesUnit()]);
+    expect(verdicts(wipe).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('failed');
+    expect(messages(wipe, 'CUSTOMERS.UPDATE.PARTIAL')[0]).toContain('taxId was "T1", now nothing');
+    const refused = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('DELETE', '/v0/customers/cus_1', { start: 50, status: 409, got: { message: 'blocked' } }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(refused).get('CUSTOMERS.UPDATE.PARTIAL'), 'a refused write changes nothing').toBe('failed');
+    const between = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('POST', '/v0/customers/cus_1', { start: 50, status: 200, got: {} }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(between).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
+    const overlapping = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), patch(2, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
 });
