@@ -81,7 +81,7 @@ export function summaryLines(report: FaultsReport): string[] {
   const flagged = report.results.filter((r) => r.benign && r.outcome === 'flagged').map((r) => `${r.name} (${r.rulesFired.join(', ')})`);
   const idle = report.results.filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error')).map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   return [
-    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}${notApplied ? ` (${s.caught}/${s.faults - notApplied} = ${pct(s.detectionRateApplied)} of the faults that applied)` : ''}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
+    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}${notApplied ? (s.faults > notApplied ? ` (${s.caught}/${s.faults - notApplied} = ${pct(s.detectionRateApplied)} of the faults that applied)` : ' (none applied)') : ''}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
     ...(s.indeterminate ? [`indeterminate cases (the document decides neither way; counted in neither rate): ${s.indeterminate}, flagged by the suites: ${s.indeterminateFlagged}`] : []),
     ...(kinds.length ? [`by kind: ${kinds.map((k) => `${k.kind} ${k.faults ? `${k.caught}/${k.faults}` : k.benign ? `${k.flagged}/${k.benign} flagged` : `${k.openFlagged}/${k.open} open flagged`}`).join(', ')}`] : []),
     ...(missed.length ? [`not caught: ${missed.join(', ')}`] : []),
