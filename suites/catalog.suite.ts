@@ -201,6 +201,9 @@ const RULE_KEPT = ['id', 'sourceId', 'createdAt', 'conditions', 'description', '
 function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Json {
   const r = expect2xx(t, 'SOURCE_RULES.UPDATE.OBJECT', ex, `PATCH /v0/sourceRules/${ruleId}`);
   const types: Record<string, (v: unknown) => boolean> = {
+    // Conventions: representations carry `object` holding the resource type name. Which name a
+    // source rule carries is not shown; an empty string names none.
+    object: (v) => typeof v === 'string' && v.trim().length > 0,
     id: (v) => v === ruleId,
     conditions: (v) => Array.isArray(v) && v.every((c) => !!c && typeof c === 'object' && ['type', 'operator', 'value'].every((k) => k in c)),
     createdAt: isDateTime,

@@ -68,7 +68,8 @@ function blockersOf(t: ScenarioContext, fam: Family, res: Exchange): Json[] {
   t.expectRule(fam.blocked, Array.isArray(blockers) && blockers.length > 0, `details.blockers is a non-empty array (got ${JSON.stringify(blockers)})`, res);
   for (const [i, b] of (blockers as unknown[]).entries()) {
     const x = obj(b);
-    t.checkRule(fam.blocked, typeof x?.type === 'string', `blockers[${i}].type is a string`, res);
+    // `type` names the kind of dependant (e.g. subscriptions): an empty string names none.
+    t.checkRule(fam.blocked, typeof x?.type === 'string' && x.type.trim().length > 0, `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`, res);
     t.checkRule(fam.blocked, Number.isInteger(x?.count) && x!.count >= 0, `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`, res);
     const items = x?.items;
     if (!t.checkRule(fam.blocked, Array.isArray(items), `blockers[${i}].items is an array`, res)) continue;

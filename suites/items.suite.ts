@@ -123,6 +123,27 @@ scenario(['ITEMS.UPDATE.APPLIED'], 'a name, catalogId and metadata sent in an up
   if (catalogId) t.checkRule('ITEMS.UPDATE.APPLIED', read.catalogId === catalogId, `the item reads back with the catalogId sent (got ${JSON.stringify(read.catalogId)})`);
 }, { concurrent: true });
 
+/** The fields of an item that an update keeps unless it sends them. */
+const KEPT = ['name', 'catalogId', 'metadata'] as const;
+
+scenario(['ITEMS.UPDATE.PARTIAL'], 'archiving, unarchiving and a metadata-only update keep the fields they did not send', async (t) => {
+  const { itemId } = await t.fixture((f) => f.item());
+  // A name and metadata of this scenario's own, so that a wipe or a reset shows.
+  const named = await patchItem(t, itemId, { name: `Conform kept ${t.target.seed}`, metadata: { conform: 'kept', n: '2' } });
+  const before = updated(t, 'ITEMS.UPDATE.PARTIAL', named, 'naming the item');
+  const kept = (where: string, item: Json, sent: Json, ex?: Exchange) => {
+    for (const k of KEPT) {
+      if (k in sent) continue;
+      t.checkRule('ITEMS.UPDATE.PARTIAL', isDeepStrictEqual(item[k], before[k]), `${where}: ${k} is kept, not sent (${JSON.stringify(before[k])} before, ${JSON.stringify(item[k])} now)`, ex);
+    }
+  };
+  for (const sent of [{ archived: true }, { archived: false }, { metadata: { conform: 'only-metadata' } }] as Json[]) {
+    const res = await patchItem(t, itemId, sent);
+    kept(`the answer to ${JSON.stringify(sent)}`, updated(t, 'ITEMS.UPDATE.PARTIAL', res, `the update ${JSON.stringify(sent)}`), sent, res);
+    kept(`the item read after ${JSON.stringify(sent)}`, sent.archived === true ? await readArchived(t, itemId) : await readItem(t, itemId), sent);
+  }
+}, { concurrent: true });
+
 const ANCHORS: Array<[string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]> = [
   ['a fee', (f) => f.itemWithAnchoredFee()],
   ['a live billable metric', (f) => f.itemWithAnchoredMetric()],

@@ -114,6 +114,7 @@ const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
   ['endsAtBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending exactly at the boundary'],
   ['overrideRateMeaning', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose rate would mean something else on the new price'],
   ['overridePricingUnitChange', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose new price draws down a credit pool instead of currency'],
+  ['overrideUnitBasisChange', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose new price reads the rate as a proportion, not an amount per unit'],
   ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose reset period changes'],
   ['featureMetricChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose metric changes'],
   ['featurePricingUnitChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose pricing unit changes'],

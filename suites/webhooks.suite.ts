@@ -80,6 +80,17 @@ scenario(['WEBHOOKS.MERCHANT.NAMED', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH
   }
 }, { concurrent: true });
 
+scenario(['WEBHOOKS.MERCHANT.UNMANAGED'], 'PATCH /v0/webhooks naming a merchant the key may not manage is refused', async (t) => {
+  const other = await t.fixture((f) => f.unmanagedMerchant());
+  // That merchant's delivery is on: a target letting the key through turns it off.
+  const res = await t.http.patch('/v0/webhooks', { enabled: false }, { query: { merchantId: other.merchantId } });
+  t.expectRule('WEBHOOKS.MERCHANT.UNMANAGED', res.status === 403 || res.status === 404, `naming merchant ${other.merchantId}, which the key may not manage, is refused with 403 (or 404), got ${res.status ?? res.transportError}`, res);
+  t.checkRule('WEBHOOKS.MERCHANT.UNMANAGED', typeof bodyOf(res).message === 'string', 'the refusal is an Error with a message', res);
+  // Its own key still reaches its configuration.
+  const own = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+  t.checkRule('WEBHOOKS.MERCHANT.UNMANAGED', own.status === 200 && bodyOf(own).merchantId === other.merchantId, `the merchant's own key still reaches its configuration (got ${own.status ?? own.transportError}, merchantId ${JSON.stringify(bodyOf(own).merchantId)})`, own);
+}, { concurrent: true });
+
 scenario(['VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'PATCH /v0/webhooks without enabled, or with a non-boolean, gets 400', async (t) => {
   await t.fixture((f) => f.webhooksEnabled());
   const missing = await t.http.patch('/v0/webhooks', {});

@@ -1,4 +1,5 @@
 import { CliError, type Command } from './command.ts';
+import { toolVersion } from './version.ts';
 
 /** Sub-commands, loaded on demand so `conform rules` does not pay for the server or vitest. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -8,12 +9,25 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   rules: { summary: 'Print the rule index: id, statement, source section', load: async () => (await import('./commands/rules.ts')).default },
   merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
   faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
+  proxy: { summary: 'Judge live traffic: a reverse proxy that judges the target and its clients', load: async () => (await import('./commands/proxy.ts')).default },
+  judge: { summary: 'Judge recorded traffic (a HAR file): the target and its clients', load: async () => (await import('./commands/judge.ts')).default },
 };
 
 function help(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return ['Usage: conform <command> [options]', '', 'Commands:', ...lines, '', 'Run `conform <command> --help` for the options of a command.'].join('\n');
+  return [
+    'Usage: conform <command> [options]   (installed as billing-conform; conform inside its own checkout)',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  --version   print the version',
+    '  --help      this help',
+    '',
+    'Run `conform <command> --help` for the options of a command.',
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -21,6 +35,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(help());
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(toolVersion());
+    return 0;
   }
   const entry = commands[name];
   if (!entry) {

@@ -82,9 +82,7 @@ async function createWorkerFixtures(target: TargetContext, http: HttpClient): Pr
   if (target.fixtures.strategy === 'none') return unavailableFixtures(`no fixture strategy (${target.fixtures.reason}); configure fixtures in conform.config.yaml`);
   let mod: { createFixtures?: CreateFixtures };
   try {
-    // A computed specifier: the strategies land separately, and a build without them must still run.
-    const specifier = new URL('./fixtures/index.ts', import.meta.url).href;
-    mod = await import(specifier);
+    mod = await import('./fixtures/index.ts');
   } catch (err) {
     return unavailableFixtures(`fixture strategies are not available in this build (${(err as Error).message.split('\n')[0]})`, target.fixtures.strategy);
   }

@@ -240,6 +240,11 @@ describe('timestamps', () => {
     expect(r.findings[0].ruleIds).toEqual(['CONV.TIMESTAMP.ISO8601']);
     expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: 1700000000 })).findings).toHaveLength(1);
   });
+  test('offsets other than Z are ISO 8601 too (+00:00, -05:30, fractions of a second)', () => {
+    for (const v of ['2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.123456+00:00', '2023-12-31T18:30:00-05:30']) {
+      expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, updatedAt: v })).findings, v).toEqual([]);
+    }
+  });
 });
 
 describe('money', () => {
@@ -304,10 +309,14 @@ describe('too-many-requests', () => {
   test('a missing retry-after fails on a listed rate-limited endpoint', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body)).findings.map((f) => f.ruleIds)).toEqual([['RATE.RETRY_AFTER.ON_429']]);
   });
-  test('off the Limits table retry-after may be absent (wait one second), but when present it must be seconds', () => {
+  test('off the Limits table retry-after may be absent (wait one second), but when present it must be seconds or an HTTP-date', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body))).toEqual({ judged: ['RATE.EXCEEDED.BODY'], findings: [] });
     expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': 'soon' })).findings[0].ruleIds).toEqual(['RATE.RETRY_AFTER.ON_429']);
-    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' })).findings).toHaveLength(1);
+    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, { 'retry-after': '2015-10-21T07:28:00Z' })).findings).toHaveLength(1);
+  });
+  test('retry-after as an HTTP-date (HTTP\'s other form of the wait) passes', () => {
+    const dated = { 'retry-after': 'Wed, 21 Oct 2015 07:28:03 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' };
+    expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, dated))).toEqual({ judged: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'], findings: [] });
   });
   test('a body without rate_limit_exceeded fails', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers', 429, { message: 'slow' }, { 'retry-after': '1' })).findings[0].ruleIds).toEqual(['RATE.EXCEEDED.BODY']);

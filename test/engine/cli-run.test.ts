@@ -101,6 +101,13 @@ describe('conform run', () => {
     expect(r.stderr).not.toContain(FAKE_KEY);
   });
 
+  test('https:// at a plain-HTTP port: exit 2 with one line saying the target does not speak TLS', async () => {
+    const url = good.baseUrl.replace('http:', 'https:');
+    const r = await conform(['run', '--base-url', url, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', join(work, 'tls')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`]);
+  });
+
   test('a rejected key: exit 2 with one line', async () => {
     const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', 'sk_wrong_key_0000000', '--suites-dir', SUITES]);
     expect(r.code).toBe(2);

@@ -1,9 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { chooseFixtureStrategy, ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, validateConfig } from '../../src/engine/config/index.ts';
 import { parseRunArgs } from '../../src/cli/commands/run.ts';
+import { publishedSchemas, SCHEMA_FILES } from '../../src/engine/config/published-schemas.ts';
+import { configSchema } from '../../src/engine/config/schema.ts';
 
 function problems(doc: unknown): string[] {
   try {
@@ -115,6 +118,74 @@ describe('resolveConfig', () => {
     const withFile = resolveConfig({ fixtures: { file: 'f.yaml' } }, { baseUrl: 'http://x.example', apiKey: 'sk_abcdefg' }, {}, '/etc/conf/conform.config.yaml');
     expect(chooseFixtureStrategy(withFile, false, false)).toMatchObject({ strategy: 'file', file: '/etc/conf/f.yaml' });
     expect(chooseFixtureStrategy({ ...withFile, fixtures: { strategy: 'none' } }, true, true).strategy).toBe('none');
+  });
+});
+
+describe('strict files: never a silent run against the bundled reference', () => {
+  test('an empty file, or one of comments only, is an error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conform-config-'));
+    for (const [name, text] of [['empty.yaml', ''], ['comments.yaml', '# baseUrl: https://x.example\n\n']]) {
+      await writeFile(join(dir, name), text);
+      await expect(loadConfigFile(join(dir, name))).rejects.toThrow(/holds no settings; give at least baseUrl/);
+    }
+  });
+
+  test('an unknown key is an error, naming it', () => {
+    expect(problems({ baseURL: 'https://x.example' })).toEqual(["unknown setting 'baseURL'"]);
+    expect(problems({ fixtures: { stratgey: 'file' } })).toEqual(["unknown setting 'fixtures.stratgey'"]);
+  });
+
+  test('settings that describe a target, with no base URL anywhere, are an error', () => {
+    const env = { K: 'sk_test_abcdef' };
+    expect(() => resolveConfig({ apiKeyEnv: 'K', merchantId: 'org_1' }, {}, env)).toThrow(/apiKeyEnv, merchantId describe a target, but no baseUrl is given/);
+    expect(resolveConfig({ apiKeyEnv: 'K' }, { baseUrl: 'https://x.example' }, env).baseUrl).toBe('https://x.example');
+    expect(resolveConfig({ profile: 'full' }, {}, env).baseUrl).toBeUndefined();
+  });
+
+  test('--sandbox is sandbox: true', () => {
+    const flags = { baseUrl: 'http://x.example', apiKey: 'sk_abcdefg' };
+    expect(resolveConfig({}, flags, {}).sandbox).toBe(false);
+    const c = resolveConfig({}, { ...flags, sandbox: true }, {});
+    expect(c.sandbox).toBe(true);
+    expect(destructiveAllowed(c, false)).toBe(true);
+    expect(resolveConfig({ sandbox: true }, flags, {}).sandbox).toBe(true);
+  });
+});
+
+describe('schemas/config.schema.json and docs/config.md', () => {
+  const read = async (rel: string) => readFile(new URL(`../../${rel}`, import.meta.url), 'utf8');
+
+  test('the published schema is the one the CLI validates with (npm run schemas rewrites it)', async () => {
+    const published = JSON.parse(await read(SCHEMA_FILES.config));
+    expect(published, `${SCHEMA_FILES.config} is stale: run npm run schemas`).toEqual(publishedSchemas().config);
+  });
+
+  test('the published schema agrees with the CLI on valid and invalid files', async () => {
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(await read(SCHEMA_FILES.config)));
+    const samples: unknown[] = [
+      { baseUrl: 'https://x.example', apiKeyEnv: 'K', sandbox: true, fixtures: { strategy: 'module', module: 'f.ts' }, timeoutMs: 5000, concurrency: 2 },
+      { baseUrl: 'https://x.example', colour: true },
+      { profile: 'deep' },
+      { seed: -1 },
+      { apiKeyEnv: 'sk_live_1' },
+      { fixtures: { strategy: 'file', file: '' } },
+      { timeoutMs: 1.5 },
+    ];
+    for (const doc of samples) expect(validate(doc), JSON.stringify(doc)).toBe(problems(doc).length === 0);
+  });
+
+  test('every setting has a description and a row in docs/config.md', async () => {
+    const doc = await read('docs/config.md');
+    const keys: [string, { description?: string }][] = [];
+    for (const [k, v] of Object.entries(configSchema.properties)) {
+      keys.push([k, v]);
+      if ('properties' in v) for (const [sub, sv] of Object.entries(v.properties)) keys.push([`${k}.${sub}`, sv]);
+    }
+    expect(keys.length).toBeGreaterThan(15);
+    for (const [k, v] of keys) {
+      expect(v.description, k).toMatch(/\w{3,}/);
+      if (!('properties' in v)) expect(doc, `docs/config.md has no row for ${k}`).toContain(`| \`${k}\` |`);
+    }
   });
 });
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { HttpClient, replayCommand, retryDelayMs, parseRetryAfter } from '../../src/engine/http/index.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { HttpClient, replayCommand, retryDelayMs, parseRetryAfter, readRetryAfter } from '../../src/engine/http/index.ts';
 import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
@@ -34,6 +37,46 @@ beforeAll(async () => {
       case '/empty':
         res.writeHead(204);
         res.end();
+        return;
+      case '/gzip':
+      case '/deflate':
+      case '/deflate-raw':
+      case '/br':
+      case '/gzip-br': {
+        // Compressed whatever the request accepted (a server may: RFC 9110), status and headers as sent.
+        const plain = Buffer.from(JSON.stringify({ object: 'thing', zeta: 1, alpha: [1, 2], pad: 'p'.repeat(300) }));
+        const encode: Record<string, [string, Buffer]> = {
+          '/gzip': ['gzip', gzipSync(plain)],
+          '/deflate': ['deflate', deflateSync(plain)],
+          '/deflate-raw': ['deflate', deflateRawSync(plain)],
+          '/br': ['br', brotliCompressSync(plain)],
+          '/gzip-br': ['gzip, br', brotliCompressSync(gzipSync(plain))],
+        };
+        const [coding, bytes] = encode[url.pathname];
+        res.writeHead(Number(url.searchParams.get('status') ?? 200), { 'content-type': 'application/json', 'content-encoding': coding, 'x-request-id': 'r1', vary: 'accept-encoding' });
+        res.end(bytes);
+        return;
+      }
+      case '/bomb':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(Buffer.from(`{"pad":"${'x'.repeat(100_000)}"}`)));
+        return;
+      case '/corrupt-gzip':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(Buffer.from('not gzip at all'));
+        return;
+      case '/zstd':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+        res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
+        return;
+      case '/chunked-close':
+        // No content-length: chunked transfer in three writes, and the connection closed after the answer.
+        res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+        res.write('{"b":1,');
+        setTimeout(() => {
+          res.write('"a":');
+          setTimeout(() => res.end('[true]}'), 5);
+        }, 5);
         return;
       case '/limited': {
         hits429 += 1;
@@ -124,6 +167,40 @@ describe('HttpClient', () => {
     expect(ex.transportError).toMatch(/refused/);
   });
 
+  test('accepts gzip, deflate and br, and decodes each, error statuses included; headers are kept as sent', async () => {
+    for (const [path, coding] of [['/gzip', 'gzip'], ['/deflate', 'deflate'], ['/deflate-raw', 'deflate'], ['/br', 'br'], ['/gzip-br', 'gzip, br'], ['/gzip?status=429', 'gzip']]) {
+      const ex = await client({ maxBodyBytes: 4096, retry429: false }).get(path);
+      expect([path, ex.transportError, ex.jsonError]).toEqual([path, undefined, undefined]);
+      expect(ex.body).toMatchObject({ object: 'thing', zeta: 1, alpha: [1, 2] });
+      expect(ex.responseHeaders['content-encoding']).toBe(coding);
+      expect(ex.responseHeaders['x-request-id']).toBe('r1');
+    }
+    expect(target.requests.at(-1)!.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  test('a body that expands past the size cap, a corrupt one and an unaccepted coding are transport errors, not binary text', async () => {
+    const bomb = await client().get('/bomb');
+    expect(bomb.transportError).toBe('decoded response body exceeds the 1024-byte cap (content-encoding gzip)');
+    const corrupt = await client().get('/corrupt-gzip');
+    expect(corrupt.transportError).toMatch(/^response body is not valid gzip/);
+    expect(corrupt.rawBody).toBe('(15 bytes in content-coding gzip, not decoded)');
+    const zstd = await client().get('/zstd');
+    expect(zstd.transportError).toBe('response body in the content-coding "zstd", which the client did not accept (Accept-Encoding: gzip, deflate, br)');
+  });
+
+  test('a chunked body on a connection the target closes is read whole, whatever the key order', async () => {
+    for (let i = 0; i < 3; i++) {
+      const ex = await client().get('/chunked-close');
+      expect([ex.status, ex.transportError, ex.body]).toEqual([200, undefined, { b: 1, a: [true] }]);
+      expect(ex.responseHeaders.connection).toBe('close');
+    }
+  });
+
+  test('an https:// URL at a plain-HTTP port says in one line that the target does not speak TLS', async () => {
+    const ex = await new HttpClient({ baseUrl: target.baseUrl.replace('http:', 'https:'), timeoutMs: 2000 }).get('/ok');
+    expect(ex.transportError).toBe('the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)');
+  });
+
   test('attributes exchanges to their operation', async () => {
     const ex = await client({ resolveOperation: (m, p) => (m === 'GET' && p === '/ok' ? 'getOk' : undefined) }).get('/ok?x=1');
     expect(ex.operationId).toBe('getOk');
@@ -169,6 +246,36 @@ describe('429 retry rule', () => {
     expect(retryDelayMs(1, '999', 5000)).toBe(5000);
     expect(parseRetryAfter('abc')).toBeUndefined();
     expect(parseRetryAfter(' 7 ')).toBe(7);
+  });
+
+  test('retry-after as an HTTP-date is the wait until that date, from the response date (or now); a past date is no wait', () => {
+    const date = 'Sun, 06 Nov 1994 08:49:37 GMT';
+    expect(readRetryAfter('Sun, 06 Nov 1994 08:49:40 GMT', date)).toEqual({ seconds: 3, form: 'http-date' });
+    expect(readRetryAfter('Sunday, 06-Nov-94 08:49:39 GMT', date)?.seconds).toBe(2);
+    expect(readRetryAfter('Sun Nov  6 08:49:38 1994', date)?.seconds).toBe(1);
+    expect(readRetryAfter('Sun, 06 Nov 1994 08:49:40 GMT', undefined, Date.parse(date) + 1000)?.seconds).toBe(2);
+    expect(readRetryAfter('Sun, 06 Nov 1994 08:00:00 GMT', date)?.seconds).toBe(0);
+    expect(readRetryAfter('1994-11-06T08:49:40Z', date)).toBeUndefined();
+    expect(retryDelayMs(1, 'Sun, 06 Nov 1994 08:49:42 GMT', 60_000, date)).toBe(5000);
+  });
+
+  test('a 429 whose retry-after is an HTTP-date is waited out as that many seconds', async () => {
+    const waits: number[] = [];
+    const server = createServer((_req, res) => {
+      const now = new Date();
+      res.writeHead(429, { 'content-type': 'application/json', date: now.toUTCString(), 'retry-after': new Date(now.getTime() + 4000).toUTCString() });
+      res.end('{"error":"rate_limit_exceeded","message":"slow down"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const ex = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, sleep: async (ms) => void waits.push(ms) }).get('/x');
+      expect(ex.status).toBe(429);
+      expect(waits).toEqual([4000, 4000, 4000, 4000]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

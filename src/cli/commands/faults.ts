@@ -142,7 +142,7 @@ export function bundledTargets(): StartTarget {
   return async (fault) => {
     const key = `sk_test_${randomBytes(12).toString('hex')}`;
     registerSecret(key, 'CONFORM_API_KEY');
-    const { startReferenceServer } = await import('../../reference/index.ts');
+    const { startReferenceServer } = await import('../reference.ts');
     const ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key, rateLimits: await raisedLimits(fault?.target?.raiseRateLimits) });
     return { baseUrl: ref.baseUrl, apiKey: key, merchantId: ref.merchantId, bundled: true, close: () => ref.close() } satisfies FaultTarget;
   };

@@ -1,17 +1,18 @@
 /**
  * `conform run`: runs the scenario suites against a target and writes the reports.
- * With no base URL it boots the bundled reference server in process (the one place,
- * with `serve`, allowed to import src/reference).
+ * With no base URL it boots the bundled reference server in process, through
+ * src/cli/reference.ts (the CLI's one way into src/reference).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
+import { toolVersion } from '../version.ts';
 import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type RunConfig } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
-import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
+import { DEFAULT_SUITES_DIR, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
 import { CATEGORY_LABEL, buildReport, unjudgedGroups, writeReports, type Report } from '../../engine/reporters/index.ts';
 import type { RuleIndex } from '../../spec/rules.ts';
@@ -26,6 +27,7 @@ bundled reference server in process, on a free loopback port with an in-memory d
 Options:
   --base-url URL         the target (sandbox) base URL
   --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
+  --sandbox              the target is a sandbox: destructive scenarios may run (as sandbox: true)
   --config FILE          conform.config.yaml (default: ./conform.config.yaml when present)
   --suite NAME...        run only these suites (names of suites/*.suite.ts)
   --profile quick|full   how deep to go (default quick)
@@ -71,6 +73,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
     }
     if (arg === '--plain') {
       flags.plain = true;
+    } else if (arg === '--sandbox') {
+      flags.sandbox = true;
     } else if (arg === '--fail-on-skip') {
       flags.failOnSkip = true;
     } else if (arg === '--allow-unjudged') {
@@ -118,14 +122,6 @@ export function parseRunArgs(argv: string[]): RunFlags {
 /** One worker per core, at most 4: on 2 cores, 2 workers measured faster and ~200 MB lighter than 4. */
 export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
-}
-
-function toolVersion(): string {
-  try {
-    return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 function newRunId(shard?: { index: number; count: number }): string {
@@ -187,7 +183,7 @@ async function bootReference(): Promise<BootedTarget> {
   registerSecret(key, 'CONFORM_API_KEY');
   let ref;
   try {
-    const { startReferenceServer } = await import('../../reference/index.ts');
+    const { startReferenceServer } = await import('../reference.ts');
     ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
   } catch (err) {
     throw new CliError(`could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`);

@@ -11,14 +11,18 @@ Options:
   --database <url>       memory (default), file:<dir>, or postgres://... (default: DATABASE_URL)
   --api-key <key>        the sandbox merchant's API key (default: CONFORM_API_KEY, else sk_test_conform_reference)
   --rate-limit <op=N>    raise a published rate limit, e.g. listCustomers=1000 (repeatable; never below the published limit)
+  --documented-port <n>  also serve the documented endpoints only on port n (0 picks a free port):
+                         a proxy where every reference extension (x-extension: reference in
+                         spec/openapi.yaml) answers 404, as a vendor's sandbox without them would
   --log                  log requests (JSON lines on stderr; stdout keeps its one line)
   -h, --help             show this help
 
-Prints one line with the base URL and the key's merchant id, then serves until SIGINT or SIGTERM.`;
+Prints one line with the base URL and the key's merchant id (and, with --documented-port, a
+second line with the documented-only URL), then serves until SIGINT or SIGTERM.`;
 
-function parsePort(value: string | undefined): number | undefined {
+function parsePort(value: string | undefined, flag = '--port'): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliError(`--port '${value}': expected an integer in 0..65535`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliError(`${flag} '${value}': expected an integer in 0..65535`);
   return Number(value);
 }
 
@@ -43,14 +47,15 @@ const serve: Command = {
           database: { type: 'string' },
           'api-key': { type: 'string' },
           'rate-limit': { type: 'string', multiple: true },
+          'documented-port': { type: 'string' },
           log: { type: 'boolean' },
         },
       }));
     } catch (err) {
       throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform serve --help)`);
     }
-    const { optionsFromEnv, startReferenceServer } = await import('../../reference/index.ts');
-    const { parseRateLimitFlag, RateLimitConfigError } = await import('../../reference/ratelimit/limits.ts');
+    const documentedPort = parsePort(values['documented-port'] as string | undefined, '--documented-port');
+    const { optionsFromEnv, parseRateLimitFlag, RateLimitConfigError, startReferenceServer } = await import('../reference.ts');
     const env = optionsFromEnv();
     const rateLimits: Record<string, number> = {};
     try {
@@ -78,13 +83,23 @@ const serve: Command = {
       if (e.code === 'EADDRINUSE') throw new CliError(`port already in use: ${e.message}`);
       throw new CliError(String(e.message ?? e).split('\n')[0]);
     }
+    let documented: { url: string; close(): Promise<void> } | undefined;
+    if (documentedPort !== undefined) {
+      try {
+        documented = await startDocumentedOnly(server.baseUrl, documentedPort, (values.host as string | undefined) ?? '127.0.0.1');
+      } catch (err) {
+        await server.close().catch(() => undefined);
+        const e = err as NodeJS.ErrnoException;
+        throw new CliError(e.code === 'EADDRINUSE' ? `--documented-port: port already in use: ${e.message}` : String(e.message ?? e).split('\n')[0]);
+      }
+    }
     // Handlers first: a signal right after the "listening" line must already stop gracefully.
     const stopped = new Promise<number>((resolve) => {
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) return;
         stopping = true;
-        server.close().then(
+        Promise.all([documented?.close(), server.close()]).then(
           () => resolve(0),
           (err) => {
             console.error(`conform serve: error while stopping on ${signal}: ${(err as Error).message}`);
@@ -96,8 +111,19 @@ const serve: Command = {
       process.once('SIGTERM', stop);
     });
     console.log(`conform reference server listening on ${server.baseUrl} (sandbox merchant ${server.merchantId})`);
+    if (documented) console.log(`documented endpoints only on ${documented.url} (the reference extensions answer 404 there)`);
     return stopped;
   },
 };
+
+/** The documented-endpoints-only view of the server: the fault proxy hiding the extensions. */
+async function startDocumentedOnly(upstream: string, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
+  const [{ loadSpec }, { startProxy }, { documentedOnly }] = await Promise.all([
+    import('../../spec/index.ts'),
+    import('../../engine/faults/proxy.ts'),
+    import('../../engine/faults/documented-only.ts'),
+  ]);
+  return startProxy({ upstream, port, host, fault: documentedOnly(await loadSpec()) });
+}
 
 export default serve;

@@ -1,22 +1,24 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
+import { readRetryAfter } from '../http/retry.ts';
 
 /**
  * Every 429: an Error body with error rate_limit_exceeded and a message. retry-after is
  * required only on the six listed endpoints (op.rateLimit); elsewhere the retry rule
- * ("if absent wait one second") lets it be absent, so only its format is judged.
+ * ("if absent wait one second") lets it be absent, so only its form is judged: seconds,
+ * or an HTTP-date (HTTP's other form of the same wait, RFC 9110 §10.2.3).
  */
 export const tooManyRequests = defineCheck({
   name: 'too-many-requests',
   ruleIds: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
-  description: 'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds.',
+  description: 'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds or an HTTP-date.',
   evaluate(ex, _ctx, op) {
     if (ex.status !== 429 || !op) return { judged: [], findings: [] };
     const findings: Finding[] = [];
     const ra = ex.responseHeaders['retry-after'];
     const required = op.rateLimit !== undefined;
-    if ((ra === undefined && required) || (ra !== undefined && !/^\d+(\.\d+)?$/.test(ra.trim()))) {
-      findings.push(finding('too-many-requests', ['RATE.RETRY_AFTER.ON_429'], '429 without a numeric retry-after', `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give seconds to wait.`, ex));
+    if ((ra === undefined && required) || (ra !== undefined && !readRetryAfter(ra, ex.responseHeaders.date))) {
+      findings.push(finding('too-many-requests', ['RATE.RETRY_AFTER.ON_429'], '429 without a readable retry-after', `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give the seconds to wait (or the HTTP-date to retry at).`, ex));
     }
     const b = ex.body;
     // The document asks for an endpoint-specific message: an empty one says nothing.

@@ -34,6 +34,8 @@ export interface ConfigFile {
 export interface ConfigOverrides {
   baseUrl?: string;
   apiKey?: string;
+  /** --sandbox: as `sandbox: true` in the file. */
+  sandbox?: boolean;
   profile?: Profile;
   seed?: number;
   reportDir?: string;
@@ -133,6 +135,8 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   } catch (err) {
     throw new ConfigError([`not valid YAML: ${(err as Error).message.split('\n')[0]}`], path);
   }
+  // An empty file (or comments only) would silently test the bundled reference instead of the target.
+  if (doc === null || doc === undefined) throw new ConfigError(['the file holds no settings; give at least baseUrl (or remove the file to test the bundled reference server)'], path);
   return validateConfig(doc, path);
 }
 
@@ -159,6 +163,8 @@ export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: Nod
   const baseUrl = flags.baseUrl ?? file.baseUrl;
   if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl)) problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
   if (baseUrl && !apiKey) problems.push('no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config');
+  const targetKeys = TARGET_KEYS.filter((k) => file[k] !== undefined);
+  if (!baseUrl && targetKeys.length) problems.push(`${targetKeys.join(', ')} ${targetKeys.length > 1 ? 'describe' : 'describes'} a target, but no baseUrl is given: set baseUrl or pass --base-url (without one the run would test the bundled reference server)`);
   if (problems.length) throw new ConfigError(problems, configPath ?? 'configuration');
   const fixtures = {
     strategy: file.fixtures?.strategy,
@@ -167,7 +173,7 @@ export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: Nod
   };
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
-    sandbox: file.sandbox ?? false,
+    sandbox: flags.sandbox || (file.sandbox ?? false),
     referenceServer: file.referenceServer ?? false,
     apiKey,
     secondKey,
@@ -195,6 +201,9 @@ function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acce
     ...(minJudged !== undefined ? { minJudged } : {}),
   };
 }
+
+/** Settings that only make sense for a target of your own. */
+const TARGET_KEYS = ['apiKeyEnv', 'secondKeyEnv', 'otherMerchantKeyEnv', 'merchantId'] as const;
 
 function defaultSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);

@@ -101,6 +101,11 @@ export interface RunFaultsOptions {
   target: { baseUrl?: string; bundled: boolean };
   onBaseline?(r: RunRecord): void;
   onResult?(r: FaultResult): void;
+  /**
+   * Puts something in front of the fault proxy for each run (e.g. the passive judge of
+   * `conform proxy`, which must see what clients see): `conform run` goes to its URL.
+   */
+  front?(proxyUrl: string, fault: CatalogFault | undefined): Promise<{ url: string; close(): Promise<unknown> }>;
 }
 
 export class BaselineError extends Error {}
@@ -188,10 +193,11 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
         config = join(dir, 'conform.config.yaml');
         await writeFile(config, configYaml(target));
       }
-      const args = ['run', '--base-url', proxy.url, '--report-dir', dir, '--plain', '--seed', String(opts.seed), '--profile', opts.profile, ...(config ? ['--config', config] : []), ...(suites.length ? ['--suite', ...suites] : [])];
+      const front = opts.front ? await opts.front(proxy.url, fault) : undefined;
+      const args = ['run', '--base-url', front?.url ?? proxy.url, '--report-dir', dir, '--plain', '--seed', String(opts.seed), '--profile', opts.profile, ...(config ? ['--config', config] : []), ...(suites.length ? ['--suite', ...suites] : [])];
       // The key goes through the environment only: it never appears on a command line.
       const env = { ...process.env, CONFORM_API_KEY: target.apiKey, NO_COLOR: '1', FORCE_COLOR: '0' };
-      const child = await runChild(args, env, join(dir, 'run.log'), opts.timeoutMs ?? (opts.profile === 'full' ? 1_800_000 : 600_000));
+      const child = await runChild(args, env, join(dir, 'run.log'), opts.timeoutMs ?? (opts.profile === 'full' ? 1_800_000 : 600_000)).finally(() => front?.close());
       const stats = { applied: proxy.stats.applied, exchanges: proxy.stats.exchanges };
       if (child.error) return { ...base, ...stats, exitCode: child.exitCode, durationMs: Math.round(performance.now() - t0), error: child.error };
       let rules: ReportRule[];

@@ -1,13 +1,16 @@
 /**
  * The engine's only way to reach a target. Pooled keep-alive connections (undici
  * Agent: one pool per origin), a deadline on every request (headers and body), a cap
- * on the response size. Nothing a target does makes it throw: resets, hangs, oversize
- * and non-JSON bodies come back as an Exchange carrying `transportError` / `jsonError`.
+ * on the response size. Bodies in gzip, deflate or br are decoded (decode.ts); chunked
+ * bodies, `Connection: close` and keep-alive are undici's. Nothing a target does makes it
+ * throw: resets, hangs, oversize, undecodable and non-JSON bodies come back as an Exchange
+ * carrying `transportError` / `jsonError`.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { Exchange } from '../types.ts';
 import { registerSecret, redact, redactAuthorization } from '../redact.ts';
 import { realSleep, retryDelayMs, type Sleep } from './retry.ts';
+import { ACCEPT_ENCODING, decodeBody } from './decode.ts';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -104,7 +107,7 @@ export class HttpClient {
       opts.onExchange?.(exchange);
       if (!retry || exchange.status !== 429) return exchange;
       rejections += 1;
-      const wait = retryDelayMs(rejections, exchange.responseHeaders['retry-after'], maxWait);
+      const wait = retryDelayMs(rejections, exchange.responseHeaders['retry-after'], maxWait, exchange.responseHeaders.date);
       if (wait === undefined) return exchange;
       await sleep(wait);
     }
@@ -115,7 +118,7 @@ export class HttpClient {
     method = method.toUpperCase();
     const url = this.urlFor(path, opts.query);
     const relPath = url.pathname + url.search;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
     let payload: string | undefined;
     if (opts.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -159,12 +162,20 @@ export class HttpClient {
       exchange.status = res.statusCode;
       exchange.responseHeaders = flattenHeaders(res.headers);
       const read = await readCapped(res.body, maxBytes);
-      exchange.rawBody = read.text;
-      if (read.error) {
-        exchange.transportError = read.error;
-      } else if (read.text.trim() !== '') {
+      const coding = exchange.responseHeaders['content-encoding'];
+      const decoded = read.error ? undefined : decodeBody(read.bytes, coding, maxBytes);
+      // A body that could not be read or decoded whole is kept as evidence, cut short (and not shown as binary).
+      const text = decoded?.body
+        ? decoded.body.toString('utf8')
+        : coding && !/^\s*identity\s*$/i.test(coding)
+          ? `(${read.bytes.length} bytes in content-coding ${coding}, not decoded)`
+          : read.bytes.toString('utf8').slice(0, 2048);
+      exchange.rawBody = text;
+      if (read.error ?? decoded?.error) {
+        exchange.transportError = read.error ?? decoded?.error;
+      } else if (text.trim() !== '') {
         try {
-          exchange.body = JSON.parse(read.text);
+          exchange.body = JSON.parse(text);
         } catch (err) {
           exchange.jsonError = `response body is not valid JSON: ${(err as Error).message}`;
         }
@@ -205,7 +216,8 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ text: string; error?: string }> {
+/** The body's bytes as sent (still content-coded), at most `maxBytes` of them. */
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ bytes: Buffer; error?: string }> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -214,14 +226,14 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
       total += buf.length;
       if (total > maxBytes) {
         body.destroy();
-        return { text: Buffer.concat(chunks).toString('utf8').slice(0, 2048), error: `response body exceeds the ${maxBytes}-byte cap` };
+        return { bytes: Buffer.concat(chunks), error: `response body exceeds the ${maxBytes}-byte cap` };
       }
       chunks.push(buf);
     }
   } catch (err) {
-    return { text: Buffer.concat(chunks).toString('utf8'), error: `response body interrupted: ${describeTransportError(err, undefined, false)}` };
+    return { bytes: Buffer.concat(chunks), error: `response body interrupted: ${describeTransportError(err, undefined, false)}` };
   }
-  return { text: Buffer.concat(chunks).toString('utf8') };
+  return { bytes: Buffer.concat(chunks) };
 }
 
 export function describeTransportError(err: unknown, timeoutMs: number | undefined, aborted: boolean): string {
@@ -245,7 +257,23 @@ export function describeTransportError(err: unknown, timeoutMs: number | undefin
       return 'DNS lookup of the target host failed';
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return 'response body shorter or longer than its content-length';
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+    case 'ERR_SSL_HTTP_REQUEST':
+      return 'the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)';
     default:
-      return `transport error${code ? ` ${code}` : ''}: ${redact(e?.message ?? String(err))}`;
+      if (code && TLS_CERTIFICATE_CODES.has(code)) return `the target's TLS certificate is not trusted (${code}): ${oneLine(redact(e?.message ?? ''))}`;
+      if (code?.startsWith('ERR_SSL_') || code === 'EPROTO') return `TLS handshake with the target failed (${code})`;
+      return `transport error${code ? ` ${code}` : ''}: ${oneLine(redact(e?.message ?? String(err)))}`;
   }
+}
+
+const TLS_CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** OpenSSL and friends write several lines with their internals; a report line needs the first. */
+function oneLine(s: string): string {
+  return s.split('\n')[0].trim();
 }

@@ -43,8 +43,7 @@ let cached: Promise<Contract> | undefined;
 /** The contract from spec/openapi.yaml through the shared loader (memoised). */
 export function loadContract(): Promise<Contract> {
   cached ??= (async () => {
-    const loader = '../../spec/index.ts'; // a variable: the loader may land after this file
-    const mod: any = await import(loader);
+    const mod: any = await import('../../spec/index.ts');
     return contractFromSpec(await mod.loadSpec());
   })();
   return cached;

@@ -3,7 +3,9 @@
  * description says on a sample exchange (no server: the demo is replayed in process).
  */
 import { describe, expect, test } from 'vitest';
-import { CATALOG, FAMILIES } from '../../../src/engine/faults/catalog/index.ts';
+import { gunzipSync } from 'node:zlib';
+import { CATALOG, FAMILIES, faultByName } from '../../../src/engine/faults/catalog/index.ts';
+import { composeFaults, json, req } from '../../../src/engine/faults/catalog/helpers.ts';
 import { loadRules } from '../../../src/spec/rules.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../../src/engine/runner/index.ts';
 import { digest, simulate } from './simulate.ts';
@@ -46,5 +48,24 @@ describe.each(CATALOG.map((f) => [f.name, f] as const))('%s', (_name, f) => {
     expect(digest(last)).not.toBe(digest(untouched[untouched.length - 1]));
     // Without the fault the claim does not hold: the demo's verify really looks at the change.
     expect(f.demo.verify(untouched[untouched.length - 1], untouched)).toBeDefined();
+  });
+});
+
+describe('composed benign variants', () => {
+  test('each step sees what the one before made: timestamps rewritten, then the result gzip-compressed', async () => {
+    const both = composeFaults('offset then gzip', faultByName('benign-offset-timestamps')!, faultByName('benign-gzip')!);
+    const [o] = await simulate(both, [{ req: req('GET', '/v0/customers/cus_1'), res: json(200, { object: 'customer', createdAt: '2030-01-01T00:00:00Z' }) }]);
+    expect(o.response.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(o.response.body).toString())).toEqual({ object: 'customer', createdAt: '2030-01-01T00:00:00+00:00' });
+    expect(o.applied).toBe(2);
+  });
+
+  test('an answer given by an earlier step (an emulated 429) still goes through the later ones', async () => {
+    const both = composeFaults('sliding then http-date', faultByName('benign-sliding-window')!, faultByName('benign-retry-after-http-date')!);
+    const portal = { req: req('POST', '/v0/subscriptions/sub_1/portal', {}), res: json(200, { object: 'portal_session' }) };
+    const out = await simulate(both, [portal, portal]);
+    expect(out.map((o) => o.response.status)).toEqual([200, 429]);
+    expect(out[1].forwarded).toBeUndefined();
+    expect(out[1].response.headers['retry-after']).toMatch(/GMT$/);
   });
 });

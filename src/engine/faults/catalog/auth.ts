@@ -1,5 +1,6 @@
 /** Authentication: bearer keys, 401/403 shapes, the key's merchant as default. */
-import { bodyOf, expectAll, fault, got, is2xx, json, on, queryOf, R, req, stateMap, type Json } from './helpers.ts';
+import { bodyOf, DEMO_KEY, expectAll, fault, got, is2xx, json, on, queryOf, R, req, stateMap, type Json } from './helpers.ts';
+import { leak, learnOwners } from './tenancy.ts';
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['auth'];
@@ -114,6 +115,28 @@ export const authFaults: CatalogFault[] = [
     demo: {
       steps: [{ req: req('PATCH', '/v0/webhooks', { enabled: true }), res: json(200, { object: 'webhooks', merchantId: 'org_demo1', enabled: true }) }],
       verify: (o) => expectAll([(got(o) as Json)?.merchantId === 'org_conformSomeOtherMerchant0', 'merchantId unchanged']),
+    },
+  }),
+  fault({
+    name: 'auth-customer-of-other-merchant-readable',
+    family: 'auth',
+    description: "GET /v0/customers/{id} answers another merchant's customer to any valid key (the read is not scoped to the key's merchant)",
+    rules: ['AUTH.MERCHANT.ISOLATION'],
+    suites: ['isolation'],
+    onResponse(r, res, ctx) {
+      learnOwners(r, res, ctx);
+      const hit = on(r, 'GET', R.customer);
+      if (hit) return leak(r, res, ctx, [decodeURIComponent(hit[1])]);
+    },
+    demo: {
+      steps: [
+        { req: req('POST', '/v0/customers', { name: 'Ada' }), res: json(201, { object: 'customer', id: 'cus_demo1' }) },
+        {
+          req: req('GET', '/v0/customers/cus_demo1', undefined, { authorization: 'Bearer sk_test_other0key' }),
+          res: (f) => (f.headers.authorization === DEMO_KEY ? json(200, { object: 'customer', id: 'cus_demo1' }) : json(404, { error: 'not_found', message: 'no such customer' })),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 200 && got(o)?.id === 'cus_demo1', `got ${o.response.status}`]),
     },
   }),
 ];

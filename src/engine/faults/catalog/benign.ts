@@ -3,9 +3,10 @@
  * real traffic (so "applied" proves it was exercised) without breaking a rule.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { listedEndpoint } from './rate-emulation.ts';
-import { higherLimit } from './rate-limits.ts';
+import { higherLimit, higherLimits, slidingWindowLimiter, tokenBucketLimiter } from './rate-limits.ts';
 import { bodyOf, expectAll, fault, got, isObj, json, pathOf, R, req, stateMap, type Json } from './helpers.ts';
 import type { CatalogFault } from './types.ts';
 
@@ -59,6 +60,42 @@ function addNested(v: unknown, depth: number): boolean {
 const CUSTOMER_ID = /^cus_[a-zA-Z0-9]+$/;
 const LONGER = 'Q7longer0suffix';
 
+/** RFC 9110 §12.5.3: no Accept-Encoding means any coding is acceptable. */
+function accepts(r: ProxyRequest, coding: string): boolean {
+  const header = r.headers['accept-encoding'];
+  return header === undefined || header.split(',').some((c) => c.trim().split(';')[0].toLowerCase() === coding);
+}
+
+/** Compresses every non-empty answer with `coding` when the request accepts it, as a compressing server or proxy does. */
+function compressing(coding: 'gzip' | 'br', compress: (b: Buffer) => Buffer) {
+  return (r: ProxyRequest, res: ProxyResponse, ctx: { applied(): void }): ProxyResponse | undefined => {
+    if (!res.body.length || res.headers['content-encoding'] || !accepts(r, coding)) return;
+    ctx.applied();
+    return { ...res, headers: { ...res.headers, 'content-encoding': coding, vary: 'accept-encoding' }, body: compress(res.body) };
+  };
+}
+
+/** A UTC date-time written with Z (the reference's form). */
+const Z_DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
+
+/** Rewrites every UTC date-time outside free-form maps with the offset +00:00 (deep). */
+function offsetTimestamps(v: unknown): { value: unknown; changed: boolean } {
+  let changed = false;
+  const walk = (x: unknown): unknown => {
+    if (typeof x === 'string') {
+      const m = Z_DATE_TIME.exec(x);
+      if (!m) return x;
+      changed = true;
+      return `${m[1]}+00:00`;
+    }
+    if (Array.isArray(x)) return x.map(walk);
+    if (!isObj(x)) return x;
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, MAPS.has(k) ? y : walk(y)]));
+  };
+  const value = walk(v);
+  return { value, changed };
+}
+
 function isErrorBody(res: ProxyResponse): Json | undefined {
   const b = bodyOf(res);
   return res.status >= 400 && res.status < 500 && b && typeof b.message === 'string' ? b : undefined;
@@ -66,6 +103,76 @@ function isErrorBody(res: ProxyResponse): Json | undefined {
 
 export const benignVariants: CatalogFault[] = [
   higherLimit,
+  higherLimits(10),
+  higherLimits(100),
+  slidingWindowLimiter,
+  tokenBucketLimiter,
+  fault({
+    name: 'benign-gzip',
+    family: 'conventions',
+    benign: true,
+    description: 'every answer with a body is gzip-compressed (content-encoding: gzip) when the request accepts gzip or names no coding',
+    rules: [],
+    suites: ALL,
+    onResponse: compressing('gzip', (b) => gzipSync(b)),
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([o.response.headers['content-encoding'] === 'gzip' && JSON.parse(gunzipSync(o.response.body).toString()).id === 'cus_demo1', 'not gzip-compressed']),
+    },
+  }),
+  fault({
+    name: 'benign-brotli',
+    family: 'conventions',
+    benign: true,
+    description: 'every answer with a body is br-compressed (content-encoding: br) when the request accepts br or names no coding',
+    rules: [],
+    suites: ['customers', 'auth', 'rate-limits'],
+    onResponse: compressing('br', (b) => brotliCompressSync(b)),
+    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['content-encoding'] === 'br' && o.response.body[0] !== 0x7b, 'not br-compressed']) },
+  }),
+  fault({
+    name: 'benign-offset-timestamps',
+    family: 'conventions',
+    benign: true,
+    description: "UTC date-times are written with the offset +00:00 instead of Z (ISO 8601 either way), in every answer; free-form maps are left alone",
+    rules: [],
+    suites: ALL,
+    onResponse(_r, res, ctx) {
+      if (res.json === undefined) return;
+      const { value, changed } = offsetTimestamps(res.json);
+      if (!changed) return;
+      ctx.applied();
+      res.json = value;
+    },
+    demo: {
+      steps: [{ req: readCustomer(), res: json(200, { object: 'customer', id: 'cus_demo1', createdAt: '2030-01-01T00:00:00.000Z', metadata: { at: '2030-01-01T00:00:00Z' } }) }],
+      verify: (o) => expectAll([got(o)?.createdAt === '2030-01-01T00:00:00.000+00:00', `createdAt ${got(o)?.createdAt}`], [got(o)?.metadata?.at === '2030-01-01T00:00:00Z', 'metadata was touched']),
+    },
+  }),
+  fault({
+    name: 'benign-retry-after-http-date',
+    family: 'rate-limits',
+    benign: true,
+    description: 'retry-after on 429 answers is the HTTP-date to retry at (with a date header), not a number of seconds',
+    rules: [],
+    suites: ['rate-limits'],
+    onResponse(_r, res, ctx) {
+      const seconds = Number(res.headers['retry-after']);
+      if (res.status !== 429 || res.headers['retry-after'] === undefined || !Number.isFinite(seconds)) return;
+      // Whole seconds, as HTTP-dates are: the date is rounded down and the moment to retry at up.
+      const now = Date.now();
+      res.headers.date = new Date(Math.floor(now / 1000) * 1000).toUTCString();
+      res.headers['retry-after'] = new Date(Math.ceil((now + seconds * 1000) / 1000) * 1000).toUTCString();
+      ctx.applied();
+    },
+    demo: {
+      steps: [{ req: req('POST', '/v0/subscriptions/sub_demo1/portal', {}), res: json(429, { error: 'rate_limit_exceeded', message: 'slow down' }, { 'retry-after': '3' }) }],
+      verify: (o) => {
+        const wait = (Date.parse(o.response.headers['retry-after'] ?? '') - Date.parse(o.response.headers.date ?? '')) / 1000;
+        return expectAll([/GMT$/.test(o.response.headers['retry-after'] ?? '') && wait >= 3 && wait <= 4, `retry-after ${o.response.headers['retry-after']}, date ${o.response.headers.date}`]);
+      },
+    },
+  }),
   fault({
     name: 'benign-extra-properties',
     family: 'conventions',

@@ -177,6 +177,20 @@ export const catalogFaults: CatalogFault[] = [
     demo: { steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }), res: json(200, rule()) }], verify: (o) => expectAll([got(o)?.id === 'srule_demo1' && got(o)?.evaluationCount === undefined, 'counts still there']) },
   }),
   fault({
+    name: 'source-rules-object-empty',
+    family: 'catalog',
+    description: 'source rules are answered with object "" (a representation whose object field names no type)',
+    rules: ['SOURCE_RULES.UPDATE.OBJECT', 'SCHEMA.RESPONSE.MATCHES'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      if (!on(r, 'PATCH', R.sourceRule) || !is2xx(res) || typeof b?.object !== 'string') return;
+      b.object = '';
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }), res: json(200, rule({ object: 'source_rule' })) }], verify: (o) => expectAll([got(o)?.object === '', `object ${JSON.stringify(got(o)?.object)}`]) },
+  }),
+  fault({
     name: 'wallets-limit-period-daily',
     family: 'catalog',
     description: "the auto top-up limit period reads 'daily' when 'day' was sent",

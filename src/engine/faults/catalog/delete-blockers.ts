@@ -118,4 +118,18 @@ export const deleteBlockerFaults: CatalogFault[] = [
     },
     demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: json(200, { id: 'cus_demo1', deleted: true }) }], verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]) },
   }),
+  fault({
+    name: 'blockers-type-empty',
+    family: 'delete-blockers',
+    description: 'every delete-blocker entry (customers and fees) says type "" instead of naming the kind of dependants',
+    rules: ['CUSTOMERS.DELETE.BLOCKED', 'FEES.DELETE.BLOCKED'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      const blockers = blockersOf(bodyOf(res));
+      if (!(on(r, 'DELETE', R.customer) || on(r, 'DELETE', R.fee)) || res.status !== 409 || !blockers.length) return;
+      for (const b of blockers) b.type = '';
+      ctx.applied();
+    },
+    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.type === '', 'type unchanged']) },
+  }),
 ];

@@ -1,5 +1,5 @@
 /** Small helpers the catalog's faults and demos share. */
-import type { FaultContext, ProxyRequest, ProxyResponse } from '../proxy.ts';
+import type { Fault, FaultContext, ProxyRequest, ProxyResponse } from '../proxy.ts';
 import type { CatalogFault, DemoOutcome } from './types.ts';
 
 export type Json = Record<string, any>;
@@ -117,3 +117,38 @@ export function fault(f: CatalogFault): CatalogFault {
 
 /** A fixed date-time, so that demos are deterministic. */
 export const T0 = '2030-01-01T00:00:00.000Z';
+
+/**
+ * One fault that does what each of `faults` does, in order: the first onRequest that answers
+ * wins, and each onResponse sees what the one before it made (an edited `json` is written
+ * out before the next one reads the bytes). For benign variants that combine (a compressing
+ * proxy in front of a sliding-window limiter). They share one state map: at most one of them
+ * may emulate buckets.
+ */
+export function composeFaults(name: string, ...faults: Fault[]): Fault {
+  const isResponse = (x: unknown): x is ProxyResponse => !!x && typeof (x as ProxyResponse).status === 'number';
+  return {
+    name,
+    description: faults.map((f) => f.description ?? f.name).join('; '),
+    async onRequest(req, ctx) {
+      let current = req;
+      for (const f of faults) {
+        const out = await f.onRequest?.(current, ctx);
+        if (isResponse(out)) return out;
+        if (out) current = out;
+      }
+      return current === req ? undefined : current;
+    },
+    async onResponse(req, res, ctx) {
+      let current = res;
+      for (const f of faults) {
+        const bytes = current.body;
+        const json = JSON.stringify(current.json);
+        const out = (await f.onResponse?.(req, current, ctx)) ?? current;
+        const edited = out.body === bytes && out.json !== undefined && JSON.stringify(out.json) !== json;
+        current = edited ? { ...out, body: Buffer.from(JSON.stringify(out.json)) } : out;
+      }
+      return current === res ? undefined : current;
+    },
+  };
+}

@@ -209,4 +209,39 @@ export const itemFaults: CatalogFault[] = [
         ),
     },
   }),
+  fault({
+    name: 'items-archive-wipes-fields',
+    family: 'items',
+    description: 'PATCH /v0/items/{id} {"archived": true} wipes what it did not send: the item loses its name and catalogId, and its metadata is emptied',
+    rules: ['ITEMS.UPDATE.PARTIAL'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const hit = on(r, 'PATCH', R.item);
+      if (hit && bodyOf(r)?.archived === true) stateMap<string, boolean>(ctx, 'wiped').set(decodeURIComponent(hit[1]), true);
+    },
+    onResponse(r, res, ctx) {
+      const it = itemOf(r, res);
+      if (!it || !stateMap<string, boolean>(ctx, 'wiped').get(it.id)) return;
+      const sent = r.method === 'PATCH' ? (bodyOf(r) ?? {}) : {};
+      let changed = false;
+      for (const k of ['name', 'catalogId'] as const) {
+        if (k in sent || !(k in it)) continue;
+        delete it[k];
+        changed = true;
+      }
+      if (!('metadata' in sent) && isObj(it.metadata) && Object.keys(it.metadata).length) {
+        it.metadata = {};
+        changed = true;
+      }
+      if (changed) ctx.applied();
+    },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { archived: true }), res: json(200, { ...item(T0), metadata: { tier: 'gold' } }) }, read(T0)],
+      verify: (o, all) =>
+        expectAll(
+          [got(all[0])?.name === undefined && got(all[0])?.catalogId === undefined && JSON.stringify(got(all[0])?.metadata) === '{}', 'the archive answer keeps its fields'],
+          [got(o)?.name === undefined, 'the later read keeps the name'],
+        ),
+    },
+  }),
 ];

@@ -15,6 +15,7 @@
 import { loadSpec } from '../../../spec/index.ts';
 import type { Fault, FaultContext, ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { bodyOf, is2xx, json, on, pathOf, R, stateMap } from './helpers.ts';
+import { fixedWindow, headerSeconds, type LimiterModel } from './limiters.ts';
 
 export interface ListedEndpoint {
   operationId: string;
@@ -63,6 +64,8 @@ export interface BucketPolicy {
   applies?(ep: ListedEndpoint): boolean;
   /** Bucket identity (default: the merchant or the subscription, per endpoint, as documented). */
   key?(ep: ListedEndpoint, who: string, auth: string): string;
+  /** How a bucket counts (default fixed windows, as the document describes them). */
+  limiter?: LimiterModel<any>;
   /** Requests admitted per window (default the published limit). */
   enforce?(ep: ListedEndpoint): number;
   /** The x-ratelimit-limit shown (default the enforced limit). */
@@ -71,16 +74,14 @@ export interface BucketPolicy {
   resets?: boolean;
   /** false: never answers 429; remaining stays at 0 past the limit. */
   rejects?: boolean;
-  /** x-ratelimit-remaining to show (default advertised - used, never below 0). */
-  remaining?(ep: ListedEndpoint, advertised: number, used: number): number;
 }
 
 export const documentedKey = (ep: ListedEndpoint, who: string): string => (ep.bucket === 'subscription' ? `sub:${ep.subscriptionId}|${ep.operationId}` : `${who}|${ep.operationId}`);
 
 interface Bucket {
-  start: number;
-  used: number;
-  spent: boolean;
+  state: unknown;
+  /** When a bucket that never resets was first used up. */
+  spentAt?: number;
 }
 
 interface Decision {
@@ -89,38 +90,42 @@ interface Decision {
   limit: number;
   remaining: number;
   reset: number;
+  retryAfter: number;
 }
 
 /** Hooks that put emulated buckets with `policy` in front of the six listed endpoints. */
 export function emulatedBuckets(policy: BucketPolicy = {}, now: () => number = () => Date.now()): Pick<Fault, 'onRequest' | 'onResponse'> {
   const fakes = new WeakSet<ProxyResponse>();
   const pending = new WeakMap<ProxyRequest, Decision>();
+  const model = policy.limiter ?? fixedWindow;
 
   const take = (ctx: FaultContext, req: ProxyRequest, ep: ListedEndpoint): Decision => {
     const buckets = stateMap<string, Bucket>(ctx, 'buckets');
     const id = (policy.key ?? documentedKey)(ep, whoSends(ctx, req), req.headers.authorization ?? '');
     const windowMs = ep.windowSeconds * 1000;
     const t = now();
-    let b = buckets.get(id);
-    if (!b || (t >= b.start + windowMs && !(policy.resets === false && b.spent))) {
-      b = { start: t, used: 0, spent: false };
-      buckets.set(id, b);
-    }
     const enforce = policy.enforce?.(ep) ?? ep.limit;
     const advertised = policy.advertise?.(ep) ?? enforce;
-    b.used += 1;
-    const admitted = policy.rejects === false || b.used <= enforce;
-    if (!admitted) b.spent = true;
-    const left = Math.max(0, b.start + windowMs - t);
-    const reset = policy.resets === false && b.spent ? Math.max(1, Math.ceil(left / 1000) || ep.windowSeconds) : Math.max(1, Math.ceil(left / 1000));
-    const remaining = policy.remaining ? policy.remaining(ep, advertised, b.used) : Math.max(0, advertised - b.used);
-    return { ep, admitted, limit: advertised, remaining: admitted ? remaining : Math.min(0, remaining), reset };
+    const b: Bucket = buckets.get(id) ?? { state: undefined };
+    buckets.set(id, b);
+    if (policy.resets === false && b.spentAt !== undefined) {
+      // Used up for good: 429, with a reset that keeps counting down windows that never come.
+      const left = windowMs - ((t - b.spentAt) % windowMs);
+      return { ep, admitted: false, limit: advertised, remaining: 0, reset: headerSeconds(left), retryAfter: headerSeconds(left) };
+    }
+    const d = model.hit(b.state, t, enforce, windowMs);
+    b.state = d.state;
+    const admitted = policy.rejects === false || d.admitted;
+    if (!d.admitted && policy.resets === false) b.spentAt = t;
+    // Shown against the advertised limit: a bucket enforcing less than it advertises shows more left than it has.
+    const shown = Math.max(0, d.remaining + (advertised - enforce));
+    return { ep, admitted, limit: advertised, remaining: admitted ? shown : Math.min(0, shown), reset: headerSeconds(d.resetMs), retryAfter: headerSeconds(d.retryAfterMs) };
   };
 
   const headers = (d: Decision): Record<string, string> => ({ 'x-ratelimit-limit': String(d.limit), 'x-ratelimit-remaining': String(d.remaining), 'x-ratelimit-reset': String(d.reset) });
 
   const tooMany = (d: Decision): ProxyResponse => {
-    const res = json(429, { error: 'rate_limit_exceeded', message: `Too many requests to ${d.ep.label}; retry in ${d.reset} s` }, { ...headers(d), 'retry-after': String(d.reset) });
+    const res = json(429, { error: 'rate_limit_exceeded', message: `Too many requests to ${d.ep.label}; retry in ${d.retryAfter} s` }, { ...headers(d), 'retry-after': String(d.retryAfter) });
     fakes.add(res);
     return res;
   };

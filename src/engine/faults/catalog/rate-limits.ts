@@ -1,6 +1,7 @@
 /** Rate limits (Limits): buckets, headers, 429s. Bucket faults use emulated buckets (rate-emulation.ts). */
 import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { emulatedBuckets, listedEndpoint, type BucketPolicy } from './rate-emulation.ts';
+import { slidingWindow, tokenBucket } from './limiters.ts';
 import { expectAll, fault, got, json, req, type Json } from './helpers.ts';
 import type { CatalogFault, DemoStep } from './types.ts';
 
@@ -24,7 +25,7 @@ const step = (r: ProxyRequest, res: ProxyResponse): DemoStep => ({ req: r, res }
 const portal = (key?: string) => req('POST', PORTAL, {}, key ? { authorization: key } : undefined);
 const h = (o: { response: ProxyResponse }, name: string) => o.response.headers[name];
 
-function emulated(f: Omit<CatalogFault, 'onRequest' | 'onResponse' | 'family' | 'suites' | 'target'> & { policy: BucketPolicy; suites?: string[] }): CatalogFault {
+function emulated(f: Omit<CatalogFault, 'onRequest' | 'onResponse' | 'family' | 'suites'> & { policy: BucketPolicy; suites?: string[] }): CatalogFault {
   const { policy, ...rest } = f;
   return fault({ family: 'rate-limits', suites: SUITES, target: HIDE_REAL, ...rest, ...emulatedBuckets(policy) });
 }
@@ -67,6 +68,20 @@ export const rateLimitFaults: CatalogFault[] = [
       ctx.applied();
     },
     demo: { steps: [step(portal(), upstream429(1))], verify: (o) => expectAll([got(o)?.error === 'too_many_requests', 'error category unchanged']) },
+  }),
+  fault({
+    name: 'rate-429-generic-message',
+    family: 'rate-limits',
+    description: "every 429 carries the same generic message ('Too many requests'), whatever the endpoint",
+    rules: ['RATE.EXCEEDED.BODY'],
+    suites: SUITES,
+    onResponse(_r, res, ctx) {
+      const b = res.json as Json | undefined;
+      if (res.status !== 429 || !b || b.message === 'Too many requests') return;
+      b.message = 'Too many requests';
+      ctx.applied();
+    },
+    demo: { steps: [step(portal(), upstream429(1))], verify: (o) => expectAll([got(o)?.message === 'Too many requests' && got(o)?.error === 'rate_limit_exceeded', `message ${got(o)?.message}`]) },
   }),
   fault({
     name: 'rate-headers-on-401',
@@ -184,15 +199,50 @@ export const rateLimitFaults: CatalogFault[] = [
   }),
 ];
 
-/** Benign: every bucket admits twice the published limit, and its headers say so consistently. */
-export const higherLimit: CatalogFault = emulated({
-  name: 'benign-limit-higher-than-published',
-  description: 'buckets admit twice the published limit; x-ratelimit-limit and remaining say so consistently (a limit may rise)',
+// ------------------------------------------------------------------ benign limiters (listed in benign.ts)
+
+/** Benign: buckets admit `factor` times the published limit, and their headers say so consistently (a limit may rise). */
+export function higherLimits(factor: number): CatalogFault {
+  const limit = 60 * factor;
+  return emulated({
+    name: factor === 2 ? 'benign-limit-higher-than-published' : `benign-limits-x${factor}`,
+    description: `buckets admit ${factor} times the published limit; x-ratelimit-limit and remaining say so consistently (a limit may rise)`,
+    benign: true,
+    rules: [],
+    policy: { enforce: (ep) => ep.limit * factor },
+    // The reference's own buckets are raised further, so that they never bind first.
+    target: { raiseRateLimits: Math.max(HIDE_REAL.raiseRateLimits, factor * 4) },
+    demo: {
+      steps: [step(req('GET', CUSTOMERS), upstreamOk(1_000_000, 999_999)), step(req('GET', CUSTOMERS), upstreamOk(1_000_000, 999_998))],
+      verify: (o) => expectAll([h(o, LIMIT) === String(limit) && h(o, REMAINING) === String(limit - 2), `limit ${h(o, LIMIT)}, remaining ${h(o, REMAINING)}`]),
+    },
+  });
+}
+
+export const higherLimit = higherLimits(2);
+
+/** Benign: a sliding window log instead of fixed windows, at the published limits. */
+export const slidingWindowLimiter: CatalogFault = emulated({
+  name: 'benign-sliding-window',
+  description: 'buckets are sliding windows (a request is admitted while fewer than the limit were admitted in the last window; reset counts down to when the oldest ages out)',
   benign: true,
   rules: [],
-  policy: { enforce: (ep) => ep.limit * 2 },
+  policy: { limiter: slidingWindow },
+  demo: {
+    steps: [step(portal(), upstreamOk(20, 19)), step(portal(), upstreamOk(20, 18))],
+    verify: (o, all) => expectAll([h(all[0], REMAINING) === '0', `remaining ${h(all[0], REMAINING)} after one request of a limit of 1`], [o.response.status === 429 && h(o, 'retry-after') === '1', `past the limit: ${o.response.status}, retry-after ${h(o, 'retry-after')}`]),
+  },
+});
+
+/** Benign: token buckets refilled continuously at the published rate. */
+export const tokenBucketLimiter: CatalogFault = emulated({
+  name: 'benign-token-bucket',
+  description: 'buckets are token buckets of the published limit refilled continuously at the published rate (reset: until full again; retry-after: until one token is back)',
+  benign: true,
+  rules: [],
+  policy: { limiter: tokenBucket },
   demo: {
     steps: [step(req('GET', CUSTOMERS), upstreamOk(1200, 1199)), step(req('GET', CUSTOMERS), upstreamOk(1200, 1198))],
-    verify: (o) => expectAll([h(o, LIMIT) === '120' && h(o, REMAINING) === '118', `limit ${h(o, LIMIT)}, remaining ${h(o, REMAINING)}`]),
+    verify: (o) => expectAll([o.response.status === 200 && h(o, LIMIT) === '60' && Number(h(o, REMAINING)) >= 57 && Number(h(o, RESET)) >= 1, `limit ${h(o, LIMIT)}, remaining ${h(o, REMAINING)}, reset ${h(o, RESET)}`]),
   },
 });

@@ -310,4 +310,47 @@ export const migrationFaults: CatalogFault[] = [
     },
     demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.subscription?.versionNumber === '1', `versionNumber ${JSON.stringify(got(o)?.subscription?.versionNumber)}`]) },
   }),
+  fault({
+    name: 'migration-unit-basis-ignored',
+    family: 'version-migration',
+    description: "a price's unit basis (amount or proportion) is stored and shown but the migration check ignores it: a kept override whose new price reads its rate as a proportion is migrated instead of refused",
+    rules: ['MIGRATION.409.OVERRIDE_RATE'],
+    suites: SUITES,
+    onRequest(r, ctx) {
+      const b = bodyOf(r);
+      if (r.method !== 'POST' || r.path.split('?')[0] !== '/v0/prices' || typeof b?.unitBasis !== 'string' || b.unitBasis === 'amount') return;
+      // The target only ever sees amount-basis prices; the proxy shows the basis asked for.
+      stateMap<ProxyRequest, string>(ctx, 'askedBasis').set(r, b.unitBasis);
+      delete b.unitBasis;
+      ctx.applied();
+    },
+    onResponse(r, res, ctx) {
+      const basis = stateMap<string, string>(ctx, 'basis');
+      const asked = stateMap<ProxyRequest, string>(ctx, 'askedBasis').get(r);
+      const b = bodyOf(res);
+      if (asked && is2xx(res) && typeof b?.id === 'string') {
+        basis.set(b.id, asked);
+        b.unitBasis = asked;
+        return;
+      }
+      if (r.method !== 'GET' || !is2xx(res) || !b) return;
+      const prices = Array.isArray(b.data) ? b.data.filter(isObj) : [b];
+      for (const p of prices) {
+        if (typeof p.id !== 'string' || !basis.has(p.id) || p.unitBasis === basis.get(p.id)) continue;
+        p.unitBasis = basis.get(p.id);
+        ctx.applied();
+      }
+    },
+    demo: {
+      steps: [
+        { req: req('POST', '/v0/prices', { billableMetricId: 'bm_demo1', model: 'standard', currency: 'USD', properties: { unitPrice: '0.02' }, unitBasis: 'proportion' }), res: (f) => json(201, { object: 'price', id: 'price_demo2', unitBasis: bodyOf(f)?.unitBasis ?? 'amount' }) },
+        { req: req('GET', '/v0/prices/price_demo2'), res: json(200, { object: 'price', id: 'price_demo2', unitBasis: 'amount' }) },
+      ],
+      verify: (o, all) =>
+        expectAll(
+          [bodyOf(all[0].forwarded ?? {})?.unitBasis === undefined, 'the unit basis still reached the target'],
+          [got(all[0])?.unitBasis === 'proportion' && got(o)?.unitBasis === 'proportion', 'the answers do not show the basis asked for'],
+        ),
+    },
+  }),
 ];

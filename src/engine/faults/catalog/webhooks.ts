@@ -1,5 +1,6 @@
 /** Webhooks: PATCH /v0/webhooks, the toggle and the configuration shape. */
 import { bodyOf, expectAll, fault, got, json, on, queryOf, R, req, T0, withQuery, type Json } from './helpers.ts';
+import { leak, learnOwners } from './tenancy.ts';
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['webhooks'];
@@ -152,6 +153,29 @@ export const webhookFaults: CatalogFault[] = [
     demo: {
       steps: [{ req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: true }), res: (f) => json(200, config({ merchantId: queryOf(f).get('merchantId') ?? 'org_demo1' })) }],
       verify: (o) => expectAll([got(o)?.merchantId === 'org_demo1', `got merchantId ${got(o)?.merchantId}`]),
+    },
+  }),
+  fault({
+    name: 'webhooks-unmanaged-merchant-toggled',
+    family: 'webhooks',
+    description: 'a key turns the webhook delivery of a merchant it may not manage on or off (PATCH /v0/webhooks?merchantId=<that merchant>) instead of getting 403',
+    rules: ['WEBHOOKS.MERCHANT.UNMANAGED'],
+    suites: SUITES,
+    onResponse(r, res, ctx) {
+      learnOwners(r, res, ctx);
+      const named = queryOf(r).get('merchantId');
+      if (!on(r, 'PATCH', R.webhooks) || !named) return;
+      return leak(r, res, ctx, [named]);
+    },
+    demo: {
+      steps: [
+        { req: req('PATCH', '/v0/webhooks', { enabled: true }, { authorization: 'Bearer sk_test_other0key' }), res: json(200, config({ merchantId: 'org_other1' })) },
+        {
+          req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: false }),
+          res: (f) => (f.headers.authorization === 'Bearer sk_test_other0key' ? json(200, config({ merchantId: 'org_other1', enabled: false })) : json(403, { error: 'forbidden', message: 'not your merchant' })),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 200 && got(o)?.merchantId === 'org_other1' && got(o)?.enabled === false, `got ${o.response.status} ${JSON.stringify(got(o))}`]),
     },
   }),
 ];

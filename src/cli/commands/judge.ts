@@ -1,0 +1,62 @@
+/** `conform judge FILE.har`: the passive judgement of recorded traffic. */
+import { CliError, wantsHelp, type Command } from '../command.ts';
+import { outputStyle } from '../../engine/runner/progress.ts';
+import { redact } from '../../engine/redact.ts';
+import { judgeHar } from '../../engine/passive/har.ts';
+import { HarError } from '../../engine/traffic/har-entry.ts';
+import { finishPassive, parseArgs, parseBaseUrl, parseFailOn } from '../passive.ts';
+
+export const usage = `Usage: conform judge FILE.har [options]
+
+Judges recorded traffic (a HAR file from a browser, Playwright, mitmproxy, k6 or
+\`conform proxy --har\`) with the checks of \`conform run\` and the passive rules: the
+target's answers, and each client (by a hash of its API key) against the retry rule and
+the documented request constraints. Writes report.json, junit.xml, report.html and
+summary.md; rules no exchange touched are not judged. The file is read one entry at a time.
+
+Options:
+  --base-url URL          the target's base URL in the recording (default: the first
+                          origin whose paths fit the interface, e.g. https://host or
+                          https://host/prefix); entries outside it are left out
+  --report-dir DIR        where the reports go (default reports/<run-id>)
+  --fail-on server|client|both
+                          which failed rules make the exit code 1 (default both)
+  --plain                 plain output (automatic when CI=true or not a TTY)
+  -h, --help              this help
+
+Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 the file could not be judged.`;
+
+const command: Command = {
+  name: 'judge',
+  summary: 'Judge recorded traffic (a HAR file): the target and its clients',
+  usage,
+  async run(argv) {
+    if (wantsHelp(argv)) {
+      console.log(usage);
+      return 0;
+    }
+    const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on'], ['--plain'], 'judge');
+    if (args.positional.length !== 1) throw new CliError(args.positional.length ? `one HAR file at a time, got ${args.positional.length}` : 'name the HAR file to judge');
+    const file = args.positional[0];
+    const failOn = parseFailOn(args.values.get('--fail-on'));
+    const given = args.values.get('--base-url');
+    const baseUrl = given === undefined ? undefined : parseBaseUrl('--base-url', given);
+    const style = outputStyle({ plain: args.flags.has('--plain') });
+    let judged;
+    try {
+      judged = await judgeHar(file, { baseUrl });
+    } catch (err) {
+      if (err instanceof HarError) throw new CliError(`${file}: ${err.message}`);
+      throw new CliError(`${file} could not be judged: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`);
+    }
+    if (!judged.baseUrl) throw new CliError(`${file}: no entry fits an operation of the interface (${judged.entries} entries); name the API with --base-url`);
+    if (judged.outcome.exchanges === 0) throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
+    style.write(`conform judge ${file}: ${judged.baseUrl}${judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : ''}`);
+    const { loadRules, loadSpec } = await import('../../spec/index.ts');
+    const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
+    const { exitCode } = await finishPassive({ outcome: judged.outcome, rules, baseUrl: judged.baseUrl, source: `the HAR file ${file}`, kind: 'judge', reportDir: args.values.get('--report-dir'), failOn, specVersion: spec.version, style });
+    return exitCode;
+  },
+};
+
+export default command;

@@ -1,0 +1,71 @@
+/**
+ * The passive judgement as the four reports of `conform run` (through the same verdicts
+ * and reporters), and the exit code `--fail-on` asks for: client rules are reported apart
+ * from the server's.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RuleIndex } from '../../spec/rules.ts';
+import { buildReport, type Report } from '../reporters/index.ts';
+import type { PassiveOutcome } from './judge.ts';
+import { passiveRuleIds } from './units/index.ts';
+
+export type FailOn = 'server' | 'client' | 'both';
+
+export interface PassiveReportInput {
+  outcome: PassiveOutcome;
+  rules: RuleIndex;
+  /** The target's base URL. */
+  baseUrl: string;
+  /** What was judged: `live traffic through conform proxy`, `HAR file x.har`. */
+  source: string;
+  toolVersion: string;
+  specVersion?: string;
+  runId?: string;
+}
+
+export function newPassiveRunId(kind: 'proxy' | 'judge'): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  return `${stamp}-${kind}-${randomBytes(2).toString('hex')}`;
+}
+
+export function buildPassiveReport(input: PassiveReportInput): Report {
+  const o = input.outcome;
+  return buildReport({
+    runId: input.runId ?? newPassiveRunId('judge'),
+    toolVersion: input.toolVersion,
+    startedAt: o.startedAt,
+    durationMs: o.durationMs,
+    target: { baseUrl: input.baseUrl, bundled: false, sandbox: false },
+    profile: 'quick',
+    seed: 0,
+    suites: ['traffic', 'clients'],
+    fixtures: { strategy: 'none', reason: `passive judgement of ${input.source}: ${o.exchanges} exchanges from ${o.clients.length} client(s); rules no exchange touched are not judged` },
+    destructive: false,
+    ...(input.specVersion ? { specVersion: input.specVersion } : {}),
+    rules: input.rules,
+    results: o.sources,
+    errors: o.errors,
+  });
+}
+
+/** Client rules: the client's side of the contract, judged per client. */
+export function isClientRule(id: string, rules: RuleIndex): boolean {
+  const kind = rules.byId(id)?.kind as string | undefined;
+  return kind === 'client' || passiveRuleIds().client.includes(id);
+}
+
+export interface PassiveVerdict {
+  exitCode: 0 | 1 | 2;
+  serverFailed: string[];
+  clientFailed: string[];
+}
+
+/** 2 when the judge broke, 1 when a rule of the scope `failOn` names failed, else 0. */
+export function passiveVerdict(report: Report, rules: RuleIndex, failOn: FailOn): PassiveVerdict {
+  const failed = report.rules.filter((r) => r.verdict === 'failed' && !(r as { informational?: boolean }).informational).map((r) => r.id);
+  const clientFailed = failed.filter((id) => isClientRule(id, rules));
+  const serverFailed = failed.filter((id) => !clientFailed.includes(id));
+  const counted = failOn === 'server' ? serverFailed : failOn === 'client' ? clientFailed : failed;
+  const exitCode = report.errors.length ? 2 : counted.length ? 1 : 0;
+  return { exitCode, serverFailed, clientFailed };
+}

@@ -1,0 +1,41 @@
+/**
+ * Exchanges against each other: a merchant created reads back with the fields it was
+ * created with; the webhooks configuration of a merchant keeps the createdAt of its first
+ * enablement however often delivery is toggled.
+ */
+import type { PassiveUnit } from '../types.ts';
+import { Lru } from '../lru.ts';
+import { expect, holds, is2xx, obj, opId, show, type Json } from './support.ts';
+
+const U = 'consistency';
+const MERCHANT_FIELDS = ['name', 'email', 'description', 'metadata', 'vatNumber', 'address', 'billingAddress', 'phone'];
+
+export function consistencyUnit(): PassiveUnit {
+  const created = new Lru<string, Json>(5_000);
+  const webhooksCreatedAt = new Lru<string, string>(5_000);
+  return {
+    name: U,
+    scope: 'server',
+    title: 'exchanges consistent with each other',
+    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED'],
+    observe(o, ctx) {
+      const id = opId(o);
+      const got = obj(o.got);
+      if (!id || !is2xx(o) || !got) return;
+      const t = ctx.server(this);
+      if (id === 'createMerchant' && typeof got.id === 'string') {
+        const sent = obj(o.sent) ?? {};
+        created.set(got.id, Object.fromEntries(MERCHANT_FIELDS.filter((f) => sent[f] !== undefined).map((f) => [f, sent[f]])));
+      } else if (id === 'getMerchant') {
+        const sent = created.get(o.params.id);
+        if (!sent) return;
+        const differ = Object.entries(sent).filter(([k, v]) => !holds(got[k], v));
+        expect(t, U, o, 'MERCHANTS.GET.ROUND_TRIP', got.id === o.params.id && differ.length === 0, 'The merchant does not read back as created', () => `id ${show(got.id)}; ${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`);
+      } else if (id === 'updateWebhooks' && typeof got.merchantId === 'string' && typeof got.createdAt === 'string') {
+        const first = webhooksCreatedAt.get(got.merchantId);
+        if (first === undefined) webhooksCreatedAt.set(got.merchantId, got.createdAt);
+        else expect(t, U, o, 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', Date.parse(first) === Date.parse(got.createdAt), 'Webhooks createdAt changed when delivery was toggled', () => `merchant ${got.merchantId}: createdAt was ${first}, now ${got.createdAt}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/** The passive units, server and client: a fresh set (with empty state) per judgement. */
+import type { PassiveUnit } from '../types.ts';
+import { checksUnit } from './checks.ts';
+import { authUnit } from './auth.ts';
+import { validationUnit } from './validation.ts';
+import { answersUnit } from './answers.ts';
+import { migrationUnit } from './migration.ts';
+import { deleteBlockersUnit } from './delete-blockers.ts';
+import { rateCountingUnit } from './rate-counting.ts';
+import { laterReadsUnit } from './later-reads.ts';
+import { consistencyUnit } from './consistency.ts';
+import { retryUnit } from '../clients/retry.ts';
+import { clientRequestsUnit } from '../clients/requests.ts';
+
+export function createUnits(): PassiveUnit[] {
+  return [checksUnit, authUnit, validationUnit, answersUnit, migrationUnit, deleteBlockersUnit, rateCountingUnit(), laterReadsUnit(), consistencyUnit(), retryUnit(), clientRequestsUnit];
+}
+
+/** Every rule a passive unit can judge, by scope. */
+export function passiveRuleIds(): { server: string[]; client: string[] } {
+  const units = createUnits();
+  const of = (scope: PassiveUnit['scope']) => [...new Set(units.filter((u) => u.scope === scope).flatMap((u) => u.ruleIds))].sort();
+  return { server: of('server'), client: of('client') };
+}

@@ -1,0 +1,178 @@
+/**
+ * Using a bucket up: the requests that show whether a window admits its limit and then
+ * refuses. A request admitted past the limit fails the target only when it was surely
+ * counted in the same window as the first one (timing.ts); past that moment a fixed
+ * window may have reset, a sliding window may have let old requests go and a token bucket
+ * may have refilled, so such an admission is not held against the target: the procedure
+ * starts again on a fresh bucket, and after ATTEMPTS says why it could not judge.
+ */
+import type { BucketDriver, BucketTarget } from './driver.ts';
+import { MARGIN_MS } from './driver.ts';
+import { rateHeaders, LIMIT, REMAINING } from './headers.ts';
+import { sameWindow, windowSurelyLastsUntil, type Timed } from './timing.ts';
+
+/** The most requests sent to use up one bucket; a larger bucket is not judged (a limit may rise). */
+export const REQUEST_BUDGET = 1500;
+/** Requests sent one by one after the first, whose remaining is compared with the one before. */
+const SEQUENTIAL = 2;
+/** Fresh buckets tried before the outcome is called unattributable. */
+export const ATTEMPTS = 3;
+/**
+ * Requests in flight at once in a burst: the worker's connection pool is shared, and a
+ * burst that filled it would hold up another scenario's 1 s window.
+ */
+const BURST_IN_FLIGHT = 8;
+
+export const statusOf = (o: Timed): string | number => o.ex.status ?? o.ex.transportError ?? 'no response';
+
+/** Sends `n` requests, at most BURST_IN_FLIGHT at a time; answers in the order they came. */
+export async function burst(n: number, send: () => Promise<Timed>): Promise<Timed[]> {
+  const out: Timed[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < n) {
+      next += 1;
+      out.push(await send());
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, BURST_IN_FLIGHT) }, lane));
+  return out;
+}
+
+/** Sends the first request of a window, waiting out a bucket found partly used when its window is short. */
+export async function openWindow(d: BucketDriver, target: BucketTarget): Promise<{ probe: Timed; fresh: boolean }> {
+  for (let i = 0; ; i++) {
+    const probe = await d.send(target);
+    const h = rateHeaders(probe.ex);
+    const fresh = probe.ex.status !== 429 && h.limit !== undefined && h.remaining === h.limit - 1;
+    const wait = fresh || i > 0 ? undefined : d.waitFor(probe);
+    if (wait === undefined) return { probe, fresh };
+    d.t.note(`${d.ep.label} on ${target.label}: bucket found in use (remaining ${probe.ex.responseHeaders[REMAINING]} of ${probe.ex.responseHeaders[LIMIT]}); waiting ${wait} s for its window to reset`);
+    await d.sleep(wait * 1000 + MARGIN_MS);
+  }
+}
+
+/** The admissions surely counted in the window of one answer, against the largest limit shown in it. */
+class WindowCount {
+  admitted = 1;
+  limit: number;
+  last: Timed;
+  private readonly until: number | undefined;
+
+  constructor(readonly first: Timed) {
+    this.limit = rateHeaders(first.ex).limit ?? 0;
+    this.until = windowSurelyLastsUntil(first);
+    this.last = first;
+  }
+
+  /** Counts an admitted request; false when it may belong to a later window. */
+  add(o: Timed): boolean {
+    if (this.until === undefined || o.receivedAt > this.until) return false;
+    this.admitted += 1;
+    this.limit = Math.max(this.limit, rateHeaders(o.ex).limit ?? 0);
+    this.last = o;
+    return true;
+  }
+
+  get over(): boolean {
+    return this.admitted > this.limit;
+  }
+}
+
+export interface Exhausted {
+  exhausted: true;
+  target: BucketTarget;
+  limit: number;
+  /** The latest 429 of the bucket. */
+  rejected: Timed;
+}
+
+export interface NotExhausted {
+  exhausted: false;
+  /** Why the bucket could not be judged used up (a property of the target: not judged, category target). */
+  reason: string;
+}
+
+/**
+ * Uses a bucket up: the first request, SEQUENTIAL more one by one (remaining drops by one
+ * each), what the window has left at once, then one at a time until a 429. `next` gives
+ * the target of each attempt (a fresh bucket when it can).
+ */
+export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; next?: () => Promise<BucketTarget> } = {}): Promise<Exhausted | NotExhausted> {
+  const { t, ep } = d;
+  const next = opts.next ?? (() => d.fresh());
+  let why = '';
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const target = attempt === 1 && opts.first ? opts.first : await next();
+    const { probe, fresh } = await openWindow(d, target);
+    const h = rateHeaders(probe.ex);
+    if (probe.ex.status === 429) {
+      t.note(`${ep.label} on ${target.label}: bucket already used up by other traffic; its 429 is judged`);
+      return { exhausted: true, target, limit: h.limit ?? ep.limit, rejected: probe };
+    }
+    t.expectRule('RATE.HEADERS.PRESENT', h.limit !== undefined && h.remaining !== undefined, `${ep.label}: no numeric x-ratelimit-limit and x-ratelimit-remaining to count with`, probe.ex);
+    const limit = h.limit!;
+    const remaining = h.remaining!;
+    t.checkRule(ep.limitRule, limit >= ep.limit, `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
+    const exact = fresh && target.alone;
+    if (!fresh) t.note(`${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`);
+    if (remaining >= REQUEST_BUDGET) {
+      if (exact) {
+        const sent = await burst(ep.limit - 1, () => d.send(target));
+        const early = sent.find((x) => x.ex.status === 429);
+        t.checkRule(ep.limitRule, !early, `429 within the published ${ep.limit} requests of a fresh window`, early?.ex);
+      }
+      return { exhausted: false, reason: `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)` };
+    }
+
+    const window = new WindowCount(probe);
+    let admitted = 1;
+    let prev = probe;
+    let rejected: Timed | undefined;
+    for (let i = 0; i < Math.min(SEQUENTIAL, remaining) && !rejected; i++) {
+      const cur = await d.send(target);
+      if (cur.ex.status === 429) {
+        rejected = cur;
+        break;
+      }
+      admitted += 1;
+      window.add(cur);
+      const before = rateHeaders(prev.ex).remaining!;
+      const after = rateHeaders(cur.ex).remaining;
+      if (sameWindow(prev, cur)) {
+        t.checkRule('RATE.REMAINING.DECREMENTS', after !== undefined && (exact ? after === before - 1 : after < before), `${ep.label}: remaining went from ${before} to ${after} on one counted request`, cur.ex);
+      } else if (after !== undefined && after >= before) {
+        t.note(`${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the window may have reset already; not compared`);
+      }
+      prev = cur;
+    }
+    if (!rejected) {
+      const sent = await burst(Math.max(0, rateHeaders(prev.ex).remaining ?? 0), () => d.send(target));
+      for (const s of sent) {
+        if (s.ex.status === 429) rejected ??= s;
+        else {
+          admitted += 1;
+          window.add(s);
+        }
+      }
+    }
+    // Past what the window had left: one request at a time, until a 429 or until the window may have reset.
+    while (!rejected) {
+      if (window.over) t.expectRule('RATE.EXCEEDED.STATUS', false, `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose x-ratelimit-limit is ${window.limit}`, window.last.ex);
+      const extra = await d.send(target);
+      if (extra.ex.status === 429) rejected = extra;
+      else {
+        admitted += 1;
+        if (!window.add(extra)) {
+          why = `request ${admitted} was admitted (${statusOf(extra)}, remaining ${extra.ex.responseHeaders[REMAINING]}) after the window the first one was counted in may have reset`;
+          break;
+        }
+      }
+    }
+    if (!rejected) continue;
+    if (exact) t.expectRule(ep.limitRule, admitted >= limit, `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`, rejected.ex);
+    t.checkRule('RATE.EXCEEDED.STATUS', rejected.ex.status === 429, `request ${admitted + 1}, past the limit of ${target.label}, got ${statusOf(rejected)}`, rejected.ex);
+    return { exhausted: true, target, limit, rejected };
+  }
+  return { exhausted: false, reason: `${ep.label}: no 429 in ${ATTEMPTS} fresh windows, and every request admitted past the limit may have been counted in a later window (${why}); the target's windows cannot be told apart at the pace the suite sends` };
+}

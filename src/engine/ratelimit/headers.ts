@@ -1,0 +1,50 @@
+/**
+ * The rate headers of one answer, as numbers. Their format is judged by the checks
+ * (checks/rate-headers.ts, checks/too-many-requests.ts); here a header that cannot be read
+ * is simply absent. A wait keeps the precision it was written with: "6" may stand for
+ * anything from 5 to 7 seconds depending on how the service rounds, "0.25" for about 0.25.
+ */
+import type { Exchange } from '../types.ts';
+import { readRetryAfter } from '../http/retry.ts';
+
+export const LIMIT = 'x-ratelimit-limit';
+export const REMAINING = 'x-ratelimit-remaining';
+export const RESET = 'x-ratelimit-reset';
+export const RETRY_AFTER = 'retry-after';
+
+/** A wait in seconds, and the unit of its last digit (1 for "6", 0.01 for "0.25"). */
+export interface Wait {
+  seconds: number;
+  precision: number;
+}
+
+export interface RateHeaders {
+  limit?: number;
+  remaining?: number;
+  /** x-ratelimit-reset: until the window resets. */
+  reset?: Wait;
+  /** retry-after (seconds or an HTTP-date, whose precision is a second). */
+  retryAfter?: Wait;
+}
+
+function count(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+function seconds(value: string | undefined): Wait | undefined {
+  const m = value === undefined ? null : /^\s*(\d+)(?:\.(\d+))?\s*$/.exec(value);
+  if (!m) return undefined;
+  return { seconds: Number(value), precision: 10 ** -(m[2]?.length ?? 0) };
+}
+
+export function rateHeaders(ex: Exchange | undefined): RateHeaders {
+  const h = ex?.responseHeaders ?? {};
+  const ra = readRetryAfter(h[RETRY_AFTER], h.date);
+  return {
+    limit: count(h[LIMIT]),
+    remaining: count(h[REMAINING]),
+    reset: seconds(h[RESET]),
+    retryAfter: ra && (ra.form === 'delay-seconds' ? seconds(h[RETRY_AFTER]) : { seconds: ra.seconds, precision: 1 }),
+  };
+}

@@ -1,0 +1,32 @@
+/** Writes traffic as a HAR 1.2 file, one entry at a time (the file is valid once closed). */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { entryOfRecord } from './har-entry.ts';
+import type { TrafficRecord } from './record.ts';
+
+export class HarWriter {
+  private readonly out: WriteStream;
+  private count = 0;
+  private failure: Error | undefined;
+
+  constructor(readonly path: string, private readonly base: URL, creator: { name: string; version: string }) {
+    this.out = createWriteStream(path);
+    this.out.on('error', (err) => (this.failure ??= err));
+    this.out.write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[\n`);
+  }
+
+  get entries(): number {
+    return this.count;
+  }
+
+  write(r: TrafficRecord): void {
+    if (this.failure) return;
+    this.out.write(`${this.count ? ',\n' : ''}${JSON.stringify(entryOfRecord(r, this.base))}`);
+    this.count += 1;
+  }
+
+  /** Ends the JSON and the file; rejects when a write failed. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.out.end('\n]}}\n', () => resolve()));
+    if (this.failure) throw this.failure;
+  }
+}

@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REFERENCE_GATE, scan, sourceFiles, zoneOf } from './walls.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURE_TREE = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+describe('the walls', () => {
+  it('no import of src/, suites/, bin/, mutation/, bench/, scripts/ or spec/ crosses a wall', () => {
+    const { files, violations } = scan(ROOT);
+    expect(files).toBeGreaterThan(100);
+    expect(violations.map((v) => `${v.file} imports ${v.specifier}: ${v.rule}`)).toEqual([]);
+  });
+
+  it('every scanned file has its place in the walls (a new src/ folder must be added to them)', () => {
+    const unplaced = sourceFiles(ROOT).filter((f) => zoneOf(f) === 'other');
+    expect(unplaced).toEqual([]);
+  });
+
+  it('the CLI reaches the reference through its one gate module, which exists', () => {
+    expect(sourceFiles(ROOT)).toContain(REFERENCE_GATE);
+  });
+
+  it('fails on a tree holding forbidden imports: each wall is reported once, allowed imports are not', () => {
+    const { files, violations } = scan(FIXTURE_TREE);
+    expect(files).toBe(9);
+    expect(violations.map((v) => `${v.file} ${v.specifier}`).sort()).toEqual(
+      [
+        'bench/leak.ts (both sides)',
+        'src/cli/commands/leak.ts:2 ../../reference/index.ts',
+        'src/engine/checks/leak.ts:1 ../../reference/index.ts',
+        'src/engine/fixtures/computed.ts:2 (computed)',
+        'src/reference/leak.ts:1 ../engine/http/client.ts',
+        'src/spec/leak.ts:1 ../engine/types.ts',
+        'suites/leak.suite.ts:1 ../src/reference/server.ts',
+      ].sort(),
+    );
+    const rules = Object.fromEntries(violations.map((v) => [v.file.split(':')[0], v.rule]));
+    expect(rules['src/cli/commands/leak.ts']).toContain(REFERENCE_GATE);
+    expect(rules['src/reference/leak.ts']).toBe('the reference never imports engine');
+    expect(rules['src/engine/checks/leak.ts']).toBe('engine never imports the reference server');
+  });
+});

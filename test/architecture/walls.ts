@@ -1,0 +1,153 @@
+/**
+ * The architecture's walls as data, and a scanner that reads every import of the project's
+ * code (static, type-only, re-exports, dynamic `import()`, `import('x').T` types, `require`)
+ * and reports each import that crosses a wall. docs/architecture.md states the same rules.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+/** The folders whose imports are checked, relative to the project root (spec/ holds the lint ruleset's code). */
+export const SCANNED = ['src', 'suites', 'bin', 'mutation', 'bench', 'scripts', 'spec'];
+
+/** The one module through which the CLI reaches the reference server. */
+export const REFERENCE_GATE = 'src/cli/reference.ts';
+
+/**
+ * Files allowed a computed `import(expr)` (which no scanner can follow), each with why.
+ * Any other computed import is reported: it could hide a crossing.
+ */
+export const COMPUTED_IMPORTS: Record<string, string> = {
+  'src/engine/fixtures/module.ts': "loads the team's own fixtures module, named in their config",
+};
+
+export type Zone = 'spec' | 'reference' | 'engine' | 'suites' | 'cli' | 'gate' | 'bin' | 'tool' | 'other';
+
+/** The zone of a project-relative path (forward slashes). */
+export function zoneOf(path: string): Zone {
+  if (path === REFERENCE_GATE) return 'gate';
+  const [top, second] = path.split('/');
+  if (top === 'spec') return 'spec';
+  if (top === 'src') {
+    if (second === 'spec') return 'spec';
+    if (second === 'reference') return 'reference';
+    if (second === 'engine') return 'engine';
+    if (second === 'cli') return 'cli';
+    return 'other';
+  }
+  if (top === 'suites') return 'suites';
+  if (top === 'bin') return 'bin';
+  if (top === 'bench' || top === 'mutation' || top === 'scripts') return 'tool';
+  return 'other';
+}
+
+/** Zones each zone may import from (besides itself and packages). */
+const ALLOWED: Record<Zone, Zone[]> = {
+  // The contract and its loader (src/spec, spec/lint): shared by both sides, so it depends on neither.
+  spec: [],
+  // The reference server reads the contract, nothing of the engine.
+  reference: ['spec'],
+  // The engine, checks, fixtures and runner reach any target only over HTTP.
+  engine: ['spec'],
+  suites: ['engine', 'spec'],
+  // The CLI drives the engine, and starts the reference only through the gate.
+  cli: ['engine', 'spec', 'gate'],
+  gate: ['reference', 'spec'],
+  bin: ['cli'],
+  // Benchmarks, mutation testing and scripts: either side, never both in one file (below).
+  tool: ['engine', 'suites', 'spec', 'cli', 'reference', 'gate', 'other'],
+  // A source file in no known zone (a new src/ folder): the test asks for its place in the walls.
+  other: [],
+};
+
+const ENGINE_SIDE: Zone[] = ['engine', 'suites', 'cli'];
+const REFERENCE_SIDE: Zone[] = ['reference', 'gate'];
+
+export interface Violation {
+  file: string;
+  specifier: string;
+  rule: string;
+}
+
+interface ImportRef {
+  specifier?: string;
+  line: number;
+}
+
+/** Every module reference in one source file; `specifier` is undefined for a computed import. */
+export function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('.js') || fileName.endsWith('.mjs') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const out: ImportRef[] = [];
+  const add = (node: ts.Node, arg: ts.Node | undefined) => {
+    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    while (arg && (ts.isAsExpression(arg) || ts.isParenthesizedExpression(arg))) arg = arg.expression;
+    out.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : undefined, line });
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node, node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal);
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) add(node, node.arguments[0]);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The walls one file breaks; `file` is project-relative with forward slashes. */
+export function checkFile(file: string, text: string): Violation[] {
+  const from = zoneOf(file);
+  const violations: Violation[] = [];
+  const sides = new Set<'engine' | 'reference'>();
+  for (const ref of importsOf(file, text)) {
+    if (ref.specifier === undefined) {
+      if (!(file in COMPUTED_IMPORTS)) violations.push({ file: `${file}:${ref.line}`, specifier: '(computed)', rule: 'a computed import() hides what it loads: import a literal path' });
+      continue;
+    }
+    if (!ref.specifier.startsWith('.')) continue; // a package or a node: builtin
+    const target = posix.join(posix.dirname(file), ref.specifier);
+    const to = zoneOf(target);
+    if (to === from) continue;
+    if (ENGINE_SIDE.includes(to)) sides.add('engine');
+    if (REFERENCE_SIDE.includes(to)) sides.add('reference');
+    if (!ALLOWED[from].includes(to)) violations.push({ file: `${file}:${ref.line}`, specifier: ref.specifier, rule: ruleText(from, to) });
+  }
+  if (from === 'tool' && sides.size === 2) violations.push({ file, specifier: '(both sides)', rule: 'a tool imports the engine side or the reference side, never both' });
+  return violations;
+}
+
+function ruleText(from: Zone, to: Zone): string {
+  if (to === 'reference' && from === 'cli') return `the CLI reaches the reference only through ${REFERENCE_GATE}`;
+  if (to === 'reference' || to === 'gate') return `${from} never imports the reference server`;
+  if (from === 'reference') return `the reference never imports ${to}`;
+  if (from === 'spec') return `the spec loader is shared by both sides and imports neither (${to})`;
+  return `${from} never imports ${to}`;
+}
+
+/** Source files under the scanned folders of `root`, project-relative. */
+export function sourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules') walk(abs);
+      } else if (/\.(ts|mts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(relative(root, abs).split(sep).join('/'));
+    }
+  };
+  for (const dir of SCANNED) walk(resolve(root, dir));
+  return out.sort();
+}
+
+/** Every violation under `root`, and how many files were read. */
+export function scan(root: string): { files: number; violations: Violation[] } {
+  const files = sourceFiles(root);
+  const violations = files.flatMap((f) => checkFile(f, readFileSync(join(root, f), 'utf8')));
+  return { files: files.length, violations };
+}

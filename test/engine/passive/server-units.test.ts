@@ -1,0 +1,200 @@
+/** The passive server units, one by one, on small hand-made traffic. */
+import { describe, expect, test } from 'vitest';
+import { judge, messages, rec, verdicts } from './helpers.ts';
+import { validationUnit } from '../../../src/engine/passive/units/validation.ts';
+import { answersUnit } from '../../../src/engine/passive/units/answers.ts';
+import { migrationUnit } from '../../../src/engine/passive/units/migration.ts';
+import { deleteBlockersUnit } from '../../../src/engine/passive/units/delete-blockers.ts';
+import { rateCountingUnit } from '../../../src/engine/passive/units/rate-counting.ts';
+import { laterReadsUnit } from '../../../src/engine/passive/units/later-reads.ts';
+import { consistencyUnit } from '../../../src/engine/passive/units/consistency.ts';
+import { authUnit } from '../../../src/engine/passive/units/auth.ts';
+import { checksUnit } from '../../../src/engine/passive/units/checks.ts';
+
+const customer = (id: string, extra: Record<string, unknown> = {}) => ({
+  id, object: 'customer', consumerId: 'org_c1', merchantId: 'org_m1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null }, ...extra,
+});
+
+describe('validation: a request breaking a documented constraint never succeeds', () => {
+  test('taxRates 150 answered 200 fails VALIDATION.BOUNDS.400; answered 400 holds it; a 404 judges nothing', async () => {
+    const bad = { sent: { taxRates: 150 } };
+    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 200, got: customer('cus_1') })], [validationUnit])).get('VALIDATION.BOUNDS.400')).toBe('failed');
+    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 400, got: { message: 'no' } })], [validationUnit])).get('VALIDATION.BOUNDS.400')).toBe('passed');
+    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 404, got: { message: 'no' } })], [validationUnit])).size).toBe(0);
+  });
+
+  test('query values are read as their schema type; a path id outside its pattern may get 404', async () => {
+    const o = await judge(
+      [
+        rec('GET', '/v0/alerts?resourceId=w_1&limit=abc', { status: 200, got: { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } }),
+        rec('GET', '/v0/alerts?limit=5', { status: 400, got: { message: 'resourceId is required' } }),
+        rec('GET', '/v0/customers/not-a-customer', { status: 404, got: { message: 'not found' } }),
+        rec('GET', '/v0/alerts?resourceId=w_1&limit=100', { status: 200, got: { object: 'list', data: [], pagination: { limit: 100, offset: 0, total: 0 } } }),
+      ],
+      [validationUnit],
+    );
+    expect(Object.fromEntries(verdicts(o))).toEqual({ 'VALIDATION.TYPE.400': 'failed', 'VALIDATION.REQUIRED.400': 'passed', 'VALIDATION.PATTERN.400': 'passed' });
+  });
+});
+
+describe('answers: each answer against its request', () => {
+  test('a read by id answers that id; a refund belongs to its invoice and sums its total', async () => {
+    const o = await judge(
+      [
+        rec('GET', '/v0/customers/cus_1', { got: customer('cus_2') }),
+        rec('POST', '/v2/invoices/inv_1/refunds', { status: 201, sent: { reason: 'dup' }, got: { object: 'invoice_refund', id: 'crn_1', invoiceId: 'inv_1', amount: '10.00', taxAmount: '1.00', total: '11.01', status: 'ISSUED', reason: 'dup' } }),
+      ],
+      [answersUnit],
+    );
+    const v = verdicts(o);
+    expect(v.get('CUSTOMERS.GET.BY_ID')).toBe('failed');
+    expect(v.get('REFUNDS.TOTAL.SUM')).toBe('failed');
+    expect([v.get('REFUNDS.INVOICE.MATCHES'), v.get('REFUNDS.REASON.RECORDED'), v.get('REFUNDS.ID.PREFIX')]).toEqual(['passed', 'passed', 'passed']);
+    expect(messages(o, 'REFUNDS.TOTAL.SUM')[0]).toContain('total 11.01, amount 10.00 + taxAmount 1.00 = 11');
+  });
+
+  test('webhooks answer the state asked for, for the merchant named', async () => {
+    const cfg = (enabled: boolean, merchantId = 'org_a') => ({ object: 'webhooks', applicationId: 'app_1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-02T00:00:00Z', enabled, merchantId });
+    const o = await judge([rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg(true) }), rec('PATCH', '/v0/webhooks?merchantId=org_b', { sent: { enabled: true }, got: cfg(true, 'org_a') })], [answersUnit]);
+    const v = verdicts(o);
+    expect([v.get('STATE.WEBHOOKS.DISABLE'), v.get('STATE.WEBHOOKS.ENABLE'), v.get('WEBHOOKS.MERCHANT.NAMED')]).toEqual(['failed', 'passed', 'failed']);
+  });
+
+  test('an item update answers what was sent; archiving sets archivedAt', async () => {
+    const item = (x: Record<string, unknown>) => ({ id: 'itm_1', object: 'item', merchantId: 'org_a', name: 'n', catalogId: 'prod_1', metadata: {}, archivedAt: null, ...x });
+    const o = await judge([rec('PATCH', '/v0/items/itm_1', { sent: { name: 'new', metadata: { a: 1 } }, got: item({ name: 'new', metadata: { a: 1 } }) }), rec('PATCH', '/v0/items/itm_1', { sent: { archived: true }, got: item({}) })], [answersUnit]);
+    const v = verdicts(o);
+    expect([v.get('ITEMS.UPDATE.APPLIED'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
+  });
+
+  test('creating a schedule by subscriptionId must not succeed; refusing it holds the rule', async () => {
+    const ok = await judge([rec('POST', '/v0/billingSchedules', { status: 400, sent: { subscriptionId: 'sub_1' }, got: { message: 'send orderId' } })], [answersUnit]);
+    expect(verdicts(ok).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('passed');
+    const bad = await judge([rec('POST', '/v0/billingSchedules', { status: 201, sent: { subscriptionId: 'sub_1' }, got: { id: 'bs_1', object: 'billing_schedule', subscriptionId: 'sub_1', endDate: '2027-01-01T00:00:00Z' } })], [answersUnit]);
+    expect(verdicts(bad).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('failed');
+  });
+});
+
+describe('migration answers', () => {
+  const answer = (from: number, to: number, changed: boolean, policy = 'pinned') => ({
+    subscription: { id: 'sub_1', object: 'subscription', versionPolicy: policy },
+    migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt: '2026-02-01T00:00:00Z', changed },
+    lineItems: { syncFailed: false },
+  });
+  const path = '/v0/subscriptions/sub_1/versionMigration';
+
+  test('the answer matches its request; a same-version move changes nothing and pins', async () => {
+    const v = verdicts(await judge([rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(1, 2, true) }), rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(2, 2, false) })], [migrationUnit]));
+    expect(['MIGRATION.RESPONSE.SHAPE', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.EFFECT.PINS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.SAME_VERSION.PINS_FLOATING'].map((r) => v.get(r))).toEqual(Array(5).fill('passed'));
+  });
+
+  test('a wrong toVersionNumber, changed true on the same version, floating after a migration, an out-of-range target accepted: each fails its rule', async () => {
+    const v = verdicts(
+      await judge(
+        [
+          rec('POST', path, { sent: { targetVersionNumber: 3 }, got: answer(1, 2, true) }),
+          rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(2, 2, true, 'floating') }),
+          rec('POST', path, { sent: { targetVersionNumber: 0 }, got: answer(2, 0, true) }),
+          rec('POST', path, { status: 409, sent: { targetVersionNumber: 2 }, got: { message: 'no', code: 'notLive' } }),
+        ],
+        [migrationUnit],
+      ),
+    );
+    expect(['MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.EFFECT.PINS', 'MIGRATION.400.TARGET_RANGE', 'MIGRATION.409.CODE_VALUES'].map((r) => v.get(r))).toEqual(Array(5).fill('failed'));
+  });
+});
+
+describe('delete blockers', () => {
+  test('a customer delete refused with the documented body holds; an empty type or a count below the items fails', async () => {
+    const body = (type: string, count: number) => ({ error: 'conflict', message: 'has subscriptions', details: { blockers: [{ type, count, items: [{ id: 'sub_1', status: 'active' }, { id: 'sub_2', status: 'active' }] }] } });
+    const good = verdicts(await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('subscriptions', 2) })], [deleteBlockersUnit]));
+    expect([good.get('CUSTOMERS.DELETE.BLOCKED'), good.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual(['passed', 'passed']);
+    const bad = verdicts(await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('', 1) })], [deleteBlockersUnit]));
+    expect([bad.get('CUSTOMERS.DELETE.BLOCKED'), bad.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual(['failed', 'failed']);
+  });
+});
+
+describe('rate counting per bucket', () => {
+  const listed = (start: number, status: number, remaining: string, reset = '5', key?: string) =>
+    rec('GET', '/v0/customers', { start, status, key, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset }, got: status === 429 ? { error: 'rate_limit_exceeded', message: 'slow down' } : { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } });
+
+  test('after remaining 0, a request inside the window must get 429: admitted fails, 429 holds', async () => {
+    expect(verdicts(await judge([listed(0, 200, '0'), listed(1000, 200, '0')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(verdicts(await judge([listed(0, 200, '0'), listed(1000, 429, '0')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('passed');
+  });
+
+  test('what cannot be attributed is not judged: after the window, another key, a rounded reset, a request sent before the answer', async () => {
+    const cases = [
+      [listed(0, 200, '0', '5'), listed(5000, 200, '59')], // the window reset
+      [listed(0, 200, '0'), listed(1000, 200, '59', '5', 'sk_test_another_key_of_someone')], // another key: maybe another merchant
+      [listed(0, 200, '0', '1'), listed(100, 200, '0')], // reset "1" may be 0.01 s
+      [listed(0, 200, '0'), { ...listed(2, 200, '0'), startedMs: 3 }], // sent before the first answer came back
+    ];
+    for (const c of cases) expect(verdicts(await judge(c, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
+  });
+
+  test('subscription buckets are per subscription, whatever the key', async () => {
+    const portal = (sub: string, start: number, status: number, key?: string) => rec('POST', `/v0/subscriptions/${sub}/portal`, { start, status, key, headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2.0' }, got: status === 429 ? { error: 'rate_limit_exceeded', message: 'slow' } : { url: 'https://portal' } });
+    expect(verdicts(await judge([portal('sub_1', 0, 201), portal('sub_1', 500, 201, 'sk_test_other_key_same_sub')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(verdicts(await judge([portal('sub_1', 0, 201), portal('sub_2', 500, 201)], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
+  });
+});
+
+describe('PATCH semantics against later reads', () => {
+  test('a later GET must show what a PATCH cleared; a concurrent write, or a later PATCH sending the field, leaves it unjudged', async () => {
+    const patch = (start: number, sent: object, got: Record<string, unknown>) => rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
+    const read = (start: number, got: Record<string, unknown>) => rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', got) });
+    expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, { taxId: 'DE1' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('failed');
+    expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, {})], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('passed');
+    expect(verdicts(await judge([patch(0, { taxId: null }, {}), patch(100, { taxId: 'DE2' }, { taxId: 'DE2' }), read(200, { taxId: 'DE2' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBeUndefined();
+    expect(verdicts(await judge([patch(0, { taxId: null }, {}), patch(2, { externalId: 'x' }, { taxId: 'DE1' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBeUndefined();
+  });
+
+  test('a later PATCH answer shows the notification flags earlier ones set and it did not send', async () => {
+    const patch = (start: number, flags: object, shown: object) => rec('PATCH', '/v0/customers/cus_1', { start, sent: { notificationSettings: flags }, got: customer('cus_1', { notificationSettings: shown }) });
+    const all = { invoiceIssued: true, invoicePaid: false, renewalReminder: true };
+    expect(verdicts(await judge([patch(0, all, all), patch(100, { invoicePaid: true }, { ...all, invoicePaid: true })], [laterReadsUnit()])).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('passed');
+    expect(verdicts(await judge([patch(0, all, all), patch(100, { invoicePaid: true }, { invoiceIssued: false, invoicePaid: true, renewalReminder: false })], [laterReadsUnit()])).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('failed');
+  });
+});
+
+describe('consistency between exchanges', () => {
+  test('a merchant reads back as created; webhooks keep createdAt', async () => {
+    const m = { name: 'M', email: 'm@x.test', address: { line1: 'a', city: 'b' } };
+    const cfg = (createdAt: string, enabled: boolean) => ({ object: 'webhooks', applicationId: 'a', createdAt, updatedAt: createdAt, enabled, merchantId: 'org_a' });
+    const v = verdicts(
+      await judge(
+        [
+          rec('POST', '/v0/merchants', { status: 201, sent: m, got: { id: 'org_n', object: 'merchant', ...m } }),
+          rec('GET', '/v0/merchants/org_n', { start: 2_000_000, got: { id: 'org_n', object: 'merchant', ...m, address: { line1: 'a', city: 'c' } } }),
+          rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg('2026-01-01T00:00:00Z', false) }),
+          rec('PATCH', '/v0/webhooks', { sent: { enabled: true }, got: cfg('2026-01-01T00:00:00.000Z', true) }),
+        ],
+        [consistencyUnit()],
+      ),
+    );
+    expect([v.get('MERCHANTS.GET.ROUND_TRIP'), v.get('WEBHOOKS.CREATED_AT.FIRST_ENABLED')]).toEqual(['failed', 'passed']);
+  });
+});
+
+describe('auth and the check registry', () => {
+  test('a request without a bearer token must get 401', async () => {
+    expect(verdicts(await judge([rec('GET', '/v0/customers/cus_1', { key: null, status: 200, got: customer('cus_1') })], [authUnit])).get('AUTH.BEARER.REQUIRED')).toBe('failed');
+    expect(verdicts(await judge([rec('GET', '/v0/customers/cus_1', { key: null, status: 401, got: { message: 'no key' } })], [authUnit])).get('AUTH.BEARER.REQUIRED')).toBe('passed');
+  });
+
+  test('the registry of conform run judges every exchange; extensions and unknown paths are never judged', async () => {
+    const o = await judge(
+      [
+        rec('GET', '/v0/customers/cus_1', { got: customer('cus_1', { id: 'customer-1' }) }),
+        rec('GET', '/v0/items/itm_1', { got: { id: 'nonsense' } }),
+        rec('GET', '/somewhere/else', { status: 500, got: { oops: true } }),
+      ],
+      [checksUnit],
+    );
+    const v = verdicts(o);
+    expect(v.get('CONV.ID.PATTERNS')).toBe('failed');
+    expect(o.unjudgedExchanges).toBe(2);
+    expect(v.get('STATUS.DOCUMENTED.ONLY')).toBe('passed');
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * The rate-limit harness (src/engine/ratelimit) on a fake clock, against in-memory limiters:
+ * conforming ones (fixed windows at and far above the published limits, a sliding window,
+ * a token bucket, windows that roll over mid-burst) are never failed, and defective ones are,
+ * on the rule they break.
+ */
+import { describe, expect, test } from 'vitest';
+import { BucketDriver, exhaust, keysShareBucket, otherUntouched, readmit, secondKeyRefused, stillRefused, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
+import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../src/engine/faults/catalog/limiters.ts';
+import type { Exchange } from '../../src/engine/types.ts';
+import type { Fixtures } from '../../src/engine/fixtures/types.ts';
+
+const CUSTOMERS: RateLimitedEndpoint = {
+  operationId: 'listCustomers', limitRule: 'RATE.CUSTOMERS_LIST.LIMIT', bucketRule: 'RATE.CUSTOMERS_LIST.BUCKET',
+  method: 'GET', pathTemplate: '/v0/customers', limit: 60, windowSeconds: 6, bucket: 'merchant', label: 'GET /v0/customers',
+};
+const PORTAL: RateLimitedEndpoint = {
+  operationId: 'createPortalSession', limitRule: 'RATE.PORTAL.LIMIT', bucketRule: 'RATE.PORTAL.BUCKET',
+  method: 'POST', pathTemplate: '/v0/subscriptions/{id}/portal', limit: 1, windowSeconds: 1, bucket: 'subscription', label: 'POST /v0/subscriptions/{id}/portal',
+};
+
+class FakeClock implements Clock {
+  t = 1_000_000;
+  now = () => this.t;
+  sleep = async (ms: number) => {
+    this.t += Math.max(0, ms);
+  };
+}
+
+interface Limiter {
+  model: LimiterModel<any>;
+  /** Times the published limit (default 1). */
+  factor?: number;
+  /** Milliseconds each request takes, half before the limiter counts it (default 2). */
+  latencyMs?: number;
+  /** Defects. */
+  admitsAll?: boolean;
+  enforce?: (limit: number) => number;
+  stuckRemaining?: boolean;
+  neverResets?: boolean;
+  /** Buckets per key instead of per merchant. */
+  perKey?: boolean;
+  /** x-ratelimit-reset written with three decimals instead of whole seconds rounded up. */
+  fineReset?: boolean;
+}
+
+const MERCHANT_OF: Record<string, string> = { primary: 'org_a', second: 'org_a' };
+/** Fixture ids are unique in the worker, as the harness expects of fresh ones. */
+let ids = 0;
+
+/** A target behind one limiter: every request is answered from the fake clock. */
+function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
+  const buckets = new Map<string, { state: unknown; spent: boolean }>();
+  const limit = Math.round(ep.limit * (lim.factor ?? 1));
+  const windowMs = ep.windowSeconds * 1000;
+  const secs = (ms: number) => (lim.fineReset ? (Math.max(ms, 1) / 1000).toFixed(3) : String(headerSeconds(ms)));
+  let sent = 0;
+  return {
+    get sent() {
+      return sent;
+    },
+    async request(method: string, path: string, opts: { key?: string | null } = {}): Promise<Exchange> {
+      sent += 1;
+      const latency = lim.latencyMs ?? 2;
+      await clock.sleep(latency / 2);
+      const key = opts.key ?? 'primary';
+      const who = lim.perKey ? key : (MERCHANT_OF[key] ?? key);
+      const id = `${ep.bucket === 'subscription' ? path : who}|${lim.perKey ? key : ''}|${ep.operationId}`;
+      const b = buckets.get(id) ?? { state: undefined, spent: false };
+      buckets.set(id, b);
+      const enforced = lim.enforce ? lim.enforce(limit) : limit;
+      const d = lim.neverResets && b.spent ? { admitted: false, remaining: 0, resetMs: windowMs, retryAfterMs: windowMs, state: b.state } : lim.model.hit(b.state, clock.now(), enforced, windowMs);
+      b.state = d.state;
+      if (!d.admitted) b.spent = true;
+      const admitted = lim.admitsAll || d.admitted;
+      const remaining = lim.stuckRemaining && admitted ? limit - 1 : Math.max(0, d.remaining + (limit - enforced));
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(admitted ? remaining : 0), 'x-ratelimit-reset': secs(d.resetMs) };
+      if (!admitted) headers['retry-after'] = secs(d.retryAfterMs);
+      await clock.sleep(latency / 2);
+      const body = admitted ? { object: 'list', data: [] } : { error: 'rate_limit_exceeded', message: `Too many requests to ${ep.label}` };
+      return { method, path, url: `http://fake${path}`, requestHeaders: {}, status: admitted ? 200 : 429, responseHeaders: headers, body, rawBody: JSON.stringify(body), durationMs: latency, startedAt: new Date(0).toISOString() };
+    },
+  };
+}
+
+class Failed extends Error {}
+
+/** A scenario context recording judgements; expectRule throws on a failure as the real one does. */
+function fakeScenario(target: ReturnType<typeof fakeTarget>, profile: 'quick' | 'full' = 'quick') {
+  const judged: Array<{ rule: string; ok: boolean; message: string }> = [];
+  const notJudged: Array<{ rules: string[]; reason: string; category?: string }> = [];
+  const notes: string[] = [];
+  const fixtures = {
+    subscriptions: async (n: number) => Array.from({ length: n }, () => `sub_${++ids}`),
+    otherMerchantKey: async () => {
+      const key = `other${++ids}`;
+      MERCHANT_OF[key] = `org_${key}`;
+      return { key, merchantId: MERCHANT_OF[key] };
+    },
+    merchant: async () => ({ merchantId: 'org_a' }),
+    secondKeySameMerchant: async () => ({ key: 'second', merchantId: 'org_a' }),
+  } as unknown as Fixtures;
+  const judge = (rule: string, ok: unknown, message: string) => {
+    judged.push({ rule, ok: !!ok, message });
+    return !!ok;
+  };
+  const t: LimitScenario = {
+    http: { request: (method, path, opts) => target.request(method, path, opts) },
+    target: { profile },
+    fixture: (fn) => fn(fixtures),
+    expectRule(rule, ok, message) {
+      if (!judge(rule, ok, message)) throw new Failed(`${rule}: ${message}`);
+    },
+    checkRule: (rule, ok, message) => judge(rule, ok, message),
+    ruleNotJudged: (rules, reason, category) => void notJudged.push({ rules: [rules].flat(), reason, category }),
+    note: (m) => void notes.push(m),
+    rateLimitScenario: () => undefined,
+  };
+  return {
+    t,
+    judged,
+    notJudged,
+    notes,
+    failed: () => judged.filter((j) => !j.ok).map((j) => `${j.rule}: ${j.message}`),
+    passed: (rule: string) => judged.some((j) => j.rule === rule && j.ok),
+  };
+}
+
+/** The per-endpoint scenario of the suite: use a bucket up, then every follow-up. */
+async function scenario(ep: RateLimitedEndpoint, lim: Limiter) {
+  const clock = new FakeClock();
+  const target = fakeTarget(ep, lim, clock);
+  const s = fakeScenario(target);
+  const d = new BucketDriver(s.t, ep, clock);
+  let reason: string | undefined;
+  try {
+    const [first, other] = [await d.fresh(), await d.fresh()];
+    const done = await exhaust(d, { first });
+    if (!done.exhausted) reason = done.reason;
+    else {
+      await stillRefused(d, done);
+      const after = ep.bucket === 'subscription' ? await secondKeyRefused(d, done, 'second') : done;
+      await otherUntouched(d, after, other);
+      await readmit(d, after);
+    }
+  } catch (err) {
+    if (!(err instanceof Failed)) throw err;
+  }
+  return { ...s, reason, sent: target.sent };
+}
+
+describe('conforming limiters are never failed', () => {
+  test('fixed windows at the published limits: every rule judged and passed', async () => {
+    for (const ep of [CUSTOMERS, PORTAL]) {
+      const r = await scenario(ep, { model: fixedWindow });
+      expect(r.failed(), ep.label).toEqual([]);
+      expect(r.reason).toBeUndefined();
+      for (const rule of ['RATE.EXCEEDED.STATUS', ep.limitRule, ep.bucketRule, 'RATE.WINDOW.READMITS']) expect(r.passed(rule), `${ep.label} ${rule}`).toBe(true);
+    }
+    expect((await scenario(CUSTOMERS, { model: fixedWindow })).passed('RATE.REMAINING.DECREMENTS')).toBe(true);
+  });
+
+  test('limits ten times the published ones: used up and judged; a hundred times: not judged, with the budget as the reason, never passed', async () => {
+    const x10 = await scenario(CUSTOMERS, { model: fixedWindow, factor: 10 });
+    expect(x10.failed()).toEqual([]);
+    expect(x10.passed('RATE.EXCEEDED.STATUS')).toBe(true);
+    const x100 = await scenario(CUSTOMERS, { model: fixedWindow, factor: 100 });
+    expect(x100.failed()).toEqual([]);
+    expect(x100.passed('RATE.EXCEEDED.STATUS')).toBe(false);
+    expect(x100.reason).toContain(`x-ratelimit-remaining is 5999, so using the bucket up takes more than the ${REQUEST_BUDGET} requests`);
+    // The published limit still is: no 429 within it.
+    expect(x100.passed(CUSTOMERS.limitRule)).toBe(true);
+    expect(x100.sent).toBeLessThan(REQUEST_BUDGET);
+  });
+
+  test('a window that rolls over mid-burst (a slow target, a hundred times the limit of a 1 s window) is never read as a violation', async () => {
+    for (const model of [fixedWindow, slidingWindow, tokenBucket]) {
+      const r = await scenario(PORTAL, { model, factor: 100, latencyMs: 30 });
+      expect(r.failed(), model.name).toEqual([]);
+      if (!r.passed('RATE.EXCEEDED.STATUS')) expect(r.reason, model.name).toMatch(/cannot be told apart/);
+    }
+  });
+
+  test('a sliding window and a token bucket, at the published limits and ten times them', async () => {
+    for (const model of [slidingWindow, tokenBucket]) {
+      for (const ep of [CUSTOMERS, PORTAL]) {
+        for (const factor of [1, 10]) {
+          for (const fineReset of [false, true]) {
+            const r = await scenario(ep, { model, factor, fineReset });
+            expect(r.failed(), `${model.name} ${ep.label} x${factor} fine reset ${fineReset}`).toEqual([]);
+          }
+        }
+      }
+    }
+    // The sliding window refuses as a fixed window does: judged.
+    expect((await scenario(CUSTOMERS, { model: slidingWindow })).passed('RATE.EXCEEDED.STATUS')).toBe(true);
+  });
+});
+
+describe('defective limiters fail the rule they break', () => {
+  test('no 429 past the limit: RATE.EXCEEDED.STATUS', async () => {
+    const r = await scenario(CUSTOMERS, { model: fixedWindow, admitsAll: true });
+    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers: 61 requests admitted on merchant org_other\d+ within one window whose x-ratelimit-limit is 60/)]);
+  });
+
+  test('a 429 before the limit: the LIMIT rule', async () => {
+    const r = await scenario(CUSTOMERS, { model: fixedWindow, enforce: (l) => l - 5 });
+    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.CUSTOMERS_LIST\.LIMIT: 429 after only 55 requests/)]);
+  });
+
+  test('a remaining that does not count: RATE.REMAINING.DECREMENTS', async () => {
+    const r = await scenario(CUSTOMERS, { model: fixedWindow, stuckRemaining: true });
+    expect(r.failed()[0]).toMatch(/^RATE\.REMAINING\.DECREMENTS: GET \/v0\/customers: remaining went from 59 to 59/);
+  });
+
+  test('a window that never reopens: RATE.WINDOW.READMITS', async () => {
+    const r = await scenario(PORTAL, { model: fixedWindow, neverResets: true });
+    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.WINDOW\.READMITS: POST \/v0\/subscriptions\/\{id\}\/portal: still 429/)]);
+  });
+
+  test('an admission right after a 429, within the window the 429 gave: RATE.EXCEEDED.STATUS; the same admission once the window may have reset: not judged', async () => {
+    // Fine-grained reset: a second request 2 ms after the 429 is surely within its window.
+    const clock = new FakeClock();
+    const target = fakeTarget(CUSTOMERS, { model: fixedWindow, fineReset: true }, clock);
+    const s = fakeScenario(target);
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    const done = await exhaust(d);
+    if (!done.exhausted) throw new Error(done.reason);
+    const admitting = { ...done, rejected: { ...done.rejected } };
+    const realRequest = target.request;
+    s.t.http.request = async (...args) => ({ ...(await realRequest(...args)), status: 200 });
+    await stillRefused(d, admitting);
+    expect(s.failed()).toEqual([expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: .*a second request past the limit/)]);
+    // Whole-second resets rounded up: 1 s of the 429's window is not sure to remain.
+    const coarse = fakeScenario(target);
+    const d2 = new BucketDriver(coarse.t, CUSTOMERS, clock);
+    const late = { ...done, rejected: { ...done.rejected, ex: { ...done.rejected.ex, responseHeaders: { ...done.rejected.ex.responseHeaders, 'x-ratelimit-reset': '1', 'retry-after': '1' } } } };
+    coarse.t.http.request = s.t.http.request;
+    await stillRefused(d2, late);
+    expect(coarse.judged).toEqual([]);
+    expect(coarse.notes[0]).toMatch(/may have reset already; not judged/);
+  });
+
+  test('buckets per key: a second key is admitted on a used-up subscription, and keys of one merchant do not share', async () => {
+    const r = await scenario(PORTAL, { model: fixedWindow, perKey: true, fineReset: true });
+    expect(r.failed()).toEqual([expect.stringMatching(/^AUTH\.ALLOWANCE\.PER_MERCHANT: .*another key of the same merchant was admitted/)]);
+    const clock = new FakeClock();
+    const s = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow, perKey: true }, clock));
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    expect(await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule])).toBeUndefined();
+    expect(s.failed().map((f) => f.split(':')[0])).toEqual(['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule]);
+  });
+
+  test('keys sharing a bucket pass; a token bucket whose reset cannot place three requests in one window is not judged', async () => {
+    const clock = new FakeClock();
+    const s = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock));
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    expect(await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT'])).toBeUndefined();
+    expect(s.judged).toEqual([expect.objectContaining({ rule: 'AUTH.ALLOWANCE.PER_MERCHANT', ok: true })]);
+    const tb = fakeScenario(fakeTarget(CUSTOMERS, { model: tokenBucket }, clock));
+    const d2 = new BucketDriver(tb.t, CUSTOMERS, clock);
+    expect(await keysShareBucket(d2, await d2.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT'])).toMatch(/no window of the primary merchant surely lasted/);
+    expect(tb.judged).toEqual([]);
+  });
+});
