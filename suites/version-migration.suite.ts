@@ -247,7 +247,7 @@ scenario(
     const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, { versionPolicy: 'floating' });
     t.expectRule('STATE.SUBSCRIPTION.FLOATING', is2xx(res), `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`, res);
     // The PATCH answer is not shown: judged only as a promise of the bundled reference.
-    if (t.target.bundled) {
+    if (t.target.referenceServer) {
       const body = obj(res.body);
       t.checkRule('SUBSCRIPTIONS.UPDATE.BODY', body?.object === 'subscription' && body?.id === m.subscriptionId && body?.versionPolicy === 'floating', 'the reference answers the floating subscription', res);
     } else t.ruleNotJudged('SUBSCRIPTIONS.UPDATE.BODY', 'a reference rule (the PATCH answer is not shown): not judged on this target', 'not-applicable');

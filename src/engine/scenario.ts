@@ -79,6 +79,8 @@ export interface TargetInfo {
   profile: 'quick' | 'full';
   seed: number;
   bundled: boolean;
+  /** The target is the reference server (bundled or declared): rules about its own choices apply. */
+  referenceServer: boolean;
   sandbox: boolean;
   destructive: boolean;
   fixtureStrategy: string;
@@ -173,6 +175,7 @@ class Scenario implements ScenarioContext {
       profile: targetCtx.profile,
       seed: targetCtx.seed,
       bundled: targetCtx.bundled,
+      referenceServer: targetCtx.bundled || !!targetCtx.referenceServer,
       sandbox: targetCtx.sandbox,
       destructive: targetCtx.destructive,
       fixtureStrategy: targetCtx.fixtures.strategy,

@@ -272,6 +272,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       runId,
       baseUrl: booted.baseUrl,
       bundled: booted.bundled,
+      referenceServer: booted.bundled || config.referenceServer,
       sandbox: config.sandbox,
       apiKey: booted.apiKey,
       secondKey: config.secondKey,
