@@ -16,8 +16,7 @@
  *   CONFORM_ADMIN_KEY   its credential (default: the suite's own API key)
  */
 import { randomBytes } from 'node:crypto';
-import { FixtureUnavailable, type BlockedDelete, type FixtureModuleContext, type Fixtures, type MigrationConflictKind, type MigrationFixture } from '../../src/engine/fixtures/index.ts';
-import type { HttpClient } from '../../src/engine/http/index.ts';
+import { FixtureUnavailable, type BlockedDelete, type FixtureModuleContext, type Fixtures, type MigrationConflictKind, type MigrationFixture } from 'billing-conform/fixtures';
 
 type Json = Record<string, any>;
 const DAY_MS = 86_400_000;
@@ -30,7 +29,7 @@ const today = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 class Admin {
   private readonly undo: Array<() => Promise<unknown>> = [];
 
-  constructor(private readonly http: HttpClient, private readonly fixture: string) {}
+  constructor(private readonly http: FixtureModuleContext['http'], private readonly fixture: string) {}
 
   /** The same back office, naming `fixture` in its refusals (what was created is still undone by close()). */
   for(fixture: string): Admin {

@@ -10,10 +10,16 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
   faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
   proxy: { summary: 'Judge live traffic: a reverse proxy that judges the target and its clients', load: async () => (await import('./commands/proxy.ts')).default },
+  fixtures: { summary: 'Write a fixtures file skeleton (init), or check one against the target (check)', load: async () => (await import('./commands/fixtures.ts')).default },
   judge: { summary: 'Judge recorded traffic (a HAR file): the target and its clients', load: async () => (await import('./commands/judge.ts')).default },
 };
 
-function help(): string {
+/** A sub-command by name (undefined when there is none), loaded: its `usage` lists its options. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return Object.hasOwn(commands, name) ? commands[name].load() : undefined;
+}
+
+export function help(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return [
@@ -40,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(toolVersion());
     return 0;
   }
-  const entry = commands[name];
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
     console.error(`conform: unknown command '${name}'. Run 'conform --help' for the list.`);
     return 2;

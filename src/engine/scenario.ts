@@ -24,6 +24,7 @@ import { replayCommand } from './http/replay.ts';
 import { redact, redactDeep } from './redact.ts';
 import { runChecks, type SpecView } from './checks/index.ts';
 import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import { inFixtureScope } from './fixtures/scope.ts';
 import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
 
 export { describe, beforeAll, afterAll } from 'vitest';
@@ -332,7 +333,8 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
       const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
       const t = new Scenario(record, target, new HttpClient(options), specView, new HttpClient(options));
       try {
-        await fn(t);
+        // Fixture entries a strategy hands out (file) are this scenario's until it ends.
+        await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
       } catch (err) {
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =

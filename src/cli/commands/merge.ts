@@ -9,9 +9,10 @@ import { summaryLines } from './run.ts';
 export const usage = `Usage: conform merge <dir|report.json>... --out DIR
 
 Merges the reports of shard runs (conform run --shard i/n) into one, and writes
-report.json, junit.xml, report.html and summary.md into DIR. Findings and judgements of
-every shard add up: a rule fails if it failed in any shard, is an engine error if the tool
-broke on it, passes if a shard judged it, else is not judged (with every shard's reasons).
+report.json, junit.xml, report.html and summary.md into DIR. Every shard of the split
+must be there, once. Findings and judgements of every shard add up: a rule fails if it
+failed in any shard, is an engine error if the tool broke on it, passes if a shard judged
+it, else is not judged (with every shard's reasons).
 
 Options:
   --out DIR     where the merged reports go (required)
@@ -37,6 +38,25 @@ export function parseMergeArgs(argv: string[]): { inputs: string[]; out: string 
   return { inputs, out };
 }
 
+/**
+ * Reports of sharded runs merge only when every shard of one split is there once: a
+ * missing shard would leave its rules looking never run, and the merge could pass.
+ */
+export function shardProblem(reports: Pick<Report, 'run'>[]): string | undefined {
+  const shards = reports.map((r) => r.run.shard);
+  if (shards.every((s) => !s)) return undefined;
+  if (shards.some((s) => !s)) return 'some reports come from sharded runs (--shard) and some do not';
+  const counts = [...new Set(shards.map((s) => s!.count))];
+  if (counts.length > 1) return `the reports come from different splits (${counts.map((c) => `of ${c}`).join(', ')})`;
+  const n = counts[0];
+  const seen = shards.map((s) => s!.index);
+  const twice = seen.find((i, k) => seen.indexOf(i) !== k);
+  if (twice !== undefined) return `shard ${twice}/${n} is given twice`;
+  const missing = Array.from({ length: n }, (_, k) => k + 1).filter((i) => !seen.includes(i));
+  if (missing.length) return `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: without ${missing.length > 1 ? 'them' : 'it'} the merge would report ${missing.length > 1 ? 'their' : 'its'} rules as never run`;
+  return undefined;
+}
+
 const command: Command = {
   name: 'merge',
   summary: 'Merge shard reports into one',
@@ -57,6 +77,8 @@ const command: Command = {
         throw new CliError(`cannot read ${path}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
+    const shards = shardProblem(reports);
+    if (shards) throw new CliError(shards);
     let merged: Report;
     try {
       merged = mergeReports(reports, inputs);

@@ -289,7 +289,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''} · profile ${target.profile} · seed ${target.seed}` +
         `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy} · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
     );
-    const outcome = await runSuites({ target, suites, shard: flags.shard, style, maxWorkers: config.concurrency ?? defaultWorkers() });
+    const outcome = await runSuites({ target, suites, shard: flags.shard, style, maxWorkers: config.concurrency ?? defaultWorkers(), maxConcurrency: config.concurrency });
     const { loadSpec } = await import('../../spec/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../spec/rules.ts')).loadRules()]);
     const unknownIds = unknownAccepted(config.acceptance, rules);

@@ -45,6 +45,8 @@ export interface RunSuitesOptions {
   shard?: { index: number; count: number };
   style?: OutputStyle;
   maxWorkers?: number;
+  /** Scenarios of one suite running at once (vitest's maxConcurrency; default 5). */
+  maxConcurrency?: number;
   testTimeoutMs?: number;
 }
 
@@ -87,6 +89,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       // (YAML parse, ajv compile) per worker instead of per file saves seconds.
       isolate: false,
       maxWorkers: opts.maxWorkers ?? 4,
+      ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}),
       fileParallelism: true,
       testTimeout: opts.testTimeoutMs ?? 180_000,
       hookTimeout: 120_000,

@@ -5,6 +5,7 @@
  * Bodies are copied for judging up to a cap; the client always gets every byte.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { describeTransportError } from '../http/client.ts';
@@ -51,10 +52,28 @@ function forwardable(h: Record<string, string>): Record<string, string> {
   return out;
 }
 
-async function readAll(req: IncomingMessage): Promise<Buffer> {
+/** True when the request announces a body (a length above 0, or chunked). */
+function hasBody(h: Record<string, string>): boolean {
+  return (h['content-length'] !== undefined && h['content-length'] !== '0') || h['transfer-encoding'] !== undefined;
+}
+
+/** The request body as a stream for the target, and a copy for the judge (up to `maxBytes`). */
+function teeBody(req: IncomingMessage, maxBytes: number): { stream: PassThrough; copy: Promise<{ body: Buffer; truncated: boolean }> } {
+  const stream = new PassThrough();
   const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  let size = 0;
+  let truncated = false;
+  req.on('data', (c: Buffer) => {
+    if (size + c.length <= maxBytes) chunks.push(c);
+    else truncated = true;
+    size += c.length;
+  });
+  const copy = new Promise<{ body: Buffer; truncated: boolean }>((resolve) => {
+    req.once('end', () => resolve({ body: Buffer.concat(chunks), truncated }));
+    req.once('close', () => resolve({ body: Buffer.concat(chunks), truncated }));
+  });
+  req.pipe(stream);
+  return { stream, copy };
 }
 
 export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<RunningTrafficProxy> {
@@ -65,6 +84,7 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
   const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 128, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const stats = { exchanges: 0, inFlight: 0 };
   let idle: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
 
   const emit = (raw: Omit<TrafficRecord, 'client'>, t0: number) => {
     const s = scrub({ requestHeaders: raw.requestHeaders, responseHeaders: raw.responseHeaders, requestBody: raw.requestBody, responseBody: raw.responseBody, path: raw.path });
@@ -80,9 +100,15 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
     const method = (inReq.method ?? 'GET').toUpperCase();
     const path = inReq.url ?? '/';
     const requestHeaders = flatten(inReq.headers);
-    const body = await readAll(inReq);
-    const requestText = decodeBody(body, requestHeaders['content-encoding'], maxBytes, body.length > maxBytes);
-    const base = { method, path, requestHeaders, requestBody: requestText.problem ? '' : requestText.text, startedMs };
+    // The body streams to the target; the judge gets a copy up to the cap.
+    const tee = hasBody(requestHeaders) ? teeBody(inReq, maxBytes) : undefined;
+    if (!tee) inReq.resume();
+    const requestBody = async () => {
+      if (!tee) return '';
+      const { body, truncated } = await tee.copy;
+      const text = decodeBody(body, requestHeaders['content-encoding'], maxBytes, truncated);
+      return text.problem ? '' : text.text;
+    };
     const abort = new AbortController();
     out.once('close', () => {
       if (!out.writableFinished) abort.abort();
@@ -93,7 +119,7 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
       res = await request(new URL(`${prefix}${path}`, target.origin), {
         method: method as Dispatcher.HttpMethod,
         headers: { ...forwardable(requestHeaders), host: target.host },
-        body: body.length ? body : undefined,
+        body: tee?.stream,
         dispatcher,
         signal: abort.signal,
       });
@@ -104,7 +130,7 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
         out.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
         out.end(text);
       }
-      emit({ ...base, responseHeaders: {}, responseBody: '', transportError: message, durationMs: 0 }, t0);
+      emit({ method, path, requestHeaders, requestBody: await requestBody(), startedMs, responseHeaders: {}, responseBody: '', transportError: message, durationMs: 0 }, t0);
       return;
     }
     const responseHeaders = flatten(res.headers as Record<string, string | string[] | undefined>);
@@ -130,7 +156,11 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
     const decoded = decodeBody(Buffer.concat(copy), responseHeaders['content-encoding'], maxBytes, truncated);
     emit(
       {
-        ...base,
+        method,
+        path,
+        requestHeaders,
+        requestBody: await requestBody(),
+        startedMs,
         ...(transportError ? {} : { status: res.statusCode }),
         responseHeaders,
         responseBody: decoded.text,
@@ -170,17 +200,22 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
   return {
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`,
     stats,
-    async close(graceMs = 10_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      if (stats.inFlight > 0) {
-        await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-      }
-      server.closeAllConnections();
-      await closed;
-      await dispatcher.close().catch(() => undefined);
-      // Records of the last exchanges are emitted on the next turn.
-      await new Promise((resolve) => setImmediate(resolve));
+    close(graceMs = 10_000) {
+      closing ??= shutdown(graceMs);
+      return closing;
     },
   };
+
+  async function shutdown(graceMs: number): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (stats.inFlight > 0) {
+      await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    }
+    server.closeAllConnections();
+    await closed;
+    await dispatcher.close().catch(() => undefined);
+    // Records of the last exchanges are emitted on the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

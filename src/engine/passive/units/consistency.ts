@@ -1,7 +1,8 @@
 /**
  * Exchanges against each other: a merchant created reads back with the fields it was
  * created with; the webhooks configuration of a merchant keeps the createdAt of its first
- * enablement however often delivery is toggled.
+ * enablement however often delivery is toggled; two listed endpoints do not answer their
+ * 429s with the same message (it is specific to the endpoint).
  */
 import type { PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
@@ -13,14 +14,24 @@ const MERCHANT_FIELDS = ['name', 'email', 'description', 'metadata', 'vatNumber'
 export function consistencyUnit(): PassiveUnit {
   const created = new Lru<string, Json>(5_000);
   const webhooksCreatedAt = new Lru<string, string>(5_000);
+  /** The first 429 message of each listed endpoint. */
+  const tooManyMessage = new Map<string, string>();
   return {
     name: U,
     scope: 'server',
     title: 'exchanges consistent with each other',
-    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED'],
+    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'RATE.EXCEEDED.BODY'],
     observe(o, ctx) {
       const id = opId(o);
       const got = obj(o.got);
+      const message = got?.message;
+      if (id && o.record.status === 429 && o.operation?.rateLimit && typeof message === 'string' && message.trim() !== '' && !tooManyMessage.has(id)) {
+        const t = ctx.server(this);
+        for (const [other, m] of tooManyMessage) {
+          expect(t, U, o, 'RATE.EXCEEDED.BODY', m.trim() !== message.trim(), 'Two listed endpoints answer 429 with the same message', () => `the 429 message ${show(message)} is also that of ${other}; it is specific to the endpoint`);
+        }
+        tooManyMessage.set(id, message);
+      }
       if (!id || !is2xx(o) || !got) return;
       const t = ctx.server(this);
       if (id === 'createMerchant' && typeof got.id === 'string') {

@@ -1,0 +1,21 @@
+/**
+ * The proxy side of npm run bench:proxy: `conform proxy`'s engine (the same call the CLI
+ * makes) in its own process, also timing what the proxy adds to each exchange (its whole
+ * time minus the target's part). On SIGTERM it stops, judges, and prints one JSON line.
+ */
+import { startPassiveProxy } from '../src/engine/passive/session.ts';
+
+const target = process.argv[2];
+const overheads: number[] = [];
+const proxy = await startPassiveProxy({ target, onOverhead: (ms) => overheads.push(ms) });
+process.stdout.write(`ready ${proxy.url}\n`);
+process.once('SIGTERM', () => {
+  void proxy.stop().then((outcome) => {
+    const sorted = overheads.slice().sort((a, b) => a - b);
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+    const judged = new Set(outcome.sources.flatMap((s) => Object.keys(s.judged)));
+    const failed = new Set(outcome.sources.filter((s) => s.suite === 'traffic').flatMap((s) => Object.keys(s.failed)));
+    process.stdout.write(`${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`);
+    process.exit(0);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * npm run bench:proxy — what `conform proxy` adds to each exchange, and the memory it holds.
+ *
+ * `conform serve` and the proxy (proxy-child.ts: the engine call `conform proxy` makes, also
+ * timing its own part of each exchange) run as child processes. This process sends a fixed rate of requests (open loop: one every 1/rate s whatever the
+ * answers do) for BENCH_DURATION seconds straight to the reference, then the same through
+ * the proxy, alternating for BENCH_ROUNDS rounds so that both see the same machine load.
+ * Traffic: 80 % GET /v0/customers/{id}, 20 % PATCH /v0/customers/{id} (the judge keeps
+ * state for later reads). Prints each round's latency percentiles, the added latency (proxy
+ * minus direct, per percentile), the time spent inside the proxy per exchange (its whole
+ * time minus the target's part: what it adds, whatever the target's own latency under
+ * load), the proxy's resident memory sampled every 5 s, its peak,
+ * and what it judged.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CUSTOMERS = 200;
+const KEY = 'sk_test_conform_bench_proxy_key';
+const BIN = fileURLToPath(new URL('../bin/conform.js', import.meta.url));
+const PROXY_CHILD = fileURLToPath(new URL('./proxy-child.ts', import.meta.url));
+
+function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const argv = args[0] === 'proxy-child' ? ['--import', 'tsx', PROXY_CHILD, ...args.slice(1)] : [BIN, ...args];
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`conform ${args[0]} exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+interface Round {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  sent: number;
+  failed: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Open loop at RATE req/s for DURATION_S: each request starts on its schedule, answered or not. */
+async function load(base: string, ids: string[]): Promise<Round> {
+  const pool = new Pool(base, { connections: 64, pipelining: 1, keepAliveTimeout: 10_000 });
+  const total = Math.round(RATE * DURATION_S);
+  const latencies = new Float64Array(total);
+  let failed = 0;
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const id = ids[i % ids.length];
+    const patch = i % 5 === 4;
+    const sent = performance.now();
+    pending.push(
+      pool
+        .request({
+          method: patch ? 'PATCH' : 'GET',
+          path: `/v0/customers/${id}`,
+          headers: { authorization: `Bearer ${KEY}`, ...(patch ? { 'content-type': 'application/json' } : {}) },
+          ...(patch ? { body: JSON.stringify({ taxRates: i % 100, notificationSettings: { invoicePaid: i % 2 === 0 } }) } : {}),
+        })
+        .then(async (res) => {
+          await res.body.dump();
+          latencies[i] = performance.now() - sent;
+          if (res.statusCode >= 300) failed += 1;
+        })
+        .catch(() => {
+          latencies[i] = performance.now() - sent;
+          failed += 1;
+        }),
+    );
+  }
+  await Promise.all(pending);
+  await pool.close();
+  const sorted = latencies.slice().sort();
+  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1], sent: total, failed };
+}
+
+const ms = (n: number) => n.toFixed(2);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'conform-bench-proxy-'));
+  const server = await start(['serve', '--port', '0', '--api-key', KEY], /listening on (http:\/\/\S+)/);
+  let proxy: { child: ChildProcess; url: string } | undefined;
+  try {
+    const ids: string[] = [];
+    const pool = new Pool(server.url);
+    for (let i = 0; i < CUSTOMERS; i++) {
+      const res = await pool.request({ method: 'POST', path: '/v0/customers', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Bench ${i}` }) });
+      ids.push(((await res.body.json()) as { id: string }).id);
+    }
+    await pool.close();
+    proxy = await start(['proxy-child', server.url], /ready (http:\/\/\S+)/);
+    const pid = proxy.child.pid!;
+    const samples: string[] = [];
+    const t0 = performance.now();
+    const sampler = setInterval(() => samples.push(`${Math.round((performance.now() - t0) / 1000)} s: ${memoryMb(pid).rss.toFixed(0)} MB`), 5000);
+    console.log(`reference ${server.url}, proxy ${proxy.url}; ${RATE} req/s for ${DURATION_S} s per run, ${ROUNDS} rounds (80 % GET, 20 % PATCH of ${CUSTOMERS} customers)\n`);
+    console.log('| round | path | p50 ms | p90 ms | p99 ms | max ms | non-2xx |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
+    const added: Array<{ p50: number; p99: number }> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const direct = await load(server.url, ids);
+      const through = await load(proxy.url, ids);
+      for (const [name, r] of [['direct', direct], ['proxy', through]] as const) console.log(`| ${round} | ${name} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.failed} |`);
+      added.push({ p50: through.p50 - direct.p50, p99: through.p99 - direct.p99 });
+    }
+    clearInterval(sampler);
+    const mem = memoryMb(pid);
+    let last = '';
+    proxy.child.stdout!.on('data', (d) => (last += d));
+    proxy.child.kill('SIGTERM');
+    await new Promise((r) => proxy!.child.once('exit', r));
+    const judged = JSON.parse(last.trim().split('\n').pop()!) as { exchanges: number; overhead: Record<'p50' | 'p90' | 'p99' | 'max', number>; judged: number; serverFailed: string[]; errors: number };
+    const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(`\nadded latency (proxy minus direct), median of ${ROUNDS} rounds: p50 ${ms(median(added.map((a) => a.p50)))} ms, p99 ${ms(median(added.map((a) => a.p99)))} ms`);
+    console.log(`per round: ${added.map((a, i) => `${i + 1}: p50 +${ms(a.p50)}, p99 +${ms(a.p99)}`).join('; ')}`);
+    console.log(`proxy memory: RSS ${mem.rss.toFixed(0)} MB at the end, peak ${mem.peak.toFixed(0)} MB; samples ${samples.join(', ')}`);
+    const o = judged.overhead;
+    console.log(`time inside the proxy per exchange (${judged.exchanges} exchanges): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p99 ${ms(o.p99)} ms, max ${ms(o.max)} ms`);
+    console.log(`judged ${judged.judged} rules; server rules failed: ${judged.serverFailed.join(', ') || 'none'}; engine errors ${judged.errors}`);
+  } finally {
+    if (proxy && proxy.child.exitCode === null) proxy.child.kill('SIGKILL');
+    server.child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

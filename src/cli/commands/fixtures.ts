@@ -1,0 +1,118 @@
+/**
+ * `conform fixtures init` writes a commented fixtures file (every key, what it must be, how
+ * many entries a run needs); `conform fixtures check` asks the target about a fixtures file
+ * and says how many runs it has left.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliError, wantsHelp, type Command } from '../command.ts';
+import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
+import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
+import { redact, registerSecret } from '../../engine/redact.ts';
+import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
+import { FileFixtures } from '../../engine/fixtures/file.ts';
+import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file-check.ts';
+import { fixturesSkeleton } from '../../engine/fixtures/file-skeleton.ts';
+import { FixtureConfigError } from '../../engine/fixtures/module.ts';
+
+export const usage = `Usage: conform fixtures init [--out FILE] [--runs N] [--force]
+       conform fixtures check [--file FILE] [--config FILE] [--base-url URL] [--api-key KEY]
+
+init   writes a fixtures file (strategy: file) with every key commented out: what each
+       entry must be, the suites using it, and how many entries N runs need (default 1)
+       and use up. Its first line points YAML editors at the file's JSON Schema.
+       Default --out: conform.fixtures.yaml (never overwritten without --force).
+
+check  asks the target about every entry of a fixtures file: still there and in the state
+       its scenarios need (where a documented read can tell), keys taken or refused as
+       expected; entries found used up are recorded in the ledger, as a run would. Prints
+       what is left per key and how many whole runs the file has left.
+       The file, target and keys come from conform.config.yaml (fixtures.file, baseUrl,
+       apiKeyEnv), or from the flags.
+
+Exit codes: 0 done (check: at least one run left, no problem), 1 check found fewer than
+one run left or a problem, 2 bad usage, config or file.`;
+
+/** `./node_modules/...` or a path into this checkout: where the fixtures file's JSON Schema is, from `dir`. */
+function schemaRef(dir: string): string {
+  const rel = relative(dir, join(PACKAGE_ROOT, 'schemas', 'fixtures.schema.json')).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+async function init(argv: string[]): Promise<number> {
+  let values: { out?: string; runs?: string; force?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, runs: { type: 'string' }, force: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform fixtures --help)`);
+  }
+  const runs = values.runs === undefined ? 1 : Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 1000) throw new CliError(`--runs must be an integer in 1..1000, got '${values.runs}'`);
+  const out = resolve(values.out ?? 'conform.fixtures.yaml');
+  if (existsSync(out) && !values.force) throw new CliError(`${out} exists; pass --force to overwrite it`);
+  await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs }));
+  console.log(`wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; fill in your sandbox's ids, then run conform fixtures check`);
+  return 0;
+}
+
+async function check(argv: string[]): Promise<number> {
+  let values: { file?: string; config?: string; 'base-url'?: string; 'api-key'?: string };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { file: { type: 'string' }, config: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform fixtures --help)`);
+  }
+  if (values['api-key']) registerSecret(values['api-key'], 'CONFORM_API_KEY');
+  const configPath = values.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined);
+  let config;
+  try {
+    const file: ConfigFile = configPath ? await loadConfigFile(configPath) : {};
+    config = resolveConfig(file, { baseUrl: values['base-url'], apiKey: values['api-key'] }, process.env, configPath);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
+    throw err;
+  }
+  const path = values.file ? resolve(values.file) : config.fixtures.file;
+  if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
+  if (!config.baseUrl || !config.apiKey) throw new CliError('no target: pass --base-url (and --api-key or CONFORM_API_KEY), or set baseUrl and apiKeyEnv in conform.config.yaml');
+  registerSecret(config.apiKey.value, config.apiKey.label);
+  const http = new HttpClient({ baseUrl: config.baseUrl, apiKey: config.apiKey.value, apiKeyLabel: config.apiKey.label, timeoutMs: config.timeoutMs, retry429: true });
+  try {
+    let fixtures: FileFixtures;
+    try {
+      fixtures = await FileFixtures.load(path, http);
+    } catch (err) {
+      if (err instanceof FixtureConfigError) throw new CliError(redact(err.message));
+      throw err;
+    }
+    const reach = await http.get('/v0/customers/cus_conformcheck0');
+    if (reach.transportError) throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
+    if (reach.status === 401) throw new CliError(`the target at ${config.baseUrl} rejected the API key (401)`);
+    const result = await checkFixturesFile(fixtures, { destructive: destructiveAllowed(config, false) });
+    console.log(`conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up'})\n`);
+    for (const line of fileCheckLines(result, fixtures.pool.ledgerPath)) console.log(redact(line));
+    return result.problems.length || (result.runsLeft !== undefined && result.runsLeft < 1) ? 1 : 0;
+  } finally {
+    await closeDefaultAgent();
+  }
+}
+
+const command: Command = {
+  name: 'fixtures',
+  summary: 'Write a fixtures file skeleton (init), or check one against the target (check)',
+  usage,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (!sub || sub === '--help' || sub === '-h' || wantsHelp(rest)) {
+      console.log(usage);
+      return sub ? 0 : 2;
+    }
+    if (sub === 'init') return init(rest);
+    if (sub === 'check') return check(rest);
+    throw new CliError(`unknown subcommand '${sub}': init or check (see conform fixtures --help)`);
+  },
+};
+
+export default command;
