@@ -211,7 +211,8 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
     out.push(`not judged: ${s.rules.notJudged} rule(s)`);
     for (const g of groups) {
       const ids = g.ruleIds.length > 8 ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more` : g.ruleIds.join(', ');
-      out.push(`  ${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${ids}`);
+      const reason = g.reason.length > 240 ? `${g.reason.slice(0, 240)}…` : g.reason;
+      out.push(`  ${CATEGORY_LABEL[g.category]}: ${reason} (${g.ruleIds.length}): ${ids}`);
     }
   }
   const apart: string[] = [];
