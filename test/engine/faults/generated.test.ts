@@ -22,7 +22,9 @@ describe('generated catalog', () => {
     expect(GENERATED_KINDS.filter((k) => !kinds.has(k))).toEqual([]);
     expect(catalog.filter((f) => f.kind === 'intermittent')).toHaveLength(INTERMITTENT_COUNT);
     const cross = catalog.filter((f) => f.kind === 'cross-merchant').map((f) => f.operationId);
-    for (const op of ['getCustomer', 'updateItem', 'deleteFee', 'migrateSubscriptionVersion', 'updateWebhooks', 'listAlerts', 'createProduct']) expect(cross).toContain(op);
+    for (const op of ['getCustomer', 'updateItem', 'deleteFee', 'migrateSubscriptionVersion', 'updateWebhooks', 'listAlerts', 'createProduct', 'createBillingSchedule']) expect(cross).toContain(op);
+    // A provider name is no merchant's resource; the costs report's and line items' parameters are not shown.
+    for (const op of ['listCrmAccounts', 'getCostsReport', 'createInvoiceLineItems', 'listCustomers']) expect(cross).not.toContain(op);
     const bounds = catalog.filter((f) => f.kind === 'bound-strict' || f.kind === 'bound-lax').map((f) => f.name);
     for (const b of ['updateCustomer-externalId-max-length', 'updateCustomer-taxRates-max', 'updateCustomer-taxRates-min', 'listAlerts-limit-min', 'listAlerts-limit-max', 'listAlerts-offset-min', 'migrateSubscriptionVersion-targetVersionNumber-max']) {
       expect(bounds).toContain(`gen-${b}-too-strict`);
