@@ -16,6 +16,7 @@ export const rulesChecks = {
   'rules-section': 'Each rule names the document section it comes from.',
   'rules-operation-exists': 'Each operation a rule names exists in spec/openapi.yaml.',
   'rules-contract-extension': 'A contract rule never names a reference-extension operation only.',
+  'rules-tool-kind': 'A rule about the tool itself (kind restraint or client) says in its notes why nothing on a target can show it, and where it is judged instead.',
   'rules-rate-params': 'Each rate-limited operation has a RATE.*.LIMIT rule whose params match its method and path.',
 } as const;
 
@@ -51,6 +52,8 @@ function checkParsed(rules: Json[], openapi: Json | undefined, add: Add): void {
       else seen.set(id, i);
     }
     if (typeof rule?.section !== 'string' || rule.section.trim().length === 0) add('error', 'rules-section', ['rules', i], `Rule ${id ?? `entry ${i}`} names no document section.`);
+    if ((rule?.kind === 'restraint' || rule?.kind === 'client') && (typeof rule.notes !== 'string' || !/\btest\//.test(rule.notes)))
+      add('error', 'rules-tool-kind', ['rules', i, 'kind'], `Rule ${id ?? `entry ${i}`} is of kind ${rule.kind}: its notes must say why no target can show it and name the test/ file that judges it.`);
   });
   if (!openapi) return;
   const ops = new Map(operations(openapi).map((o) => [o.operation.operationId as string, o]));

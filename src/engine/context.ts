@@ -14,6 +14,8 @@ export interface TargetContext {
   baseUrl: string;
   /** The bundled reference server, booted in process by `conform run`. */
   bundled: boolean;
+  /** The reference server run apart, declared in the config: its own choices (rules of kind reference) apply. */
+  referenceServer?: boolean;
   sandbox: boolean;
   apiKey: KeyRef;
   secondKey?: KeyRef;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { chooseFixtureStrategy, ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, validateConfig } from '../../src/engine/config/index.ts';
+import { parseRunArgs } from '../../src/cli/commands/run.ts';
 import { publishedSchemas, SCHEMA_FILES } from '../../src/engine/config/published-schemas.ts';
 import { configSchema } from '../../src/engine/config/schema.ts';
 
@@ -185,5 +186,23 @@ describe('schemas/config.schema.json and docs/config.md', () => {
       expect(v.description, k).toMatch(/\w{3,}/);
       if (!('properties' in v)) expect(doc, `docs/config.md has no row for ${k}`).toContain(`| \`${k}\` |`);
     }
+  });
+});
+
+describe('accepting unjudged rules', () => {
+  test('allowUnjudged (true or rule ids and families) and minJudged validate; anything else is one clear line', () => {
+    expect(problems({ allowUnjudged: true, minJudged: 100 })).toEqual([]);
+    expect(problems({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT'] })).toEqual([]);
+    expect(problems({ allowUnjudged: 'all' })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
+    expect(problems({ allowUnjudged: ['auth'] })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
+    expect(problems({ minJudged: -1 })).toHaveLength(1);
+  });
+
+  test('flags add to the file: --allow-unjudged alone accepts every gap, --allow-unjudged=IDS adds ids, --min-judged wins', () => {
+    const env = {};
+    expect(resolveConfig({ allowUnjudged: ['AUTH'], minJudged: 3 }, parseRunArgs(['--allow-unjudged=RATE.PORTAL.LIMIT,WEBHOOKS', '--min-judged', '9']), env).acceptance).toEqual({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT', 'WEBHOOKS'], minJudged: 9 });
+    expect(resolveConfig({ allowUnjudged: ['AUTH'] }, parseRunArgs(['--allow-unjudged']), env).acceptance).toEqual({ allowUnjudged: true });
+    expect(resolveConfig({}, {}, env).acceptance).toEqual({});
+    expect(() => parseRunArgs(['--min-judged', 'most'])).toThrow(/--min-judged must be a whole number/);
   });
 });

@@ -20,9 +20,9 @@ describe('Stryker conform test runner', () => {
       join(dir, 'report', 'report.json'),
       JSON.stringify({
         rules: [
-          { id: 'ITEMS.ARCHIVE.BLOCKED', verdict: 'failed', informational: false },
-          { id: 'CONV.NOTE', verdict: 'failed', informational: true },
-          { id: 'AUTH.401', verdict: 'passed', informational: false },
+          { id: 'ITEMS.ARCHIVE.BLOCKED', verdict: 'failed', scope: 'target' },
+          { id: 'RETRY.CLIENT.NOTE', verdict: 'failed', scope: 'tool' },
+          { id: 'AUTH.401', verdict: 'passed', scope: 'target' },
         ],
         scenarios: [
           { suite: 'items', state: 'failed' },

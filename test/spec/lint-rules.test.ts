@@ -66,6 +66,8 @@ const cases: Case[] = [
   { name: 'a rule without section', code: 'rules-section', message: /CUSTOMERS\.TAX_ID\.NULL_CLEARS/, rules: (r) => delete r.rules[6].section },
   { name: 'a rule with an empty section', code: 'rules-section', rules: (r) => { r.rules[6].section = '  '; } },
   { name: 'a rule naming an unknown operation', code: 'rules-operation-exists', message: /patchCustomer/, rules: (r) => { r.rules[6].operations = ['patchCustomer']; } },
+  { name: 'a restraint rule that does not say why', code: 'rules-tool-kind', message: /CONV\.OBJECT\.TYPE_NAME is of kind restraint/, rules: (r) => { r.rules[8].kind = 'restraint'; } },
+  { name: 'a client rule whose notes name no test', code: 'rules-tool-kind', message: /kind client/, rules: (r) => { r.rules[8].kind = 'client'; r.rules[8].notes = 'a rule for clients'; } },
   { name: 'a contract rule on a reference extension', code: 'rules-contract-extension', message: /ITEMS\.CREATE\.REFERENCE/, rules: (r) => { r.rules[7].kind = 'contract'; } },
   { name: 'a rate limit rule with the wrong path', code: 'rules-rate-params', message: /must be GET \/v0\/customers/, rules: (r) => { r.rules[0].params.path = '/v0/customer'; } },
   { name: 'a rate limit rule without a window', code: 'rules-rate-params', message: /windowSeconds/, rules: (r) => delete r.rules[1].params.windowSeconds },

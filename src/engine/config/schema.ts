@@ -8,6 +8,7 @@ export const configSchema = {
   properties: {
     baseUrl: { type: 'string', pattern: '^https?://', description: 'Base URL of the target (your sandbox deployment). Without one, the run tests the bundled reference server. --base-url overrides it.' },
     sandbox: { type: 'boolean', description: 'The target is a sandbox: destructive scenarios (deletes, refunds, archiving) may run there. Default false; --sandbox sets it.' },
+    referenceServer: { type: 'boolean', description: "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too. Default false (always true for the bundled reference)." },
     apiKeyEnv: { type: 'string', pattern: ENV_NAME, description: 'Name of the environment variable holding the primary API key (never the key itself). Default: CONFORM_API_KEY. --api-key overrides it.' },
     secondKeyEnv: { type: 'string', pattern: ENV_NAME, description: 'Name of the environment variable holding a second API key of the same merchant.' },
     otherMerchantKeyEnv: { type: 'string', pattern: ENV_NAME, description: "Name of the environment variable holding an API key of another merchant (for cross-merchant isolation)." },
@@ -28,6 +29,11 @@ export const configSchema = {
     reportDir: { type: 'string', minLength: 1, description: 'Where the reports go, relative to this config file. Default: reports/<run-id>. --report-dir overrides it.' },
     timeoutMs: { type: 'integer', minimum: 100, maximum: 600000, description: 'Timeout of one request to the target, in milliseconds. Default 15000.' },
     concurrency: { type: 'integer', minimum: 1, maximum: 32, description: 'How many suites run at once (worker processes). Default: one per core, at most 4.' },
+    allowUnjudged: {
+      description: 'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
+      oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+){0,2}$' }, uniqueItems: true }],
+    },
+    minJudged: { type: 'integer', minimum: 0, description: 'Accept such gaps when at least this many applicable rules were judged. --min-judged overrides it.' },
   },
 } as const;
 

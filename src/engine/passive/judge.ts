@@ -170,5 +170,7 @@ function source(t: Tally, id: string): PassiveSource {
     findingCount: t.findingCount,
     notes: t.notes,
     exchanges: t.exchanges,
+    notJudged: [],
+    engineErrors: [],
   };
 }

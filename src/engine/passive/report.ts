@@ -34,7 +34,7 @@ function notJudgedSource(o: PassiveOutcome, rules: RuleIndex): PassiveSource {
   const judged = new Set(o.sources.flatMap((s) => [...Object.keys(s.judged), ...Object.keys(s.failed)]));
   const ids = passiveRuleIds();
   const notJudged = passiveNotJudged(rules.rules, judged, new Set([...ids.server, ...ids.client]));
-  return { id: 'not-judged', suite: 'traffic', file: '', title: 'rules the traffic did not judge', fullName: 'traffic › rules the traffic did not judge', state: 'skipped', skipReason: 'traffic judges only what it shows', durationMs: 0, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged };
+  return { id: 'not-judged', suite: 'traffic', file: '', title: 'rules the traffic did not judge', fullName: 'traffic › rules the traffic did not judge', state: 'skipped', skipReason: 'traffic judges only what it shows', durationMs: 0, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged, engineErrors: [] };
 }
 
 export function buildPassiveReport(input: PassiveReportInput): Report {

@@ -37,7 +37,7 @@ export function useSpawnRun(suite: string): { runThrough: (fault: Fault | undefi
   beforeAll(async () => {
     ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: `sk_test_${randomBytes(12).toString('hex')}` });
     work = await mkdtemp(join(tmpdir(), `conform-${suite}-`));
-    await writeFile(join(work, 'conform.config.yaml'), 'destructive: true\n');
+    await writeFile(join(work, 'conform.config.yaml'), 'destructive: true\nreferenceServer: true\n');
   }, 60_000);
 
   afterAll(async () => {
