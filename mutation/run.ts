@@ -36,8 +36,6 @@ console.log(
 );
 const equivalent = summary.reviewed.filter((m) => m.review.verdict === 'equivalent').length;
 console.log(`reviewed survivors: ${summary.reviewed.length} (${equivalent} equivalent, ${summary.reviewed.length - equivalent} unobservable through the API); unreviewed: ${summary.unreviewed.length}`);
-const killable = summary.detected + summary.unreviewed.length;
-if (killable) console.log(`score without the reviewed survivors: ${pct(summary.detected / killable)}`);
-for (const m of summary.unreviewed) console.log(`  UNREVIEWED ${m.status} ${m.file}:${m.line} ${m.mutator}: ${JSON.stringify(m.original).slice(0, 120)} -> ${JSON.stringify(m.replacement).slice(0, 80)}`);
-for (const r of summary.stale) console.log(`  stale review (no such survivor now): ${r.file} ${r.mutator}: ${JSON.stringify(r.original ?? r.match).slice(0, 100)}`);
+for (const m of summary.unreviewed) console.log(`  UNREVIEWED ${m.status} ${m.file}:${m.line} ${m.mutator}: ${JSON.stringify(m.original).slice(0, 120)} -> ${JSON.stringify(m.replacement).slice(0, 80)}${m.twins > 1 ? ` (occurrence ${m.occurrence} of ${m.twins})` : ''}`);
+for (const r of summary.stale) console.log(`  stale review (no such survivor now): ${r.file} ${r.mutator}: ${JSON.stringify(r.original).slice(0, 100)} -> ${JSON.stringify(r.replacement).slice(0, 40)}${r.occurrence ? ` #${r.occurrence}` : ''}`);
 process.exitCode = summary.unreviewed.length ? 1 : 0;

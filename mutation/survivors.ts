@@ -1,10 +1,11 @@
 /**
  * Reads Stryker's JSON report and the reviewed survivors (mutation/survivors.yaml) and
  * tells which surviving mutants are reviewed, which are not, and which reviews no longer
- * match anything. A review names its mutants by file, mutator ('*': any) and either the
- * original code (exact, whitespace collapsed, with the replacement when given) or `match`,
- * a regular expression over the original code for a group of like mutants (error message
- * texts, say). Neither uses line numbers, so reviews keep matching when lines move.
+ * match anything. A review names exactly one mutant: its file, its mutator, its original
+ * code and its replacement (whitespace collapsed), and, when the file holds several mutants
+ * with that same text, which one (`occurrence`, 1-based in file order). No line numbers,
+ * so reviews keep matching when lines move; no patterns, so each review is one decision
+ * about one mutant.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -15,12 +16,16 @@ export const VERDICTS: readonly Verdict[] = ['equivalent', 'unobservable'];
 export interface Review {
   file: string;
   mutator: string;
-  original?: string;
-  match?: string;
-  replacement?: string;
+  original: string;
+  replacement: string;
+  /** Which of several mutants with this same file, mutator, original and replacement (1-based, file order). */
+  occurrence?: number;
   verdict: Verdict;
   reason: string;
 }
+
+/** Keys a review may carry. */
+const REVIEW_KEYS = new Set(['file', 'mutator', 'original', 'replacement', 'occurrence', 'verdict', 'reason']);
 
 /** One mutant of Stryker's report (mutation-testing-report-schema), with its original code. */
 export interface ReportedMutant {
@@ -31,6 +36,10 @@ export interface ReportedMutant {
   original: string;
   replacement: string;
   status: string;
+  /** 1-based rank among the file's mutants with the same mutator, original and replacement. */
+  occurrence: number;
+  /** How many mutants of the file share that text. */
+  twins: number;
 }
 
 interface StrykerMutant {
@@ -58,55 +67,64 @@ export function sliceSource(source: string, loc: StrykerMutant['location']): str
 
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+const textKey = (m: { file: string; mutator: string; original: string; replacement: string }) => JSON.stringify([m.file, m.mutator, m.original, m.replacement]);
+
 export function reportedMutants(report: StrykerReport): ReportedMutant[] {
-  return Object.entries(report.files).flatMap(([file, f]) =>
-    f.mutants.map((m) => ({
-      id: m.id,
-      file,
-      mutator: m.mutatorName,
-      line: m.location.start.line,
-      original: sliceSource(f.source, m.location),
-      replacement: squash(m.replacement ?? ''),
-      status: m.status,
-    })),
+  const out = Object.entries(report.files).flatMap(([file, f]) =>
+    [...f.mutants]
+      .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
+      .map((m) => ({
+        id: m.id,
+        file,
+        mutator: m.mutatorName,
+        line: m.location.start.line,
+        original: sliceSource(f.source, m.location),
+        replacement: squash(m.replacement ?? ''),
+        status: m.status,
+        occurrence: 0,
+        twins: 0,
+      })),
   );
+  const seen = new Map<string, ReportedMutant[]>();
+  for (const m of out) seen.set(textKey(m), [...(seen.get(textKey(m)) ?? []), m]);
+  for (const group of seen.values()) group.forEach((m, i) => Object.assign(m, { occurrence: i + 1, twins: group.length }));
+  return out;
 }
 
 export function loadReviews(path: string): Review[] {
   const doc = parse(readFileSync(path, 'utf8')) as { survivors?: unknown } | null;
   const list = doc?.survivors ?? [];
   if (!Array.isArray(list)) throw new Error(`${path}: 'survivors' must be a list`);
-  return list.map((r, i) => {
+  const reviews = list.map((r, i) => {
     const where = `${path}: survivors[${i}]`;
-    for (const k of ['file', 'mutator', 'verdict', 'reason'] as const) {
+    const extra = Object.keys(r ?? {}).filter((k) => !REVIEW_KEYS.has(k));
+    if (extra.length) throw new Error(`${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (a review names one mutant: file, mutator, original, replacement, occurrence when needed)`);
+    for (const k of ['file', 'mutator', 'original', 'replacement', 'verdict', 'reason'] as const) {
       if (typeof r?.[k] !== 'string') throw new Error(`${where}: '${k}' must be a string`);
     }
-    for (const k of ['original', 'match', 'replacement'] as const) {
-      if (r[k] !== undefined && typeof r[k] !== 'string') throw new Error(`${where}: '${k}' must be a string`);
-    }
-    if ((r.original === undefined) === (r.match === undefined)) throw new Error(`${where}: give either 'original' or 'match'`);
-    if (r.original !== undefined && r.replacement === undefined) throw new Error(`${where}: 'replacement' must be a string`);
-    if (r.match !== undefined) {
-      try {
-        new RegExp(r.match);
-      } catch (err) {
-        throw new Error(`${where}: 'match' is not a regular expression: ${(err as Error).message}`);
-      }
-    }
+    if (r.mutator === '*' || !/^[A-Z][A-Za-z]+$/.test(r.mutator)) throw new Error(`${where}: mutator must be one Stryker mutator name (e.g. StringLiteral), got '${r.mutator}'`);
+    if (r.occurrence !== undefined && (!Number.isInteger(r.occurrence) || r.occurrence < 1)) throw new Error(`${where}: occurrence must be a whole number from 1`);
     if (!VERDICTS.includes(r.verdict)) throw new Error(`${where}: verdict must be ${VERDICTS.join(' or ')}, got '${r.verdict}'`);
     if (r.reason.trim().length < 10) throw new Error(`${where}: the reason must say why (at least 10 characters)`);
-    return {
-      ...r,
-      ...(r.original !== undefined ? { original: squash(r.original) } : {}),
-      ...(r.replacement !== undefined ? { replacement: squash(r.replacement) } : {}),
-    } as Review;
+    return { ...r, original: squash(r.original), replacement: squash(r.replacement) } as Review;
   });
+  const keys = new Set<string>();
+  for (const r of reviews) {
+    const key = `${textKey(r)}#${r.occurrence ?? 1}`;
+    if (keys.has(key)) throw new Error(`${path}: two reviews of the same mutant (${r.file} ${r.mutator} ${JSON.stringify(r.original)} -> ${JSON.stringify(r.replacement)}${r.occurrence ? ` #${r.occurrence}` : ''})`);
+    keys.add(key);
+  }
+  return reviews;
 }
 
+/**
+ * A review matches one mutant. When the file holds twins (same text), the review must say
+ * which (`occurrence`); a review without one then matches none of them, and they stay
+ * unreviewed until each gets its own review.
+ */
 function matches(r: Review, m: ReportedMutant): boolean {
-  if (r.file !== m.file || (r.mutator !== '*' && r.mutator !== m.mutator)) return false;
-  if (r.replacement !== undefined && r.replacement !== m.replacement) return false;
-  return r.original !== undefined ? r.original === m.original : new RegExp(r.match!).test(m.original);
+  if (r.file !== m.file || r.mutator !== m.mutator || r.original !== m.original || r.replacement !== m.replacement) return false;
+  return r.occurrence !== undefined ? r.occurrence === m.occurrence : m.twins === 1;
 }
 
 export interface Summary {

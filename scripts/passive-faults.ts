@@ -1,5 +1,5 @@
 /**
- * npm run faults:passive [-- --fault NAME... --family F... --parallel N --report-dir DIR]
+ * npm run faults:passive [-- --fault NAME... --family F... --benign-only --suite S... --parallel N --report-dir DIR]
  *
  * The whole fault catalog (or a part) seen by the passive judge of `conform proxy`: each
  * fault's suites run through the fault proxy with the judge in front, on a fresh bundled
@@ -24,16 +24,18 @@ function values(flag: string): string[] {
 
 const names = values('--fault');
 const families = values('--family');
+const suites = values('--suite');
+const benignOnly = process.argv.includes('--benign-only');
 const parallel = Number(values('--parallel')[0] ?? 2);
 const dir = resolve(values('--report-dir')[0] ?? join('reports', `passive-faults-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`));
 const unknown = names.filter((n) => !faultByName(n));
 if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
-const faults = CATALOG.filter((f) => (!names.length || names.includes(f.name)) && (!families.length || families.includes(f.family)));
+const faults = CATALOG.filter((f) => (!names.length || names.includes(f.name)) && (!families.length || families.includes(f.family)) && (!benignOnly || f.benign));
 
 await mkdir(dir, { recursive: true });
 console.log(`${faults.length} catalog entries through the fault proxy and the passive judge, ${parallel} at a time; reports in ${dir}`);
 const t0 = performance.now();
-const { results, summary } = await runPassiveFaults({ faults, startTarget: bundledTargets(), reportDir: dir, profile: 'quick', seed: 1, parallel, baseline: true, target: { bundled: true } });
+const { results, summary } = await runPassiveFaults({ faults, startTarget: bundledTargets(), reportDir: dir, profile: 'quick', seed: 1, parallel, baseline: true, target: { bundled: true }, ...(suites.length ? { suites } : {}) });
 const rows = results.map((r) => {
   const passive = r.passiveRules.length ? 'caught' : r.benign ? 'passed' : r.visible ? 'MISSED' : 'not visible';
   return `| ${r.name} | ${r.benign ? 'benign' : 'fault'} | ${r.suite} | ${r.suiteRules.join(', ') || '-'} | ${passive} | ${r.passiveRules.join(', ') || '-'} | ${r.exchanges} |`;

@@ -4,7 +4,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused } from './support.ts';
+import { notRefused, keepsUnsent } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
@@ -98,4 +98,11 @@ scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.N
 scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'PATCH of an unknown alert gets 404', async (t) => {
   const res = await t.http.patch(alertPath('alert_conform0unknown'), { enabled: true }, { query: { resource: 'wallet' } });
   t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
+}, concurrent);
+
+scenario(['ALERTS.UPDATE.PARTIAL'], 'PATCH /v0/alerts/{id} changes only the fields provided', async (t) => {
+  const { alertIds: [alertId] } = await t.fixture((f) => f.walletWithAlerts(1));
+  const first = { enabled: true, notifyPeriod: 3600, recipients: ['ops@conform.invalid'], config: { threshold: '5.00' } };
+  const send = (body: Record<string, unknown>) => t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+  await keepsUnsent(t, 'ALERTS.UPDATE.PARTIAL', send, first, [{ notifyPeriod: 7200 }, { enabled: false }], ['enabled', 'notifyPeriod', 'recipients', 'config']);
 }, concurrent);

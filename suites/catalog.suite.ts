@@ -6,7 +6,7 @@
 import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused } from './support.ts';
+import { notRefused, keepsUnsent } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
@@ -270,6 +270,13 @@ scenario(['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'], 'PATCH /
   const l = c.limit;
   t.expectRule('WALLETS.AUTO_TOPUP.SHAPE', !!l && typeof l === 'object' && typeof l.amount === 'number' && typeof l.period === 'string', `limit is {amount: number, period: string} (got ${JSON.stringify(l)})`, res);
   t.expectRule('WALLETS.AUTO_TOPUP.PERIOD_DAY', l.amount === 100 && l.period === 'day', `limit holds amount 100 and period day (got ${JSON.stringify(l)})`, res);
+}, concurrent);
+
+scenario(['WALLETS.AUTO_TOPUP.PARTIAL'], 'PATCH /v0/wallets/{id}/autoTopupConfig changes only the fields provided', async (t) => {
+  const { walletId } = await t.fixture((f) => f.wallet());
+  const first = { amount: '25.00', threshold: '5.50', paymentMethod: 'pm_conform_card', limit: { amount: 100, period: 'day' } };
+  const send = (body: Record<string, unknown>) => t.http.patch(`/v0/wallets/${enc(walletId)}/autoTopupConfig`, body);
+  await keepsUnsent(t, 'WALLETS.AUTO_TOPUP.PARTIAL', send, first, [{ threshold: '6.00' }, { amount: '30.00' }], ['amount', 'threshold', 'paymentMethod', 'limit']);
 }, concurrent);
 
 scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'the auto top-up configuration of an unknown wallet gets 404', async (t) => {

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import { loadSpec } from '../src/spec/index.ts';
 import {
+  CONSTRAINT_RULE,
   documentedConstraints,
   edgeValidValues,
   fromSpec,
@@ -29,19 +30,6 @@ const spec = await loadSpec();
 
 /** Runs per property: positives per operation, negatives per constraint (plus the documented edge values). */
 const RUNS = { quick: { positive: 6, negative: 2 }, full: { positive: 40, negative: 10 } } as const;
-
-/** The VALIDATION rule each kind of broken constraint is judged under. */
-const KIND_RULE: Record<ConstraintKind, string> = {
-  type: 'VALIDATION.TYPE.400',
-  required: 'VALIDATION.REQUIRED.400',
-  enum: 'VALIDATION.ENUM.400',
-  pattern: 'VALIDATION.PATTERN.400',
-  maxLength: 'VALIDATION.BOUNDS.400',
-  minimum: 'VALIDATION.BOUNDS.400',
-  maximum: 'VALIDATION.BOUNDS.400',
-  exclusiveMinimum: 'VALIDATION.BOUNDS.400',
-  exclusiveMaximum: 'VALIDATION.BOUNDS.400',
-};
 
 interface Inputs {
   /** Real ids for the path parameters (a random well-formed id would only get 404). */
@@ -222,7 +210,7 @@ const CASES: OperationCases[] = [
 ];
 
 function rulesFor(c: OperationCases, pointer: string, kind: ConstraintKind): string[] {
-  return [KIND_RULE[kind], ...(c.rules?.[`${pointer} ${kind}`] ?? []), ...(c.rules?.[pointer] ?? []), ...(c.rules?.[kind] ?? [])];
+  return [CONSTRAINT_RULE[kind], ...(c.rules?.[`${pointer} ${kind}`] ?? []), ...(c.rules?.[pointer] ?? []), ...(c.rules?.[kind] ?? [])];
 }
 
 /** The family rules of the documented bounds a plan sits on (taxRates 0 or 100, externalId of 255...). */

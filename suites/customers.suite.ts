@@ -5,7 +5,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused } from './support.ts';
+import { keepsUnsent, notRefused } from './support.ts';
 
 type Json = Record<string, any>;
 const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
@@ -176,4 +176,11 @@ scenario(['VALIDATION.ERRORS.NAME_FIELDS'], 'the reference names the bad field o
     `a ValidationError naming externalId and taxRates (got error ${JSON.stringify(b.error)}, fields ${JSON.stringify(fields)})`,
     res,
   );
+}, concurrent);
+
+scenario(['CUSTOMERS.UPDATE.PARTIAL'], 'PATCH /v0/customers/{id} changes only the fields provided', async (t) => {
+  const id = await customer(t);
+  const tag = `conform-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
+  const first = { taxId: `DE${tag}`, externalId: tag, taxRates: 7, notificationSettings: { invoiceIssued: true, invoicePaid: false, renewalReminder: true } };
+  await keepsUnsent(t, 'CUSTOMERS.UPDATE.PARTIAL', (body) => t.http.patch(path(id), body), first, [{ externalId: `${tag}-2` }, { taxId: `DE${tag}-2` }], ['taxId', 'externalId', 'taxRates', 'notificationSettings']);
 }, concurrent);

@@ -36,8 +36,8 @@ class Admin {
     return Object.assign(Object.create(this) as Admin, { fixture });
   }
 
-  async send(method: string, path: string, body?: unknown, query?: Record<string, string | number>): Promise<Json> {
-    const ex = await this.http.request(method, path, { body, query });
+  async send(method: string, path: string, body?: unknown, query?: Record<string, string | number>, key?: string): Promise<Json> {
+    const ex = await this.http.request(method, path, { body, query, key });
     if (ex.status !== undefined && ex.status >= 200 && ex.status < 300) return (ex.body ?? {}) as Json;
     const why = ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
     throw new FixtureUnavailable(this.fixture, `the back office answered ${method} ${path.split('?')[0]} with ${why}`);
@@ -120,6 +120,12 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     const m = await a.post('/v0/billableMetrics', { name: `Conform metric ${tag()}`, unit: 'call', productId: await product(), ...extra });
     a.later(() => a.send('DELETE', `/v0/billableMetrics/${enc(m.id)}`));
     return m.id as string;
+  };
+  /** A standard price of a billable metric (metered, in arrears), its rate an amount per unit or a proportion. */
+  const metricPrice = async (a: Admin, billableMetricId: string, unitPrice: string, unitBasis?: 'proportion') => {
+    const created = await a.post('/v0/prices', { billableMetricId, model: 'standard', currency: 'USD', properties: { unitPrice }, paymentTerm: 'in_arrears', ...(unitBasis ? { unitBasis } : {}) });
+    a.later(() => a.send('DELETE', `/v0/prices/${enc(created.id)}`));
+    return created.id as string;
   };
   const pricingUnit = async (a: Admin) => (await a.post('/v0/pricingUnits', { name: `Conform credits ${tag()}` })).id as string;
   const item = async (a: Admin, productId: string) => (await a.post('/v0/items', { name: `Conform item ${tag()}`, catalogId: productId, metadata: { conform: true } })).id as string;
@@ -228,6 +234,14 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
           : await price(a, feeId, { unitPrice: '10.00', pricingUnitId: await pricingUnit(a) });
         return (await clocked(a, [{ priceIds: [usd] }, { priceIds: [next] }], { overrides: [{ priceId: usd, unitPrice: '7.50' }] })).sub.id;
       }
+      case 'overrideUnitBasisChange': {
+        // Version 1 charges an amount per unit of a metric; version 2 prices the same metric as a
+        // proportion (0.02 is 2 %), where the kept override 0.75 would read as 75 %.
+        const metricId = await metric(a);
+        const amount = await metricPrice(a, metricId, '1.00');
+        const proportion = await metricPrice(a, metricId, '0.02', 'proportion');
+        return (await clocked(a, [{ priceIds: [amount] }, { priceIds: [proportion] }], { overrides: [{ priceId: amount, unitPrice: '0.75' }] })).sub.id;
+      }
       case 'featureChange':
       case 'featureMetricChange':
       case 'featurePricingUnitChange': {
@@ -280,6 +294,18 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const m = await a.post('/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
       return { key: (await key(a, { name: 'conform no webhooks', merchantId: m.id })).secret, merchantId: m.id };
     },
+    /** A merchant the primary key may not manage: created by a merchant of its own, webhooks on. One per run. */
+    unmanagedMerchant: () =>
+      once('unmanagedMerchant', async () => {
+        const a = root.for('unmanagedMerchant');
+        const middle = await a.post('/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
+        const middleKey = (await key(a, { name: 'conform middle merchant', merchantId: middle.id })).secret;
+        const m = await a.send('POST', '/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` }, undefined, middleKey);
+        const k = await a.send('POST', '/v0/apiKeys', { name: 'conform unmanaged merchant', merchantId: m.id }, undefined, middleKey);
+        ctx.registerSecret(k.secret);
+        await a.send('POST', '/v0/webhooks', { endpoints: [{ url: 'https://hooks.conform.invalid/unmanaged', eventTypes: ['invoice.paid'] }] }, undefined, k.secret);
+        return { key: k.secret as string, merchantId: m.id as string };
+      }),
     async revokedKey() {
       const a = root.for('revokedKey');
       const k = await key(a, { name: 'conform revoked key' });

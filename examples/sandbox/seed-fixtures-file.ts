@@ -19,13 +19,12 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
-import { FIXTURE_CATALOG, minimumEntries, type Fixtures, type MigrationConflictKind } from '../../src/engine/fixtures/index.ts';
+import { FIXTURE_CATALOG, MIGRATION_CONFLICT_KINDS, minimumEntries, type Fixtures } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
 
-const CONFLICTS: MigrationConflictKind[] = ['notLive', 'endsBeforeBoundary', 'endsAtBoundary', 'overrideRateMeaning', 'overridePricingUnitChange', 'featureChange', 'featureMetricChange', 'featurePricingUnitChange', 'priceCoveredByInterval'];
 
 /** Entries for `runs` runs: the catalog's minimum, and a few more of what scenarios share, so they seldom take turns. */
 const count = (key: string, runs: number, spread = 1) => Math.max(minimumEntries(FIXTURE_CATALOG.find((f) => f.key === key)!, runs), spread);
@@ -56,6 +55,7 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
   const others = await times(4, () => need('otherMerchantKey')());
   const forbidden = await need('forbiddenAction')();
   const noWebhooks = await need('merchantWithoutWebhooks')();
+  const unmanaged = await need('unmanagedMerchant')();
   const { endpoints } = await need('webhooksEnabled')();
   const blocked = async (m: 'customerWithSubscriptions' | 'feeWithPrices' | 'itemWithAnchoredFee' | 'itemWithAnchoredMetric') =>
     (await times(count(m, runs), () => need(m)())).map((b) => ({
@@ -69,7 +69,7 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     return rest;
   };
   const conflicts: Record<string, unknown> = {};
-  for (const kind of CONFLICTS) conflicts[kind] = await need('migrationConflict')(kind);
+  for (const kind of MIGRATION_CONFLICT_KINDS) conflicts[kind] = await need('migrationConflict')(kind);
   const file = {
     version: 1,
     merchantId,
@@ -78,6 +78,7 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     revokedKey: { keyEnv: named('BILLING_REVOKED_KEY', await need('revokedKey')()) },
     forbiddenAction: { keyEnv: named('BILLING_READ_ONLY_KEY', forbidden.key), method: forbidden.method, path: forbidden.path, ...(forbidden.body !== undefined ? { body: forbidden.body } : {}) },
     merchantWithoutWebhooks: { keyEnv: named('BILLING_NO_WEBHOOKS_KEY', noWebhooks.key), merchantId: noWebhooks.merchantId },
+    unmanagedMerchant: { keyEnv: named('BILLING_UNMANAGED_KEY', unmanaged.key), merchantId: unmanaged.merchantId },
     webhookEndpoints: endpoints,
     customer: (await times(count('customer', runs, 3), () => need('customer')())).map((c) => c.customerId),
     customerWithSubscriptions: await blocked('customerWithSubscriptions'),

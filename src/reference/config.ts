@@ -1,3 +1,4 @@
+import type { TransportLimits } from './http/transport.ts';
 import { parseDatabaseUrl, type DatabaseLocation } from './storage/db.ts';
 
 /** The sandbox merchant's API key when neither `--api-key` nor CONFORM_API_KEY is given. */
@@ -23,6 +24,12 @@ export interface ReferenceOptions {
   bodyLimit?: number;
   /** The server clock (timestamps, rate-limit windows). Tests inject one; default the system clock. */
   now?: () => Date;
+  /** Timeouts and caps on what clients hold (see http/transport.ts). */
+  transport?: Partial<TransportLimits>;
+  /** How often expired rate-limit buckets are dropped (ms; default one minute). */
+  sweepEveryMs?: number;
+  /** Where the one line per 5xx answer goes (default stderr). */
+  errorLog?: (line: string) => void;
 }
 
 export interface ResolvedOptions {
@@ -34,6 +41,9 @@ export interface ResolvedOptions {
   logger: boolean | Record<string, unknown>;
   bodyLimit: number;
   now: () => Date;
+  transport?: Partial<TransportLimits>;
+  sweepEveryMs?: number;
+  errorLog?: (line: string) => void;
 }
 
 /** Checked defaults. Throws on a bad port, database URL or key. */
@@ -51,6 +61,9 @@ export function resolveOptions(opts: ReferenceOptions = {}): ResolvedOptions {
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     now: opts.now ?? (() => new Date()),
+    transport: opts.transport,
+    sweepEveryMs: opts.sweepEveryMs,
+    errorLog: opts.errorLog,
   };
 }
 

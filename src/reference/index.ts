@@ -61,7 +61,10 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     await migrate(db, migrations);
     const merchantId = await ensureSandboxMerchant(db, opts.apiKey);
     const repo = createRepository(db, { now: opts.now });
-    app = await buildApp({ db, repo, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit, now: opts.now });
+    app = await buildApp({
+      db, repo, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit, now: opts.now,
+      transport: opts.transport, sweepEveryMs: opts.sweepEveryMs, errorLog: opts.errorLog,
+    });
     await app.listen({ host: opts.host, port: opts.port });
     // PGlite runs no autovacuum: refresh statistics and the visibility map now and then
     // (PostgreSQL does its own).

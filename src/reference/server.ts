@@ -1,15 +1,17 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteHandlerMethod } from 'fastify';
 import './http/types.ts';
 import { authHook, scopeHook } from './http/auth.ts';
 import type { Contract } from './http/contract.ts';
 import { installErrorHandler } from './http/errorHandler.ts';
 import type { PluginDeps, ResourcePlugin } from './http/plugin.ts';
 import { rateLimitHook } from './http/rateLimit.ts';
+import { DEFAULT_TRANSPORT_LIMITS, installTransportLimits, serverOptions, type TransportLimits } from './http/transport.ts';
 import { RequestValidator } from './http/validation.ts';
 import { plugins as defaultPlugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
 import { BucketStore } from './ratelimit/store.ts';
 import type { Db } from './storage/db.ts';
+import { randomAlphanumeric } from './storage/ids.ts';
 import { createRepository, type Repository } from './storage/repository.ts';
 
 export interface AppDeps {
@@ -23,6 +25,31 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
   plugins?: ResourcePlugin[];
+  /** Timeouts and caps on what clients hold (default DEFAULT_TRANSPORT_LIMITS). */
+  transport?: Partial<TransportLimits>;
+  /** How often expired rate-limit buckets are dropped (ms; default one minute). */
+  sweepEveryMs?: number;
+  /** Where the one line per 5xx answer goes (default stderr). */
+  errorLog?: (line: string) => void;
+}
+
+const isRead = (method: string | string[]) => [method].flat().every((m) => m === 'GET' || m === 'HEAD');
+
+/**
+ * A write request's handler runs in one transaction: every check it makes (a delete
+ * blocker, a state, a parent that must exist) and every write it does commit together,
+ * or not at all. The handler returns its answer (see plugins/common.ts `created`); it is
+ * sent only after the commit, so an acknowledged write is a committed one. On PostgreSQL
+ * a deadlock or serialization failure runs the handler again (Db.transaction).
+ */
+function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function (this: FastifyInstance, request, reply) {
+    return repo.transaction(async () => {
+      const answer = await handler.call(this, request, reply);
+      if (reply.sent) throw new Error(`${request.method} ${request.routeOptions.url}: the handler sent its reply before its transaction committed; return the body instead`);
+      return answer;
+    });
+  };
 }
 
 /**
@@ -37,11 +64,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const repo = deps.repo ?? createRepository(deps.db, { now });
   const rateLimits = deps.rateLimits ?? resolveRateLimits(deps.contract.publishedLimits());
+  const transport = { ...DEFAULT_TRANSPORT_LIMITS, ...deps.transport };
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     routerOptions: { maxParamLength: 1000 },
+    ...serverOptions(transport),
+    // A request id per answer (x-request-id), the one a 5xx log line names.
+    genReqId: () => `req_${randomAlphanumeric(16)}`,
   });
+  installTransportLimits(app, transport);
 
   // JSON is the only body type; an empty body counts as no body.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -52,16 +84,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('auth', null);
-  // A route without an operationId would skip auth, rate limits and validation: refuse it.
   app.addHook('onRoute', (route) => {
+    // A route without an operationId would skip auth, rate limits and validation: refuse it.
     const config = route.config as { operationId?: string; public?: boolean } | undefined;
     if (!config?.operationId && !config?.public) {
       throw new Error(`route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`);
     }
+    if (!isRead(route.method)) route.handler = inRequestTransaction(repo, route.handler as RouteHandlerMethod);
   });
-  installErrorHandler(app);
+  installErrorHandler(app, deps.errorLog ?? ((line) => process.stderr.write(`${line}\n`)));
 
   const store = new BucketStore(deps.db, () => now().getTime());
+  // Buckets of ended windows are dropped now and then (every subscription id probed leaves one).
+  const sweep = setInterval(() => void store.sweep().catch(() => {}), deps.sweepEveryMs ?? 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   app.addHook('onRequest', authHook(deps.db));
   app.addHook('onRequest', rateLimitHook(store, rateLimits));
   app.addHook('onRequest', scopeHook);

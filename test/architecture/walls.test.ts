@@ -30,6 +30,7 @@ describe('the walls', () => {
         'src/cli/commands/leak.ts:2 ../../reference/index.ts',
         'src/engine/checks/leak.ts:1 ../../reference/index.ts',
         'src/engine/fixtures/computed.ts:2 (computed)',
+        'src/engine/fixtures/computed.ts:3 ../../reference/server.ts',
         'src/reference/leak.ts:1 ../engine/http/client.ts',
         'src/spec/leak.ts:1 ../engine/types.ts',
         'suites/leak.suite.ts:1 ../src/reference/server.ts',

@@ -81,7 +81,7 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
   const add = (node: ts.Node, arg: ts.Node | undefined) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     while (arg && (ts.isAsExpression(arg) || ts.isParenthesizedExpression(arg))) arg = arg.expression;
-    out.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : undefined, line });
+    out.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : urlLiteral(arg), line });
   };
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node, node.moduleSpecifier);
@@ -92,6 +92,15 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
   };
   visit(source);
   return out;
+}
+
+/** `new URL('./x.ts', import.meta.url)` or its `.href`: a literal path after all. */
+function urlLiteral(node: ts.Node | undefined): string | undefined {
+  if (node && ts.isPropertyAccessExpression(node) && node.name.text === 'href') node = node.expression;
+  if (!node || !ts.isNewExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== 'URL') return undefined;
+  const [path, base] = node.arguments ?? [];
+  const isImportMetaUrl = base && ts.isPropertyAccessExpression(base) && base.name.text === 'url' && ts.isMetaProperty(base.expression);
+  return path && ts.isStringLiteralLike(path) && isImportMetaUrl ? path.text : undefined;
 }
 
 /** The walls one file breaks; `file` is project-relative with forward slashes. */

@@ -69,27 +69,45 @@ describe('mutation survivors', () => {
     expect(s.stale.map((r) => r.original)).toEqual(['"gone"']);
   });
 
-  test('a group review matches like mutants by a regular expression over the original code, any mutator with *', () => {
-    const reviews = loadReviews(
-      reviewsFile(`survivors:
-  - file: src/reference/x.ts
-    mutator: '*'
-    match: '^"(big|small)"$'
-    verdict: unobservable
-    reason: result words nobody reads
-`),
-    );
-    const s = summarize(reportedMutants(report), reviews);
-    expect(s.reviewed.map((m) => m.id)).toEqual(['2', '3']);
-    expect(s.unreviewed).toEqual([]);
-    expect(s.stale).toEqual([]);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, match: '(', verdict: equivalent, reason: a real reason}\n`))).toThrow(/'match' is not a regular expression/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, match: b, replacement: c, verdict: equivalent, reason: a real reason}\n`))).toThrow(/either 'original' or 'match'/);
+  test('twins (same file, mutator, original and replacement) need one review each, naming its occurrence', () => {
+    const twins = {
+      files: {
+        'src/reference/y.ts': {
+          source: ['const a = "x";', 'const b = "x";'].join('\n'),
+          mutants: [
+            { id: '7', mutatorName: 'StringLiteral', replacement: '""', status: 'Survived', location: at(2, 11, 14) },
+            { id: '6', mutatorName: 'StringLiteral', replacement: '""', status: 'Survived', location: at(1, 11, 14) },
+          ],
+        },
+      },
+    };
+    const mutants = reportedMutants(twins);
+    expect(mutants.map((m) => [m.id, m.occurrence, m.twins])).toEqual([['6', 1, 2], ['7', 2, 2]]);
+    const one = (extra: string) => loadReviews(reviewsFile(`survivors:\n  - {file: src/reference/y.ts, mutator: StringLiteral, original: '"x"', replacement: '""', ${extra}verdict: equivalent, reason: only a label nobody reads}\n`));
+    // Without an occurrence a review matches no twin: each needs its own decision.
+    expect(summarize(mutants, one('')).unreviewed.map((m) => m.id)).toEqual(['6', '7']);
+    const second = summarize(mutants, one('occurrence: 2, '));
+    expect(second.reviewed.map((m) => m.id)).toEqual(['7']);
+    expect(second.unreviewed.map((m) => m.id)).toEqual(['6']);
+  });
+
+  test('only exact reviews are accepted: no regular expressions, no wildcard mutator, no duplicates', () => {
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, match: '^x', replacement: '""', verdict: equivalent, reason: a real reason}\n`))).toThrow(/unknown key match/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: '*', original: a, replacement: b, verdict: equivalent, reason: a real reason}\n`))).toThrow(/one Stryker mutator name/);
+    const dup = `  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: equivalent, reason: a real reason}\n`;
+    expect(() => loadReviews(reviewsFile(`survivors:\n${dup}${dup}`))).toThrow(/two reviews of the same mutant/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, occurrence: 0, verdict: equivalent, reason: a real reason}\n`))).toThrow(/occurrence/);
+  });
+
+  test('the reviews of the project load, each naming one mutant', () => {
+    const reviews = loadReviews(new URL('../../mutation/survivors.yaml', import.meta.url).pathname);
+    expect(reviews.length).toBeGreaterThan(0);
+    for (const r of reviews) expect(r.mutator).toMatch(/^[A-Z][A-Za-z]+$/);
   });
 
   test('a review without a verdict or a reason is refused, naming the entry', () => {
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, replacement: b, verdict: fine, reason: because it is}\n`))).toThrow(/survivors\[0\]: verdict must be equivalent or unobservable/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, replacement: b, verdict: equivalent, reason: ok}\n`))).toThrow(/survivors\[0\]: the reason must say why/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: X, original: a, verdict: equivalent, reason: a real reason}\n`))).toThrow(/'replacement' must be a string/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: fine, reason: because it is}\n`))).toThrow(/survivors\[0\]: verdict must be equivalent or unobservable/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: equivalent, reason: ok}\n`))).toThrow(/survivors\[0\]: the reason must say why/);
+    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, verdict: equivalent, reason: a real reason}\n`))).toThrow(/'replacement' must be a string/);
   });
 });

@@ -81,7 +81,8 @@ describe('installed from an npm pack tarball into another project', () => {
     work = await mkdtemp(join(tmpdir(), 'conform-packaging-'));
     const pack = await run(NPM, ['pack', '--json', '--pack-destination', work], ROOT);
     expect(pack.code, pack.stderr).toBe(0);
-    packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
+    // Lifecycle scripts (prepare) may print before npm's JSON, which starts on a line of its own.
+    packed = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)))[0];
     await writeFile(join(work, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', devDependencies: { [PKG.name]: `file:${packed.filename}` } }, null, 2));
     await writeFile(join(work, 'package-lock.json'), JSON.stringify(consumerLock(packed.filename, packed.integrity), null, 2));
     installed = await run(NPM, ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], work);

@@ -68,7 +68,8 @@ describe('conform fixtures', () => {
     const invoices = [await seed.paidInvoice(), await seed.paidInvoice(), await seed.paidInvoice(), await seed.paidInvoice()];
     const second = await seed.secondKeySameMerchant();
     const file = join(work, 'check.fixtures.yaml');
-    await writeFile(file, stringify({ merchantId: ref.merchantId, customer: [c1.customerId, c2.customerId, gone.customerId], paidInvoice: invoices, secondKeySameMerchant: { keyEnv: 'CHECK_SECOND_KEY' }, revokedKey: { keyEnv: 'CHECK_REVOKED_KEY' } }));
+    const prices = await seed.prices();
+    await writeFile(file, stringify({ merchantId: ref.merchantId, customer: [c1.customerId, c2.customerId, gone.customerId], paidInvoice: invoices, secondKeySameMerchant: { keyEnv: 'CHECK_SECOND_KEY' }, revokedKey: { keyEnv: 'CHECK_REVOKED_KEY' }, prices: { ...prices, legacy: [...prices.legacy, 'price_conformnosuchlegacy'] } }));
     await writeFile(join(work, 'conform.config.yaml'), stringify({ baseUrl: ref.baseUrl, apiKeyEnv: 'CHECK_API_KEY', sandbox: true, fixtures: { strategy: 'file', file: './check.fixtures.yaml' } }));
     const env = { CHECK_API_KEY: ref.apiKey, CHECK_SECOND_KEY: second.key, CHECK_REVOKED_KEY: second.key };
     const r = await conform(['check'], env);
@@ -79,6 +80,8 @@ describe('conform fixtures', () => {
     expect(row('customer')?.[6]).toContain(`${gone.customerId} GET /v0/customers/${gone.customerId} answered 404`);
     expect(row('paidInvoice')).toEqual(['paidInvoice', '4', '0', '4', '3', '1', 'no (the ledger alone knows)']);
     expect(r.stdout).toMatch(/problem: revokedKey: CHECK_REVOKED_KEY is not refused \(GET \/v0\/customers\/\{id\} answered 404, 401 expected for a revoked key\)/);
+    expect(r.stdout).toMatch(/problem: prices: GET \/v0\/prices\/price_conformnosuchlegacy answered 404/);
+    expect(r.stdout).not.toMatch(/problem: merchantId/);
     expect(r.stdout).toMatch(/runs left: 1 \(bounded by paidInvoice;/);
     expect(r.stdout).toMatch(/not in the file \(their scenarios are not judged\): .*migration\.floating/);
     expect(r.code).toBe(1);

@@ -12,7 +12,8 @@ import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint } from '../../engine/runner/progress.ts';
-import { CATALOG, FAMILIES, faultByName, isFamily, type CatalogFault } from '../../engine/faults/catalog/index.ts';
+import { CATALOG, FAMILIES, isFamily, type CatalogFault } from '../../engine/faults/catalog/index.ts';
+import { GENERATED_KINDS, generatedCatalog, sampleFaults, type GeneratedFault, type GeneratedKind } from '../../engine/faults/generated/index.ts';
 import { BaselineError, runFaults, type FaultTarget, type StartTarget } from '../../engine/faults/runner.ts';
 import { baselineLine, catalogLines, progressLine, resultTable, summaryLines, writeFaultsReport } from '../../engine/faults/report.ts';
 
@@ -24,6 +25,11 @@ caught when the run fails; a benign variant must not make it fail. Writes faults
 and faults.md. With no --base-url each fault gets a fresh bundled reference server.
 
 Options:
+  --catalog NAME         hand (default): the hand-written catalog; generated: the faults and
+                         benign variants derived from spec/openapi.yaml; all: both
+  --sample N             a seeded sample of N of the selected faults, spread over the kinds
+                         (generated catalog; --sample-seed S, default the --seed)
+  --kind K...            generated catalog: only these kinds (${GENERATED_KINDS.join(', ')})
   --base-url URL         the target (default: the bundled reference, one per fault)
   --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
   --config FILE          conform.config.yaml for the target (fixtures, keys), passed to each run
@@ -44,7 +50,13 @@ Options:
 
 Exit codes: 0 every fault caught and no benign variant flagged, 1 otherwise, 2 could not run.`;
 
+export type CatalogName = 'hand' | 'generated' | 'all';
+
 export interface FaultsFlags {
+  catalog: CatalogName;
+  sample?: number;
+  sampleSeed?: number;
+  kinds: string[];
   baseUrl?: string;
   apiKey?: string;
   config?: string;
@@ -62,11 +74,11 @@ export interface FaultsFlags {
   plain: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--parallel', '--report-dir']);
-const LIST_FLAGS = new Set(['--fault', '--faults', '--family', '--families', '--suite', '--suites']);
+const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--parallel', '--report-dir', '--catalog', '--sample', '--sample-seed']);
+const LIST_FLAGS = new Set(['--fault', '--faults', '--family', '--families', '--suite', '--suites', '--kind', '--kinds']);
 
 export function parseFaultsArgs(argv: string[]): FaultsFlags {
-  const flags: FaultsFlags = { faults: [], families: [], benignOnly: false, faultsOnly: false, profile: 'quick', seed: 1, parallel: 2, baseline: true, list: false, plain: false };
+  const flags: FaultsFlags = { catalog: 'hand', kinds: [], faults: [], families: [], benignOnly: false, faultsOnly: false, profile: 'quick', seed: 1, parallel: 2, baseline: true, list: false, plain: false };
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
@@ -88,6 +100,7 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
       if (!clean.length) throw new CliError(`${arg} needs at least one name`);
       if (arg.startsWith('--fault')) flags.faults.push(...clean);
       else if (arg.startsWith('--famil')) flags.families.push(...clean);
+      else if (arg.startsWith('--kind')) flags.kinds.push(...clean);
       else flags.suites = [...(flags.suites ?? []), ...clean];
     } else if (VALUE_FLAGS.has(arg)) {
       const v = inline ?? argv[++i];
@@ -101,6 +114,18 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
   const parallel = values.get('--parallel');
   if (parallel !== undefined && (!/^\d+$/.test(parallel) || Number(parallel) < 1 || Number(parallel) > 8)) throw new CliError(`--parallel must be an integer in 1..8, got '${parallel}'`);
   if (parallel !== undefined) flags.parallel = Number(parallel);
+  const catalog = values.get('--catalog');
+  if (catalog !== undefined && !['hand', 'generated', 'all'].includes(catalog)) throw new CliError(`--catalog must be hand, generated or all, got '${catalog}'`);
+  if (catalog !== undefined) flags.catalog = catalog as CatalogName;
+  for (const [flag, key] of [['--sample', 'sample'], ['--sample-seed', 'sampleSeed']] as const) {
+    const v = values.get(flag);
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v) || (flag === '--sample' && Number(v) < 1)) throw new CliError(`${flag} must be a ${flag === '--sample' ? 'positive ' : ''}whole number, got '${v}'`);
+    flags[key] = Number(v);
+  }
+  const badKinds = flags.kinds.filter((k) => !(GENERATED_KINDS as readonly string[]).includes(k));
+  if (badKinds.length) throw new CliError(`unknown kind${badKinds.length > 1 ? 's' : ''}: ${badKinds.join(', ')}; the kinds are ${GENERATED_KINDS.join(', ')}`);
+  if (flags.kinds.length && flags.catalog === 'hand') flags.catalog = 'generated';
   flags.baseUrl = values.get('--base-url');
   if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl)) throw new CliError(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
   flags.apiKey = values.get('--api-key');
@@ -110,21 +135,40 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
   return flags;
 }
 
-/** The faults the flags select, in catalog order. */
-export function selectFaults(flags: Pick<FaultsFlags, 'faults' | 'families' | 'benignOnly' | 'faultsOnly'>): CatalogFault[] {
-  const unknown = flags.faults.filter((n) => !faultByName(n));
+/** The catalog a run draws from. */
+export async function catalogNamed(name: CatalogName): Promise<readonly CatalogFault[]> {
+  if (name === 'hand') return CATALOG;
+  const { loadSpec } = await import('../../spec/index.ts');
+  const generated = generatedCatalog(await loadSpec());
+  return name === 'generated' ? generated : [...CATALOG, ...generated];
+}
+
+/** The faults the flags select, in catalog order (then the sample, when asked for). */
+export function selectFaults(
+  flags: Pick<FaultsFlags, 'faults' | 'families' | 'benignOnly' | 'faultsOnly'> & Partial<Pick<FaultsFlags, 'kinds' | 'sample' | 'sampleSeed' | 'seed'>>,
+  catalog: readonly CatalogFault[] = CATALOG,
+): CatalogFault[] {
+  const unknown = flags.faults.filter((n) => !catalog.some((f) => f.name === n));
   if (unknown.length) throw new CliError(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Run 'conform faults --list'.`);
   const badFamilies = flags.families.filter((f) => !isFamily(f));
   if (badFamilies.length) throw new CliError(`unknown famil${badFamilies.length > 1 ? 'ies' : 'y'}: ${badFamilies.join(', ')}; the families are ${FAMILIES.join(', ')}`);
-  const chosen = CATALOG.filter(
+  const kinds = flags.kinds ?? [];
+  const chosen = catalog.filter(
     (f) =>
       (!flags.faults.length || flags.faults.includes(f.name)) &&
       (!flags.families.length || flags.families.includes(f.family)) &&
+      (!kinds.length || (f.kind !== undefined && kinds.includes(f.kind))) &&
       !(flags.benignOnly && !f.benign) &&
       !(flags.faultsOnly && f.benign),
   );
   if (!chosen.length) throw new CliError('no fault matches the selection');
-  return chosen;
+  if (flags.sample === undefined) return chosen;
+  const generated = chosen.filter((f): f is GeneratedFault => f.kind !== undefined);
+  const hand = chosen.filter((f) => f.kind === undefined);
+  // Hand-written faults have no kind: they form one stratum of their own.
+  const strata = [...generated, ...hand.map((f) => ({ ...f, kind: 'hand' as GeneratedKind }) as GeneratedFault)];
+  const picked = new Set(sampleFaults(strata, flags.sample, flags.sampleSeed ?? flags.seed ?? 1).map((f) => f.name));
+  return chosen.filter((f) => picked.has(f.name));
 }
 
 /** Published limits raised `factor` times, so that an emulated bucket is the only one that binds. */
@@ -175,10 +219,11 @@ function stamp(): string {
 export async function conformFaults(argv: string[]): Promise<number> {
   const flags = parseFaultsArgs(argv);
   const style = outputStyle({ plain: flags.plain });
-  const faults = selectFaults(flags);
+  const faults = selectFaults(flags, await catalogNamed(flags.catalog));
+  const counts = `${faults.filter((f) => !f.benign && !f.indeterminate).length} faults, ${faults.filter((f) => f.benign).length} benign variants${faults.some((f) => f.indeterminate) ? `, ${faults.filter((f) => f.indeterminate).length} indeterminate cases` : ''}`;
   if (flags.list) {
     for (const line of catalogLines(faults)) style.write(line);
-    style.write(`${faults.filter((f) => !f.benign).length} faults, ${faults.filter((f) => f.benign).length} benign variants`);
+    style.write(counts);
     return 0;
   }
   if (flags.suites) {
@@ -190,7 +235,7 @@ export async function conformFaults(argv: string[]): Promise<number> {
   const reportDir = resolve(flags.reportDir ?? join('reports', `faults-${stamp()}`));
   const configFile = external && (flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined));
   style.write(
-    `conform faults: ${faults.filter((f) => !f.benign).length} faults, ${faults.filter((f) => f.benign).length} benign variants · ${external ? external.baseUrl : 'bundled reference (fresh per fault)'} · profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
+    `conform faults: ${flags.catalog} catalog${flags.sample !== undefined ? ` (sample of ${flags.sample}, seed ${flags.sampleSeed ?? flags.seed})` : ''}: ${counts} · ${external ? external.baseUrl : 'bundled reference (fresh per fault)'} · profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
   );
   let report;
   try {

@@ -33,7 +33,9 @@ export function firedShort(r: FaultResult, width = 64): string {
 
 /** One progress line, printed as each fault finishes. */
 export function progressLine(r: FaultResult): string {
-  const label = r.benign ? (r.outcome === 'flagged' ? 'FLAGGED' : r.outcome === 'passed' ? 'BENIGN ' : r.outcome.toUpperCase()) : r.outcome === 'caught' ? 'CAUGHT ' : r.outcome.toUpperCase();
+  const label = r.indeterminate
+    ? r.outcome === 'flagged' ? 'OPEN FLAGGED' : r.outcome === 'passed' ? 'OPEN PASSED' : `OPEN ${r.outcome.toUpperCase()}`
+    : r.benign ? (r.outcome === 'flagged' ? 'FLAGGED' : r.outcome === 'passed' ? 'BENIGN ' : r.outcome.toUpperCase()) : r.outcome === 'caught' ? 'CAUGHT ' : r.outcome.toUpperCase();
   return `${label.padEnd(13)} ${r.name} [${r.family}] ${firedShort(r)} ${seconds(r.durationMs)}`;
 }
 
@@ -45,19 +47,42 @@ export function baselineLine(b: RunRecord): string {
 /** The summary table: fault, family, caught?, rules fired, time. */
 export function resultTable(report: FaultsReport): string[] {
   const head = ['FAULT', 'FAMILY', 'CAUGHT?', 'RULES FIRED', 'TIME'];
-  const rows = report.results.map((r) => [r.name, r.benign ? `${r.family} (benign)` : r.family, VERDICT[r.outcome], firedShort(r), seconds(r.durationMs)]);
+  const rows = report.results.map((r) => [r.name, r.benign ? `${r.family} (benign)` : r.indeterminate ? `${r.family} (open)` : r.family, VERDICT[r.outcome], firedShort(r), seconds(r.durationMs)]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (row: string[]) => row.map((c, i) => (i === 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
+/** Per kind of generated fault: caught / faults, flagged / benign, flagged / open. */
+export function kindRows(report: FaultsReport): Array<{ kind: string; faults: number; caught: number; benign: number; flagged: number; open: number; openFlagged: number }> {
+  const kinds = [...new Set(report.results.map((r) => r.kind).filter((k): k is string => !!k))];
+  return kinds.map((kind) => {
+    const of = report.results.filter((r) => r.kind === kind);
+    const faults = of.filter((r) => !r.benign && !r.indeterminate);
+    const benign = of.filter((r) => r.benign);
+    const open = of.filter((r) => r.indeterminate);
+    return {
+      kind,
+      faults: faults.length,
+      caught: faults.filter((r) => r.outcome === 'caught').length,
+      benign: benign.length,
+      flagged: benign.filter((r) => r.outcome === 'flagged').length,
+      open: open.length,
+      openFlagged: open.filter((r) => r.outcome === 'flagged').length,
+    };
+  });
+}
+
 export function summaryLines(report: FaultsReport): string[] {
   const s = report.summary;
-  const missed = report.results.filter((r) => !r.benign && r.outcome !== 'caught').map((r) => `${r.name} (${VERDICT[r.outcome]})`);
+  const missed = report.results.filter((r) => !r.benign && !r.indeterminate && r.outcome !== 'caught').map((r) => `${r.name} (${VERDICT[r.outcome]})`);
+  const kinds = kindRows(report);
   const flagged = report.results.filter((r) => r.benign && r.outcome === 'flagged').map((r) => `${r.name} (${r.rulesFired.join(', ')})`);
   const idle = report.results.filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error')).map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   return [
     `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
+    ...(s.indeterminate ? [`indeterminate cases (the document decides neither way; counted in neither rate): ${s.indeterminate}, flagged by the suites: ${s.indeterminateFlagged}`] : []),
+    ...(kinds.length ? [`by kind: ${kinds.map((k) => `${k.kind} ${k.faults ? `${k.caught}/${k.faults}` : k.benign ? `${k.flagged}/${k.benign} flagged` : `${k.openFlagged}/${k.open} open flagged`}`).join(', ')}`] : []),
     ...(missed.length ? [`not caught: ${missed.join(', ')}`] : []),
     ...(flagged.length ? [`flagged benign variants: ${flagged.join(', ')}`] : []),
     ...(idle.length ? [`benign variants that proved nothing: ${idle.join(', ')}`] : []),
@@ -77,15 +102,27 @@ export function markdown(report: FaultsReport): string {
     `- **False-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}**`,
     ...(report.baseline ? [`- Baseline (no fault): exit ${report.baseline.exitCode}${report.baseline.failedRules.length ? `, failed ${report.baseline.failedRules.join(', ')}` : ''}, ${seconds(report.baseline.durationMs)}`] : []),
     '',
-    '| Fault | Family | Caught? | Rules fired | Time | Applied |',
-    '|---|---|---|---|---:|---:|',
-    ...report.results.map((r) => `| ${r.name} | ${r.family}${r.benign ? ' (benign)' : ''} | ${VERDICT[r.outcome]} | ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} | ${r.applied} |`),
+    ...(s.indeterminate ? [`- Indeterminate cases (the document decides neither way): ${s.indeterminate}, flagged by the suites: ${s.indeterminateFlagged}`] : []),
     '',
   ];
-  const notCaught = report.results.filter((r) => !r.benign && r.outcome !== 'caught');
+  const kinds = kindRows(report);
+  if (kinds.length) {
+    out.push('| Kind | Faults caught | Benign flagged | Indeterminate flagged |', '|---|---:|---:|---:|');
+    for (const k of kinds) out.push(`| ${k.kind} | ${k.faults ? `${k.caught}/${k.faults}` : '-'} | ${k.benign ? `${k.flagged}/${k.benign}` : '-'} | ${k.open ? `${k.openFlagged}/${k.open}` : '-'} |`);
+    out.push('');
+  }
+  out.push(
+    '| Fault | Family | Caught? | Rules fired | Time | Applied |',
+    '|---|---|---|---|---:|---:|',
+    ...report.results.map((r) => `| ${r.name} | ${r.family}${r.benign ? ' (benign)' : r.indeterminate ? ' (open)' : ''} | ${VERDICT[r.outcome]} | ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} | ${r.applied} |`),
+    '',
+  );
+  const notCaught = report.results.filter((r) => !r.benign && !r.indeterminate && r.outcome !== 'caught');
   if (notCaught.length) out.push('## Not caught', '', ...notCaught.map((r) => `- **${r.name}** (${VERDICT[r.outcome]}): ${r.description}. Expected ${r.expectedRules.join(', ')}.${r.error ? ` ${r.error}` : ''}`), '');
   const flagged = report.results.filter((r) => r.benign && r.outcome === 'flagged');
   if (flagged.length) out.push('## Benign variants flagged', '', ...flagged.map((r) => `- **${r.name}**: ${r.description}. Fired ${r.rulesFired.join(', ')}.`), '');
+  const open = report.results.filter((r) => r.indeterminate && r.outcome === 'flagged');
+  if (open.length) out.push('## Indeterminate cases the suites flagged', '', ...open.map((r) => `- **${r.name}**: ${r.description} (${r.indeterminate}). Fired ${r.rulesFired.join(', ')}.`), '');
   return out.join('\n');
 }
 
@@ -103,5 +140,5 @@ export function catalogMarkdown(faults: readonly CatalogFault[]): string {
 /** The catalog as plain lines (`conform faults --list --plain`). */
 export function catalogLines(faults: readonly CatalogFault[]): string[] {
   const w = Math.max(...faults.map((f) => f.name.length));
-  return faults.map((f) => `${f.name.padEnd(w)}  ${(f.benign ? `${f.family} (benign)` : f.family).padEnd(22)}  ${f.benign ? '-' : f.rules.join(', ')}`);
+  return faults.map((f) => `${f.name.padEnd(w)}  ${(f.benign ? `${f.family} (benign)` : f.indeterminate ? `${f.family} (open)` : f.family).padEnd(22)}  ${f.benign ? '-' : f.rules.join(', ')}`);
 }

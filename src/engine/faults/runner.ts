@@ -44,6 +44,10 @@ export interface FaultResult extends RunRecord {
   name: string;
   family: string;
   benign: boolean;
+  /** Why the document decides neither way (reported apart, counted in neither rate). */
+  indeterminate?: string;
+  /** The generated catalog's kind of fault. */
+  kind?: string;
   description: string;
   expectedRules: string[];
   outcome: Outcome;
@@ -56,6 +60,7 @@ export interface FaultResult extends RunRecord {
 }
 
 export interface FaultsSummary {
+  /** Faults the document makes observable (indeterminate cases are apart). */
   faults: number;
   caught: number;
   missed: number;
@@ -67,6 +72,9 @@ export interface FaultsSummary {
   flagged: number;
   /** flagged / benign */
   falseAlarmRate: number;
+  /** Cases the document decides neither way, and how many of them the suites flagged. */
+  indeterminate: number;
+  indeterminateFlagged: number;
   durationMs: number;
   exitCode: 0 | 1 | 2;
 }
@@ -231,12 +239,14 @@ export function judge(fault: CatalogFault, run: RunRecord & { applied: number; e
   let outcome: Outcome;
   if (run.error && run.exitCode !== 1) outcome = 'error';
   else if (run.applied === 0) outcome = 'not-exercised';
-  else if (fault.benign) outcome = failedAnew ? 'flagged' : 'passed';
+  else if (fault.benign || fault.indeterminate) outcome = failedAnew ? 'flagged' : 'passed';
   else outcome = failedAnew ? 'caught' : 'missed';
   return {
     name: fault.name,
     family: fault.family,
     benign: !!fault.benign,
+    ...(fault.indeterminate ? { indeterminate: fault.indeterminate } : {}),
+    ...(fault.kind ? { kind: fault.kind } : {}),
     description: fault.description,
     expectedRules: fault.rules,
     ...run,
@@ -247,8 +257,9 @@ export function judge(fault: CatalogFault, run: RunRecord & { applied: number; e
 }
 
 export function summarize(results: FaultResult[], durationMs: number, baseline: RunRecord | undefined): FaultsSummary {
-  const faults = results.filter((r) => !r.benign);
+  const faults = results.filter((r) => !r.benign && !r.indeterminate);
   const benign = results.filter((r) => r.benign);
+  const open = results.filter((r) => r.indeterminate);
   const count = (list: FaultResult[], o: Outcome) => list.filter((r) => r.outcome === o).length;
   const caught = count(faults, 'caught');
   const flagged = count(benign, 'flagged');
@@ -265,6 +276,8 @@ export function summarize(results: FaultResult[], durationMs: number, baseline: 
     benign: benign.length,
     flagged,
     falseAlarmRate: rate(flagged, benign.length),
+    indeterminate: open.length,
+    indeterminateFlagged: count(open, 'flagged'),
     durationMs,
     exitCode: baselineBroken ? 2 : ok ? 0 : 1,
   };

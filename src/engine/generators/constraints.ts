@@ -15,6 +15,19 @@ export const CONSTRAINT_KINDS = [
 ] as const;
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number];
 
+/** The VALIDATION rule each kind of broken constraint is judged under. */
+export const CONSTRAINT_RULE: Record<ConstraintKind, string> = {
+  type: 'VALIDATION.TYPE.400',
+  required: 'VALIDATION.REQUIRED.400',
+  enum: 'VALIDATION.ENUM.400',
+  pattern: 'VALIDATION.PATTERN.400',
+  maxLength: 'VALIDATION.BOUNDS.400',
+  minimum: 'VALIDATION.BOUNDS.400',
+  maximum: 'VALIDATION.BOUNDS.400',
+  exclusiveMinimum: 'VALIDATION.BOUNDS.400',
+  exclusiveMaximum: 'VALIDATION.BOUNDS.400',
+};
+
 export interface Constraint {
   location: Location;
   /** JSON Pointer of the value broken (for `required`: of the property left out). */

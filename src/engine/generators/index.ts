@@ -1,6 +1,6 @@
 /** Property-based generation from the spec's request schemas (see docs/architecture.md). */
 export { arbitraryFromSchema, type ValueOptions } from './valid.ts';
-export { documentedConstraints, CONSTRAINT_KINDS, type Constraint, type ConstraintKind } from './constraints.ts';
+export { documentedConstraints, CONSTRAINT_KINDS, CONSTRAINT_RULE, type Constraint, type ConstraintKind } from './constraints.ts';
 export { breakingArbitrary, valueAt, withValueAt } from './negative.ts';
 export { edgeBreakingValues, edgeValidValues } from './breakers.ts';
 export {

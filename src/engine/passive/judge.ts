@@ -12,15 +12,20 @@ import { ANONYMOUS } from '../traffic/scrub.ts';
 import { Tally } from './tally.ts';
 import type { JudgeContext, Observed, PassiveUnit } from './types.ts';
 import { createUnits } from './units/index.ts';
+import type { PassiveNotJudged } from './not-judged.ts';
 
 export const SERVER_SUITE = 'traffic';
 export const CLIENT_SUITE = 'clients';
 const MAX_ERRORS = 20;
+/** Clients judged apart; later ones share one source (their findings still name them). */
+export const MAX_CLIENTS = 10_000;
 
 /** A judgement source: a ScenarioResult for the reporters, with every finding counted. */
 export type PassiveSource = ScenarioResult & {
   failed: Record<string, number>;
   findingCount: number;
+  /** Rules not judged, and why (see not-judged.ts). */
+  notJudged?: PassiveNotJudged[];
 };
 
 export interface PassiveOutcome {
@@ -70,7 +75,11 @@ export class PassiveJudge {
       server: (u) => this.servers.get(u)!,
       client: (id) => {
         let t = this.clients.get(id);
-        if (!t) this.clients.set(id, (t = new Tally(CLIENT_SUITE, `client ${id}`)));
+        if (!t) {
+          const key = this.clients.size < MAX_CLIENTS ? id : 'more';
+          t = this.clients.get(key) ?? new Tally(CLIENT_SUITE, key === 'more' ? `clients beyond the first ${MAX_CLIENTS}` : `client ${id}`);
+          this.clients.set(key, t);
+        }
         return t;
       },
     };

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RuleIndex } from '../../spec/rules.ts';
 import { buildReport, type Report } from '../reporters/index.ts';
-import type { PassiveOutcome } from './judge.ts';
+import type { PassiveOutcome, PassiveSource } from './judge.ts';
+import { passiveNotJudged } from './not-judged.ts';
 import { passiveRuleIds } from './units/index.ts';
 
 export type FailOn = 'server' | 'client' | 'both';
@@ -28,6 +29,14 @@ export function newPassiveRunId(kind: 'proxy' | 'judge'): string {
   return `${stamp}-${kind}-${randomBytes(2).toString('hex')}`;
 }
 
+/** A source carrying why each rule the traffic did not judge was not judged. */
+function notJudgedSource(o: PassiveOutcome, rules: RuleIndex): PassiveSource {
+  const judged = new Set(o.sources.flatMap((s) => [...Object.keys(s.judged), ...Object.keys(s.failed)]));
+  const ids = passiveRuleIds();
+  const notJudged = passiveNotJudged(rules.rules, judged, new Set([...ids.server, ...ids.client]));
+  return { id: 'not-judged', suite: 'traffic', file: '', title: 'rules the traffic did not judge', fullName: 'traffic › rules the traffic did not judge', state: 'skipped', skipReason: 'traffic judges only what it shows', durationMs: 0, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged, engineErrors: [] };
+}
+
 export function buildPassiveReport(input: PassiveReportInput): Report {
   const o = input.outcome;
   return buildReport({
@@ -43,7 +52,7 @@ export function buildPassiveReport(input: PassiveReportInput): Report {
     destructive: false,
     ...(input.specVersion ? { specVersion: input.specVersion } : {}),
     rules: input.rules,
-    results: o.sources,
+    results: [...o.sources, notJudgedSource(o, input.rules)],
     errors: o.errors,
   });
 }

@@ -38,7 +38,7 @@ export interface LineInput {
 
 /** One invoice line: subtotal = quantity x amount rounded to the currency; tax per line. */
 export function buildLine(input: LineInput, currency: string): InvoiceLine {
-  const quantity = dec(typeof input.quantity === 'number' ? String(input.quantity) : input.quantity);
+  const quantity = dec(input.quantity);
   const subtotal = formatMoney(dec(input.unitAmount).times(quantity), currency);
   const taxAmount = formatMoney(percentOf(subtotal, input.taxRate, currency), currency);
   const line: InvoiceLine = {
@@ -148,7 +148,7 @@ export function periodLines(input: PeriodBillingInput): InvoiceLine[] {
     if (!priceBillsInPeriod(price, anchor, period)) continue;
     const quantity = price.billableMetricId
       ? dec(usage.get(price.billableMetricId) ?? '0')
-      : dec(String(price.quantity ?? 1));
+      : dec(price.quantity ?? 1);
     const { unitPrice } = chargeFor(price, quantity, overrides.get(priceId));
     // A pricing-unit price draws down a credit pool, not the invoice currency.
     const unitAmount = price.pricingUnitId ? new D(0) : unitPrice;

@@ -8,10 +8,8 @@ export const ITEM_CODES = {
   itemArchived: 'ITEM_ARCHIVED',
 } as const;
 
-/** Refuses the archive while live billable metrics or fees are anchored to the item. */
-export function assertArchivable(item: Item, metrics: BillableMetric[], fees: Fee[]): void {
-  const liveMetrics = metrics.filter((m) => m.itemId === item.id && m.status === 'live');
-  const anchoredFees = fees.filter((f) => f.itemId === item.id);
+/** Refuses the archive while live billable metrics or fees are anchored to the item (the caller lists the item's own). */
+export function assertArchivable(item: Item, liveMetrics: BillableMetric[], anchoredFees: Fee[]): void {
   if (liveMetrics.length === 0 && anchoredFees.length === 0) return;
   const parts: string[] = [];
   if (liveMetrics.length) parts.push(`${liveMetrics.length} live billable metric(s)`);
@@ -30,21 +28,21 @@ export interface ItemPatch {
 }
 
 /**
- * Applies a PATCH. Archiving sets archivedAt and returns the references to demote;
- * unarchiving clears archivedAt and promotes nothing.
+ * Applies a PATCH. Archiving sets archivedAt and returns the ids of the item's references
+ * to demote (`refs` are the item's own); unarchiving clears archivedAt and promotes nothing.
  */
 export function applyItemPatch(item: Item, patch: ItemPatch, refs: ExternalReference[], now: string): {
   item: Item;
-  demoted: ExternalReference[];
+  demoted: string[];
 } {
   const next: Item = { ...item };
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.catalogId !== undefined) next.catalogId = patch.catalogId;
   if (patch.metadata !== undefined) next.metadata = patch.metadata;
-  let demoted: ExternalReference[] = [];
+  let demoted: string[] = [];
   if (patch.archived === true && item.archivedAt === null) {
     next.archivedAt = now;
-    demoted = refs.filter((r) => r.entityId === item.id && r.isPrimary).map((r) => ({ ...r, isPrimary: false, updatedAt: now }));
+    demoted = refs.filter((r) => r.isPrimary).map((r) => r.id);
   } else if (patch.archived === false) {
     next.archivedAt = null;
   }
@@ -54,19 +52,12 @@ export function applyItemPatch(item: Item, patch: ItemPatch, refs: ExternalRefer
 
 /**
  * An external id is the primary reference of at most one entity per merchant. The
- * external id is read within its provider's namespace (spec: same (provider, externalId)).
+ * external id is read within its provider's namespace (same provider and externalId):
+ * `holders` are the merchant's primary references of the candidate's (provider,
+ * externalId). Only items carry external references, so the entity id alone tells them apart.
  */
-export function assertPrimaryAvailable(
-  candidate: Pick<ExternalReference, 'externalId' | 'entityId' | 'entityType' | 'provider'>,
-  merchantRefs: ExternalReference[],
-): void {
-  const holder = merchantRefs.find(
-    (r) =>
-      r.isPrimary &&
-      r.externalId === candidate.externalId &&
-      r.provider === candidate.provider &&
-      (r.entityId !== candidate.entityId || r.entityType !== candidate.entityType),
-  );
+export function assertPrimaryAvailable(candidate: Pick<ExternalReference, 'externalId' | 'entityId'>, holders: ExternalReference[]): void {
+  const holder = holders.find((r) => r.entityId !== candidate.entityId);
   if (holder) {
     throw conflict(
       ITEM_CODES.externalIdPrimaryTaken,

@@ -75,15 +75,15 @@ export function migrate(input: MigrationInput): MigrationResult {
   }
 
   const current = findVersion(plan, from);
-  for (const o of sub.overrides ?? []) {
+  for (const o of sub.overrides) {
     const before = prices.get(o.priceId);
-    const after = current && target ? counterpartPrice(o.priceId, target, prices) : undefined;
+    const after = counterpartPrice(o.priceId, target, prices);
     if (!before || !after || after.id === before.id) continue;
     const diffs: string[] = [];
     if (after.model !== before.model) diffs.push(`model ${before.model} -> ${after.model}`);
     if (after.currency !== before.currency) diffs.push(`currency ${before.currency} -> ${after.currency}`);
     if ((after.pricingUnitId ?? null) !== (before.pricingUnitId ?? null)) diffs.push('pricing unit');
-    if ((after.unitBasis ?? 'amount') !== (before.unitBasis ?? 'amount')) diffs.push(`unit basis ${before.unitBasis} -> ${after.unitBasis}`);
+    if (after.unitBasis !== before.unitBasis) diffs.push(`unit basis ${before.unitBasis} -> ${after.unitBasis}`);
     if (diffs.length) {
       throw conflict(
         MIGRATION_CODES.overrideRateMeaning,

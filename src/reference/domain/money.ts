@@ -1,5 +1,6 @@
 /** Money as decimal strings: exact arithmetic through decimal.js, never binary floats. */
 import { Decimal } from 'decimal.js';
+import { badRequest } from './errors.ts';
 
 export const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 export type Dec = InstanceType<typeof D>;
@@ -10,10 +11,22 @@ export function isDecimalString(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL_RE.test(value);
 }
 
+export const INVALID_AMOUNT = 'INVALID_AMOUNT';
+
+/**
+ * The one rule for every money amount written to the reference (spec: the Amount schema's
+ * x-reference-choice): a non-negative decimal string, else 400 INVALID_AMOUNT naming `field`.
+ */
+export function assertAmount(field: string, value: unknown): asserts value is string {
+  if (!isDecimalString(value) || value.startsWith('-')) {
+    throw badRequest(INVALID_AMOUNT, `${field}: a non-negative decimal string such as "10.00"`);
+  }
+}
+
 export function dec(value: string | number | Dec): Dec {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-    // Through the shortest round-trip text, so 0.1 stays 0.1.
+    // Through the shortest round-trip text, so 0.1 stays 0.1 (and 1e21 reads as 1e+21).
     return new D(String(value));
   }
   if (typeof value === 'string' && !DECIMAL_RE.test(value)) throw new RangeError(`not a decimal string: ${value}`);
@@ -42,7 +55,7 @@ export function formatPlain(value: string | number | Dec): string {
   return d.isZero() ? '0' : d.toFixed();
 }
 
-export function sum(values: Array<string | Dec>): Dec {
+export function sum(values: Array<string | number | Dec>): Dec {
   return values.reduce<Dec>((acc, v) => acc.plus(dec(v)), new D(0));
 }
 

@@ -18,15 +18,31 @@ export interface Period {
 
 const DURATION_RE = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?$/;
 
-export function parseCadence(text: string): Cadence {
+/**
+ * The longest cadence the reference accepts (a reference choice; the document gives
+ * none): 100 years. Longer ones (P300000Y) would put period ends beyond any date.
+ */
+export const MAX_CADENCE_YEARS = 100;
+const DAYS_PER_MONTH = 365.2425 / 12;
+const MAX_CADENCE_DAYS = Math.ceil(MAX_CADENCE_YEARS * 365.2425);
+
+function read(text: string): Cadence | null {
   const m = DURATION_RE.exec(text);
-  if (!m || text === 'P') throw new RangeError(`not an ISO 8601 date duration: ${text}`);
+  if (!m || text === 'P') return null;
   const [, y, mo, w, d] = m;
-  return { months: Number(y ?? 0) * 12 + Number(mo ?? 0), days: Number(w ?? 0) * 7 + Number(d ?? 0) };
+  const c = { months: Number(y ?? 0) * 12 + Number(mo ?? 0), days: Number(w ?? 0) * 7 + Number(d ?? 0) };
+  return c.months * DAYS_PER_MONTH + c.days <= MAX_CADENCE_DAYS ? c : null;
 }
 
+export function parseCadence(text: string): Cadence {
+  const c = read(text);
+  if (!c) throw new RangeError(`not an ISO 8601 date duration of at most ${MAX_CADENCE_YEARS} years: ${text}`);
+  return c;
+}
+
+/** An ISO 8601 date duration (PnYnMnWnD) of at most MAX_CADENCE_YEARS. */
 export function isCadence(text: unknown): text is string {
-  return typeof text === 'string' && DURATION_RE.test(text) && text !== 'P';
+  return typeof text === 'string' && read(text) !== null;
 }
 
 export function isOneTime(c: Cadence): boolean {

@@ -1,5 +1,5 @@
 /** Price models: validation of properties and the charge for a quantity. */
-import { D, dec, isDecimalString, type Dec } from './money.ts';
+import { assertAmount, D, dec, isDecimalString, type Dec } from './money.ts';
 import type { Price, VolumeTier } from './types.ts';
 import { badRequest } from './errors.ts';
 
@@ -37,11 +37,10 @@ export function assertCreatableProperties(model: string, properties: Record<stri
     throw badRequest('PRICE_MODEL_NOT_CREATABLE', `model: only standard and volume prices can be created; ${model} is a legacy model`);
   }
   if (model === 'standard') {
-    const up = properties.unitPrice;
-    if (!isDecimalString(up) || dec(up).isNegative()) {
-      throw badRequest('INVALID_PRICE_PROPERTIES', 'properties.unitPrice must be a non-negative decimal string for a standard price');
-    }
+    assertAmount('properties.unitPrice', properties.unitPrice);
   } else {
+    const tiers = Array.isArray(properties.tiers) ? properties.tiers : [];
+    tiers.forEach((t, i) => t && typeof t === 'object' && assertAmount(`properties.tiers[${i}].unitPrice`, (t as VolumeTier).unitPrice));
     const problem = volumeTiersProblem(properties.tiers);
     if (problem) throw badRequest('INVALID_PRICE_PROPERTIES', problem);
   }

@@ -37,7 +37,7 @@ export function refundInvoice(invoice: Invoice, reason: string | null | undefine
     throw conflict(REFUND_CODES.notPaid, `invoice ${invoice.id} is ${invoice.status}; only a paid invoice can be refunded`);
   }
   const total = dec(invoice.total);
-  if (dec(invoice.amountRefunded ?? '0').greaterThanOrEqualTo(total)) {
+  if (dec(invoice.amountRefunded).greaterThanOrEqualTo(total)) {
     throw conflict(REFUND_CODES.alreadyRefunded, `invoice ${invoice.id} is already fully refunded`);
   }
   const id = newId(PREFIX.creditNote);

@@ -15,11 +15,12 @@ const template = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
  */
 export function rateLimitHook(store: BucketStore, rules: Map<string, RateLimitRule>) {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const operationId = request.routeOptions.config?.operationId;
+    const operationId = request.routeOptions.config.operationId;
     const rule = operationId ? rules.get(operationId) : undefined;
     if (!rule || !request.auth) return;
     let key = `${rule.operationId}:m:${request.auth.merchantId}`;
-    if (rule.bucket === 'subscription') key += `:s:${encodeURIComponent(String((request.params as Record<string, unknown>)?.id ?? ''))}`;
+    // Both per-subscription routes name the subscription in their path (`:id`).
+    if (rule.bucket === 'subscription') key += `:s:${encodeURIComponent((request.params as { id: string }).id)}`;
     const a = await store.hit(key, rule.limit, rule.windowSeconds);
     reply.header('x-ratelimit-limit', String(a.limit));
     reply.header('x-ratelimit-remaining', String(a.remaining));

@@ -2,6 +2,7 @@ import { createApiKey, revokeApiKey, type KeyScope } from '../auth/keys.ts';
 import { canManageMerchant } from '../auth/merchants.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
+import { created, noContent } from './common.ts';
 
 /**
  * Reference extension: API keys. POST creates a key for the caller's merchant or for a
@@ -19,7 +20,7 @@ export const apiKeysPlugin: ResourcePlugin = {
         throw forbidden(`This API key may not create keys for merchant ${merchantId}`);
       }
       const { key } = await createApiKey(db, { merchantId, name: body.name ?? null, scope: body.scope ?? 'full' });
-      return reply.code(201).send(key);
+      return created(reply, key);
     });
 
     app.delete('/v0/apiKeys/:id', { config: { operationId: 'revokeApiKey' } }, async (request, reply) => {
@@ -28,7 +29,7 @@ export const apiKeysPlugin: ResourcePlugin = {
       const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = $1 OR parent_id = $1', [own]);
       const key = await revokeApiKey(db, id, rows.map((r) => r.id));
       if (!key) throw notFound(`API key ${id} not found`);
-      return reply.code(204).send();
+      return noContent(reply);
     });
   },
 };

@@ -7,7 +7,7 @@ import type { BillableMetric, ExternalReference, Fee, Item } from '../domain/typ
 import { merchantOf } from '../http/auth.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import type { Repository } from '../storage/repository.ts';
-import { lockKey, merchant } from './common.ts';
+import { created, lockKey, merchant } from './common.ts';
 
 export interface Product {
   id: string;
@@ -20,14 +20,19 @@ export interface Product {
   updatedAt: string;
 }
 
+/**
+ * The product a write is about to point at, locked FOR SHARE until the request's
+ * transaction ends (write requests run in one; see server.ts).
+ */
 export async function requireProduct(repo: Repository, merchantId: string, id: string): Promise<Stored<Product>> {
-  const p = await repo.get<Stored<Product>>(TYPES.product, id, merchantId);
+  const p = await repo.getForShare<Stored<Product>>(TYPES.product, id, merchantId);
   if (!p) throw notFound('Product', id, 'PRODUCT_NOT_FOUND');
   return p;
 }
 
+/** The item a write is about to point at, locked FOR SHARE (see requireProduct). */
 export async function requireItem(repo: Repository, merchantId: string, id: string): Promise<Stored<Item>> {
-  const i = await repo.get<Stored<Item>>(TYPES.item, id, merchantId);
+  const i = await repo.getForShare<Stored<Item>>(TYPES.item, id, merchantId);
   if (!i) throw notFound('Item', id, 'ITEM_NOT_FOUND');
   return i;
 }
@@ -48,12 +53,14 @@ export const catalogPlugin: ResourcePlugin = {
       const product = await repo.insert(TYPES.product, m, {
         object: 'product', name: body.name, description: body.description, merchantId: m, metadata: body.metadata ?? {},
       }, { prefix: PREFIX.product, id: newId(PREFIX.product) });
-      return reply.code(201).send(product);
+      return created(reply, product);
     });
 
     app.get('/v0/products/:id', { config: { operationId: 'getProduct' } }, async (request) => {
       const { id } = request.params as { id: string };
-      return requireProduct(repo, merchant(request), id);
+      const p = await repo.get<Stored<Product>>(TYPES.product, id, merchant(request));
+      if (!p) throw notFound('Product', id, 'PRODUCT_NOT_FOUND');
+      return p;
     });
 
     app.post('/v0/items', { config: { operationId: 'createItem' } }, async (request, reply) => {
@@ -63,13 +70,14 @@ export const catalogPlugin: ResourcePlugin = {
       const item = await repo.insert<Stored<Item>>(TYPES.item, m, {
         object: 'item', merchantId: m, name: body.name, metadata: body.metadata ?? {}, catalogId: body.catalogId, archivedAt: null,
       }, { prefix: PREFIX.item, id: newId(PREFIX.item) });
-      return reply.code(201).send(await itemView(repo, item));
+      return created(reply, await itemView(repo, item));
     });
 
     app.get('/v0/items/:id', { config: { operationId: 'getItem' } }, async (request) => {
       const { id } = request.params as { id: string };
-      const m = merchant(request);
-      return itemView(repo, await requireItem(repo, m, id));
+      const item = await repo.get<Stored<Item>>(TYPES.item, id, merchant(request));
+      if (!item) throw notFound('Item', id, 'ITEM_NOT_FOUND');
+      return itemView(repo, item);
     });
 
     app.patch('/v0/items/:id', { config: { operationId: 'updateItem' } }, async (request) => {
@@ -89,7 +97,7 @@ export const catalogPlugin: ResourcePlugin = {
         const refs = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { entityType: 'item', entityId: id });
         const at = now().toISOString();
         const { item: next, demoted } = applyItemPatch(current, patch, refs, at);
-        for (const r of demoted) await tx.update(TYPES.externalReference, r.id, m, { isPrimary: false });
+        for (const refId of demoted) await tx.update(TYPES.externalReference, refId, m, { isPrimary: false });
         return tx.update<Stored<Item>>(TYPES.item, id, m, () => next as Stored<Item>);
       });
       return itemView(repo, item!);
@@ -110,7 +118,7 @@ export const catalogPlugin: ResourcePlugin = {
             throw conflict(ITEM_CODES.itemArchived, `item ${item.id} is archived: it cannot take a primary external reference`);
           }
           const holders = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { externalId: body.externalId, provider: body.provider, isPrimary: true });
-          assertPrimaryAvailable({ externalId: body.externalId, provider: body.provider, entityId: item.id, entityType: 'item' }, holders);
+          assertPrimaryAvailable({ externalId: body.externalId, entityId: item.id }, holders);
         }
         if (body.externalId.length > 1000) throw badRequest('EXTERNAL_ID_TOO_LONG', 'externalId: at most 1000 characters');
         const data: Record<string, unknown> = {
@@ -120,7 +128,7 @@ export const catalogPlugin: ResourcePlugin = {
         if (body.externalLabel !== undefined) data.externalLabel = body.externalLabel;
         return tx.insert(TYPES.externalReference, m, data, { prefix: PREFIX.externalReference, id: newId(PREFIX.externalReference) });
       });
-      return reply.code(201).send(ref);
+      return created(reply, ref);
     });
   },
 };

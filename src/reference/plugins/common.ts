@@ -1,8 +1,27 @@
-/** Small helpers shared by the domain's resource plugins. */
-import type { FastifyRequest } from 'fastify';
+/** Small helpers shared by the resource plugins. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repository } from '../storage/repository.ts';
 
-export { listEnvelope } from './rateLimited.ts';
+/** The list envelope of the document's conventions. */
+export function listEnvelope<T>(data: T[], limit: number, offset: number, total: number) {
+  return { object: 'list', data, pagination: { limit, offset, total } };
+}
+
+/**
+ * 201 with `body`. Handlers return what they answer instead of sending it: a write
+ * request's handler runs inside the request's transaction, and its answer leaves only
+ * once that transaction committed.
+ */
+export function created<T>(reply: FastifyReply, body: T): T {
+  reply.code(201);
+  return body;
+}
+
+/** 204, sent once the request's transaction committed (see `created`). */
+export function noContent(reply: FastifyReply): undefined {
+  reply.code(204);
+  return undefined;
+}
 
 /** The caller's merchant (auth has run before every handler). */
 export function merchant(request: FastifyRequest): string {

@@ -1,4 +1,4 @@
-/** Customers: create (extension), read, update, delete with blockers. */
+/** Customers: create (extension), list (rate-limited), read, update, delete with blockers. */
 import { applyCustomerPatch, newCustomer, type CustomerPatch } from '../domain/customers.ts';
 import { assertNoBlockers, BLOCKER_CODES, customerBlockers } from '../domain/blockers.ts';
 import { notFound } from '../domain/errors.ts';
@@ -6,7 +6,7 @@ import { listAll, TYPES, type Stored } from '../domain/services/store.ts';
 import { subscriptionNow } from '../domain/services/subscriptions.ts';
 import type { Customer, Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { merchant } from './common.ts';
+import { created, listEnvelope, merchant, noContent, paging } from './common.ts';
 
 export const customersPlugin: ResourcePlugin = {
   name: 'customers',
@@ -23,7 +23,15 @@ export const customersPlugin: ResourcePlugin = {
       const { id, createdAt, updatedAt, ...data } = c;
       void createdAt; void updatedAt;
       const stored = await repo.insert(TYPES.customer, m, data, { prefix: 'cus', id });
-      return reply.code(201).send(stored);
+      return created(reply, stored);
+    });
+
+    // Rate-limited (the hook has counted the request); the query and the answer are the
+    // reference's choice (x-reference-choice in spec/openapi.yaml).
+    app.get('/v0/customers', { config: { operationId: 'listCustomers' } }, async (request) => {
+      const { limit, offset, skip } = paging(request);
+      const page = await repo.list(TYPES.customer, merchant(request), { limit, offset: skip });
+      return listEnvelope(page.data, limit, offset, page.total);
     });
 
     app.get('/v0/customers/:id', { config: { operationId: 'getCustomer' } }, async (request) => {
@@ -61,7 +69,7 @@ export const customersPlugin: ResourcePlugin = {
         assertNoBlockers('Customer', id, customerBlockers(live), BLOCKER_CODES.customer);
         await tx.delete(TYPES.customer, id, m);
       });
-      return reply.code(204).send();
+      return noContent(reply);
     });
   },
 };

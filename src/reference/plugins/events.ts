@@ -5,7 +5,7 @@ import { TYPES, type Stored } from '../domain/services/store.ts';
 import { subscriptionNow } from '../domain/services/subscriptions.ts';
 import type { Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { lockKey, merchant } from './common.ts';
+import { created, lockKey, merchant } from './common.ts';
 import { idempotentId } from './payments.ts';
 
 export const eventsPlugin: ResourcePlugin = {
@@ -14,9 +14,9 @@ export const eventsPlugin: ResourcePlugin = {
     app.post('/v0/events', { config: { operationId: 'ingestEvent' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { subscriptionId: string; billableMetricId: string; quantity: number; timestamp?: string; idempotencyKey?: string };
-      const sub = await repo.get<Stored<Subscription>>(TYPES.subscription, body.subscriptionId, m);
+      const sub = await repo.getForShare<Stored<Subscription>>(TYPES.subscription, body.subscriptionId, m);
       if (!sub) throw notFound('Subscription', body.subscriptionId, 'SUBSCRIPTION_NOT_FOUND');
-      if (!(await repo.get(TYPES.billableMetric, body.billableMetricId, m))) throw notFound('Billable metric', body.billableMetricId, 'BILLABLE_METRIC_NOT_FOUND');
+      if (!(await repo.getForShare(TYPES.billableMetric, body.billableMetricId, m))) throw notFound('Billable metric', body.billableMetricId, 'BILLABLE_METRIC_NOT_FOUND');
       if (!Number.isFinite(body.quantity) || body.quantity < 0) throw badRequest('INVALID_QUANTITY', 'quantity: a number >= 0');
       const timestamp = body.timestamp ? new Date(body.timestamp) : await subscriptionNow(repo, m, sub, now());
       const id = body.idempotencyKey ? idempotentId(PREFIX.event, m, body.idempotencyKey) : newId(PREFIX.event);
@@ -31,7 +31,7 @@ export const eventsPlugin: ResourcePlugin = {
       });
       const { updatedAt, ...out } = event as Record<string, unknown>;
       void updatedAt;
-      return reply.code(201).send(out);
+      return created(reply, out);
     });
   },
 };

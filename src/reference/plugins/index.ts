@@ -1,10 +1,11 @@
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { apiKeysPlugin } from './apiKeys.ts';
 import { merchantsPlugin } from './merchants.ts';
-import { rateLimitedPlugin } from './rateLimited.ts';
 import { catalogPlugin } from './catalog.ts';
+import { costsPlugin } from './costs.ts';
 import { customersPlugin } from './customers.ts';
 import { eventsPlugin } from './events.ts';
+import { integrationsPlugin } from './integrations.ts';
 import { invoicesPlugin } from './invoices.ts';
 import { ordersPlugin } from './orders.ts';
 import { paymentsPlugin } from './payments.ts';
@@ -20,7 +21,6 @@ import { webhooksPlugin } from './webhooks.ts';
 export const plugins: ResourcePlugin[] = [
   merchantsPlugin,
   apiKeysPlugin,
-  rateLimitedPlugin,
   webhooksPlugin,
   customersPlugin,
   catalogPlugin,
@@ -34,4 +34,6 @@ export const plugins: ResourcePlugin[] = [
   walletsPlugin,
   ordersPlugin,
   eventsPlugin,
+  costsPlugin,
+  integrationsPlugin,
 ];

@@ -1,12 +1,13 @@
-/** Invoices v2 (extensions: create, read, list, finalize, pay) and refunds (credit notes). */
-import { buildLine, newInvoice, taxRateFor } from '../domain/billing.ts';
+/** Invoices v2 (extensions: create, read, list, finalize, pay), line items (rate-limited) and refunds (credit notes). */
+import { buildLine, newInvoice, taxRateFor, totals } from '../domain/billing.ts';
 import { conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
+import { assertAmount } from '../domain/money.ts';
 import { refundInvoice } from '../domain/refunds.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer, Invoice } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { listEnvelope, merchant, paging } from './common.ts';
+import { created, listEnvelope, merchant, paging } from './common.ts';
 
 export const INVOICE_CODES = {
   notDraft: 'INVOICE_NOT_DRAFT',
@@ -32,7 +33,8 @@ export const invoicesPlugin: ResourcePlugin = {
     app.post('/v2/invoices', { config: { operationId: 'createInvoice' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { customerId: string; currency?: string; lineItems: LineItemInput[] };
-      const customer = await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m);
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].amount`, l.amount));
+      const customer = await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m);
       if (!customer) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       const currency = body.currency ?? 'USD';
       // A line without its own rate takes the customer's default rate.
@@ -41,7 +43,7 @@ export const invoicesPlugin: ResourcePlugin = {
       const inv = newInvoice({ merchantId: m, customerId: customer.id, currency, lines, now: now().toISOString() });
       const { id, createdAt, updatedAt, ...data } = inv;
       void createdAt; void updatedAt;
-      return reply.code(201).send(await repo.insert(TYPES.invoice, m, data, { prefix: PREFIX.invoice, id }));
+      return created(reply, await repo.insert(TYPES.invoice, m, data, { prefix: PREFIX.invoice, id }));
     });
 
     app.get('/v2/invoices', { config: { operationId: 'listInvoices' } }, async (request) => {
@@ -87,6 +89,23 @@ export const invoicesPlugin: ResourcePlugin = {
       });
     });
 
+    // Rate-limited (the hook has counted the request); the payload is the reference's
+    // choice (x-reference-choice in spec/openapi.yaml): lines added to a draft invoice.
+    app.post('/v2/invoices/lineItems', { config: { operationId: 'createInvoiceLineItems' } }, async (request, reply) => {
+      const body = request.body as { invoiceId: string; lineItems: LineItemInput[] };
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].amount`, l.amount));
+      const m = merchant(request);
+      const invoice = await load(repo, m, body.invoiceId);
+      if (invoice.status !== 'draft') throw conflict(INVOICE_CODES.notDraft, `invoice ${invoice.id} is ${invoice.status}: line items can only be added to a draft invoice`);
+      const customer = await repo.get<Stored<Customer>>(TYPES.customer, invoice.customerId, m);
+      const lines = [
+        ...invoice.lineItems,
+        ...body.lineItems.map((l) =>
+          buildLine({ description: l.description, unitAmount: l.amount, quantity: l.quantity ?? 1, taxRate: l.taxRate ?? taxRateFor(customer?.taxRates, {}) }, invoice.currency)),
+      ];
+      return created(reply, await repo.update(TYPES.invoice, invoice.id, m, { lineItems: lines, ...totals(lines, invoice.currency) }));
+    });
+
     app.post('/v2/invoices/:id/refunds', { config: { operationId: 'createInvoiceRefund' } }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const m = merchant(request);
@@ -100,7 +119,7 @@ export const invoicesPlugin: ResourcePlugin = {
       });
       const { updatedAt, ...body } = note as Record<string, unknown>;
       void updatedAt;
-      return reply.code(201).send(body);
+      return created(reply, body);
     });
   },
 };

@@ -1,6 +1,7 @@
 import { createMerchant, canManageMerchant, getMerchant } from '../auth/merchants.ts';
 import { notFound } from '../errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
+import { created } from './common.ts';
 
 const MERCHANT_FIELDS = ['name', 'email', 'description', 'metadata', 'vatNumber', 'address', 'billingAddress', 'phone', 'organizationId'] as const;
 
@@ -22,7 +23,7 @@ export const merchantsPlugin: ResourcePlugin = {
       for (const k of MERCHANT_FIELDS) if (body[k] !== undefined) fields[k] = body[k];
       fields.name ??= 'Unnamed merchant';
       const merchant = await createMerchant(db, fields, request.auth!.merchantId, now());
-      return reply.code(201).send(merchant);
+      return created(reply, merchant);
     });
 
     app.get('/v0/merchants/:id', { config: { operationId: 'getMerchant' } }, async (request) => {

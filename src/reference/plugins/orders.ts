@@ -4,13 +4,13 @@
  */
 import { notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { formatPlain } from '../domain/money.ts';
+import { assertAmount, formatPlain } from '../domain/money.ts';
 import { intervalsFor, newSchedule, type BillingSchedule, type Order, type ScheduleInput } from '../domain/schedules.ts';
 import { getMany, listAll, TYPES, view, type Stored } from '../domain/services/store.ts';
 import type { Price, Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { requireItem } from './catalog.ts';
-import { listEnvelope, merchant, paging } from './common.ts';
+import { created, listEnvelope, merchant, noContent, paging } from './common.ts';
 
 interface OrderBody {
   customerId: string;
@@ -30,12 +30,14 @@ export const ordersPlugin: ResourcePlugin = {
     app.post('/v0/orders', { config: { operationId: 'createOrder' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as OrderBody;
-      if (!(await repo.get(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
+      body.lineItems.forEach((l, i) => assertAmount(`lineItems[${i}].unitPrice`, l.unitPrice));
+      // Every parent locked FOR SHARE until the request's transaction ends (see server.ts).
+      if (!(await repo.getForShare(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       if (body.subscriptionId) {
-        const sub = await repo.get<Stored<Subscription>>(TYPES.subscription, body.subscriptionId, m);
+        const sub = await repo.getForShare<Stored<Subscription>>(TYPES.subscription, body.subscriptionId, m);
         if (!sub) throw notFound('Subscription', body.subscriptionId, 'SUBSCRIPTION_NOT_FOUND');
       }
-      const prices = await getMany<Price>(repo, TYPES.price, m, body.lineItems.flatMap((l) => (l.priceId ? [l.priceId] : [])));
+      const prices = await getMany<Price>(repo, TYPES.price, m, body.lineItems.flatMap((l) => (l.priceId ? [l.priceId] : [])), 'share');
       for (const l of body.lineItems) {
         if (l.priceId && !prices.has(l.priceId)) throw notFound('Price', l.priceId, 'PRICE_NOT_FOUND');
         if (l.itemId) await requireItem(repo, m, l.itemId);
@@ -50,7 +52,7 @@ export const ordersPlugin: ResourcePlugin = {
       const order = await repo.insert<Stored<Order>>(TYPES.order, m, {
         object: 'order', merchantId: m, customerId: body.customerId, subscriptionId: body.subscriptionId ?? null, status: 'open', lineItems,
       }, { prefix: PREFIX.order, id: newId(PREFIX.order) });
-      return reply.code(201).send(orderView(order));
+      return created(reply, orderView(order));
     });
 
     app.post('/v0/billingSchedules', { config: { operationId: 'createBillingSchedule' } }, async (request, reply) => {
@@ -58,9 +60,9 @@ export const ordersPlugin: ResourcePlugin = {
       const input = (request.body ?? {}) as ScheduleInput;
       const at = now().toISOString();
       const schedule = newSchedule(m, input, at); // owner rules first: 400 before any lookup
-      const order = await repo.get<Stored<Order>>(TYPES.order, schedule.orderId, m);
+      const order = await repo.getForShare<Stored<Order>>(TYPES.order, schedule.orderId, m);
       if (!order) throw notFound('Order', schedule.orderId, 'ORDER_NOT_FOUND');
-      const prices = await getMany<Price>(repo, TYPES.price, m, order.lineItems.flatMap((l) => (l.priceId ? [l.priceId] : [])));
+      const prices = await getMany<Price>(repo, TYPES.price, m, order.lineItems.flatMap((l) => (l.priceId ? [l.priceId] : [])), 'share');
       const intervals = intervalsFor(schedule, order, (id) => prices.get(id)?.cadence, at);
       const stored = await repo.transaction(async (tx) => {
         const { id, createdAt, updatedAt, deletedAt, ...data } = schedule;
@@ -74,7 +76,7 @@ export const ordersPlugin: ResourcePlugin = {
         }
         return s;
       });
-      return reply.code(201).send(stored);
+      return created(reply, stored);
     });
 
     app.get('/v0/billingSchedules/:id', { config: { operationId: 'getBillingSchedule' } }, async (request) => {
@@ -101,7 +103,7 @@ export const ordersPlugin: ResourcePlugin = {
         for (const i of await listAll<{ id: string }>(tx, TYPES.scheduleInterval, m, { scheduleId: id })) await tx.delete(TYPES.scheduleInterval, i.id, m);
         await tx.delete(TYPES.billingSchedule, id, m);
       });
-      return reply.code(204).send();
+      return noContent(reply);
     });
   },
 };

@@ -1,12 +1,12 @@
 /** One-off payments: create (extension; idempotency key) and read. */
 import { createHash } from 'node:crypto';
-import { badRequest, notFound } from '../domain/errors.ts';
-import { dec } from '../domain/money.ts';
+import { notFound } from '../domain/errors.ts';
+import { assertAmount } from '../domain/money.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { lockKey, merchant } from './common.ts';
+import { created, lockKey, merchant } from './common.ts';
 
 /** A deterministic alphanumeric id for (merchant, idempotency key). */
 export function idempotentId(prefix: string, merchantId: string, key: string): string {
@@ -23,8 +23,8 @@ export const paymentsPlugin: ResourcePlugin = {
         amount: string; currency: string; customerId?: string; idempotencyKey?: string; reference?: string;
         metadata?: Record<string, unknown>; lineItems?: unknown[]; expiresAt?: string;
       };
-      if (dec(body.amount).isNegative()) throw badRequest('INVALID_AMOUNT', 'amount: must not be negative');
-      if (body.customerId && !(await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
+      assertAmount('amount', body.amount);
+      if (body.customerId && !(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
         throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       }
       const id = body.idempotencyKey ? idempotentId(PREFIX.payment, m, body.idempotencyKey) : newId(PREFIX.payment);
@@ -40,7 +40,7 @@ export const paymentsPlugin: ResourcePlugin = {
         for (const k of ['customerId', 'idempotencyKey', 'reference'] as const) if (body[k] !== undefined) data[k] = body[k];
         return tx.insert(TYPES.payment, m, data, { prefix: PREFIX.payment, id });
       });
-      return reply.code(201).send(publicPayment(payment));
+      return created(reply, publicPayment(payment));
     });
 
     app.get('/v0/payments/:id', { config: { operationId: 'getPayment' } }, async (request) => {

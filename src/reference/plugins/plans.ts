@@ -1,13 +1,13 @@
 /** Plans with numbered versions: create, read, publish the next version, archive a version. */
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { isCadence, isOneTime, parseCadence } from '../domain/periods.ts';
+import { isCadence, isOneTime, MAX_CADENCE_YEARS, parseCadence } from '../domain/periods.ts';
 import { getMany, TYPES, type Stored } from '../domain/services/store.ts';
 import { requirePlan } from '../domain/services/subscriptions.ts';
 import type { Feature, Plan, PlanVersion, Price } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { requireProduct } from './catalog.ts';
-import { merchant } from './common.ts';
+import { created, merchant } from './common.ts';
 import { requirePricingUnit } from './pricing.ts';
 
 export const PLAN_CODES = {
@@ -35,7 +35,7 @@ export const plansPlugin: ResourcePlugin = {
       const m = merchant(request);
       const body = request.body as { productId: string; name: string; billingCadence?: string; currency?: string };
       const cadence = body.billingCadence ?? 'P1M';
-      if (!isCadence(cadence)) throw badRequest(PLAN_CODES.invalidCadence, 'billingCadence: an ISO 8601 duration such as P1M, P3M or P1Y');
+      if (!isCadence(cadence)) throw badRequest(PLAN_CODES.invalidCadence, `billingCadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P1M, P3M or P1Y`);
       if (isOneTime(parseCadence(cadence))) {
         throw badRequest(PLAN_CODES.oneTimeCadence, 'billingCadence: a plan bills in periods; P0D (one-time) is for prices only');
       }
@@ -44,7 +44,7 @@ export const plansPlugin: ResourcePlugin = {
         object: 'plan', merchantId: m, productId: body.productId, name: body.name, billingCadence: cadence,
         currency: body.currency ?? 'USD', defaultVersionNumber: null, versions: [],
       }, { prefix: 'plan', id: newId(PREFIX.plan) });
-      return reply.code(201).send(planView(plan));
+      return created(reply, planView(plan));
     });
 
     app.get('/v0/plans/:id', { config: { operationId: 'getPlan' } }, async (request) => {
@@ -59,7 +59,8 @@ export const plansPlugin: ResourcePlugin = {
       const result = await repo.transaction(async (tx) => {
         const plan = await tx.getForUpdate<Stored<Plan>>(TYPES.plan, id, m);
         if (!plan) throw notFound('Plan', id, 'PLAN_NOT_FOUND');
-        const prices = await getMany<Price>(tx, TYPES.price, m, body.priceIds);
+        // Locked FOR SHARE: a concurrent delete of one of them sees this version or wins first.
+        const prices = await getMany<Price>(tx, TYPES.price, m, body.priceIds, 'share');
         body.priceIds.forEach((pid, i) => {
           const p = prices.get(pid);
           if (!p) throw notFound('Price', pid, 'PRICE_NOT_FOUND');
@@ -75,8 +76,8 @@ export const plansPlugin: ResourcePlugin = {
         for (const [i, f] of features.entries()) {
           if (keys.has(f.key)) throw badRequest(PLAN_CODES.duplicateFeature, `features[${i}].key: ${f.key} appears twice`);
           keys.add(f.key);
-          if (!isCadence(f.resetPeriod)) throw badRequest(PLAN_CODES.invalidCadence, `features[${i}].resetPeriod: an ISO 8601 duration`);
-          if (f.billableMetricId && !(await tx.get(TYPES.billableMetric, f.billableMetricId, m))) throw notFound('Billable metric', f.billableMetricId, 'BILLABLE_METRIC_NOT_FOUND');
+          if (!isCadence(f.resetPeriod)) throw badRequest(PLAN_CODES.invalidCadence, `features[${i}].resetPeriod: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years`);
+          if (f.billableMetricId && !(await tx.getForShare(TYPES.billableMetric, f.billableMetricId, m))) throw notFound('Billable metric', f.billableMetricId, 'BILLABLE_METRIC_NOT_FOUND');
           if (f.pricingUnitId) await requirePricingUnit(tx, m, f.pricingUnitId);
         }
         const versionNumber = plan.versions.reduce((n, v) => Math.max(n, v.versionNumber), 0) + 1;
@@ -94,7 +95,7 @@ export const plansPlugin: ResourcePlugin = {
         }));
         return versionView(saved!, version);
       });
-      return reply.code(201).send(result);
+      return created(reply, result);
     });
 
     app.post('/v0/plans/:id/versions/:versionNumber/archive', { config: { operationId: 'archivePlanVersion' } }, async (request) => {

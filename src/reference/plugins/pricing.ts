@@ -3,13 +3,13 @@ import { assertNoBlockers, BLOCKER_CODES, feeBlockers } from '../domain/blockers
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
 import { assertCreatableProperties } from '../domain/pricing.ts';
-import { isCadence } from '../domain/periods.ts';
+import { isCadence, MAX_CADENCE_YEARS } from '../domain/periods.ts';
 import { listAll, TYPES, insertOnce, type Stored } from '../domain/services/store.ts';
 import type { BillableMetric, Fee, Plan, Price, UnitBasis } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import type { Repository } from '../storage/repository.ts';
 import { requireItem, requireProduct } from './catalog.ts';
-import { listEnvelope, merchant, paging } from './common.ts';
+import { created, listEnvelope, merchant, noContent, paging } from './common.ts';
 
 export const PRICE_CODES = {
   cadenceRequired: 'PRICE_CADENCE_REQUIRED',
@@ -47,20 +47,23 @@ export async function ensureLegacyPrices(repo: Repository, merchantId: string): 
   done.add(merchantId);
 }
 
+/** The fee a new price points at, locked FOR SHARE: a concurrent delete sees the price or wins first. */
 async function requireFee(repo: Repository, merchantId: string, id: string) {
-  const fee = await repo.get<Stored<Fee>>(TYPES.fee, id, merchantId);
+  const fee = await repo.getForShare<Stored<Fee>>(TYPES.fee, id, merchantId);
   if (!fee) throw notFound('Fee', id, 'FEE_NOT_FOUND');
   return fee;
 }
 
+/** The billable metric a new price points at, locked FOR SHARE: it stays live until the price is stored. */
 async function requireMetric(repo: Repository, merchantId: string, id: string) {
-  const bm = await repo.get<Stored<BillableMetric>>(TYPES.billableMetric, id, merchantId);
+  const bm = await repo.getForShare<Stored<BillableMetric>>(TYPES.billableMetric, id, merchantId);
   if (!bm) throw notFound('Billable metric', id, 'BILLABLE_METRIC_NOT_FOUND');
   return bm;
 }
 
+/** The pricing unit a write points at, locked FOR SHARE. */
 export async function requirePricingUnit(repo: Repository, merchantId: string, id: string) {
-  const pu = await repo.get(TYPES.pricingUnit, id, merchantId);
+  const pu = await repo.getForShare(TYPES.pricingUnit, id, merchantId);
   if (!pu) throw notFound('Pricing unit', id, 'PRICING_UNIT_NOT_FOUND');
   return pu;
 }
@@ -92,15 +95,16 @@ export const pricingPlugin: ResourcePlugin = {
         object: 'billable_metric', merchantId: m, name: body.name, description: body.description ?? null, unit: body.unit ?? null,
         productId: body.productId, itemId: body.itemId ?? null, status: 'live', archivedAt: null,
       }, { prefix: PREFIX.billableMetric, id: newId(PREFIX.billableMetric) });
-      return reply.code(201).send(bm);
+      return created(reply, bm);
     });
 
     app.delete('/v0/billableMetrics/:id', { config: { operationId: 'archiveBillableMetric' } }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const m = merchant(request);
-      const bm = await requireMetric(repo, m, id);
+      const bm = await repo.getForUpdate<Stored<BillableMetric>>(TYPES.billableMetric, id, m);
+      if (!bm) throw notFound('Billable metric', id, 'BILLABLE_METRIC_NOT_FOUND');
       if (bm.status === 'live') await repo.update(TYPES.billableMetric, id, m, (cur) => ({ ...cur, status: 'archived', archivedAt: now().toISOString() }));
-      return reply.code(204).send();
+      return noContent(reply);
     });
 
     app.post('/v0/fees', { config: { operationId: 'createFee' } }, async (request, reply) => {
@@ -111,7 +115,7 @@ export const pricingPlugin: ResourcePlugin = {
       const fee = await repo.insert(TYPES.fee, m, {
         object: 'fee', merchantId: m, productId: body.productId, name: body.name, invoiceDisplayName: body.invoiceDisplayName, itemId: body.itemId ?? null,
       }, { prefix: PREFIX.fee, id: newId(PREFIX.fee) });
-      return reply.code(201).send(fee);
+      return created(reply, fee);
     });
 
     app.delete('/v0/fees/:id', { config: { operationId: 'deleteFee' } }, async (request, reply) => {
@@ -124,14 +128,14 @@ export const pricingPlugin: ResourcePlugin = {
         assertNoBlockers('Fee', id, feeBlockers(prices, fee.invoiceDisplayName), BLOCKER_CODES.fee);
         await tx.delete(TYPES.fee, id, m);
       });
-      return reply.code(204).send();
+      return noContent(reply);
     });
 
     app.post('/v0/pricingUnits', { config: { operationId: 'createPricingUnit' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { name: string };
       const pu = await repo.insert(TYPES.pricingUnit, m, { object: 'pricing_unit', merchantId: m, name: body.name }, { prefix: PREFIX.pricingUnit, id: newId(PREFIX.pricingUnit) });
-      return reply.code(201).send(pu);
+      return created(reply, pu);
     });
 
     app.post('/v0/prices', { config: { operationId: 'createPrice' } }, async (request, reply) => {
@@ -145,7 +149,7 @@ export const pricingPlugin: ResourcePlugin = {
         if (bm.status !== 'live') throw conflict(PRICE_CODES.metricArchived, `billable metric ${bm.id} is archived: it takes no new prices`);
       }
       if (body.pricingUnitId) await requirePricingUnit(repo, m, body.pricingUnitId);
-      if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, 'cadence: an ISO 8601 duration such as P0D, P1M or P1Y');
+      if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, `cadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P0D, P1M or P1Y`);
       if (isFee && body.cadence === undefined) throw badRequest(PRICE_CODES.cadenceRequired, 'cadence: required for fee prices (P0D one-time, P1M monthly, P1Y yearly...)');
       const unitBasis: UnitBasis = body.unitBasis ?? 'amount';
       if (unitBasis !== 'amount' && unitBasis !== 'proportion') throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: amount or proportion');
@@ -163,7 +167,7 @@ export const pricingPlugin: ResourcePlugin = {
       if (body.model === 'standard') data.unitAmount = body.properties.unitPrice;
       for (const k of ['pricingUnitId', 'invoiceDisplayName', 'description', 'cadence'] as const) if (body[k] !== undefined) data[k] = body[k];
       const price = await repo.insert(TYPES.price, m, data, { prefix: PREFIX.price, id: newId(PREFIX.price) });
-      return reply.code(201).send(price);
+      return created(reply, price);
     });
 
     app.get('/v0/prices', { config: { operationId: 'listPrices' } }, async (request) => {
@@ -198,7 +202,7 @@ export const pricingPlugin: ResourcePlugin = {
         if (selling.length) throw conflict(PRICE_CODES.inUse, `price ${id} is sold by published plan versions: ${selling.join(', ')}`, { planVersions: selling });
         await tx.delete(TYPES.price, id, m);
       });
-      return reply.code(204).send();
+      return noContent(reply);
     });
   },
 };

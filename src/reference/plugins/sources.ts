@@ -3,7 +3,7 @@ import { notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
 import { TYPES } from '../domain/services/store.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { merchant } from './common.ts';
+import { created, merchant } from './common.ts';
 
 const RULE_FIELDS = ['conditions', 'description', 'enabled', 'name', 'order'] as const;
 
@@ -14,19 +14,19 @@ export const sourcesPlugin: ResourcePlugin = {
       const m = merchant(request);
       const body = request.body as { name: string };
       const source = await repo.insert(TYPES.source, m, { object: 'source', merchantId: m, name: body.name }, { prefix: PREFIX.source, id: newId(PREFIX.source) });
-      return reply.code(201).send(source);
+      return created(reply, source);
     });
 
     app.post('/v0/sourceRules', { config: { operationId: 'createSourceRule' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { sourceId: string; name: string; description: string; conditions: unknown[]; enabled?: boolean; order?: number };
-      if (!(await repo.get(TYPES.source, body.sourceId, m))) throw notFound('Source', body.sourceId, 'SOURCE_NOT_FOUND');
+      if (!(await repo.getForShare(TYPES.source, body.sourceId, m))) throw notFound('Source', body.sourceId, 'SOURCE_NOT_FOUND');
       const rule = await repo.insert(TYPES.sourceRule, m, {
         object: 'source_rule', sourceId: body.sourceId, name: body.name, description: body.description,
         conditions: body.conditions, enabled: body.enabled ?? true, order: body.order ?? 0,
         evaluationCount: 0, matchCount: 0, createdBy: null, lastEvaluatedAt: null,
       }, { prefix: PREFIX.sourceRule, id: newId(PREFIX.sourceRule) });
-      return reply.code(201).send(rule);
+      return created(reply, rule);
     });
 
     app.patch('/v0/sourceRules/:ruleId', { config: { operationId: 'updateSourceRule' } }, async (request) => {

@@ -1,16 +1,18 @@
-/** Subscriptions: create/read/cancel (extensions), PATCH versionPolicy, version migration. */
+/** Subscriptions: create/read/cancel (extensions), PATCH versionPolicy, version migration, reconciliations and portal sessions (rate-limited). */
 import { taxRateFor } from '../domain/billing.ts';
 import { badRequest, conflict, DomainError, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
+import { assertAmount } from '../domain/money.ts';
 import { MIGRATION_CODES } from '../domain/migration.ts';
 import { TYPES, view, type Stored } from '../domain/services/store.ts';
 import {
   invoiceFirstPeriod, migrateSubscription, planPrices, readSubscription, requirePlan, subscriptionNow, type TestClock,
 } from '../domain/services/subscriptions.ts';
 import { defaultVersion, findVersion, isLive, settle, validateOverrides } from '../domain/subscriptions.ts';
-import type { Customer, Override, Subscription } from '../domain/types.ts';
+import type { Customer, Override, Plan, Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { merchant } from './common.ts';
+import type { Repository } from '../storage/repository.ts';
+import { created, merchant } from './common.ts';
 
 interface CreateBody {
   customerId: string;
@@ -23,15 +25,26 @@ interface CreateBody {
   overrides?: Override[];
 }
 
+async function requireSubscription(repo: Repository, merchantId: string, id: string): Promise<Stored<Subscription>> {
+  const sub = await repo.get<Stored<Subscription>>(TYPES.subscription, id, merchantId);
+  if (!sub) throw notFound('Subscription', id, 'SUBSCRIPTION_NOT_FOUND');
+  return sub;
+}
+
 export const subscriptionsPlugin: ResourcePlugin = {
   name: 'subscriptions',
   async register(app, { repo, now }) {
     app.post('/v0/subscriptions', { config: { operationId: 'createSubscription' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as CreateBody;
-      const customer = await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m);
+      (body.overrides ?? []).forEach((o, i) => assertAmount(`overrides[${i}].unitPrice`, o.unitPrice));
+      // Parents locked FOR SHARE until this request's transaction ends: a concurrent delete of
+      // the customer sees the new subscription (409) or wins first (404 here); a version or a
+      // test clock does not move under the checks below.
+      const customer = await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m);
       if (!customer) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
-      const plan = await requirePlan(repo, m, body.planId);
+      const plan = await repo.getForShare<Stored<Plan>>(TYPES.plan, body.planId, m);
+      if (!plan) throw notFound('Plan', body.planId, 'PLAN_NOT_FOUND');
       let version;
       if (body.versionNumber !== undefined) {
         version = findVersion(plan, body.versionNumber);
@@ -40,7 +53,7 @@ export const subscriptionsPlugin: ResourcePlugin = {
       } else version = defaultVersion(plan);
       let clockTime: Date | null = null;
       if (body.testClockId) {
-        const clock = await repo.get<Stored<TestClock>>(TYPES.testClock, body.testClockId, m);
+        const clock = await repo.getForShare<Stored<TestClock>>(TYPES.testClock, body.testClockId, m);
         if (!clock) throw notFound('Test clock', body.testClockId, 'TEST_CLOCK_NOT_FOUND');
         clockTime = new Date(clock.frozenTime);
       }
@@ -73,7 +86,7 @@ export const subscriptionsPlugin: ResourcePlugin = {
       void _id; void createdAt; void updatedAt;
       const stored = await repo.insert<Stored<Subscription>>(TYPES.subscription, m, data, { prefix: PREFIX.subscription, id });
       if (clockTime) await invoiceFirstPeriod(repo, m, stored, plan, prices, clockTime);
-      return reply.code(201).send(view(stored));
+      return created(reply, view(stored));
     });
 
     app.get('/v0/subscriptions/:id', { config: { operationId: 'getSubscription' } }, async (request) => {
@@ -115,6 +128,29 @@ export const subscriptionsPlugin: ResourcePlugin = {
         terminationReason: body.reason ?? 'cancelled', pendingMigration: null,
       }));
       return view(sub!);
+    });
+
+    // Rate-limited per subscription (the hook has counted the request); no body needed,
+    // and the answers are the reference's choice (x-reference-choice in spec/openapi.yaml).
+    app.post('/v0/subscriptions/:id/reconciliations', { config: { operationId: 'createReconciliation' } }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const sub = await requireSubscription(repo, merchant(request), id);
+      return created(reply, { id: newId('rec'), object: 'reconciliation', subscriptionId: sub.id, status: 'completed', createdAt: now().toISOString() });
+    });
+
+    app.post('/v0/subscriptions/:id/portal', { config: { operationId: 'createPortalSession' } }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const sub = await requireSubscription(repo, merchant(request), id);
+      const t = now();
+      const sessionId = newId('ps');
+      return created(reply, {
+        id: sessionId,
+        object: 'portal_session',
+        subscriptionId: sub.id,
+        url: `https://portal.reference.invalid/sessions/${sessionId}`,
+        expiresAt: new Date(t.getTime() + 3600_000).toISOString(),
+        createdAt: t.toISOString(),
+      });
     });
 
     app.post('/v0/subscriptions/:id/versionMigration', { config: { operationId: 'migrateSubscriptionVersion' } }, async (request) => {

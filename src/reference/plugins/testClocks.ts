@@ -4,7 +4,7 @@ import { newId, PREFIX } from '../domain/ids.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import { advanceClockSubscriptions, type TestClock } from '../domain/services/subscriptions.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { merchant } from './common.ts';
+import { created, merchant } from './common.ts';
 
 export const testClocksPlugin: ResourcePlugin = {
   name: 'testClocks',
@@ -15,7 +15,7 @@ export const testClocksPlugin: ResourcePlugin = {
       const clock = await repo.insert(TYPES.testClock, m, {
         object: 'test_clock', merchantId: m, name: body.name ?? null, frozenTime: new Date(body.frozenTime).toISOString(),
       }, { prefix: PREFIX.testClock, id: newId(PREFIX.testClock) });
-      return reply.code(201).send(clock);
+      return created(reply, clock);
     });
 
     app.post('/v0/testClocks/:id/advance', { config: { operationId: 'advanceTestClock' } }, async (request) => {

@@ -1,12 +1,12 @@
 /** Wallets (create), their auto top-up configuration, and alerts on them. */
 import { badRequest, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { dec, isDecimalString } from '../domain/money.ts';
+import { assertAmount, INVALID_AMOUNT } from '../domain/money.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import { merchantOf } from '../http/auth.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { listEnvelope, merchant, paging } from './common.ts';
+import { created, listEnvelope, merchant, paging } from './common.ts';
 
 interface AutoTopupConfig {
   object: 'autoTopupConfig';
@@ -27,22 +27,19 @@ export const walletsPlugin: ResourcePlugin = {
     app.post('/v0/wallets', { config: { operationId: 'createWallet' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { customerId: string; currency?: string };
-      if (!(await repo.get<Stored<Customer>>(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
+      if (!(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
       const wallet = await repo.insert(TYPES.wallet, m, {
         object: 'wallet', merchantId: m, customerId: body.customerId, currency: body.currency ?? 'USD', balance: '0.00',
       }, { prefix: PREFIX.wallet, id: newId(PREFIX.wallet) });
-      return reply.code(201).send(wallet);
+      return created(reply, wallet);
     });
 
     app.patch('/v0/wallets/:id/autoTopupConfig', { config: { operationId: 'updateAutoTopupConfig' } }, async (request) => {
       const { id } = request.params as { id: string };
       const m = merchant(request);
       const body = (request.body ?? {}) as Partial<Pick<AutoTopupConfig, 'amount' | 'threshold' | 'paymentMethod' | 'limit'>>;
-      for (const k of ['amount', 'threshold'] as const) {
-        const v = body[k];
-        if (v !== undefined && (!isDecimalString(v) || dec(v).isNegative())) throw badRequest('INVALID_AMOUNT', `${k}: a non-negative decimal string such as "10.00"`);
-      }
-      if (body.limit?.amount !== undefined && body.limit.amount < 0) throw badRequest('INVALID_AMOUNT', 'limit.amount: must not be negative');
+      for (const k of ['amount', 'threshold'] as const) if (body[k] !== undefined) assertAmount(k, body[k]);
+      if (body.limit?.amount !== undefined && body.limit.amount < 0) throw badRequest(INVALID_AMOUNT, 'limit.amount: must not be negative');
       const wallet = await repo.transaction(async (tx) => {
         const w = await tx.getForUpdate(TYPES.wallet, id, m);
         if (!w) throw notFound('Wallet', id, 'WALLET_NOT_FOUND');
@@ -61,12 +58,12 @@ export const walletsPlugin: ResourcePlugin = {
     app.post('/v0/alerts', { config: { operationId: 'createAlert' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { resourceId: string; type: string; config?: object; enabled?: boolean; notifyPeriod?: number; recipients?: string[] };
-      if (!(await repo.get(TYPES.wallet, body.resourceId, m))) throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
+      if (!(await repo.getForShare(TYPES.wallet, body.resourceId, m))) throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
       const alert = await repo.insert(TYPES.alert, m, {
         object: 'alert', resourceId: body.resourceId, type: body.type, config: body.config ?? {}, enabled: body.enabled ?? true,
         notifyPeriod: body.notifyPeriod ?? 86400, recipients: body.recipients ?? [],
       }, { prefix: PREFIX.alert, id: newId(PREFIX.alert) });
-      return reply.code(201).send(alert);
+      return created(reply, alert);
     });
 
     app.get('/v0/alerts', { config: { operationId: 'listAlerts' } }, async (request) => {

@@ -82,7 +82,8 @@ export const webhooksPlugin: ResourcePlugin = {
         }, { prefix: 'whcfg', id });
         return { config, created: true };
       });
-      return reply.code(created ? 201 : 200).send(configView(config));
+      reply.code(created ? 201 : 200);
+      return configView(config);
     });
 
     app.patch('/v0/webhooks', { config: { operationId: 'updateWebhooks' } }, async (request) => {

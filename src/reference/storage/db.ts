@@ -7,8 +7,15 @@ export interface Db {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** A script of several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>;
-  /** Runs `fn` in one transaction (BEGIN/COMMIT, ROLLBACK on throw). Nested calls reuse the outer one. */
+  /**
+   * Runs `fn` in one transaction (BEGIN/COMMIT, ROLLBACK on throw). While it runs, every
+   * call on this Db made from within `fn` (however deep, through async context) joins it,
+   * and so do nested `transaction` calls. On PostgreSQL a transaction that hits a deadlock
+   * or a serialization failure is rolled back and `fn` runs again (a few times at most).
+   */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** True when called from within a transaction of this Db. */
+  inTransaction(): boolean;
   close(): Promise<void>;
   /** `memory`, `file` or `postgres`. */
   readonly kind: DbKind;
@@ -37,6 +44,12 @@ export function parseDatabaseUrl(value: string | undefined): DatabaseLocation {
   }
   if (/^postgres(ql)?:\/\//.test(v)) return { kind: 'postgres', url: v };
   throw new Error(`unsupported database '${v}': use memory, file:<dir> or postgres://...`);
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply run again. */
+export function isRetryable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 /**

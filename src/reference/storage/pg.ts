@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import type { Db } from './db.ts';
+import { isRetryable, type Db } from './db.ts';
 
 // timestamptz and int8 come back as strings, like PGlite's JSON-friendly output would need.
 const types = {
@@ -9,33 +10,86 @@ const types = {
   },
 };
 
-type Client = pg.Pool | pg.PoolClient;
+/** Attempts of one transaction that keeps meeting deadlocks or serialization failures. */
+const MAX_ATTEMPTS = 8;
 
-function wrap(c: Client, pool: pg.Pool): Db {
-  return {
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+
+/** A connection inside one transaction; unusable once the transaction ended. */
+function txDb(client: pg.PoolClient): Db & { ended: boolean } {
+  const tx: Db & { ended: boolean } = {
     kind: 'postgres',
+    ended: false,
     async query<T>(sql: string, params?: unknown[]) {
-      const res = await c.query(sql, params as any[]);
+      if (tx.ended) throw new Error('query on a transaction that already ended');
+      const res = await client.query(sql, params as any[]);
       return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(sql: string) {
-      await c.query(sql);
+      if (tx.ended) throw new Error('query on a transaction that already ended');
+      await client.query(sql);
+    },
+    transaction: (fn) => fn(tx),
+    inTransaction: () => true,
+    close: async () => {},
+  };
+  return tx;
+}
+
+/**
+ * The pool as a Db. The transaction in progress is carried by async context, so code
+ * that holds the pool's Db (a repository built at start) still joins it.
+ */
+function poolDb(pool: pg.Pool): Db {
+  const current = new AsyncLocalStorage<Db & { ended: boolean }>();
+  const active = () => {
+    const tx = current.getStore();
+    return tx && !tx.ended ? tx : undefined;
+  };
+  const once = async <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    const tx = txDb(client);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const out = await current.run(tx, () => fn(tx));
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      // A connection that cannot even roll back is broken: drop it from the pool.
+      broken = await client.query('ROLLBACK').then(() => undefined, (e: Error) => e);
+      throw err;
+    } finally {
+      tx.ended = true;
+      client.release(broken);
+    }
+  };
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params?: unknown[]) {
+      const tx = active();
+      if (tx) return tx.query<T>(sql, params);
+      const res = await pool.query(sql, params as any[]);
+      return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+    },
+    async exec(sql: string) {
+      const tx = active();
+      if (tx) return tx.exec(sql);
+      await pool.query(sql);
     },
     async transaction(fn) {
-      if (c !== pool) return fn(wrap(c, pool)); // nested: join the outer transaction
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrap(client, pool));
-        await client.query('COMMIT');
-        return out;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
+      const tx = active();
+      if (tx) return fn(tx); // nested: join the outer transaction
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(fn);
+        } catch (err) {
+          if (!isRetryable(err) || attempt >= MAX_ATTEMPTS) throw err;
+          await pause(attempt);
+        }
       }
     },
+    inTransaction: () => active() !== undefined,
     close: () => pool.end(),
   };
 }
@@ -51,7 +105,7 @@ export async function openPg(url: string): Promise<Db> {
     const e = err as Error;
     throw new Error(`cannot reach PostgreSQL at ${redactUrl(url)}: ${e.message || (err as any).code || 'connection failed'}`);
   }
-  return wrap(pool, pool);
+  return poolDb(pool);
 }
 
 /** The URL without its password, for messages. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, openAsBlob } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -5,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { DatabaseLocation, Db } from './db.ts';
+import { lockDataDirectory } from './dirlock.ts';
 
 type Queryable = Pick<Transaction, 'query' | 'exec'>;
 
-function wrap(q: Queryable, kind: Db['kind'], outer: PGlite): Db {
+function run(q: Queryable) {
   return {
-    kind,
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params as any[]);
       return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
@@ -18,9 +19,41 @@ function wrap(q: Queryable, kind: Db['kind'], outer: PGlite): Db {
     async exec(sql: string) {
       await q.exec(sql);
     },
-    // PGlite has one connection: a nested transaction joins the outer one.
-    transaction: (fn) => (q === outer ? outer.transaction((tx) => fn(wrap(tx, kind, outer))) : fn(wrap(q, kind, outer))),
-    close: () => outer.close(),
+  };
+}
+
+/**
+ * PGlite has one connection, and each query or transaction holds it exclusively. The
+ * transaction in progress is carried by async context: a call on this Db made from within
+ * it joins it (anything else would wait for the connection the transaction holds).
+ */
+function wrap(pglite: PGlite, kind: Db['kind']): Db {
+  const current = new AsyncLocalStorage<Db & { ended: boolean }>();
+  const active = () => {
+    const tx = current.getStore();
+    return tx && !tx.ended ? tx : undefined;
+  };
+  const direct = run(pglite);
+  return {
+    kind,
+    query: (sql, params) => (active() ?? direct).query(sql, params),
+    exec: (sql) => (active() ?? direct).exec(sql),
+    async transaction(fn) {
+      const joined = active();
+      if (joined) return fn(joined);
+      return pglite.transaction(async (t) => {
+        const tx: Db & { ended: boolean } = {
+          ...run(t), kind, ended: false, transaction: (f) => f(tx), inTransaction: () => true, close: async () => {},
+        };
+        try {
+          return await current.run(tx, () => fn(tx));
+        } finally {
+          tx.ended = true;
+        }
+      });
+    },
+    inTransaction: () => active() !== undefined,
+    close: () => pglite.close(),
   };
 }
 
@@ -78,7 +111,7 @@ async function openMemory(template?: MemoryTemplate): Promise<PGlite> {
     }
   }
   const db = await PGlite.create({ startParams: START_PARAMS, initDbStartParams: INITDB_PARAMS });
-  if (template) await template.prepare(wrap(db, 'memory', db));
+  if (template) await template.prepare(wrap(db, 'memory'));
   if (path) {
     try {
       const dump = await db.dumpDataDir('none');
@@ -110,8 +143,26 @@ export interface MemoryTemplate {
 
 export async function openPglite(location: DatabaseLocation, template?: MemoryTemplate): Promise<Db> {
   if (location.kind === 'postgres') throw new Error('openPglite: not a PGlite location');
-  const db = location.kind === 'file' ? await openDirectory(location.dir, template) : await openMemory(template);
-  // In memory there is nothing to make durable: don't wait for WAL flushes on commit.
-  if (location.kind === 'memory') await db.exec('SET synchronous_commit = off');
-  return wrap(db, location.kind, db);
+  if (location.kind === 'memory') {
+    const db = await openMemory(template);
+    // In memory there is nothing to make durable: don't wait for WAL flushes on commit.
+    await db.exec('SET synchronous_commit = off');
+    return wrap(db, 'memory');
+  }
+  // One process per directory: a second one would not see the first one's writes.
+  await mkdir(location.dir, { recursive: true });
+  const release = lockDataDirectory(location.dir);
+  try {
+    const db = wrap(await openDirectory(location.dir, template), 'file');
+    return { ...db, close: async () => {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    } };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }

@@ -38,6 +38,12 @@ export interface Repository {
   /** Same, locking the row until the transaction ends (`SELECT ... FOR UPDATE`). Use inside `transaction`. */
   getForUpdate<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
   /**
+   * Same, with a shared lock (`SELECT ... FOR SHARE`): the row can neither change nor be
+   * deleted until the transaction ends. A request creating a dependant takes it on the
+   * parent, so a concurrent delete of the parent either sees the dependant or wins first.
+   */
+  getForShare<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
+  /**
    * Shallow-merges `patch` into the stored document (a key set to `undefined` is removed),
    * or replaces it with `fn(current)`. Bumps `updatedAt`. Null when not found.
    */
@@ -46,7 +52,10 @@ export interface Repository {
   delete(type: string, id: string, merchantId: string): Promise<boolean>;
   list<T extends Doc = Doc>(type: string, merchantId: string, opts?: ListOptions): Promise<ListResult<T & StoredFields>>;
   count(type: string, merchantId: string, where?: Doc): Promise<number>;
-  /** Runs `fn` with a repository bound to one transaction; nested calls join it. */
+  /**
+   * Runs `fn` in one transaction. Every call on this repository made from within `fn`
+   * joins it (through async context), nested `transaction` calls too.
+   */
   transaction<T>(fn: (repo: Repository) => Promise<T>): Promise<T>;
   /** Raw SQL on the same connection (inside a transaction when called on its repository). */
   query<T = Doc>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -55,8 +64,6 @@ export interface Repository {
 export interface RepositoryOptions {
   /** Clock for `createdAt`/`updatedAt`; tests may inject one. */
   now?: () => Date;
-  /** Internal: shared by a repository and its transactions. */
-  idCache?: IdCache;
 }
 
 /** Ordered ids of one (merchant, type) under its committed list version. */
@@ -84,9 +91,7 @@ function withoutUndefined(doc: Doc): Doc {
 
 export function createRepository(db: Db, options: RepositoryOptions = {}): Repository {
   const now = options.now ?? (() => new Date());
-  const idCache: IdCache = options.idCache ?? new Map();
-  // Only a repository outside any transaction sees committed versions alone: only it uses the cache.
-  const topLevel = options.idCache === undefined;
+  const idCache: IdCache = new Map();
 
   /**
    * An unfiltered page in insertion order from the cached ids of (merchant, type): one
@@ -140,6 +145,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR UPDATE', [id]);
       return owned(rows[0], type, merchantId);
     },
+    async getForShare(type, id, merchantId) {
+      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR SHARE', [id]);
+      return owned(rows[0], type, merchantId);
+    },
     async update(type, id, merchantId, patch) {
       return repo.transaction(async (r) => {
         const current = await r.getForUpdate(type, id, merchantId);
@@ -177,7 +186,8 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const offset = clamp(opts.offset ?? 0);
       const countedSql = 'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
       const pageSql = (extra = '') => `SELECT data${extra} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
-      if (params.length === 2 && !opts.orderBy && topLevel && offset > 100) return cachedPage(type, merchantId, limit, offset);
+      // Only outside a transaction are the versions read all committed ones: only then the cache.
+      if (params.length === 2 && !opts.orderBy && offset > 100 && !db.inTransaction()) return cachedPage(type, merchantId, limit, offset);
       if (params.length === 2) {
         // Unfiltered: the kept total rides along with the page (one round trip).
         const page = await db.query<{ data: Doc; total: number }>(pageSql(`, (${countedSql}) AS total`), params);
@@ -200,7 +210,7 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       return Number(rows[0].n);
     },
     transaction(fn) {
-      return db.transaction((tx) => fn(tx === db ? repo : createRepository(tx, { ...options, idCache })));
+      return db.transaction(() => fn(repo));
     },
     async query(sql, params) {
       return (await db.query<any>(sql, params)).rows;

@@ -8,8 +8,10 @@ import { deleteBlockersUnit } from '../../../src/engine/passive/units/delete-blo
 import { rateCountingUnit } from '../../../src/engine/passive/units/rate-counting.ts';
 import { laterReadsUnit } from '../../../src/engine/passive/units/later-reads.ts';
 import { consistencyUnit } from '../../../src/engine/passive/units/consistency.ts';
+import { partialUpdatesUnit } from '../../../src/engine/passive/units/partial-updates.ts';
 import { authUnit } from '../../../src/engine/passive/units/auth.ts';
 import { checksUnit } from '../../../src/engine/passive/units/checks.ts';
+import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../../src/engine/faults/catalog/limiters.ts';
 
 const customer = (id: string, extra: Record<string, unknown> = {}) => ({
   id, object: 'customer', consumerId: 'org_c1', merchantId: 'org_m1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null }, ...extra,
@@ -115,28 +117,46 @@ describe('delete blockers', () => {
 });
 
 describe('rate counting per bucket', () => {
-  const listed = (start: number, status: number, remaining: string, reset = '5', key?: string) =>
-    rec('GET', '/v0/customers', { start, status, key, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset }, got: status === 429 ? { error: 'rate_limit_exceeded', message: 'slow down' } : { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } });
+  /** GET /v0/customers (60 per 6 s) answered by a limiter model, one request every `everyMs`, each sent once the previous one is answered. */
+  function trace(model: LimiterModel<any>, count: number, everyMs: number, opts: { key?: string; neverRefuse?: boolean } = {}) {
+    let state: unknown;
+    return Array.from({ length: count }, (_, i) => {
+      const at = i * everyMs;
+      const d = model.hit(state as any, at, 60, 6000);
+      state = d.state;
+      const admitted = d.admitted || !!opts.neverRefuse;
+      return rec('GET', '/v0/customers', {
+        start: at,
+        duration: 2,
+        key: opts.key,
+        status: admitted ? 200 : 429,
+        headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(d.remaining), 'x-ratelimit-reset': String(headerSeconds(d.resetMs)), ...(admitted ? {} : { 'retry-after': String(headerSeconds(d.retryAfterMs)) }) },
+        got: admitted ? { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } : { error: 'rate_limit_exceeded', message: 'slow down' },
+      });
+    });
+  }
+  const verdict = async (records: ReturnType<typeof trace>) => verdicts(await judge(records, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS');
 
-  test('after remaining 0, a request inside the window must get 429: admitted fails, 429 holds', async () => {
-    expect(verdicts(await judge([listed(0, 200, '0'), listed(1000, 200, '0')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
-    expect(verdicts(await judge([listed(0, 200, '0'), listed(1000, 429, '0')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('passed');
+  test('a fixed window that refuses past its limit holds the rule; one that never refuses fails it', async () => {
+    expect(await verdict(trace(fixedWindow, 120, 10))).toBe('passed');
+    expect(await verdict(trace(fixedWindow, 120, 10, { neverRefuse: true }))).toBe('failed');
   });
 
-  test('what cannot be attributed is not judged: after the window, another key, a rounded reset, a request sent before the answer', async () => {
-    const cases = [
-      [listed(0, 200, '0', '5'), listed(5000, 200, '59')], // the window reset
-      [listed(0, 200, '0'), listed(1000, 200, '59', '5', 'sk_test_another_key_of_someone')], // another key: maybe another merchant
-      [listed(0, 200, '0', '1'), listed(100, 200, '0')], // reset "1" may be 0.01 s
-      [listed(0, 200, '0'), { ...listed(2, 200, '0'), startedMs: 3 }], // sent before the first answer came back
-    ];
-    for (const c of cases) expect(verdicts(await judge(c, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
+  test('sliding windows and token buckets, which admit again before a window "resets", are never failed', async () => {
+    for (const model of [slidingWindow, tokenBucket]) for (const every of [10, 50, 120]) expect(await verdict(trace(model, 300, every)), `${model.name} every ${every} ms`).not.toBe('failed');
+  });
+
+  test('what cannot be attributed is not judged: another key (maybe another merchant), a request sent before the opening answer came back', async () => {
+    const mixed = trace(fixedWindow, 120, 10, { neverRefuse: true }).map((r, i) => (i % 2 ? { ...r, client: 'CLIENT_KEY_000000000001' } : r));
+    expect(await verdict(mixed)).toBeUndefined();
+    const concurrent = trace(fixedWindow, 120, 0, { neverRefuse: true }); // all sent at once
+    expect(await verdict(concurrent)).toBeUndefined();
   });
 
   test('subscription buckets are per subscription, whatever the key', async () => {
-    const portal = (sub: string, start: number, status: number, key?: string) => rec('POST', `/v0/subscriptions/${sub}/portal`, { start, status, key, headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2.0' }, got: status === 429 ? { error: 'rate_limit_exceeded', message: 'slow' } : { url: 'https://portal' } });
-    expect(verdicts(await judge([portal('sub_1', 0, 201), portal('sub_1', 500, 201, 'sk_test_other_key_same_sub')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
-    expect(verdicts(await judge([portal('sub_1', 0, 201), portal('sub_2', 500, 201)], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
+    const portal = (sub: string, start: number, key?: string) => rec('POST', `/v0/subscriptions/${sub}/portal`, { start, key, status: 201, headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.9' }, got: { url: 'https://portal' } });
+    expect(verdicts(await judge([portal('sub_1', 0), portal('sub_1', 100, 'sk_test_other_key_same_sub')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(verdicts(await judge([portal('sub_1', 0), portal('sub_2', 100)], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
   });
 });
 
@@ -206,5 +226,34 @@ describe('429 messages specific to the endpoint', () => {
     expect(verdicts(same).get('RATE.EXCEEDED.BODY')).toBe('failed');
     const differ = await judge([tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'), tooMany('/v0/costs/report', 'GET /v0/costs/report: 600 per minute')], [consistencyUnit()]);
     expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
+  });
+});
+
+describe('benign answers are never failed', () => {
+  test('keys in another order, extra fields, a 200 for a 201: the answers hold', async () => {
+    const sent = { conditions: [{ type: 'amount', operator: 'gt', value: 5 }], name: 'r' };
+    const got = { id: 'sr_1', extra: true, name: 'r', conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }] };
+    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
+    expect(v.get('SOURCE_RULES.UPDATE.PARTIAL')).toBe('passed');
+    const product = { name: 'P', description: 'D', merchantId: 'org_a' };
+    const p = verdicts(await judge([rec('POST', '/v0/products', { status: 200, sent: product, got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product } })], [answersUnit]));
+    expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
+  });
+});
+
+describe('a PATCH keeps what it does not send', () => {
+  test('two PATCH answers of one customer: an unsent field changed fails CUSTOMERS.UPDATE.PARTIAL; kept holds it; another write between starts afresh', async () => {
+    const patch = (start: number, sent: object, shown: Record<string, unknown>, status = 200) => rec('PATCH', '/v0/customers/cus_1', { start, status, sent, got: customer('cus_1', shown) });
+    const keep = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b', taxId: 'T1' })], [partialUpdatesUnit()]);
+    expect(verdicts(keep).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('passed');
+    const wipe = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b' })], [partialUpdatesUnit()]);
+    expect(verdicts(wipe).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('failed');
+    expect(messages(wipe, 'CUSTOMERS.UPDATE.PARTIAL')[0]).toContain('taxId was "T1", now nothing');
+    const refused = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('DELETE', '/v0/customers/cus_1', { start: 50, status: 409, got: { message: 'blocked' } }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(refused).get('CUSTOMERS.UPDATE.PARTIAL'), 'a refused write changes nothing').toBe('failed');
+    const between = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('POST', '/v0/customers/cus_1', { start: 50, status: 200, got: {} }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(between).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
+    const overlapping = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), patch(2, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
 });

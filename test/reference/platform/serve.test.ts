@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/reference/index.ts';
@@ -48,6 +51,43 @@ describe('conform serve', () => {
     const child = await spawnServe([]);
     child.proc.kill('SIGINT');
     expect(await child.exited).toBe(0);
+  });
+});
+
+describe('one owner per data directory (file:)', () => {
+  it('a second server on the directory exits 2 naming it and its holder; a lock left by kill -9 does not block a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conform-owner-'));
+    try {
+      const first = await spawnServe(['--database', `file:${dir}`]);
+      try {
+        const second = await runConform(['serve', '--port', '0', '--database', `file:${dir}`]);
+        expect(second.code).toBe(2);
+        const lines = second.stderr.split('\n').filter((l) => l.trim() && !l.includes('npm warn'));
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`database directory ${dir} is in use by process ${first.proc.pid}`);
+        // The first server still serves, with its data.
+        const r = await request(`${first.baseUrl}/v0/merchants/${first.merchantId}`, { headers: { authorization: 'Bearer sk_test_conform_reference' } });
+        expect(r.statusCode).toBe(200);
+        await r.body.dump();
+      } finally {
+        first.proc.kill('SIGKILL');
+      }
+      expect(await first.exited).toBe('SIGKILL');
+      expect(await readFile(join(dir, 'conform.lock'), 'utf8')).toContain(`"pid":${first.proc.pid}`);
+      const restarted = await spawnServe(['--database', `file:${dir}`]);
+      expect(restarted.merchantId).toBe(first.merchantId);
+      restarted.proc.kill('SIGTERM');
+      expect(await restarted.exited).toBe(0);
+      // A clean stop leaves no lock behind.
+      await expect(readFile(join(dir, 'conform.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
+      // A lock naming a pid that no process has is stale too.
+      await writeFile(join(dir, 'conform.lock'), JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: '2020-01-01T00:00:00.000Z' }));
+      const again = await spawnServe(['--database', `file:${dir}`]);
+      again.proc.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

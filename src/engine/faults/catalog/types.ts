@@ -54,6 +54,13 @@ export interface CatalogFault extends Fault {
   description: string;
   /** A benign variant: a conforming behaviour the suites must NOT flag. */
   benign?: boolean;
+  /**
+   * Neither a fault nor benign: the document does not decide whether the behaviour is
+   * allowed (why, in a few words). Run and reported apart, counted in neither rate.
+   */
+  indeterminate?: string;
+  /** The kind of a generated fault (drop, type, bound-lax...); hand-written faults have none. */
+  kind?: string;
   /** Rule ids the fault is expected to trip (empty for benign variants). */
   rules: string[];
   /** The suites that exercise it (suites/<name>.suite.ts), to keep each run bounded. */

@@ -6,7 +6,7 @@
 import { Decimal } from 'decimal.js';
 import type { Tally } from '../tally.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, obj, opId, queryOf, sameJson, show, type Json } from './support.ts';
+import { expect, holds, is2xx, isDateTime, obj, opId, queryOf, sameJson, show, type Json } from './support.ts';
 
 type Answer = (o: Observed, got: Json, sent: Json, t: Tally) => void;
 
@@ -78,7 +78,7 @@ const ON_SUCCESS: Record<string, Answer> = {
     }
   },
   updateSourceRule(o, got, sent, t) {
-    const differs = ['description', 'enabled', 'name', 'order', 'conditions'].filter((k) => sent[k] !== undefined && JSON.stringify(got[k]) !== JSON.stringify(sent[k]));
+    const differs = ['description', 'enabled', 'name', 'order', 'conditions'].filter((k) => sent[k] !== undefined && !holds(got[k], sent[k]));
     if (Object.keys(sent).length) expect(t, U, o, 'SOURCE_RULES.UPDATE.PARTIAL', differs.length === 0, 'The source rule answered does not hold what was sent', () => differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '));
   },
   createBillingSchedule(o, got, sent, t) {

@@ -9,11 +9,12 @@ import { deleteBlockersUnit } from './delete-blockers.ts';
 import { rateCountingUnit } from './rate-counting.ts';
 import { laterReadsUnit } from './later-reads.ts';
 import { consistencyUnit } from './consistency.ts';
+import { partialUpdatesUnit } from './partial-updates.ts';
 import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
-  return [checksUnit, authUnit, validationUnit, answersUnit, migrationUnit, deleteBlockersUnit, rateCountingUnit(), laterReadsUnit(), consistencyUnit(), retryUnit(), clientRequestsUnit];
+  return [checksUnit, authUnit, validationUnit, answersUnit, migrationUnit, deleteBlockersUnit, rateCountingUnit(), laterReadsUnit(), partialUpdatesUnit(), consistencyUnit(), retryUnit(), clientRequestsUnit];
 }
 
 /** Every rule a passive unit can judge, by scope. */

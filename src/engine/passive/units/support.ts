@@ -35,8 +35,9 @@ export function queryOf(o: Observed): URLSearchParams {
   return new URLSearchParams(i < 0 ? '' : o.record.path.slice(i + 1));
 }
 
-/** `read` holds what was `sent`: equal primitives, and every key of a sent object held in turn (extra keys allowed). */
+/** `read` holds what was `sent`: equal primitives, arrays item by item, every key of a sent object held in turn (extra keys allowed). */
 export function holds(read: unknown, sent: unknown): boolean {
+  if (Array.isArray(sent)) return Array.isArray(read) && read.length === sent.length && sent.every((v, i) => holds(read[i], v));
   const s = obj(sent);
   if (!s) return sameJson(read, sent);
   const r = obj(read);

@@ -5,21 +5,10 @@
  * 429...) came for another reason first and judges nothing. Whether a valid request may
  * get 400 is not judged here: traffic does not show why a real request was refused.
  */
-import type { ConstraintKind } from '../../generators/constraints.ts';
+import { CONSTRAINT_RULE as KIND_RULE } from '../../generators/constraints.ts';
 import type { PassiveUnit } from '../types.ts';
 import { brokenConstraints } from '../requests.ts';
 
-const KIND_RULE: Record<ConstraintKind, string> = {
-  type: 'VALIDATION.TYPE.400',
-  required: 'VALIDATION.REQUIRED.400',
-  enum: 'VALIDATION.ENUM.400',
-  pattern: 'VALIDATION.PATTERN.400',
-  maxLength: 'VALIDATION.BOUNDS.400',
-  minimum: 'VALIDATION.BOUNDS.400',
-  maximum: 'VALIDATION.BOUNDS.400',
-  exclusiveMinimum: 'VALIDATION.BOUNDS.400',
-  exclusiveMaximum: 'VALIDATION.BOUNDS.400',
-};
 
 export const validationUnit: PassiveUnit = {
   name: 'validation',

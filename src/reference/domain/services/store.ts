@@ -53,11 +53,15 @@ export async function listAll<T extends object>(repo: Repository, type: string, 
   }
 }
 
-/** Map of id -> document for the given ids (missing ones are absent). */
-export async function getMany<T extends object>(repo: Repository, type: string, merchantId: string, ids: Iterable<string>): Promise<Map<string, Stored<T>>> {
+/**
+ * Map of id -> document for the given ids (missing ones are absent). `share` locks each
+ * found row FOR SHARE until the transaction ends (they are parents of what is written).
+ */
+export async function getMany<T extends object>(repo: Repository, type: string, merchantId: string, ids: Iterable<string>, lock?: 'share'): Promise<Map<string, Stored<T>>> {
   const out = new Map<string, Stored<T>>();
-  for (const id of new Set(ids)) {
-    const doc = await repo.get<Stored<T>>(type, id, merchantId);
+  // Sorted: two transactions locking overlapping sets take the locks in one order.
+  for (const id of [...new Set(ids)].sort()) {
+    const doc = lock ? await repo.getForShare<Stored<T>>(type, id, merchantId) : await repo.get<Stored<T>>(type, id, merchantId);
     if (doc) out.set(id, doc);
   }
   return out;

@@ -101,12 +101,12 @@ export async function migrateSubscription(repo: Repository, merchantId: string, 
 
 /** Usage quantity per billable metric within [start, end). */
 export function usageIn(events: Array<{ billableMetricId: string; quantity: number; timestamp: string }>, period: Period): Map<string, string> {
-  const by = new Map<string, string[]>();
+  const by = new Map<string, number[]>();
   for (const e of events) {
     const t = new Date(e.timestamp).getTime();
     if (t < period.start.getTime() || (period.end && t >= period.end.getTime())) continue;
     const list = by.get(e.billableMetricId) ?? [];
-    list.push(String(e.quantity));
+    list.push(e.quantity);
     by.set(e.billableMetricId, list);
   }
   return new Map([...by].map(([k, v]) => [k, formatPlain(sum(v))]));
