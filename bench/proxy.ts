@@ -4,7 +4,8 @@
  * `conform serve` and the proxy (proxy-child.ts: the engine call `conform proxy` makes, also
  * timing its own part of each exchange) run as child processes. This process sends a fixed rate of requests (open loop: one every 1/rate s whatever the
  * answers do) for BENCH_DURATION seconds straight to the reference, then the same through
- * the proxy, alternating for BENCH_ROUNDS rounds so that both see the same machine load.
+ * the proxy, alternating for BENCH_ROUNDS rounds so that both see the same machine load
+ * (after BENCH_WARMUP seconds each way, not measured).
  * Traffic: 80 % GET /v0/customers/{id}, 20 % PATCH /v0/customers/{id} (the judge keeps
  * state for later reads). Prints each round's latency percentiles, the added latency (proxy
  * minus direct, per percentile), the time spent inside the proxy per exchange (its whole
@@ -23,6 +24,8 @@ import { Pool } from 'undici';
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Seconds of traffic each way before measuring (JIT, connection pools, the judge's caches). */
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const CUSTOMERS = 200;
 const KEY = 'sk_test_conform_bench_proxy_key';
 const BIN = fileURLToPath(new URL('../bin/conform.js', import.meta.url));
@@ -62,9 +65,9 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Open loop at RATE req/s for DURATION_S: each request starts on its schedule, answered or not. */
-async function load(base: string, ids: string[]): Promise<Round> {
+async function load(base: string, ids: string[], seconds = DURATION_S): Promise<Round> {
   const pool = new Pool(base, { connections: 64, pipelining: 1, keepAliveTimeout: 10_000 });
-  const total = Math.round(RATE * DURATION_S);
+  const total = Math.round(RATE * seconds);
   const latencies = new Float64Array(total);
   let failed = 0;
   const t0 = performance.now();
@@ -124,6 +127,10 @@ async function main(): Promise<void> {
     console.log('| round | path | p50 ms | p90 ms | p99 ms | max ms | non-2xx |');
     console.log('|---|---|---:|---:|---:|---:|---:|');
     const added: Array<{ p50: number; p99: number }> = [];
+    if (WARMUP_S > 0) {
+      await load(server.url, ids, WARMUP_S);
+      await load(proxy.url, ids, WARMUP_S);
+    }
     for (let round = 1; round <= ROUNDS; round++) {
       const direct = await load(server.url, ids);
       const through = await load(proxy.url, ids);

@@ -65,10 +65,11 @@ describe.concurrent('config files that would silently test the bundled reference
 describe('conform run --sandbox', () => {
   test('allows destructive scenarios, as sandbox: true does', async () => {
     // Without it the destructive scenario is not run on a non-sandbox URL (destructiveAllowed, config.test.ts).
-    const on = await conform(['run', '--base-url', target.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--sandbox', '--report-dir', join(work, 'on')], work);
-    expect(on.code).toBe(0);
+    // The demo suite has a scenario whose fixture the fake target cannot give: that gap is accepted.
+    const on = await conform(['run', '--base-url', target.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--sandbox', '--allow-unjudged', '--report-dir', join(work, 'on')], work);
+    expect(on.code, on.stdout).toBe(0);
     expect(on.stdout).toMatch(/ · destructive allowed · /);
     expect(on.stdout).toMatch(/^PASS demo > a destructive scenario/m);
     expect(JSON.parse(await readFile(join(work, 'on', 'report.json'), 'utf8')).run.target.sandbox).toBe(true);
-  });
+  }, 120_000);
 });

@@ -73,7 +73,7 @@ describe('conform run', () => {
     const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, 'schemas/report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(`${r.stdout}${r.stderr}${await allFiles(dir)}`).not.toContain(FAKE_KEY);
-  });
+  }, 180_000);
 
   test('a broken target: exit 1, naming the broken rules, with evidence and a redacted replay', async () => {
     const dir = join(work, 'broken');
@@ -146,7 +146,7 @@ describe('conform run', () => {
     // sandbox: true allows the destructive scenario, which then runs.
     expect(r2.stdout).toMatch(/^PASS demo > a destructive scenario/m);
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
-  });
+  }, 180_000);
 
   test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
     const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
@@ -173,7 +173,7 @@ describe('conform run', () => {
     } finally {
       await ext.close();
     }
-  });
+  }, 180_000);
 
   test('an empty suites folder: exit 2, never a fake result', async () => {
     const empty = join(work, 'empty-suites');
@@ -202,7 +202,7 @@ describe('conform run', () => {
     expect(merged.rules.find((x: { id: string }) => x.id === 'SCHEMA.REQUIRED.PRESENT').verdict).toBe('failed');
     expect(merged.summary.headline).toMatch(/^judged [1-9]\d* of \d+ rules/);
     expect(m.stdout).toMatch(/^judged [1-9]\d* of \d+ rules/m);
-  });
+  }, 180_000);
 
   test('--help on run and merge', async () => {
     const r = await conform(['run', '--help']);
@@ -252,12 +252,11 @@ describe('scenario API through a run', () => {
 
   test('--fail-on-skip: a run that would pass exits 3 when a scenario ended early (not for the profile), naming it and why', async () => {
     const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
-    const plain = await conform([...args, '--report-dir', join(work, 'skips')]);
+    const [plain, strict] = await Promise.all([conform([...args, '--report-dir', join(work, 'skips')]), conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip'])]);
     expect(plain.code, plain.stdout).toBe(0);
-    const strict = await conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']);
     expect(strict.code).toBe(3);
     expect(strict.stdout).toMatch(/--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/);
-  });
+  }, 180_000);
 });
 
 describe('the bundled reference', () => {
