@@ -197,7 +197,7 @@ function readJson(file) {
 /** The failed rules (report.json) or, when no report was written, the run's last lines. */
 export function outcome(dir, out) {
   const report = readJson(join(dir, 'report', 'report.json'));
-  const failed = (report?.rules ?? []).filter((r) => r.verdict === 'failed' && !r.informational);
+  const failed = (report?.rules ?? []).filter((r) => r.verdict === 'failed' && r.scope === 'target');
   if (failed.length) {
     const failedSuites = [...new Set((report.scenarios ?? []).filter((s) => s.state === 'failed').map((s) => s.suite))].filter(Boolean);
     return { failedSuites, message: `failed rules: ${failed.map((r) => r.id).join(', ')}` };

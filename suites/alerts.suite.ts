@@ -11,7 +11,6 @@ const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ?
 const concurrent = { concurrent: true } as const;
 const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
 
-/** expectStatus judged under several rules: each records the finding, the last stops the scenario. */
 /** A 200 list page of the wallet's alerts; returns the envelope. */
 function expectPage(t: ScenarioContext, ruleId: string, ex: Exchange, walletId: string): Json {
   notRefused(t, ex);
@@ -46,7 +45,9 @@ scenario(['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_
   for (const limit of [1, 100]) {
     const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
     const b = expectPage(t, 'ALERTS.LIST.LIMIT_RANGE', res, walletId);
-    t.expectRule('ALERTS.LIST.LIMIT_RANGE', (b.pagination.limit === undefined || b.pagination.limit === limit) && b.data.length === Math.min(limit, 2), `limit ${limit}: pagination.limit ${limit} and at most ${limit} alerts (got ${JSON.stringify(b.pagination.limit)}, ${b.data.length})`, res);
+    // The wallet holds at least two alerts (maybe more): a page holds at most `limit`, and is not empty.
+    t.expectRule('ALERTS.LIST.LIMIT_RANGE', b.pagination.limit === undefined || b.pagination.limit === limit, `limit ${limit}: pagination.limit echoes ${limit} (got ${JSON.stringify(b.pagination.limit)})`, res);
+    t.expectRule('ALERTS.LIST.LIMIT_RANGE', b.data.length <= limit && b.data.length >= Math.min(limit, 2), `limit ${limit}: a first page of a wallet with at least 2 alerts holds between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`, res);
   }
   for (const limit of [0, 101]) {
     const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
@@ -76,7 +77,7 @@ scenario(['ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.REQUIRED.400', 'VALIDAT
   }
 }, concurrent);
 
-scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'SCHEMA.NOT_SHOWN.OPEN', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert updated', async (t) => {
+scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert updated', async (t) => {
   const { alertIds: [alertId], walletId } = await t.fixture((f) => f.walletWithAlerts(1));
   const body = { enabled: false, notifyPeriod: 7200, recipients: ['ops@conform.invalid', 'billing@conform.invalid'], config: { threshold: '12.34' } };
   const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
@@ -92,7 +93,6 @@ scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'SCHEMA.NOT_SHOWN.OPEN', 'V
   );
   // The contents of config are not shown: only that it is an object.
   t.expectRule('ALERTS.UPDATE.OK', a.config === undefined || (typeof a.config === 'object' && a.config !== null), 'config, when present, is an object', res);
-  t.exercise('SCHEMA.NOT_SHOWN.OPEN');
 }, concurrent);
 
 scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'PATCH of an unknown alert gets 404', async (t) => {

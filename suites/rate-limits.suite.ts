@@ -246,13 +246,12 @@ async function exhaust(b: Bench, opts: { first?: Target; next?: () => Promise<Ta
     const exact = fresh && target.alone;
     if (!fresh) t.note(`${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`);
     if (remaining! > MAX_EXHAUST) {
-      t.note(`${ep.label}: x-ratelimit-remaining ${remaining} is more than ${MAX_EXHAUST} requests; the bucket is not used up, only the published ${ep.limit} are sent`);
       if (exact) {
         const sent = await burst(ep.limit - 1, () => b.send(target));
         const early = sent.find((x) => x.status === 429);
         t.checkRule(ep.limitRule, !early, `429 within the published ${ep.limit} requests of a fresh window`, early);
       }
-      return undefined;
+      return t.notJudged(`${ep.label}: x-ratelimit-remaining ${remaining} is more than the ${MAX_EXHAUST} requests this run may send to use the bucket up; only the published ${ep.limit} were sent`, 'target');
     }
 
     let admitted = 1;
@@ -325,7 +324,7 @@ async function otherUntouched(b: Bench, done: Exhausted, other: Target | undefin
   const { t, ep } = b;
   const same = other === undefined || (ep.bucket === 'merchant' ? other.merchantId === done.target.merchantId : other.subscriptionId === done.target.subscriptionId);
   if (same) {
-    t.note(`${ep.label}: no second ${ep.bucket} to compare with; ${ep.bucketRule} not judged on another ${ep.bucket}`);
+    t.ruleNotJudged(ep.bucketRule, `${ep.label}: no second ${ep.bucket} to compare with another ${ep.bucket}`, 'fixture');
     return;
   }
   const ex = await b.send(other);
@@ -386,6 +385,7 @@ for (const ep of ENDPOINTS) {
         b.fresh(),
         ep.bucket === 'subscription' ? optional(t, (f) => f.secondKeySameMerchant(), `${ep.label}: no second key of the merchant; AUTH.ALLOWANCE.PER_MERCHANT not judged here`) : undefined,
       ]);
+      if (ep.bucket === 'subscription' && !second) t.ruleNotJudged('AUTH.ALLOWANCE.PER_MERCHANT', `${ep.label}: no second key of the merchant (secondKeySameMerchant)`, 'credential');
       let done = await exhaust(b, { first });
       if (!done) return;
       // Still refused within the window (unless a new window may have begun: remaining back at limit - 1).
@@ -418,7 +418,7 @@ for (const ep of ENDPOINTS.filter((e) => e.bucket === 'merchant')) {
         // Room for three requests, and time to send them in one window.
         if (a1.status === 429 || r1 === undefined || r1 < 2 || reset === undefined || reset < 2) {
           const wait = b.waitFor(a1);
-          if (wait === undefined) return t.skip(`${ep.label}: the primary merchant's bucket is nearly used up by other traffic (remaining ${a1.responseHeaders[REMAINING]}, reset ${a1.responseHeaders[RESET]} s) and this profile does not wait that long`);
+          if (wait === undefined) return t.notJudged(`${ep.label}: the primary merchant's bucket is nearly used up by other traffic (remaining ${a1.responseHeaders[REMAINING]}, reset ${a1.responseHeaders[RESET]} s) and this profile does not wait that long`, 'target');
           await t.sleep(wait * 1000 + MARGIN_MS);
           continue;
         }
@@ -432,7 +432,7 @@ for (const ep of ENDPOINTS.filter((e) => e.bucket === 'merchant')) {
         t.checkRule(ep.bucketRule, shared, message, b1);
         return;
       }
-      t.skip(`${ep.label}: no window of the primary merchant with room for three requests in ${ATTEMPTS} tries`);
+      t.notJudged(`${ep.label}: no window of the primary merchant with room for three requests in ${ATTEMPTS} tries`, 'target');
     },
     { concurrent: true },
   );
@@ -457,7 +457,7 @@ scenario(
       const after = await Promise.all(benches.map((bb, i) => bb.send(targets[i])));
       after.forEach((ex, i) => {
         if (before[i].status === 429) {
-          t.note(`${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`);
+          t.ruleNotJudged('RATE.BUCKET.PER_ENDPOINT', `${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`, 'target');
           return;
         }
         const was = hdr(before[i], REMAINING);
@@ -502,60 +502,5 @@ scenario(
   { concurrent: true },
 );
 
-scenario(
-  ['RATE.UNLISTED.NOT_JUDGED'],
-  'x-ratelimit headers on endpoints outside the Limits table are not judged',
-  async (t) => {
-    const { merchantId } = await t.fixture((f) => f.merchant());
-    const path = `/v0/merchants/${encodeURIComponent(merchantId)}`;
-    const op = spec.findOperation('GET', path);
-    t.expectRule('RATE.UNLISTED.NOT_JUDGED', op !== undefined && !op.rateLimit, `GET ${path} is expected to be a documented endpoint outside the Limits table`);
-    const ex = await t.http.get(path);
-    const present = [LIMIT, REMAINING, RESET].filter((h) => ex.responseHeaders[h] !== undefined);
-    t.exercise('RATE.UNLISTED.NOT_JUDGED');
-    t.note(present.length
-      ? `GET /v0/merchants/{id} (unlisted) returned ${present.map((h) => `${h}: ${ex.responseHeaders[h]}`).join(', ')}; not judged: such values describe no reachable limit`
-      : 'GET /v0/merchants/{id} (unlisted) returned no x-ratelimit headers; none would be judged');
-  },
-  { concurrent: true },
-);
-
-scenario(
-  ['RATE.DASHBOARD.EXEMPT'],
-  "the dashboard's own allowance is not observable with a merchant key",
-  async (t) => {
-    t.exercise('RATE.DASHBOARD.EXEMPT');
-    t.note("Requests sent by the service's dashboard do not use the merchant's buckets; a merchant API key cannot send dashboard requests, so this is recorded, never judged.");
-  },
-  { concurrent: true },
-);
-
-// ------------------------------------------------------------------ the client's retry rule
-
-const SHORTEST = [...ENDPOINTS].sort((a, b) => a.windowSeconds - b.windowSeconds || a.limit - b.limit)[0];
-
-scenario(
-  ['RETRY.CLIENT.WAIT', 'RETRY.CLIENT.MAX_ATTEMPTS'],
-  `the engine's client waits retry-after before retrying a 429, at most five attempts (${SHORTEST.label})`,
-  async (t) => {
-    const b = new Bench(t, SHORTEST);
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const done = await exhaust(b);
-      if (!done) return;
-      const seen: Array<{ ex: Exchange; at: number }> = [];
-      await b.send(done.target, undefined, { retry429: true, onExchange: (ex) => seen.push({ ex, at: performance.now() }) });
-      if (seen[0]?.ex.status !== 429) continue; // a new window admitted it at once: nothing was retried
-      for (let i = 0; i + 1 < seen.length; i++) {
-        const ra = hdr(seen[i].ex, 'retry-after');
-        const due = (ra ?? 2 ** i) * 1000;
-        const waited = seen[i + 1].at - seen[i + 1].ex.durationMs - seen[i].at;
-        t.checkRule('RETRY.CLIENT.WAIT', waited >= due - 5, `retried after ${Math.round(waited)} ms; ${ra === undefined ? 'without retry-after the wait is 1 s doubled' : `retry-after was ${ra} s`}`, seen[i + 1].ex);
-      }
-      t.checkRule('RETRY.CLIENT.MAX_ATTEMPTS', seen.length <= 5, `${seen.length} attempts at one request`);
-      t.note(`${seen.length} attempts: ${seen.map((s) => s.ex.status).join(', ')}`);
-      return;
-    }
-    t.skip(`the retried request was admitted at once in ${ATTEMPTS} windows: no 429 to retry was observed`);
-  },
-  { concurrent: true },
-);
+// RATE.UNLISTED.NOT_JUDGED and RATE.DASHBOARD.EXEMPT (restraint) and RETRY.CLIENT.* (client) are
+// rules about the tool itself: the project's own tests judge them, never a run against a target.

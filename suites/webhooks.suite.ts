@@ -56,8 +56,8 @@ scenario(
     const { merchantId } = await t.fixture((f) => f.merchant());
     const res = await t.http.patch('/v0/webhooks', { enabled: true });
     const c = expectConfig(t, res, true);
+    t.checkRule('AUTH.MERCHANT.DEFAULT', c.merchantId === merchantId, `without merchantId, the request acts for the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`, res);
     t.expectRule('WEBHOOKS.MERCHANT.DEFAULT', c.merchantId === merchantId, `merchantId is the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`, res);
-    t.exercise('AUTH.MERCHANT.DEFAULT');
     // Naming the key's own merchant reaches the same configuration.
     const named = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId } });
     const n = expectConfig(t, named, true);

@@ -9,12 +9,16 @@
  *   });
  *
  * Every exchange runs the check registry; any finding fails the scenario and cites its
- * rules. A missing fixture or credential skips the scenario with a reason naming it.
- * What was exercised and found is recorded on the vitest task meta for the reporters.
+ * rules. A rule is judged only by a condition that could have failed (a check on an
+ * exchange, expectRule, checkRule, expectStatus): citing it judges nothing. A scenario that
+ * cannot judge what it cites ends with `t.notJudged(reason, category)`; a missing fixture or
+ * credential does the same with category `fixture` / `credential`. An error that is not a
+ * finding is the tool's own failure (an engine error), never the target's.
+ * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
 import { loadSpec } from '../spec/index.ts';
-import type { Exchange, Finding } from './types.ts';
+import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
 import { replayCommand } from './http/replay.ts';
 import { redact, redactDeep } from './redact.ts';
@@ -24,9 +28,10 @@ import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext 
 
 export { describe, beforeAll, afterAll } from 'vitest';
 export { FixtureUnavailable } from './fixtures/types.ts';
+export type { NotJudgedCategory } from './types.ts';
 
 export interface ScenarioOptions {
-  /** Deletes, refunds...: skipped unless the target allows destructive scenarios. */
+  /** Deletes, refunds...: not judged unless the target allows destructive scenarios. */
   destructive?: boolean;
   /** Only in the full profile (e.g. waits for per-minute windows). */
   profile?: 'full';
@@ -38,16 +43,20 @@ export interface ScenarioOptions {
 /** What the reporters read back from each scenario (task meta `conform`); plain JSON. */
 export interface ScenarioRecord {
   ruleIds: string[];
-  /** Rule id → number of judgements (checks on exchanges, expectRule calls). */
+  /** Rule id → number of judgements (checks on exchanges, expectRule, checkRule, expectStatus), passed or failed. */
   judged: Record<string, number>;
+  /** Rule id → number of findings against it: every one, however many findings are kept as evidence. */
+  failed: Record<string, number>;
+  /** The findings kept as evidence (at most MAX_FINDINGS). */
   findings: Finding[];
+  /** Every finding of the scenario, kept or not. */
+  findingCount: number;
   notes: string[];
   exchanges: number;
-  skipReason?: string;
-  /** Skipped by the run's own options (profile, destructive off), not for a missing fixture. */
-  skippedByOption?: boolean;
-  /** The scenario stopped on an error that is not a finding (its rules fail with it). */
-  aborted?: string;
+  /** Rules the scenario could not judge, each mark with its reason and category. */
+  notJudged: NotJudgedMark[];
+  /** The tool broke while running the scenario (never the target's fault). */
+  engineErrors: EngineErrorRecord[];
 }
 
 export interface ScenarioRequestOptions extends RequestOptions {
@@ -78,9 +87,9 @@ export interface TargetInfo {
 export interface ScenarioContext {
   readonly http: ScenarioHttp;
   readonly target: TargetInfo;
-  /** Resolves a fixture; a FixtureUnavailable skips the scenario naming what is missing. */
+  /** Resolves a fixture; a FixtureUnavailable ends the scenario, its unjudged rules not judged (category fixture or credential). */
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
-  /** Records a judgement of `ruleId`; when `condition` is false, records a finding and stops the scenario. */
+  /** Judges `ruleId` on `condition`; when it is false, records a finding and stops the scenario. */
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
   /** Like expectRule but carries on: returns the condition. */
   checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
@@ -88,14 +97,25 @@ export interface ScenarioContext {
   expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
   /** Turns off the client's automatic 429 retry for the rest of this scenario. */
   rateLimitScenario(): void;
-  /** Marks rules as exercised without a specific assertion (e.g. covered by the checks on an exchange). */
-  exercise(...ruleIds: string[]): void;
-  /** An advisory note (never a failure): shown in the reports. */
+  /**
+   * Ends the scenario: the rules it cites that it has not judged yet are not judged, with
+   * `reason` (what kept them from being judged) and its category. What was judged stands.
+   */
+  notJudged(reason: string, category?: NotJudgedCategory): never;
+  /** Records that `ruleIds` were not judged here (with the reason) and carries on; a later judgement still counts. */
+  ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
+  /** An advisory note (never a failure, never a judgement): shown in the reports. */
   note(message: string): void;
-  /** Skips the scenario with a reason. */
-  skip(reason: string): never;
   sleep(ms: number): Promise<void>;
   readonly findings: readonly Finding[];
+}
+
+/** Thrown by t.notJudged: ends the scenario without a failure. */
+export class NotJudged extends Error {
+  constructor(readonly reason: string, readonly category: NotJudgedCategory) {
+    super(`not judged (${category}): ${reason}`);
+    this.name = 'NotJudged';
+  }
 }
 
 /** Thrown when a scenario has findings: the test fails, and the reporters read the findings from the meta. */
@@ -112,7 +132,9 @@ function describeFindings(findings: Finding[]): string {
   return redact(`${findings.length} finding${findings.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
 }
 
-const MAX_FINDINGS = 50;
+/** Findings kept as evidence per scenario; verdicts count every finding (record.failed). */
+export const MAX_FINDINGS = 50;
+const MAX_STACK = 4000;
 const MAX_RAW_BODY = 8 * 1024;
 
 /** A copy of an exchange small enough for the task meta and the reports. */
@@ -123,10 +145,6 @@ export function compactExchange(ex: Exchange): Exchange {
     delete out.body;
   }
   return out;
-}
-
-function metaOf(ctx: TestContext): ScenarioRecord {
-  return (ctx.task.meta as { conform?: ScenarioRecord }).conform!;
 }
 
 let specPromise: Promise<SpecView> | undefined;
@@ -144,7 +162,6 @@ class Scenario implements ScenarioContext {
 
   constructor(
     private readonly record: ScenarioRecord,
-    private readonly ctx: TestContext,
     private readonly targetCtx: TargetContext,
     private readonly client: HttpClient,
     private readonly specView: SpecView,
@@ -181,7 +198,9 @@ class Scenario implements ScenarioContext {
         this.record.exchanges += 1;
         const outcome = runChecks(exchange, { spec: this.specView, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
+        // No usable response (the transport check cites no rule): the scenario's rules fail with it.
         for (const f of outcome.findings) this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
+        for (const e of outcome.errors) this.engineError(e.message, e.stack, e.source);
         opts.onExchange?.(exchange);
       },
     });
@@ -189,9 +208,17 @@ class Scenario implements ScenarioContext {
 
   private addFinding(f: Finding): void {
     this.findings.push(f);
+    this.record.findingCount += 1;
+    for (const id of new Set(f.ruleIds)) this.record.failed[id] = (this.record.failed[id] ?? 0) + 1;
     if (this.record.findings.length < MAX_FINDINGS) {
       this.record.findings.push(redactDeep({ ...f, exchange: f.exchange ? compactExchange(f.exchange) : undefined }));
     }
+  }
+
+  /** The tool broke: recorded with its stack against the rules cited and not judged yet. */
+  engineError(message: string, stack?: string, source = 'scenario'): void {
+    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    this.record.engineErrors.push({ source, message: redact(message).slice(0, MAX_STACK), ...(stack ? { stack: redact(stack).slice(0, MAX_STACK) } : {}), ruleIds });
   }
 
   async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
@@ -237,18 +264,23 @@ class Scenario implements ScenarioContext {
     this.rateLimited = true;
   }
 
-  exercise(...ruleIds: string[]): void {
-    for (const r of ruleIds) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
+  notJudged(reason: string, category: NotJudgedCategory = 'target'): never {
+    throw new NotJudged(reason, category);
+  }
+
+  ruleNotJudged(ruleIds: string | string[], reason: string, category: NotJudgedCategory = 'target'): void {
+    const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
+    this.record.notJudged.push({ reason: redact(reason), category, ruleIds: [...ids] });
+  }
+
+  /** Ends the scenario's judging: every cited rule not judged yet is marked with `reason`. */
+  endNotJudged(reason: string, category: NotJudgedCategory): void {
+    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    this.record.notJudged.push({ reason: redact(reason), category, ruleIds, endedScenario: true });
   }
 
   note(message: string): void {
     this.record.notes.push(redact(message));
-  }
-
-  skip(reason: string): never {
-    this.record.skipReason = redact(reason);
-    this.ctx.skip(this.record.skipReason);
-    throw new Error('unreachable');
   }
 
   sleep(ms: number): Promise<void> {
@@ -256,15 +288,24 @@ class Scenario implements ScenarioContext {
   }
 }
 
-function isSkip(err: unknown): boolean {
-  // vitest's ctx.skip() throws its own marker error.
-  return (err as { code?: string })?.code === 'VITEST_PENDING';
-}
-
 /** Suite files that registered the fixture cleanup (modules are shared across files in a worker). */
 const cleanupRegistered = new Set<string>();
 
-/** Defines a scenario: a vitest test citing the rule ids it exercises. */
+function emptyRecord(ruleIds: string[]): ScenarioRecord {
+  return { ruleIds: [...ruleIds], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged: [], engineErrors: [] };
+}
+
+/** How a scenario that did not run to its end is reported (ctx.skip: vitest's own marker). */
+function endWithout(ctx: TestContext, record: ScenarioRecord, reason: string, category: NotJudgedCategory): void {
+  record.notJudged.push({ reason: redact(reason), category, ruleIds: [...record.ruleIds], endedScenario: true });
+  ctx.skip(redact(reason));
+}
+
+function isFixtureUnavailable(err: unknown): err is FixtureUnavailable {
+  return err instanceof FixtureUnavailable || (err as Error)?.name === 'FixtureUnavailable';
+}
+
+/** Defines a scenario: a vitest test citing the rule ids it judges. */
 export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
   const file = expect.getState().testPath ?? '';
   if (!cleanupRegistered.has(file)) {
@@ -276,50 +317,45 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
   define(
     title,
     async (ctx) => {
-      const record: ScenarioRecord = { ruleIds: [...ruleIds], judged: {}, findings: [], notes: [], exchanges: 0 };
+      const record = emptyRecord(ruleIds);
       (ctx.task.meta as { conform?: ScenarioRecord }).conform = record;
       const target = targetContext();
       if (opts.destructive && !target.destructive) {
-        record.skipReason = 'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml';
-        record.skippedByOption = true;
-        return ctx.skip(record.skipReason);
+        return endWithout(ctx, record, 'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml', 'destructive');
       }
-      if (opts.profile === 'full' && target.profile !== 'full') {
-        record.skipReason = 'runs in the full profile only (--profile full)';
-        record.skippedByOption = true;
-        return ctx.skip(record.skipReason);
-      }
+      if (opts.profile === 'full' && target.profile !== 'full') return endWithout(ctx, record, 'runs in the full profile only (--profile full)', 'profile');
       const specView = await spec();
       const resolveOperation = (method: string, path: string) => specView.findOperation(method, path)?.operationId;
       const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
-      const t = new Scenario(record, ctx, target, new HttpClient(options), specView, new HttpClient(options));
+      const t = new Scenario(record, target, new HttpClient(options), specView, new HttpClient(options));
       try {
         await fn(t);
       } catch (err) {
-        if (isSkip(err)) throw err;
-        if (err instanceof FixtureUnavailable || (err as Error)?.name === 'FixtureUnavailable') {
-          const f = err as FixtureUnavailable;
-          if (!t.findings.length) {
-            record.skipReason = redact(`fixture '${f.fixture}' unavailable: ${f.reason}`);
-            return ctx.skip(record.skipReason);
-          }
-          // What was found before the fixture went missing still stands; the missing fixture blames no rule.
-          record.notes.push(redact(`stopped early: fixture '${f.fixture}' unavailable: ${f.reason}`));
-          throw new ConformanceFailure(t.findings);
+        if (err instanceof NotJudged || isFixtureUnavailable(err)) {
+          const [reason, category] =
+            err instanceof NotJudged ? [err.reason, err.category] : [`fixture '${err.fixture}' unavailable: ${err.reason}`, err.category ?? 'fixture'];
+          t.endNotJudged(reason, category);
+          // What was found before still stands.
+          if (t.findings.length) throw new ConformanceFailure(t.findings);
+          return ctx.skip(redact(reason));
         }
         if (!(err instanceof ConformanceFailure)) {
-          record.aborted = redact(String((err as Error)?.message ?? err)).slice(0, 2000);
-          if (t.findings.length) throw new ConformanceFailure(t.findings);
-          throw new Error(record.aborted);
+          t.engineError(String((err as Error)?.message ?? err), (err as Error)?.stack);
+          throw new EngineError(record.engineErrors[record.engineErrors.length - 1].message);
         }
         throw err;
       }
       if (t.findings.length) throw new ConformanceFailure(t.findings);
+      if (record.engineErrors.length) throw new EngineError(record.engineErrors[0].message);
     },
     opts.timeoutMs,
   );
 }
 
-export function metaRecord(ctx: TestContext): ScenarioRecord | undefined {
-  return metaOf(ctx);
+/** The scenario stopped because the tool broke (a check or the scenario code threw). */
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
 }

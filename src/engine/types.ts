@@ -37,6 +37,34 @@ export interface Finding {
   counterexample?: unknown;
 }
 
+/**
+ * Why a rule was not judged: a missing fixture or credential, a fixture found used up,
+ * the run's profile or destructive setting, a property of the target the suite cannot
+ * judge through, or a rule that does not apply to this target.
+ */
+export type NotJudgedCategory = 'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
+
+export const NOT_JUDGED_CATEGORIES: readonly NotJudgedCategory[] = ['fixture', 'credential', 'fixture-used-up', 'profile', 'destructive', 'target', 'not-applicable'];
+
+/** Rules a scenario (or a judge) could not judge, and why. */
+export interface NotJudgedMark {
+  reason: string;
+  category: NotJudgedCategory;
+  ruleIds: string[];
+  /** The mark ended the scenario. */
+  endedScenario?: boolean;
+}
+
+/** The tool broke (a check or scenario code threw): never the target's fault. */
+export interface EngineErrorRecord {
+  /** The check or scenario that broke. */
+  source: string;
+  message: string;
+  stack?: string;
+  /** Rules left unjudged by it. */
+  ruleIds: string[];
+}
+
 /** What a check may know besides the exchange. */
 export interface CheckContext {
   /** True while a rate-limit scenario is deliberately exhausting a bucket. */

@@ -11,8 +11,15 @@ export const RULE_FAMILIES = [
 ] as const;
 export type RuleFamily = (typeof RULE_FAMILIES)[number];
 
-/** contract: judged on any target; reference: only the bundled server promises it. */
-export type RuleKind = 'contract' | 'reference';
+/**
+ * contract: judged on any target; reference: a choice of the bundled server that the
+ * document does not show (not applicable to other targets); restraint: a constraint on the
+ * tool itself (what it must never judge); client: the client's side of the contract (the
+ * engine's own client is tested by the project, live clients by `conform proxy`).
+ */
+export type RuleKind = 'contract' | 'reference' | 'restraint' | 'client';
+
+export const RULE_KINDS: readonly RuleKind[] = ['contract', 'reference', 'restraint', 'client'];
 
 export interface Rule {
   /** Stable id FAMILY.SUBJECT.ASPECT, e.g. RATE.CUSTOMERS_LIST.LIMIT. */

@@ -59,10 +59,12 @@ describe('check registry', () => {
     expect(runChecks(ex('GET', '/v9/nothing', 500, 'x'), ctx).findings).toEqual([]);
   });
 
-  test('a crashing check becomes a finding, not a crash', () => {
+  test('a crashing check is an engine error with its stack, never a finding against the target', () => {
     const broken: EngineCheck = { ...byName('money'), name: 'broken', evaluate: () => { throw new Error('oops'); } };
     const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx, [broken]);
-    expect(out.findings[0].title).toBe('Check broken crashed');
+    expect(out.findings).toEqual([]);
+    expect(out.errors[0]).toMatchObject({ source: 'check:broken', message: expect.stringContaining('oops') });
+    expect(out.errors[0].stack).toContain('Error: oops');
   });
 });
 

@@ -45,20 +45,29 @@ afterAll(async () => {
 });
 
 describe('conform run', () => {
-  test('a conforming target: exit 0, progress lines, four report files, no key anywhere', async () => {
+  test('a conforming target missing a fixture: exit 3 naming the unjudged rule; --allow-unjudged accepts it (exit 0); progress lines, four report files, no key anywhere', async () => {
     const dir = join(work, 'good');
     const r = await conform(['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7'], { CONFORM_API_KEY: FAKE_KEY });
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^PASS demo > a customer reads back by id \[CUSTOMERS.GET.BY_ID\]/m);
-    expect(r.stdout).toMatch(/^SKIP demo > needs a fixture the target cannot give/m);
-    expect(r.stdout).toMatch(/skipped: fixture 'merchantWithoutWebhooks' unavailable/);
-    expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+SKIPPED\s+NOT EXERCISED$/m);
-    expect(r.stdout).toMatch(/^PASSED: 0 failed/m);
+    expect(r.stdout).toMatch(/^NOT JUDGED demo > needs a fixture the target cannot give/m);
+    expect(r.stdout).toMatch(/not judged \(fixture\): fixture 'merchantWithoutWebhooks' unavailable/);
+    expect(r.stdout).toMatch(/^judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\)$/m);
+    expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+NOT JUDGED\s+ENGINE ERROR$/m);
+    expect(r.stdout).toMatch(/^  missing fixture: fixture 'merchantWithoutWebhooks' unavailable: .* \(1\): WEBHOOKS.404.NEVER_ENABLED$/m);
+    expect(r.stdout).toMatch(/^unjudged for a missing fixture or credential, not accepted: WEBHOOKS.404.NEVER_ENABLED$/m);
+    expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged/m);
+    const accepted = await conform(['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', join(work, 'good-accepted'), '--allow-unjudged=WEBHOOKS'], { CONFORM_API_KEY: FAKE_KEY });
+    expect(accepted.code, accepted.stdout).toBe(0);
+    expect(accepted.stdout).toMatch(/^accepted gaps \(unjudged for a missing fixture or credential\): 1 rule\(s\)$/m);
+    expect(accepted.stdout).toMatch(/^PASSED \(exit 0\): judged/m);
     expect(r.stdout).not.toMatch(/\u001b\[/);
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run).toMatchObject({ seed: 7, profile: 'quick', target: { baseUrl: good.baseUrl, bundled: false } });
+    expect(report.summary).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
+    expect(report.rules.filter((x: { verdict: string }) => x.verdict === 'passed').every((x: { judgements: number }) => x.judgements > 0)).toBe(true);
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, 'schemas/report.schema.json'), 'utf8')));
@@ -133,7 +142,7 @@ describe('conform run', () => {
     const ok = join(work, 'ok.yaml');
     await writeFile(ok, `baseUrl: ${good.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nsandbox: true\nprofile: quick\nreportDir: ok-reports\n`);
     const r2 = await conform(['run', '--config', ok, '--suites-dir', SUITES], { FAKE_BILLING_KEY: FAKE_KEY });
-    expect(r2.code).toBe(0);
+    expect(r2.code).toBe(3);
     // sandbox: true allows the destructive scenario, which then runs.
     expect(r2.stdout).toMatch(/^PASS demo > a destructive scenario/m);
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
@@ -181,8 +190,9 @@ describe('conform run', () => {
       conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '1/2', '--report-dir', s1]),
       conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '2/2', '--report-dir', s2]),
     ]);
-    // One suite file: one shard runs it, the other has nothing to do.
+    // One suite file: one shard runs it, the other has nothing to do (every rule not in this run).
     expect([a.code, b.code].sort()).toEqual([0, 1]);
+    expect(`${a.stdout}${b.stdout}`).toMatch(/^judged 0 of \d+ rules/m);
     const out = join(work, 'merged');
     const m = await conform(['merge', s1, s2, '--out', out]);
     expect(m.code).toBe(1);
@@ -190,6 +200,8 @@ describe('conform run', () => {
     const merged = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(merged.run.mergedFrom).toEqual([s1, s2]);
     expect(merged.rules.find((x: { id: string }) => x.id === 'SCHEMA.REQUIRED.PRESENT').verdict).toBe('failed');
+    expect(merged.summary.headline).toMatch(/^judged [1-9]\d* of \d+ rules/);
+    expect(m.stdout).toMatch(/^judged [1-9]\d* of \d+ rules/m);
   });
 
   test('--help on run and merge', async () => {
@@ -203,7 +215,7 @@ describe('conform run', () => {
 });
 
 describe('scenario API through a run', () => {
-  test('retry, skips, soft checks, aborts and hangs land in the report as they should', async () => {
+  test('retry, not-judged ends, soft checks, engine errors and hangs land in the report as they should', async () => {
     const dir = join(work, 'features');
     const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'features'), '--report-dir', dir]);
     expect(r.code).toBe(1);
@@ -215,23 +227,36 @@ describe('scenario API through a run', () => {
     expect(sc['soft checks carry on and notes are kept']).toMatchObject({ state: 'failed', notes: ['an advisory note'], findings: 1 });
     expect(rule['CUSTOMERS.TAX_ID.NULL_CLEARS'].verdict).toBe('failed');
     expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
-    expect(sc['an explicit skip names its reason']).toMatchObject({ state: 'skipped', skipReason: 'the target has no wallets' });
-    expect(rule['ALERTS.LIST.PAGINATED']).toMatchObject({ verdict: 'skipped', reasons: ['the target has no wallets'] });
-    expect(sc['an unexpected error fails the cited rules'].error).toMatch(/deeper|undefined/);
-    expect(rule['PRICES.GET.BY_ID'].verdict).toBe('failed');
+    expect(sc['a not-judged end names its reason and category']).toMatchObject({ state: 'skipped', skipReason: 'the target has no wallets' });
+    expect(rule['ALERTS.LIST.PAGINATED']).toMatchObject({ verdict: 'not_judged', reasons: ['the target has no wallets'], notJudged: [{ category: 'fixture' }] });
+    expect(sc["an unexpected error is an engine error, never the target's failure"]).toMatchObject({ state: 'error', error: expect.stringMatching(/deeper|undefined/) });
+    expect(rule['PRICES.GET.BY_ID']).toMatchObject({ verdict: 'engine_error', failureCount: 0, engineErrors: [{ stack: expect.stringContaining('api.suite.ts') }] });
+    expect(rule['PRODUCTS.CREATE.OBJECT']).toMatchObject({ verdict: 'not_judged', reasons: ["scenario 'citing a rule without judging it passes nothing' ended without judging it"] });
+    expect(rule['SCHEDULES.OWNER.EXACTLY_ONE'].verdict).toBe('passed');
+    expect(rule['SCHEDULES.END_DATE.PRESENT']).toMatchObject({ verdict: 'not_judged', notJudged: [{ reason: 'endDate defaulting is not shown on this target', category: 'target' }] });
     expect(rule['PAYMENTS.GET.BY_ID'].failures.map((f: { title: string }) => f.title)).toContain('No usable response');
-    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({ verdict: 'skipped', reasons: ['runs in the full profile only (--profile full)'] });
+    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({ verdict: 'not_judged', reasons: ['runs in the full profile only (--profile full)'], notJudged: [{ category: 'profile' }] });
+    expect(r.stdout).toMatch(/^engine errors \(the tool broke, not the target\): PRICES.GET.BY_ID/m);
     expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
   });
 
-  test('--fail-on-skip: a run that would pass exits 1 when a scenario was skipped, naming it and why', async () => {
+  test('an engine error alone exits 2', async () => {
+    const only = join(work, 'engine-error-suites');
+    await mkdir(only, { recursive: true });
+    await writeFile(join(only, 'crash.suite.ts'), `import { scenario } from '${join(ROOT, 'src/engine/scenario.ts')}';\nscenario(['PRICES.GET.BY_ID'], 'the tool breaks', async (t) => { const res = await t.http.get('/v0/customers/cus_demo1'); (res.body as any).missing.deeper; });\n`);
+    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', only, '--report-dir', join(work, 'engine-error'), '--allow-unjudged']);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stdout).toMatch(/^ERROR \(exit 2\): judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged, 1 engine error\)/m);
+  });
+
+  test('--fail-on-skip: a run that would pass exits 3 when a scenario ended early (not for the profile), naming it and why', async () => {
     const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
     const plain = await conform([...args, '--report-dir', join(work, 'skips')]);
     expect(plain.code, plain.stdout).toBe(0);
     const strict = await conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']);
-    expect(strict.code).toBe(1);
-    expect(strict.stdout).toMatch(/--fail-on-skip: 1 scenario\(s\) skipped \(skips > a scenario whose fixture is missing: the target has no wallets\)/);
+    expect(strict.code).toBe(3);
+    expect(strict.stdout).toMatch(/--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/);
   });
 });
 
@@ -246,6 +271,8 @@ describe('the bundled reference', () => {
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run.target.bundled).toBe(true);
     expect(report.summary.rules.failed).toBe(0);
+    expect(report.summary.rules.judged).toBe(report.summary.rules.total);
+    expect(r.stdout).toMatch(/^PASSED \(exit 0\): judged (\d+) of \1 rules/m);
     expect(report.scenarios.length).toBeGreaterThan(0);
     expect(report.run.fixtures.strategy).toBe('reference');
   }, 300_000);

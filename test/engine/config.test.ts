@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chooseFixtureStrategy, ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, validateConfig } from '../../src/engine/config/index.ts';
+import { parseRunArgs } from '../../src/cli/commands/run.ts';
 
 function problems(doc: unknown): string[] {
   try {
@@ -114,5 +115,23 @@ describe('resolveConfig', () => {
     const withFile = resolveConfig({ fixtures: { file: 'f.yaml' } }, { baseUrl: 'http://x.example', apiKey: 'sk_abcdefg' }, {}, '/etc/conf/conform.config.yaml');
     expect(chooseFixtureStrategy(withFile, false, false)).toMatchObject({ strategy: 'file', file: '/etc/conf/f.yaml' });
     expect(chooseFixtureStrategy({ ...withFile, fixtures: { strategy: 'none' } }, true, true).strategy).toBe('none');
+  });
+});
+
+describe('accepting unjudged rules', () => {
+  test('allowUnjudged (true or rule ids and families) and minJudged validate; anything else is one clear line', () => {
+    expect(problems({ allowUnjudged: true, minJudged: 100 })).toEqual([]);
+    expect(problems({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT'] })).toEqual([]);
+    expect(problems({ allowUnjudged: 'all' })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
+    expect(problems({ allowUnjudged: ['auth'] })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
+    expect(problems({ minJudged: -1 })).toHaveLength(1);
+  });
+
+  test('flags add to the file: --allow-unjudged alone accepts every gap, --allow-unjudged=IDS adds ids, --min-judged wins', () => {
+    const env = {};
+    expect(resolveConfig({ allowUnjudged: ['AUTH'], minJudged: 3 }, parseRunArgs(['--allow-unjudged=RATE.PORTAL.LIMIT,WEBHOOKS', '--min-judged', '9']), env).acceptance).toEqual({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT', 'WEBHOOKS'], minJudged: 9 });
+    expect(resolveConfig({ allowUnjudged: ['AUTH'] }, parseRunArgs(['--allow-unjudged']), env).acceptance).toEqual({ allowUnjudged: true });
+    expect(resolveConfig({}, {}, env).acceptance).toEqual({});
+    expect(() => parseRunArgs(['--min-judged', 'most'])).toThrow(/--min-judged must be a whole number/);
   });
 });

@@ -4,18 +4,21 @@ import { join, resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
 import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
+import { summaryLines } from './run.ts';
 
 export const usage = `Usage: conform merge <dir|report.json>... --out DIR
 
 Merges the reports of shard runs (conform run --shard i/n) into one, and writes
-report.json, junit.xml, report.html and summary.md into DIR. A rule fails if it failed
-in any shard, passes if it passed in one, else is skipped or not exercised.
+report.json, junit.xml, report.html and summary.md into DIR. Findings and judgements of
+every shard add up: a rule fails if it failed in any shard, is an engine error if the tool
+broke on it, passes if a shard judged it, else is not judged (with every shard's reasons).
 
 Options:
   --out DIR     where the merged reports go (required)
   -h, --help    this help
 
-Exit codes: 0 the merged run passed, 1 it failed, 2 the merge could not be done.`;
+Exit codes: as conform run's, for the merged run (0 passed, 1 failed, 2 error or the merge
+could not be done, 3 gaps not accepted).`;
 
 export function parseMergeArgs(argv: string[]): { inputs: string[]; out: string } {
   const inputs: string[] = [];
@@ -65,8 +68,8 @@ const command: Command = {
     await writeReports(merged, dir);
     const s = merged.summary;
     const style = outputStyle();
-    style.write(`${s.verdict.toUpperCase()}: merged ${reports.length} reports: ${s.rules.failed} failed, ${s.rules.passed} passed, ${s.rules.skipped} skipped, ${s.rules.notExercised} not exercised of ${s.rules.total} rules`);
-    style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+    style.write(`merged ${reports.length} reports`);
+    for (const line of summaryLines(style, merged, dir)) style.write(line);
     return s.exitCode;
   },
 };

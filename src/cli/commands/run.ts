@@ -13,7 +13,8 @@ import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, PACKAGE_ROOT, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
-import { buildReport, writeReports, type Report } from '../../engine/reporters/index.ts';
+import { CATEGORY_LABEL, buildReport, unjudgedGroups, writeReports, type Report } from '../../engine/reporters/index.ts';
+import type { RuleIndex } from '../../spec/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
 
 export const usage = `Usage: conform run [options]
@@ -33,12 +34,17 @@ Options:
   --shard i/n            run slice i of n (merge the shards with conform merge)
   --suites-dir DIR       read suites from another folder (default: the package's suites/)
   --plain                plain output for CI logs (automatic when CI=true or not a TTY)
-  --fail-on-skip         exit 1 when a scenario was skipped for a missing fixture or credential
-                         (not for --profile or destructive settings): for targets that should
-                         offer every fixture, like the bundled reference
+  --allow-unjudged[=IDS] accept rules left unjudged for a missing fixture or credential
+                         (all of them, or only these rule ids and families, comma-separated)
+  --min-judged N         accept such gaps when at least N applicable rules were judged
+  --fail-on-skip         also exit 3 when a scenario ended early for any reason but the
+                         profile or destructive setting: for targets that offer every
+                         fixture, like the bundled reference
   -h, --help             this help
 
-Exit codes: 0 every required check passed, 1 at least one failed, 2 the run could not be done.`;
+Exit codes: 0 every applicable rule judged and passed (or its gap accepted), 1 a rule
+failed, 2 the run could not be done or the engine broke, 3 no failure, but applicable
+rules went unjudged for a missing fixture or credential and the gap was not accepted.`;
 
 export interface RunFlags extends ConfigOverrides {
   config?: string;
@@ -49,7 +55,7 @@ export interface RunFlags extends ConfigOverrides {
   failOnSkip?: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--report-dir', '--shard', '--suites-dir']);
+const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--report-dir', '--shard', '--suites-dir', '--min-judged']);
 
 /** Parses argv; `--suite a b` and `--suite a --suite b` and `--suite=a,b` all work. */
 export function parseRunArgs(argv: string[]): RunFlags {
@@ -67,6 +73,13 @@ export function parseRunArgs(argv: string[]): RunFlags {
       flags.plain = true;
     } else if (arg === '--fail-on-skip') {
       flags.failOnSkip = true;
+    } else if (arg === '--allow-unjudged') {
+      if (inline === undefined) flags.allowUnjudged = true;
+      else {
+        const ids = inline.split(',').map((x) => x.trim()).filter(Boolean);
+        if (!ids.length) throw new CliError('--allow-unjudged= needs rule ids or families (or no value: accept every gap)');
+        if (flags.allowUnjudged !== true) flags.allowUnjudged = [...(flags.allowUnjudged || []), ...ids];
+      }
     } else if (arg === '--suite' || arg === '--suites') {
       const names: string[] = inline !== undefined ? inline.split(',') : [];
       while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) names.push(...argv[++i].split(','));
@@ -93,6 +106,11 @@ export function parseRunArgs(argv: string[]): RunFlags {
   flags.config = values.get('--config');
   flags.reportDir = values.get('--report-dir');
   flags.suitesDir = values.get('--suites-dir');
+  const minJudged = values.get('--min-judged');
+  if (minJudged !== undefined) {
+    if (!/^\d+$/.test(minJudged)) throw new CliError(`--min-judged must be a whole number of rules, got '${minJudged}'`);
+    flags.minJudged = Number(minJudged);
+  }
   if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
   return flags;
 }
@@ -178,14 +196,56 @@ async function bootReference(): Promise<BootedTarget> {
 }
 
 function summaryTable(style: OutputStyle, report: Report): string[] {
-  const rows = report.summary.families.map((f) => [f.family, String(f.passed), String(f.failed), String(f.skipped), String(f.notExercised)]);
-  const head = ['FAMILY', 'PASSED', 'FAILED', 'SKIPPED', 'NOT EXERCISED'];
+  const rows = report.summary.families.map((f) => [f.family, String(f.passed), String(f.failed), String(f.notJudged), String(f.engineError)]);
+  const head = ['FAMILY', 'PASSED', 'FAILED', 'NOT JUDGED', 'ENGINE ERROR'];
   const s = report.summary.rules;
-  const total = ['TOTAL', String(s.passed), String(s.failed), String(s.skipped), String(s.notExercised)];
+  const total = ['TOTAL', String(s.passed), String(s.failed), String(s.notJudged), String(s.engineError)];
   const widths = head.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(head), rule, ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))), rule, line(total)];
+}
+
+/** The closing block: the headline first, then what was not judged and why, then the verdict. */
+export function summaryLines(style: OutputStyle, report: Report, dir?: string): string[] {
+  const s = report.summary;
+  const out = [paint(style, 'bold', s.headline), '', ...summaryTable(style, report), ''];
+  const groups = unjudgedGroups(report);
+  if (groups.length) {
+    out.push(`not judged: ${s.rules.notJudged} rule(s)`);
+    for (const g of groups) {
+      const ids = g.ruleIds.length > 8 ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more` : g.ruleIds.join(', ');
+      out.push(`  ${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${ids}`);
+    }
+  }
+  const apart: string[] = [];
+  if (s.rules.notApplicable) apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
+  if (s.toolRules.total) apart.push(`${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests`);
+  if (apart.length) out.push(`not counted: ${apart.join('; ')}`);
+  for (const e of report.errors) out.push(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
+  if (report.unknownRuleIds.length) out.push(`warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`);
+  const failed = report.rules.filter((r) => r.verdict === 'failed' && r.scope === 'target');
+  if (failed.length) out.push(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
+  const broken = report.rules.filter((r) => r.verdict === 'engine_error');
+  if (broken.length) out.push(paint(style, 'yellow', `engine errors (the tool broke, not the target): ${broken.map((r) => r.id).join(', ')}; first: ${broken[0].reasons[0] ?? ''}`));
+  if (s.gaps.unaccepted.length) {
+    out.push(
+      paint(style, 'yellow', `unjudged for a missing fixture or credential, not accepted: ${s.gaps.unaccepted.join(', ')}`),
+      'provide the fixtures (docs/fixtures.md), or accept the gap: --allow-unjudged, or allowUnjudged / minJudged in conform.config.yaml',
+    );
+  } else if (s.gaps.accepted.length) out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
+  out.push(
+    `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${(report.run.durationMs / 1000).toFixed(1)} s`,
+  );
+  if (dir) out.push(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+  return out;
+}
+
+/** Rule ids and families named by the acceptance that rules.yaml does not know: a config mistake. */
+function unknownAccepted(acceptance: RunConfig['acceptance'], rules: RuleIndex): string[] {
+  if (!Array.isArray(acceptance.allowUnjudged)) return [];
+  const families = new Set(rules.rules.map((r) => r.family));
+  return acceptance.allowUnjudged.filter((x) => !rules.byId(x) && !families.has(x as never));
 }
 
 /** The whole command; returns the exit code. */
@@ -235,12 +295,14 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     const outcome = await runSuites({ target, suites, shard: flags.shard, style, maxWorkers: config.concurrency ?? defaultWorkers() });
     const { loadSpec } = await import('../../spec/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../spec/rules.ts')).loadRules()]);
+    const unknownIds = unknownAccepted(config.acceptance, rules);
+    if (unknownIds.length) throw new CliError(`allowUnjudged names no known rule id or family: ${unknownIds.join(', ')} (see conform rules)`);
     const report = buildReport({
       runId,
       toolVersion: toolVersion(),
       startedAt: outcome.startedAt,
       durationMs: outcome.durationMs,
-      target: { baseUrl: booted.baseUrl, bundled: booted.bundled, sandbox: config.sandbox, ...(target.merchantId ? { merchantId: target.merchantId } : {}) },
+      target: { baseUrl: booted.baseUrl, bundled: booted.bundled, sandbox: config.sandbox, ...(config.referenceServer ? { referenceServer: true } : {}), ...(target.merchantId ? { merchantId: target.merchantId } : {}) },
       profile: target.profile,
       seed: target.seed,
       shard: flags.shard,
@@ -251,27 +313,18 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       rules,
       results: outcome.results,
       errors: outcome.errors,
+      acceptance: config.acceptance,
     });
     const dir = resolve(config.reportDir ?? join('reports', runId));
     await writeReports(report, dir);
     style.write('');
-    for (const line of summaryTable(style, report)) style.write(line);
-    style.write('');
-    for (const e of report.errors) style.write(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
-    if (report.unknownRuleIds.length) style.write(`warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`);
-    const failed = report.rules.filter((r) => r.verdict === 'failed' && !r.informational);
-    if (failed.length) style.write(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
+    for (const line of summaryLines(style, report, dir)) style.write(line);
     const s = report.summary;
-    style.write(
-      `${s.verdict.toUpperCase()}: ${s.rules.failed} failed, ${s.rules.passed} passed, ${s.rules.skipped} skipped, ${s.rules.notExercised} not exercised of ${s.rules.total} rules; ` +
-        `${s.scenarios.total} scenarios in ${(outcome.durationMs / 1000).toFixed(1)} s`,
-    );
-    style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
-    const skipped = outcome.results.filter((r) => r.state === 'skipped' && !r.skippedByOption);
-    if (flags.failOnSkip && skipped.length && s.exitCode === 0) {
-      const first = skipped.slice(0, 3).map((r) => `${r.suite} > ${r.title}: ${r.skipReason ?? 'no reason given'}`);
-      style.write(paint(style, 'red', `--fail-on-skip: ${skipped.length} scenario(s) skipped (${first.join('; ')}${skipped.length > 3 ? '; ...' : ''})`));
-      return 1;
+    const ended = outcome.results.filter((r) => r.state === 'skipped' && !r.notJudged.some((m) => m.endedScenario && (m.category === 'profile' || m.category === 'destructive')));
+    if (flags.failOnSkip && ended.length && s.exitCode === 0) {
+      const first = ended.slice(0, 3).map((r) => `${r.suite} > ${r.title}: ${r.skipReason ?? 'no reason given'}`);
+      style.write(paint(style, 'red', `--fail-on-skip: ${ended.length} scenario(s) ended early (${first.join('; ')}${ended.length > 3 ? '; ...' : ''})`));
+      return 3;
     }
     return s.exitCode;
   } finally {

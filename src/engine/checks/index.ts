@@ -45,6 +45,8 @@ export interface CheckOutcome {
   /** Rule ids judged on this exchange, whether they held or not. */
   judged: string[];
   findings: Finding[];
+  /** Checks that crashed: engine bugs, never findings against the target. */
+  errors: { source: string; message: string; stack?: string }[];
 }
 
 /**
@@ -56,6 +58,7 @@ export function runChecks(exchange: Exchange, ctx: EngineCheckContext, checks: r
   const judgeable = !!op && !op.extension;
   const judged = new Set<string>();
   const findings: Finding[] = [];
+  const errors: CheckOutcome['errors'] = [];
   for (const check of checks) {
     if (!judgeable && !check.always) continue;
     let result;
@@ -63,12 +66,13 @@ export function runChecks(exchange: Exchange, ctx: EngineCheckContext, checks: r
       result = check.evaluate(exchange, ctx, judgeable ? op : undefined);
     } catch (err) {
       // A check that breaks is an engine bug; say so instead of blaming the target.
-      result = { judged: [], findings: [{ source: `check:${check.name}`, ruleIds: [], title: `Check ${check.name} crashed`, message: String((err as Error)?.stack ?? err), exchange }] };
+      errors.push({ source: `check:${check.name}`, message: `check ${check.name} crashed on ${exchange.method} ${exchange.path}: ${String((err as Error)?.message ?? err)}`, stack: (err as Error)?.stack });
+      continue;
     }
     for (const r of result.judged) judged.add(r);
     for (const f of result.findings) findings.push(redactDeep({ ...f, replay: replayCommand(exchange) }));
   }
-  return { operation: op, judged: [...judged], findings };
+  return { operation: op, judged: [...judged], findings, errors };
 }
 
 export type { EngineCheck, EngineCheckContext, SpecView, OperationInfo } from './types.ts';

@@ -14,6 +14,7 @@ export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'none';
 export interface ConfigFile {
   baseUrl?: string;
   sandbox?: boolean;
+  referenceServer?: boolean;
   apiKeyEnv?: string;
   secondKeyEnv?: string;
   otherMerchantKeyEnv?: string;
@@ -25,6 +26,8 @@ export interface ConfigFile {
   reportDir?: string;
   timeoutMs?: number;
   concurrency?: number;
+  allowUnjudged?: boolean | string[];
+  minJudged?: number;
 }
 
 /** Flags of `conform run` that override the file. */
@@ -34,6 +37,9 @@ export interface ConfigOverrides {
   profile?: Profile;
   seed?: number;
   reportDir?: string;
+  /** true: accept every gap; a list: these rule ids or families. */
+  allowUnjudged?: boolean | string[];
+  minJudged?: number;
 }
 
 export interface KeyRef {
@@ -47,6 +53,8 @@ export interface RunConfig {
   /** Undefined: boot the bundled reference server. */
   baseUrl?: string;
   sandbox: boolean;
+  /** The target is the reference server: rules of kind reference apply (always true when it is bundled). */
+  referenceServer: boolean;
   apiKey?: KeyRef;
   secondKey?: KeyRef;
   otherMerchantKey?: KeyRef;
@@ -61,6 +69,8 @@ export interface RunConfig {
   timeoutMs: number;
   concurrency?: number;
   configPath?: string;
+  /** Gaps (rules unjudged for a missing fixture or credential) the user accepts. */
+  acceptance: { allowUnjudged?: boolean | string[]; minJudged?: number };
 }
 
 export class ConfigError extends Error {
@@ -85,7 +95,10 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
   if (!validateSchema(doc)) {
     for (const e of validateSchema.errors ?? []) {
       const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
-      if (e.keyword === 'additionalProperties') {
+      if (where.startsWith('allowUnjudged')) {
+        const msg = 'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])';
+        if (!problems.includes(msg)) problems.push(msg);
+      } else if (e.keyword === 'additionalProperties') {
         const extra = (e.params as { additionalProperty: string }).additionalProperty;
         if (!where && extra in LITERAL_KEY_FIELDS) continue;
         problems.push(`unknown setting '${where ? `${where}.` : ''}${extra}'`);
@@ -155,6 +168,7 @@ export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: Nod
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     sandbox: file.sandbox ?? false,
+    referenceServer: file.referenceServer ?? false,
     apiKey,
     secondKey,
     otherMerchantKey,
@@ -167,6 +181,18 @@ export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: Nod
     timeoutMs: file.timeoutMs ?? 15_000,
     concurrency: file.concurrency,
     configPath,
+    acceptance: acceptanceOf(file, flags),
+  };
+}
+
+/** Flags add to the file: --allow-unjudged alone accepts every gap. */
+function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acceptance'] {
+  const lists = [file.allowUnjudged, flags.allowUnjudged];
+  const allowUnjudged = lists.includes(true) ? true : [...new Set(lists.flatMap((l) => (Array.isArray(l) ? l : [])))];
+  const minJudged = flags.minJudged ?? file.minJudged;
+  return {
+    ...(allowUnjudged === true || allowUnjudged.length ? { allowUnjudged } : {}),
+    ...(minJudged !== undefined ? { minJudged } : {}),
   };
 }
 

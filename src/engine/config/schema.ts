@@ -8,6 +8,7 @@ export const configSchema = {
   properties: {
     baseUrl: { type: 'string', pattern: '^https?://' },
     sandbox: { type: 'boolean' },
+    referenceServer: { description: "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too", type: 'boolean' },
     apiKeyEnv: { type: 'string', pattern: ENV_NAME },
     secondKeyEnv: { type: 'string', pattern: ENV_NAME },
     otherMerchantKeyEnv: { type: 'string', pattern: ENV_NAME },
@@ -27,6 +28,11 @@ export const configSchema = {
     reportDir: { type: 'string', minLength: 1 },
     timeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
     concurrency: { type: 'integer', minimum: 1, maximum: 32 },
+    allowUnjudged: {
+      description: 'Accept rules left unjudged for a missing fixture or credential: true for all, or a list of rule ids and families',
+      oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+){0,2}$' }, uniqueItems: true }],
+    },
+    minJudged: { description: 'Accept such gaps when at least this many applicable rules were judged', type: 'integer', minimum: 0 },
   },
 } as const;
 

@@ -32,7 +32,7 @@ export interface RunRecord {
   exitCode: number | null;
   /** Required rules the run failed. */
   failedRules: string[];
-  /** Reference rules that failed (informational on this target). */
+  /** The reference server's own rules (kind reference) among the failed ones. */
   informationalFailed: string[];
   durationMs: number;
   suites: string[];
@@ -123,6 +123,7 @@ function configYaml(target: FaultTarget): string {
   return [
     '# Written by conform faults: the bundled reference behind the fault proxy.',
     'sandbox: true',
+    'referenceServer: true',
     'destructive: true',
     ...(target.merchantId ? [`merchantId: ${target.merchantId}`] : []),
     'fixtures:',
@@ -164,7 +165,8 @@ function runChild(args: string[], env: NodeJS.ProcessEnv, logFile: string, timeo
 interface ReportRule {
   id: string;
   verdict: string;
-  informational?: boolean;
+  kind: string;
+  scope: string;
 }
 
 /** One `conform run` through a proxy applying `fault` (none: the baseline). */
@@ -203,8 +205,8 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
         ...base,
         ...stats,
         exitCode: child.exitCode,
-        failedRules: rules.filter((r) => r.verdict === 'failed' && !r.informational).map((r) => r.id),
-        informationalFailed: rules.filter((r) => r.verdict === 'failed' && r.informational).map((r) => r.id),
+        failedRules: rules.filter((r) => r.verdict === 'failed' && r.scope === 'target').map((r) => r.id),
+        informationalFailed: rules.filter((r) => r.verdict === 'failed' && r.kind === 'reference').map((r) => r.id),
         durationMs: Math.round(performance.now() - t0),
         ...(child.exitCode === 2 ? { error: 'conform run could not complete (exit 2); see run.log' } : {}),
       };

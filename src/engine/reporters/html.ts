@@ -1,21 +1,21 @@
 /** report.html: self-contained (no external assets), verdicts grouped by the document's sections. */
-import type { Report } from './model.ts';
+import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
 import type { RuleFailure, RuleVerdict } from '../runner/verdicts.ts';
 
 export function htmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-const LABEL: Record<RuleVerdict['verdict'], string> = { passed: 'passed', failed: 'failed', skipped: 'skipped', not_exercised: 'not exercised' };
+const LABEL: Record<RuleVerdict['verdict'], string> = { passed: 'passed', failed: 'failed', not_judged: 'not judged', engine_error: 'engine error' };
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
 header{background:#1d232a;color:#fff;padding:16px 24px}header h1{margin:0 0 4px;font-size:20px}
 header .meta{opacity:.8;font-size:13px}main{padding:16px 24px;max-width:1200px}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
-.passed{background:#d6f5dd;color:#14532d}.failed{background:#fde0e0;color:#7f1d1d}.skipped{background:#fff2cc;color:#713f12}
-.not_exercised{background:#e5e7eb;color:#374151}.informational{background:#e0e7ff;color:#3730a3}
-.verdict-passed{color:#15803d}.verdict-failed{color:#b91c1c}.verdict-error{color:#b45309}
+.passed{background:#d6f5dd;color:#14532d}.failed{background:#fde0e0;color:#7f1d1d}.not_judged{background:#fff2cc;color:#713f12}
+.engine_error{background:#ffedd5;color:#9a3412}.tool{background:#e0e7ff;color:#3730a3}
+.verdict-passed{color:#86efac}.verdict-failed{color:#fca5a5}.verdict-error,.verdict-unjudged{color:#fcd34d}
 table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6}td.n{text-align:right}section{margin-bottom:24px}h2{font-size:17px;margin:20px 0 6px}
 .rule{background:#fff;border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:6px 10px}
@@ -43,45 +43,77 @@ function failureHtml(f: RuleFailure): string {
   return `<div class="failure">${parts.join('')}</div>`;
 }
 
+function engineErrorHtml(r: RuleVerdict): string {
+  return r.engineErrors.map((e) => `<div><strong>${htmlEscape(e.scenario ?? e.source)}</strong>: ${htmlEscape(e.message)}</div>${e.stack ? `<pre>${htmlEscape(e.stack)}</pre>` : ''}`).join('');
+}
+
 function ruleHtml(r: RuleVerdict): string {
-  const badge = `<span class="badge ${r.verdict}">${LABEL[r.verdict]}</span>${r.informational ? ' <span class="badge informational">informational</span>' : ''}`;
+  const badge = `<span class="badge ${r.verdict}">${LABEL[r.verdict]}</span>${r.scope === 'tool' ? ` <span class="badge tool">${htmlEscape(r.kind)} rule</span>` : ''}`;
   const head = `${badge} <span class="id">${htmlEscape(r.id)}</span> <span class="stmt">${htmlEscape(r.statement)}</span>`;
-  const reasons = r.reasons.length && r.verdict !== 'failed' ? `<div class="reasons">${r.reasons.map(htmlEscape).join('<br>')}</div>` : '';
+  const reasons =
+    r.verdict === 'not_judged'
+      ? `<div class="reasons">${r.notJudged.map((n) => `${htmlEscape(CATEGORY_LABEL[n.category])}: ${htmlEscape(n.reason)}`).join('<br>')}</div>`
+      : r.verdict === 'passed'
+        ? `<div class="reasons">${r.judgements} judgement${r.judgements === 1 ? '' : 's'}</div>`
+        : '';
   const evidence = r.failures.length
-    ? `<details${r.informational ? '' : ' open'}><summary>${r.failures.length} failure${r.failures.length > 1 ? 's' : ''}: evidence</summary>${r.failures.map(failureHtml).join('<hr>')}</details>`
+    ? `<details open><summary>${r.failureCount} finding${r.failureCount > 1 ? 's' : ''}${r.failureCount > r.failures.length ? ` (${r.failures.length} kept as evidence)` : ''}</summary>${r.failures.map(failureHtml).join('<hr>')}</details>`
     : '';
-  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${reasons}${evidence}</div>`;
+  const errors = r.verdict === 'engine_error' ? `<details open><summary>engine error (the tool broke, not the target)</summary>${engineErrorHtml(r)}</details>` : '';
+  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${reasons}${evidence}${errors}</div>`;
+}
+
+function notJudgedSection(report: Report): string {
+  const groups = unjudgedGroups(report);
+  if (!groups.length) return '';
+  const gaps = report.summary.gaps;
+  const gapLine = gaps.unaccepted.length
+    ? `<p class="verdict-failed-text"><strong>${gaps.unaccepted.length} rule(s) went unjudged for a missing fixture or credential</strong> (exit 3): provide the fixtures, or accept the gap with <code>--allow-unjudged</code>, <code>allowUnjudged</code> or <code>minJudged</code>.</p>`
+    : gaps.accepted.length
+      ? `<p>${gaps.accepted.length} rule(s) unjudged for a missing fixture or credential: gap accepted by the configuration.</p>`
+      : '';
+  const rows = groups.map((g) => `<tr><td>${htmlEscape(CATEGORY_LABEL[g.category])}</td><td>${htmlEscape(g.reason)}</td><td>${g.ruleIds.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(', ')}</td></tr>`).join('');
+  return `<section id="not-judged"><h2>Not judged (${report.summary.rules.notJudged} rules)</h2>${gapLine}<table><thead><tr><th>Why</th><th>Reason</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 export function renderHtml(report: Report): string {
   const { run, summary: s } = report;
+  const target = report.rules.filter((r) => r.scope === 'target');
+  const tool = report.rules.filter((r) => r.scope === 'tool');
   const sections = new Map<string, RuleVerdict[]>();
-  for (const r of report.rules) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
+  for (const r of target) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
   const order = (rs: RuleVerdict[]) => [...rs].sort((a, b) => rank(a) - rank(b));
-  const familyRows = s.families.map((f) => `<tr><td>${htmlEscape(f.family)}</td><td class="n">${f.passed}</td><td class="n">${f.failed}</td><td class="n">${f.skipped}</td><td class="n">${f.notExercised}</td></tr>`).join('');
+  const familyRows = s.families.map((f) => `<tr><td>${htmlEscape(f.family)}</td><td class="n">${f.passed}</td><td class="n">${f.failed}</td><td class="n">${f.notJudged}</td><td class="n">${f.engineError}</td></tr>`).join('');
   const matrix = report.rules
-    .map((r) => `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td class="c">${r.verdict === 'not_exercised' ? '—' : '✔'}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`)
+    .map((r) => `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`)
     .join('');
   const notes = report.scenarios.flatMap((sc) => sc.notes.map((n) => `${sc.suite} › ${sc.title}: ${n}`));
-  const notesHtml = notes.length ? `<details><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
-  const errors = report.errors.length ? `<h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre>` : '';
+  const notesHtml = notes.length ? `<details><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
+  const errors = report.errors.length ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre></section>` : '';
+  const apart = [
+    s.rules.notApplicable ? `${s.rules.notApplicable} reference-server rule(s) not applicable to this target` : '',
+    s.toolRules.total ? `${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests (<a href="#tool-rules">below</a>)` : '',
+  ].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance report ${htmlEscape(run.id)}</title><style>${CSS}</style></head>
-<body><header><h1>Billing and Monetization Service: conformance <span class="verdict-${s.verdict}">${s.verdict}</span></h1>
-<div class="meta">${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''} · profile ${run.profile} · seed ${run.seed}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · ${htmlEscape(run.startedAt)} · run ${htmlEscape(run.id)}</div></header>
+<body><header><h1>Conformance: ${htmlEscape(s.headline)} · <span class="verdict-${s.verdict}">${s.verdict}</span> (exit ${s.exitCode})</h1>
+<div class="meta">Billing and Monetization Service · ${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''} · profile ${run.profile} · seed ${run.seed} · fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · ${htmlEscape(run.startedAt)} · run ${htmlEscape(run.id)}</div></header>
 <main>
-<p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge skipped">${s.rules.skipped} skipped</span> <span class="badge not_exercised">${s.rules.notExercised} not exercised</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped) · fixtures: ${htmlEscape(run.fixtures.strategy)}</p>
-<table><thead><tr><th>Family</th><th>Passed</th><th>Failed</th><th>Skipped</th><th>Not exercised</th></tr></thead><tbody>${familyRows}</tbody></table>
+<section id="overview"><p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge not_judged">${s.rules.notJudged} not judged</span> <span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ${s.scenarios.error} engine errors)</p>
+${apart.length ? `<p class="reasons">Not counted: ${apart.join('; ')}.</p>` : ''}</section>
+${notJudgedSection(report)}
 ${errors}
+<table><thead><tr><th>Family</th><th>Passed</th><th>Failed</th><th>Not judged</th><th>Engine error</th></tr></thead><tbody>${familyRows}</tbody></table>
 ${notesHtml}
 ${[...sections.entries()].map(([section, rules]) => `<section><h2>${htmlEscape(section)}</h2>${order(rules).map(ruleHtml).join('')}</section>`).join('\n')}
+${tool.length ? `<section id="tool-rules"><h2>Rules about the tool itself (not counted)</h2>${tool.map(ruleHtml).join('')}</section>` : ''}
 <h2>Requirements coverage</h2>
-<table class="matrix"><thead><tr><th>Rule</th><th>Section</th><th>Exercised</th><th>Scenarios</th><th>Judgements</th><th>Verdict</th></tr></thead><tbody>${matrix}</tbody></table>
+<table class="matrix"><thead><tr><th>Rule</th><th>Section</th><th>Kind</th><th>Scenarios</th><th>Judgements</th><th>Verdict</th></tr></thead><tbody>${matrix}</tbody></table>
 </main></body></html>
 `;
 }
 
 function rank(r: RuleVerdict): number {
-  return { failed: 0, skipped: 1, not_exercised: 2, passed: 3 }[r.verdict];
+  return { failed: 0, engine_error: 1, not_judged: 2, passed: 3 }[r.verdict];
 }

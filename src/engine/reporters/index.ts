@@ -3,17 +3,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuleIndex } from '../../spec/rules.ts';
 import { redact } from '../redact.ts';
-import { computeVerdicts, unknownRuleIds, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
+import { MAX_FAILURES_PER_RULE, computeVerdicts, unknownRuleIds, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
-import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Report } from './model.ts';
+import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Acceptance, type Report } from './model.ts';
 import { renderJunit } from './junit.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 
 export { renderJunit, renderHtml, renderMarkdown };
-export type { Report } from './model.ts';
-
-export const REPORT_FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md'] as const;
+export type { Report, Acceptance } from './model.ts';
+export { headline, unjudgedGroups, CATEGORY_LABEL } from './model.ts';
 
 export interface BuildReportInput {
   runId: string;
@@ -31,10 +30,12 @@ export interface BuildReportInput {
   rules: RuleIndex;
   results: ScenarioResult[];
   errors: RunError[];
+  /** Gaps the user accepts (--allow-unjudged, allowUnjudged, minJudged). */
+  acceptance?: Acceptance;
 }
 
 export function buildReport(input: BuildReportInput): Report {
-  const rules = computeVerdicts(input.rules, input.results, { bundled: input.target.bundled });
+  const rules = computeVerdicts(input.rules, input.results, { bundled: input.target.bundled, referenceServer: input.target.referenceServer });
   const scenarios = input.results.map(toReportScenario);
   const unknown = unknownRuleIds(input.rules, input.results);
   const finishedAt = new Date(Date.parse(input.startedAt) + input.durationMs).toISOString();
@@ -54,8 +55,9 @@ export function buildReport(input: BuildReportInput): Report {
       fixtures: input.fixtures,
       destructive: input.destructive,
       ...(input.specVersion ? { specVersion: input.specVersion } : {}),
+      acceptance: input.acceptance ?? {},
     },
-    summary: summarize(rules, scenarios, input.errors, unknown),
+    summary: summarize(rules, scenarios, input.errors, unknown, input.acceptance),
     rules,
     scenarios,
     errors: input.errors,
@@ -85,21 +87,34 @@ export async function readReport(path: string): Promise<Report> {
   return JSON.parse(await readFile(path, 'utf8')) as Report;
 }
 
-const PRECEDENCE: Verdict[] = ['failed', 'passed', 'skipped', 'not_exercised'];
-
+/** The same rule from two shards: findings and judgements add up; the verdict follows the model's precedence. */
 function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
-  const verdict = PRECEDENCE.find((v) => a.verdict === v || b.verdict === v)!;
+  const failureCount = a.failureCount + b.failureCount;
+  const judgements = a.judgements + b.judgements;
+  const engineErrors = [...a.engineErrors, ...b.engineErrors];
+  const notApplicable = [a, b].every((r) => r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'));
+  let verdict: Verdict;
+  if (notApplicable) verdict = 'not_judged';
+  else if (failureCount > 0) verdict = 'failed';
+  else if (engineErrors.length) verdict = 'engine_error';
+  else if (judgements > 0) verdict = 'passed';
+  else verdict = 'not_judged';
   const from = [a, b].filter((r) => r.verdict === verdict);
-  let reasons = [...new Set(from.flatMap((r) => r.reasons))];
-  if (verdict === 'not_exercised' && reasons.length > 1) reasons = reasons.filter((r) => r !== 'no scenario or check in this run exercised it');
+  let notJudged = verdict === 'not_judged' ? [...a.notJudged, ...b.notJudged] : [];
+  // A rule another shard ran is not "not in this run".
+  if (notJudged.some((n) => n.category !== 'not-run')) notJudged = notJudged.filter((n) => n.category !== 'not-run');
+  const seen = new Set<string>();
+  notJudged = notJudged.filter((n) => !seen.has(`${n.category}|${n.reason}`) && !!seen.add(`${n.category}|${n.reason}`));
   return {
     ...a,
-    informational: a.informational && b.informational,
     verdict,
-    reasons,
+    reasons: verdict === 'not_judged' ? [...new Set(notJudged.map((n) => n.reason))] : [...new Set(from.flatMap((r) => r.reasons))],
+    notJudged,
     scenarios: [...new Set([...a.scenarios, ...b.scenarios])],
-    judgements: a.judgements + b.judgements,
-    failures: [...a.failures, ...b.failures].slice(0, 10),
+    judgements,
+    failureCount,
+    failures: [...a.failures, ...b.failures].slice(0, MAX_FAILURES_PER_RULE),
+    engineErrors: engineErrors.slice(0, 5),
   };
 }
 
@@ -133,7 +148,7 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
       suites: [...new Set(reports.flatMap((r) => r.run.suites))],
       mergedFrom: sources.length ? sources : reports.map((r) => r.run.id),
     },
-    summary: summarize(ruleList, scenarios, errors, unknown),
+    summary: summarize(ruleList, scenarios, errors, unknown, first.run.acceptance),
     rules: ruleList,
     scenarios,
     errors,

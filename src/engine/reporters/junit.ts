@@ -1,5 +1,5 @@
 /** junit.xml: a testsuite per rule family, a testcase per rule. */
-import type { Report } from './model.ts';
+import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
 import type { RuleVerdict } from '../runner/verdicts.ts';
 
 export function xmlEscape(s: string): string {
@@ -31,41 +31,72 @@ function scenarioList(r: RuleVerdict): string {
   return `\nScenarios: ${r.scenarios.slice(0, 10).join('; ')}${more}`;
 }
 
-function testcase(r: RuleVerdict): string {
-  const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`conformance.${r.family}`)}" time="0">`;
+function notJudgedText(r: RuleVerdict): string {
+  return r.notJudged.map((n) => `not judged (${n.category}): ${n.reason}`).join('; ') || 'not judged';
+}
+
+function engineErrorText(r: RuleVerdict): string {
+  return r.engineErrors.map((e) => [`${e.scenario ?? e.source}: ${e.message}`, e.stack ?? ''].filter(Boolean).join('\n')).join('\n\n');
+}
+
+function testcase(r: RuleVerdict, classPrefix = 'conformance'): string {
+  const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="0">`;
   const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${scenarioList(r)}`)}</system-out>`;
-  if (r.verdict === 'failed' && !r.informational) {
-    return [open, `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`, statement, '    </testcase>'].join('\n');
-  }
-  if (r.verdict === 'failed' && r.informational) {
-    return [open, `      <skipped message="${xmlEscape(`informational reference rule failed: ${r.reasons.join('; ')}`)}"/>`, statement, '    </testcase>'].join('\n');
-  }
-  if (r.verdict === 'skipped' || r.verdict === 'not_exercised') {
-    const why = r.verdict === 'skipped' ? r.reasons.join('; ') : `not exercised: ${r.reasons.join('; ')}`;
-    return [open, `      <skipped message="${xmlEscape(why)}"/>`, statement, '    </testcase>'].join('\n');
-  }
-  return [open, statement, '    </testcase>'].join('\n');
+  const body =
+    r.verdict === 'failed'
+      ? `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
+      : r.verdict === 'engine_error'
+        ? `      <error message="${xmlEscape(`engine error (the tool broke, not the target): ${r.reasons.join('; ')}`)}" type="EngineError">${xmlEscape(engineErrorText(r))}</error>`
+        : r.verdict === 'not_judged'
+          ? `      <skipped message="${xmlEscape(notJudgedText(r))}"/>`
+          : '';
+  return [open, ...(body ? [body] : []), statement, '    </testcase>'].join('\n');
+}
+
+function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, classPrefix?: string): string {
+  const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
+  return [
+    `  <testsuite name="${xmlEscape(name)}" tests="${rules.length}" failures="${n('failed')}" errors="${n('engine_error')}" skipped="${n('not_judged')}" timestamp="${xmlEscape(timestamp)}">`,
+    ...rules.map((r) => testcase(r, classPrefix)),
+    '  </testsuite>',
+  ].join('\n');
+}
+
+/** The first testsuite: the headline, what was not judged and why; a failure when gaps are not accepted. */
+function summarySuite(report: Report): string {
+  const s = report.summary;
+  const groups = unjudgedGroups(report).map((g) => `${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${g.ruleIds.join(', ')}`);
+  const out = `      <system-out>${xmlEscape([s.headline, ...groups].join('\n'))}</system-out>`;
+  const gap = s.gaps.unaccepted.length
+    ? `      <failure message="${xmlEscape(`${s.gaps.unaccepted.length} rule(s) not judged for a missing fixture or credential (exit 3): accept with --allow-unjudged, allowUnjudged or minJudged`)}" type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
+    : '';
+  return [
+    `  <testsuite name="summary" tests="1" failures="${gap ? 1 : 0}" errors="0" skipped="0" timestamp="${xmlEscape(report.run.startedAt)}">`,
+    `    <testcase name="${xmlEscape(s.headline)}" classname="conformance.summary" time="0">`,
+    ...(gap ? [gap] : []),
+    out,
+    '    </testcase>',
+    '  </testsuite>',
+  ].join('\n');
 }
 
 export function renderJunit(report: Report): string {
+  const target = report.rules.filter((r) => r.scope === 'target');
+  const tool = report.rules.filter((r) => r.scope === 'tool');
   const byFamily = new Map<string, RuleVerdict[]>();
-  for (const r of report.rules) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
-  const suites = [...byFamily.entries()].map(([family, rules]) => {
-    const failures = rules.filter((r) => r.verdict === 'failed' && !r.informational).length;
-    const skipped = rules.filter((r) => r.verdict === 'skipped' || r.verdict === 'not_exercised' || (r.verdict === 'failed' && r.informational)).length;
-    return [
-      `  <testsuite name="${xmlEscape(family)}" tests="${rules.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xmlEscape(report.run.startedAt)}">`,
-      ...rules.map(testcase),
-      '  </testsuite>',
-    ].join('\n');
-  });
+  for (const r of target) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
+  const suites = [...byFamily.entries()].map(([family, rules]) => suiteXml(family, rules, report.run.startedAt));
+  if (tool.length) suites.push(suiteXml('rules about the tool (not counted)', tool, report.run.startedAt, 'tool'));
   const errors = report.errors.length
     ? [`  <testsuite name="run-errors" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0">`, ...report.errors.map((e, i) => `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" classname="conformance.run"><error message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`), '  </testsuite>']
     : [];
-  const s = report.summary.rules;
+  const all = report.rules;
+  const n = (v: RuleVerdict['verdict']) => all.filter((r) => r.verdict === v).length;
+  const gap = report.summary.gaps.unaccepted.length ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="billing-conform ${xmlEscape(report.run.id)}" tests="${s.total + report.errors.length}" failures="${report.rules.filter((r) => r.verdict === 'failed' && !r.informational).length}" errors="${report.errors.length}" skipped="${report.rules.filter((r) => r.verdict === 'skipped' || r.verdict === 'not_exercised' || (r.verdict === 'failed' && r.informational)).length}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${report.summary.headline}`)}" tests="${all.length + 1 + report.errors.length}" failures="${n('failed') + gap}" errors="${n('engine_error') + report.errors.length}" skipped="${n('not_judged')}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    summarySuite(report),
     ...suites,
     ...errors,
     '</testsuites>',

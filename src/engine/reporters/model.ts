@@ -1,15 +1,15 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
-import type { RuleVerdict, Verdict } from '../runner/verdicts.ts';
+import { isApplicable, isGap, type NotJudgedCategory, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 export interface FamilySummary {
   family: string;
   passed: number;
   failed: number;
-  skipped: number;
-  notExercised: number;
+  notJudged: number;
+  engineError: number;
 }
 
 export interface ReportScenario {
@@ -20,10 +20,22 @@ export interface ReportScenario {
   durationMs: number;
   ruleIds: string[];
   exchanges: number;
+  /** Every finding of the scenario (the rules keep a capped number as evidence). */
   findings: number;
+  /** Why it ended early. */
   skipReason?: string;
+  notJudged?: ScenarioResult['notJudged'];
+  engineErrors?: ScenarioResult['engineErrors'];
   error?: string;
   notes: string[];
+}
+
+/** Which gaps (applicable rules not judged for a missing fixture or credential) the user accepts. */
+export interface Acceptance {
+  /** true: every gap; a list: these rule ids or families. */
+  allowUnjudged?: boolean | string[];
+  /** The gaps are accepted when at least this many applicable rules were judged. */
+  minJudged?: number;
 }
 
 export interface Report {
@@ -34,7 +46,8 @@ export interface Report {
     startedAt: string;
     finishedAt: string;
     durationMs: number;
-    target: { baseUrl: string; bundled: boolean; sandbox: boolean; merchantId?: string };
+    /** referenceServer: the reference server run apart, declared in the config (its own rules apply). */
+    target: { baseUrl: string; bundled: boolean; sandbox: boolean; referenceServer?: boolean; merchantId?: string };
     profile: 'quick' | 'full';
     seed: number;
     shard?: { index: number; count: number };
@@ -44,18 +57,31 @@ export interface Report {
     fixtures: { strategy: string; reason: string };
     destructive: boolean;
     specVersion?: string;
+    acceptance: Acceptance;
   };
-  summary: {
-    verdict: 'passed' | 'failed' | 'error';
-    exitCode: 0 | 1 | 2;
-    rules: { total: number; passed: number; failed: number; skipped: number; notExercised: number; informationalFailed: number };
-    scenarios: { total: number; passed: number; failed: number; skipped: number };
-    families: FamilySummary[];
-  };
+  summary: Summary;
   rules: RuleVerdict[];
   scenarios: ReportScenario[];
   errors: RunError[];
   unknownRuleIds: string[];
+}
+
+export interface Summary {
+  /** passed (exit 0), failed (1), error (2: the run or the engine broke), unjudged (3: gaps not accepted). */
+  verdict: 'passed' | 'failed' | 'error' | 'unjudged';
+  exitCode: 0 | 1 | 2 | 3;
+  /** "judged N of M rules": the first line of every output. */
+  headline: string;
+  /** Rules about the target (scope target). `total` counts those that apply; not applicable ones apart. */
+  rules: { total: number; judged: number; passed: number; failed: number; notJudged: number; engineError: number; notApplicable: number };
+  /** Applicable rules not judged, by category (a rule may count under several). */
+  notJudgedByCategory: Partial<Record<NotJudgedCategory, number>>;
+  /** Applicable rules not judged for a missing fixture or credential: accepted or not. */
+  gaps: { unaccepted: string[]; accepted: string[] };
+  /** Rules about the tool itself (restraint, client): reported apart, outside the target's totals. */
+  toolRules: { total: number; passed: number; failed: number; notJudged: number };
+  scenarios: { total: number; passed: number; failed: number; skipped: number; error: number };
+  families: FamilySummary[];
 }
 
 export function toReportScenario(s: ScenarioResult): ReportScenario {
@@ -67,47 +93,107 @@ export function toReportScenario(s: ScenarioResult): ReportScenario {
     durationMs: Math.round(s.durationMs),
     ruleIds: s.ruleIds,
     exchanges: s.exchanges,
-    findings: s.findings.length,
+    findings: s.findingCount,
     ...(s.skipReason ? { skipReason: s.skipReason } : {}),
+    ...(s.notJudged.length ? { notJudged: s.notJudged } : {}),
+    ...(s.engineErrors.length ? { engineErrors: s.engineErrors } : {}),
     ...(s.error ? { error: s.error } : {}),
     notes: s.notes,
   };
 }
 
-/** Summary and exit code: 1 when a required rule failed (or a scenario failed outside any known rule), 2 when the run had errors and no failure, else 0. */
-export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], errors: RunError[], unknown: string[]): Report['summary'] {
-  const count = (v: Verdict, list = rules) => list.filter((r) => r.verdict === v).length;
-  const required = rules.filter((r) => !r.informational);
+/** Whether the acceptance covers a gap on rule `r` (its id or its family named). */
+function accepted(r: RuleVerdict, a: Acceptance, judged: number): boolean {
+  if (a.allowUnjudged === true) return true;
+  if (Array.isArray(a.allowUnjudged) && a.allowUnjudged.some((x) => x === r.id || x === r.family)) return true;
+  return a.minJudged !== undefined && judged >= a.minJudged;
+}
+
+/**
+ * Summary and exit code: 1 when an applicable rule failed (or a scenario failed citing only
+ * unknown rules), else 2 when the run had errors or the engine broke, else 3 when gaps are
+ * not accepted, else 0.
+ */
+export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], errors: RunError[], unknown: string[], acceptance: Acceptance = {}): Summary {
+  const target = rules.filter((r) => r.scope === 'target');
+  const applicable = target.filter(isApplicable);
+  const count = (v: Verdict, list = applicable) => list.filter((r) => r.verdict === v).length;
+  const judged = count('passed') + count('failed');
   const families = new Map<string, FamilySummary>();
-  for (const r of rules) {
-    const f = families.get(r.family) ?? { family: r.family, passed: 0, failed: 0, skipped: 0, notExercised: 0 };
+  for (const r of applicable) {
+    const f = families.get(r.family) ?? { family: r.family, passed: 0, failed: 0, notJudged: 0, engineError: 0 };
     if (r.verdict === 'passed') f.passed++;
     else if (r.verdict === 'failed') f.failed++;
-    else if (r.verdict === 'skipped') f.skipped++;
-    else f.notExercised++;
+    else if (r.verdict === 'engine_error') f.engineError++;
+    else f.notJudged++;
     families.set(r.family, f);
   }
-  const requiredFailed = count('failed', required);
+  const byCategory: Partial<Record<NotJudgedCategory, number>> = {};
+  for (const r of applicable.filter((x) => x.verdict === 'not_judged')) for (const c of new Set(r.notJudged.map((n) => n.category))) byCategory[c] = (byCategory[c] ?? 0) + 1;
+  const gaps = applicable.filter(isGap);
+  const gapsAccepted = gaps.filter((r) => accepted(r, acceptance, judged)).map((r) => r.id);
+  const gapsOpen = gaps.filter((r) => !gapsAccepted.includes(r.id)).map((r) => r.id);
   // A failed scenario whose findings cite only unknown rule ids still fails the run.
   const orphanFailure = scenarios.some((s) => s.state === 'failed' && s.ruleIds.length > 0 && s.ruleIds.every((id) => unknown.includes(id)));
-  const exitCode = requiredFailed > 0 || orphanFailure ? 1 : errors.length ? 2 : 0;
+  const exitCode = count('failed') > 0 || orphanFailure ? 1 : errors.length || count('engine_error') > 0 ? 2 : gapsOpen.length ? 3 : 0;
+  const tool = rules.filter((r) => r.scope === 'tool');
+  const rulesSummary = {
+    total: applicable.length,
+    judged,
+    passed: count('passed'),
+    failed: count('failed'),
+    notJudged: count('not_judged'),
+    engineError: count('engine_error'),
+    notApplicable: target.length - applicable.length,
+  };
   return {
-    verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'error',
+    verdict: (['passed', 'failed', 'error', 'unjudged'] as const)[exitCode],
     exitCode,
-    rules: {
-      total: rules.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      skipped: count('skipped'),
-      notExercised: count('not_exercised'),
-      informationalFailed: rules.filter((r) => r.informational && r.verdict === 'failed').length,
-    },
+    headline: headline(rulesSummary),
+    rules: rulesSummary,
+    notJudgedByCategory: byCategory,
+    gaps: { unaccepted: gapsOpen, accepted: gapsAccepted },
+    toolRules: { total: tool.length, passed: count('passed', tool), failed: count('failed', tool), notJudged: tool.length - count('passed', tool) - count('failed', tool) },
     scenarios: {
       total: scenarios.length,
       passed: scenarios.filter((s) => s.state === 'passed').length,
       failed: scenarios.filter((s) => s.state === 'failed').length,
       skipped: scenarios.filter((s) => s.state === 'skipped').length,
+      error: scenarios.filter((s) => s.state === 'error').length,
     },
     families: [...families.values()],
   };
+}
+
+/** `judged 120 of 149 rules (118 passed, 2 failed; 29 not judged)`. */
+export function headline(s: Summary['rules']): string {
+  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  const rest = [s.notJudged ? `${s.notJudged} not judged` : '', s.engineError ? `${s.engineError} engine error${s.engineError > 1 ? 's' : ''}` : ''].filter(Boolean);
+  return `judged ${s.judged} of ${s.total} rules (${parts.join(', ')}${rest.length ? `; ${rest.join(', ')}` : ''})`;
+}
+
+export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
+  fixture: 'missing fixture',
+  credential: 'missing credential',
+  'fixture-used-up': 'fixture used up',
+  profile: 'profile',
+  destructive: 'destructive scenarios off',
+  target: 'not judgeable on this target',
+  'not-applicable': 'not applicable',
+  'not-run': 'not in this run',
+};
+
+/** The applicable rules not judged, grouped by category then reason: what every output names. */
+export function unjudgedGroups(report: Pick<Report, 'rules'>): { category: NotJudgedCategory; reason: string; ruleIds: string[] }[] {
+  const groups = new Map<string, { category: NotJudgedCategory; reason: string; ruleIds: string[] }>();
+  for (const r of report.rules.filter((x) => x.scope === 'target' && isApplicable(x) && x.verdict === 'not_judged')) {
+    for (const n of r.notJudged) {
+      const key = `${n.category}\u0000${n.reason}`;
+      const g = groups.get(key) ?? { category: n.category, reason: n.reason, ruleIds: [] };
+      if (!g.ruleIds.includes(r.id)) g.ruleIds.push(r.id);
+      groups.set(key, g);
+    }
+  }
+  const order = Object.keys(CATEGORY_LABEL);
+  return [...groups.values()].sort((a, b) => order.indexOf(a.category) - order.indexOf(b.category) || b.ruleIds.length - a.ruleIds.length);
 }

@@ -33,11 +33,28 @@ export class Collector implements Reporter {
 function toResult(tc: TestCase, root: string): ScenarioResult {
   const r = tc.result();
   const record = (tc.meta() as { conform?: ScenarioRecord }).conform;
-  const state = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
   const file = tc.module.moduleId;
   const diag = tc.diagnostic();
-  const errorText = r.state === 'failed' ? r.errors.map((e) => e.message).join('\n') : undefined;
-  const skipNote = r.state === 'skipped' ? r.note : undefined;
+  const ruleIds = record?.ruleIds ?? [];
+  const judged = record?.judged ?? {};
+  const notJudged = [...(record?.notJudged ?? [])];
+  const engineErrors = [...(record?.engineErrors ?? [])];
+  const findings = record?.findings ?? [];
+  if (r.state === 'failed') {
+    // An error other than the scenario's own findings or engine error (a timeout, a hook...) is the tool's.
+    const foreign = r.errors.filter((e) => e.name !== 'ConformanceFailure' && e.name !== 'EngineError');
+    for (const e of foreign) {
+      engineErrors.push({ source: 'runner', message: redact(e.message ?? String(e)).slice(0, 4000), ...(e.stack ? { stack: redact(e.stack).slice(0, 4000) } : {}), ruleIds: ruleIds.filter((id) => !judged[id]) });
+    }
+    if (!foreign.length && !findings.length && !engineErrors.length) engineErrors.push({ source: 'runner', message: 'the scenario failed without a finding or an error', ruleIds: ruleIds.filter((id) => !judged[id]) });
+  }
+  if (r.state === 'skipped' && !notJudged.some((m) => m.endedScenario)) {
+    // Skipped by vitest itself (test.skip, todo): nothing was judged.
+    notJudged.push({ reason: redact(r.note ?? (tc.options.mode === 'todo' ? 'todo' : 'skipped')), category: 'target', ruleIds, endedScenario: true });
+  }
+  const findingCount = record?.findingCount ?? findings.length;
+  const state: ScenarioResult['state'] = findingCount > 0 ? 'failed' : engineErrors.length ? 'error' : r.state === 'skipped' || notJudged.some((m) => m.endedScenario) ? 'skipped' : r.state === 'passed' ? 'passed' : 'error';
+  const ended = notJudged.find((m) => m.endedScenario);
   return {
     id: tc.id,
     suite: suiteName(file),
@@ -46,14 +63,16 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     fullName: tc.fullName,
     state,
     durationMs: diag?.duration ?? 0,
-    ruleIds: record?.ruleIds ?? [],
-    judged: record?.judged ?? {},
-    findings: record?.findings ?? [],
+    ruleIds,
+    judged,
+    failed: record?.failed ?? {},
+    findings,
+    findingCount,
     notes: record?.notes ?? [],
     exchanges: record?.exchanges ?? 0,
-    skipReason: state === 'skipped' ? redact(record?.skipReason ?? skipNote ?? (tc.options.mode === 'todo' ? 'todo' : 'skipped')) : undefined,
-    ...(state === 'skipped' && record?.skippedByOption ? { skippedByOption: true } : {}),
-    // A failure without findings, or a scenario that aborted, carries its error: its rules fail with it.
-    error: state === 'failed' && (record?.aborted || !record?.findings.length) ? redact(record?.aborted ?? errorText ?? 'failed') : undefined,
+    notJudged,
+    engineErrors,
+    ...(ended ? { skipReason: ended.reason } : {}),
+    ...(engineErrors.length ? { error: engineErrors[0].message.split('\n')[0] } : {}),
   };
 }

@@ -24,16 +24,17 @@ export function paint(style: OutputStyle, c: keyof typeof codes, text: string): 
 
 export function progressLine(style: OutputStyle, r: ScenarioResult): string[] {
   const mark = style.plain
-    ? { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' }[r.state]
-    : { passed: paint(style, 'green', '✓'), failed: paint(style, 'red', '✗'), skipped: paint(style, 'yellow', '○') }[r.state];
+    ? { passed: 'PASS', failed: 'FAIL', skipped: 'NOT JUDGED', error: 'ENGINE ERROR' }[r.state]
+    : { passed: paint(style, 'green', '✓'), failed: paint(style, 'red', '✗'), skipped: paint(style, 'yellow', '○'), error: paint(style, 'yellow', '!') }[r.state];
   const sep = style.plain ? '>' : '›';
   const rules = r.ruleIds.length ? ` [${r.ruleIds.join(', ')}]` : '';
   const lines = [`${mark} ${r.suite} ${sep} ${r.title}${paint(style, 'dim', `${rules} ${Math.round(r.durationMs)} ms`)}`];
-  if (r.state === 'skipped' && r.skipReason) lines.push(`    skipped: ${r.skipReason}`);
+  const ended = r.notJudged.find((m) => m.endedScenario);
+  if (ended) lines.push(`    not judged (${ended.category}): ${ended.reason}`);
   if (r.state === 'failed') {
     for (const f of r.findings.slice(0, 5)) lines.push(`    ${paint(style, 'red', `[${f.ruleIds.join(', ')}]`)} ${f.title}`);
-    if (r.findings.length > 5) lines.push(`    ... ${r.findings.length - 5} more findings`);
-    if (r.error) lines.push(`    error: ${r.error.split('\n')[0]}`);
+    if (r.findingCount > 5) lines.push(`    ... ${r.findingCount - 5} more findings`);
   }
+  for (const e of r.engineErrors.slice(0, 1)) lines.push(`    engine error (${e.source}): ${e.message.split('\n')[0]}`);
   return lines;
 }

@@ -1,6 +1,11 @@
-import type { Finding } from '../types.ts';
+import type { EngineErrorRecord, Finding, NotJudgedMark } from '../types.ts';
 
-export type ScenarioState = 'passed' | 'failed' | 'skipped';
+/**
+ * How a scenario ended: `passed` ran to its end with no finding, `failed` has findings,
+ * `skipped` ended early without a finding (t.notJudged, a missing fixture, the profile or
+ * destructive setting), `error` the tool broke (an engine error, never the target's fault).
+ */
+export type ScenarioState = 'passed' | 'failed' | 'skipped' | 'error';
 
 /** One scenario as the reporters see it. */
 export interface ScenarioResult {
@@ -13,14 +18,22 @@ export interface ScenarioResult {
   state: ScenarioState;
   durationMs: number;
   ruleIds: string[];
+  /** Rule id → judgements (conditions evaluated, held or not). */
   judged: Record<string, number>;
+  /** Rule id → findings against it, every one counted. */
+  failed: Record<string, number>;
+  /** The findings kept as evidence (capped). */
   findings: Finding[];
+  /** Every finding, kept or not. */
+  findingCount: number;
   notes: string[];
   exchanges: number;
+  /** Rules not judged, with reasons and categories. */
+  notJudged: NotJudgedMark[];
+  engineErrors: EngineErrorRecord[];
+  /** The reason that ended the scenario early, when one did. */
   skipReason?: string;
-  /** Skipped by the run's own options (profile, destructive off), not for a missing fixture. */
-  skippedByOption?: boolean;
-  /** An error that is not a finding (the scenario's rules fail with it). */
+  /** First engine error, one line. */
   error?: string;
 }
 

@@ -1,4 +1,4 @@
-// Exercises the scenario API itself (engine tests only): retry, skips, soft checks, aborts, transport failures.
+// Exercises the scenario API itself (engine tests only): retry, not-judged ends, soft checks, engine errors, transport failures.
 import { scenario, describe } from '../../../../src/engine/scenario.ts';
 
 describe('rate limits', () => {
@@ -22,13 +22,22 @@ scenario(['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'], 'soft checks c
   t.expectRule('CUSTOMERS.GET.BY_ID', res.status === 200, 'still reached after the soft failure', res);
 });
 
-scenario(['ALERTS.LIST.PAGINATED'], 'an explicit skip names its reason', async (t) => {
-  t.skip('the target has no wallets');
+scenario(['ALERTS.LIST.PAGINATED'], 'a not-judged end names its reason and category', async (t) => {
+  t.notJudged('the target has no wallets', 'fixture');
 });
 
-scenario(['PRICES.GET.BY_ID'], 'an unexpected error fails the cited rules', async (t) => {
+scenario(['PRICES.GET.BY_ID'], 'an unexpected error is an engine error, never the target\'s failure', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');
   (res.body as { missing: { deeper: string } }).missing.deeper.toString();
+});
+
+scenario(['PRODUCTS.CREATE.OBJECT'], 'citing a rule without judging it passes nothing', async (t) => {
+  await t.http.get('/v0/customers/cus_demo1');
+});
+
+scenario(['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE'], 'what was judged before a not-judged end stands', async (t) => {
+  t.checkRule('SCHEDULES.OWNER.EXACTLY_ONE', true, 'judged before the end');
+  t.notJudged('endDate defaulting is not shown on this target');
 });
 
 scenario(['PAYMENTS.GET.BY_ID'], 'a hang becomes a finding citing the scenario rules', async (t) => {
