@@ -124,7 +124,7 @@ scenario(
       const after = await Promise.all(drivers.map((d, i) => d.send(targets[i])));
       after.forEach((o, i) => {
         if (before[i].ex.status === 429) {
-          t.note(`${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`);
+          t.ruleNotJudged('RATE.BUCKET.PER_ENDPOINT', `${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`, 'target');
           return;
         }
         const was = rateHeaders(before[i].ex).remaining;
@@ -140,7 +140,7 @@ scenario(
     }));
     const reasons = unjudged.filter((r): r is string => r !== undefined);
     if (reasons.length === groups.length) t.notJudged(reasons.join('; '), 'target');
-    for (const r of reasons) t.note(`not compared: ${r}`);
+    for (const r of reasons) t.ruleNotJudged('RATE.BUCKET.PER_ENDPOINT', r, 'target');
   },
   { concurrent: true },
 );
