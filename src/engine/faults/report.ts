@@ -77,10 +77,11 @@ export function summaryLines(report: FaultsReport): string[] {
   const s = report.summary;
   const missed = report.results.filter((r) => !r.benign && !r.indeterminate && r.outcome !== 'caught').map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   const kinds = kindRows(report);
+  const notApplied = report.results.filter((r) => !r.benign && !r.indeterminate && r.outcome === 'not-exercised').length;
   const flagged = report.results.filter((r) => r.benign && r.outcome === 'flagged').map((r) => `${r.name} (${r.rulesFired.join(', ')})`);
   const idle = report.results.filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error')).map((r) => `${r.name} (${VERDICT[r.outcome]})`);
   return [
-    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
+    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}${notApplied ? (s.faults > notApplied ? ` (${s.caught}/${s.faults - notApplied} = ${pct(s.detectionRateApplied)} of the faults that applied)` : ' (none applied)') : ''}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
     ...(s.indeterminate ? [`indeterminate cases (the document decides neither way; counted in neither rate): ${s.indeterminate}, flagged by the suites: ${s.indeterminateFlagged}`] : []),
     ...(kinds.length ? [`by kind: ${kinds.map((k) => `${k.kind} ${k.faults ? `${k.caught}/${k.faults}` : k.benign ? `${k.flagged}/${k.benign} flagged` : `${k.openFlagged}/${k.open} open flagged`}`).join(', ')}`] : []),
     ...(missed.length ? [`not caught: ${missed.join(', ')}`] : []),
@@ -98,7 +99,7 @@ export function markdown(report: FaultsReport): string {
     '',
     `Target: ${report.target.bundled ? 'the bundled reference server (a fresh one per fault)' : report.target.baseUrl} · profile ${report.profile} · seed ${report.seed} · started ${report.startedAt} · ${seconds(s.durationMs)} (${report.parallel} at a time)`,
     '',
-    `- **Detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}**`,
+    `- **Detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}**${s.faults !== s.caught ? ` (${pct(s.detectionRateApplied)} of the faults that changed at least one exchange)` : ''}`,
     `- **False-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}**`,
     ...(report.baseline ? [`- Baseline (no fault): exit ${report.baseline.exitCode}${report.baseline.failedRules.length ? `, failed ${report.baseline.failedRules.join(', ')}` : ''}, ${seconds(report.baseline.durationMs)}`] : []),
     '',

@@ -68,6 +68,8 @@ export interface FaultsSummary {
   errors: number;
   /** caught / faults */
   detectionRate: number;
+  /** caught / faults that changed at least one exchange (a fault that never applied made the target no different). */
+  detectionRateApplied: number;
   benign: number;
   flagged: number;
   /** flagged / benign */
@@ -273,6 +275,7 @@ export function summarize(results: FaultResult[], durationMs: number, baseline: 
     notExercised: count(faults, 'not-exercised') + count(benign, 'not-exercised'),
     errors: count(faults, 'error') + count(benign, 'error'),
     detectionRate: rate(caught, faults.length),
+    detectionRateApplied: rate(caught, faults.length - count(faults, 'not-exercised')),
     benign: benign.length,
     flagged,
     falseAlarmRate: rate(flagged, benign.length),

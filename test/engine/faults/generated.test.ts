@@ -11,6 +11,7 @@ import { fieldSites, otherType, breakPattern, breakEnum, editAt } from '../../..
 import { CATALOG } from '../../../src/engine/faults/catalog/index.ts';
 import { parseFaultsArgs, selectFaults } from '../../../src/cli/commands/faults.ts';
 import { digest, simulate } from './simulate.ts';
+import { json, req } from '../../../src/engine/faults/catalog/helpers.ts';
 
 const spec = await loadSpec();
 const catalog = generatedCatalog(spec);
@@ -79,6 +80,20 @@ describe('generated catalog', () => {
     expect(picked).toHaveLength(12);
     expect(picked.every((f) => f.kind === 'drop' || f.kind === 'type')).toBe(true);
   });
+});
+
+test('a cross-merchant fault on a filtered list shows the other merchant\'s items where a scoped target shows none', async () => {
+  const f = catalog.find((x) => x.name === 'gen-listAlerts-cross-merchant')!;
+  const path = '/v0/alerts?resourceId=wal_demo1';
+  const owner = 'Bearer sk_test_demo0key0000000000';
+  const items = { object: 'list', data: [{ object: 'alert', id: 'alert_1' }], pagination: { limit: 10, offset: 0, total: 1 } };
+  const scoped = (r: { headers: Record<string, string> }) => json(200, r.headers.authorization === owner ? items : { ...items, data: [], pagination: { limit: 10, offset: 0, total: 0 } });
+  const out = await simulate(f, [
+    { req: req('GET', path, undefined, { authorization: owner }), res: scoped },
+    { req: req('GET', path, undefined, { authorization: 'Bearer sk_test_other0key' }), res: scoped },
+  ]);
+  expect(JSON.parse(out[1].response.body.toString()).data).toHaveLength(1);
+  expect(out[1].applied).toBe(1);
 });
 
 describe('generated faults: each demo is changed as described, and counted as applied', () => {

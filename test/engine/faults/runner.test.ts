@@ -56,6 +56,15 @@ describe('summary and exit code', () => {
     expect(summarize(results([[fault, 'caught']]), 1000, baseline([], 2)).exitCode).toBe(2);
   });
 
+  test('indeterminate cases are judged like benign variants but counted in neither rate; faults that never applied leave the applied rate', () => {
+    const open: CatalogFault = { ...fault, name: 'open-case', indeterminate: 'the document does not say whether the field is always there' };
+    const flagged = judge(open, run(), baseline());
+    expect(flagged).toMatchObject({ outcome: 'flagged', indeterminate: open.indeterminate });
+    const other = faultByName('conv-wrong-id-prefix')!;
+    const s = summarize([flagged, { ...judge(fault, run(), undefined), outcome: 'caught' }, { ...judge(other, run(), undefined), outcome: 'not-exercised' }], 1000, baseline());
+    expect(s).toMatchObject({ faults: 2, caught: 1, detectionRate: 0.5, detectionRateApplied: 1, indeterminate: 1, indeterminateFlagged: 1, benign: 0, exitCode: 1 });
+  });
+
   test('the suites of a run: the override, else the fault\'s own; the baseline covers their union (all when one needs all)', () => {
     expect(suitesFor(fault, ['auth'], [fault])).toEqual(['auth']);
     expect(suitesFor(fault, undefined, [fault])).toEqual(['rate-limits']);

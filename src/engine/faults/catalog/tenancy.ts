@@ -41,16 +41,20 @@ export function foreignOwner(req: ProxyRequest, ctx: FaultContext, ids: string[]
   return undefined;
 }
 
+/** A list answer with no items: what a scoped server answers a filter on another merchant's resource. */
+const emptyList = (res: ProxyResponse): boolean => is2xx(res) && Array.isArray(bodyOf(res)?.data) && bodyOf(res)!.data.length === 0;
+
 /**
- * When `res` refuses `req` (403 or 404) and `ids` names a resource of another key, the
- * answer the owner's key gets to the same request; undefined otherwise.
+ * When `res` refuses `req` (403 or 404), or filters everything out of a list, and `ids`
+ * names a resource of another key, the answer the owner's key gets to the same request
+ * (when it shows more); undefined otherwise.
  */
 export async function leak(req: ProxyRequest, res: ProxyResponse, ctx: FaultContext, ids: string[]): Promise<ProxyResponse | undefined> {
-  if (res.status !== 403 && res.status !== 404) return undefined;
+  if (res.status !== 403 && res.status !== 404 && !emptyList(res)) return undefined;
   const owner = foreignOwner(req, ctx, ids);
   if (!owner) return undefined;
   const again = await ctx.upstream({ ...req, headers: { ...req.headers, authorization: owner } });
-  if (!is2xx(again)) return undefined;
+  if (!is2xx(again) || emptyList(again)) return undefined;
   ctx.applied();
   return again;
 }
