@@ -21,6 +21,7 @@ import { loadSpec } from '../spec/index.ts';
 import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
 import { replayCommand } from './http/replay.ts';
+import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
 import { runChecks, type SpecView } from './checks/index.ts';
 import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
@@ -138,6 +139,8 @@ function describeFindings(findings: Finding[]): string {
 /** Findings kept as evidence per scenario; verdicts count every finding (record.failed). */
 export const MAX_FINDINGS = 50;
 const MAX_STACK = 4000;
+/** Rules of one rate-limit scenario whose first finding carries the replay script of its whole sequence. */
+const MAX_SEQUENCE_RULES = 8;
 const MAX_RAW_BODY = 8 * 1024;
 
 /** A copy of an exchange small enough for the task meta and the reports. */
@@ -162,8 +165,13 @@ class Scenario implements ScenarioContext {
   readonly target: TargetInfo;
   private retry = true;
   private rateLimited = false;
+  /** Every request of a rate-limit scenario: its failures come with a script replaying them all. */
+  private sequence?: RequestSequence;
+  /** Rules whose first finding already carries the sequence. */
+  private readonly sequenceRules = new Set<string>();
 
   constructor(
+    private readonly title: string,
     private readonly record: ScenarioRecord,
     private readonly targetCtx: TargetContext,
     private readonly client: HttpClient,
@@ -200,6 +208,7 @@ class Scenario implements ScenarioContext {
       retry429: opts.retry429 ?? this.retry,
       onExchange: (exchange) => {
         this.record.exchanges += 1;
+        this.sequence?.add(exchange);
         const outcome = runChecks(exchange, { spec: this.specView, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
         // No usable response (the transport check cites no rule): the scenario's rules fail with it.
@@ -215,7 +224,11 @@ class Scenario implements ScenarioContext {
     this.record.findingCount += 1;
     for (const id of new Set(f.ruleIds)) this.record.failed[id] = (this.record.failed[id] ?? 0) + 1;
     if (this.record.findings.length < MAX_FINDINGS) {
-      this.record.findings.push(redactDeep({ ...f, exchange: f.exchange ? compactExchange(f.exchange) : undefined }));
+      // A rate limit is broken by a sequence, not by its last request: the first finding of each rule carries the whole of it.
+      const fresh = f.ruleIds.filter((id) => !this.sequenceRules.has(id));
+      const sequence = this.sequence && fresh.length && this.sequenceRules.size < MAX_SEQUENCE_RULES ? this.sequence.script(this.title) : undefined;
+      if (sequence) for (const id of fresh) this.sequenceRules.add(id);
+      this.record.findings.push(redactDeep({ ...f, exchange: f.exchange ? compactExchange(f.exchange) : undefined, ...(sequence ? { replaySequence: sequence } : {}) }));
     }
   }
 
@@ -266,6 +279,7 @@ class Scenario implements ScenarioContext {
   rateLimitScenario(): void {
     this.retry = false;
     this.rateLimited = true;
+    this.sequence ??= new RequestSequence();
   }
 
   notJudged(reason: string, category: NotJudgedCategory = 'target'): never {
@@ -331,7 +345,7 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
       const specView = await spec();
       const resolveOperation = (method: string, path: string) => specView.findOperation(method, path)?.operationId;
       const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
-      const t = new Scenario(record, target, new HttpClient(options), specView, new HttpClient(options));
+      const t = new Scenario(title, record, target, new HttpClient(options), specView, new HttpClient(options));
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
         await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));

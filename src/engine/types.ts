@@ -32,6 +32,8 @@ export interface Finding {
   exchange?: Exchange;
   /** Replay command, API key redacted. */
   replay?: string;
+  /** A bash script replaying every request of the scenario up to this finding (rate limits), keys redacted. */
+  replaySequence?: string;
   /** fast-check seed and path, when the failure came from generation. */
   seed?: number;
   counterexample?: unknown;

@@ -5,7 +5,7 @@
  * on the rule they break.
  */
 import { describe, expect, test } from 'vitest';
-import { BucketDriver, exhaust, keysShareBucket, otherUntouched, readmit, secondKeyRefused, stillRefused, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
+import { BucketDriver, exhaust, keysShareBucket, otherUntouched, rateHeaders, readmit, secondKeyRefused, stillRefused, windowSurelyLastsUntil, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
 import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../src/engine/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { Fixtures } from '../../src/engine/fixtures/types.ts';
@@ -261,5 +261,24 @@ describe('defective limiters fail the rule they break', () => {
     const d2 = new BucketDriver(tb.t, CUSTOMERS, clock);
     expect(await keysShareBucket(d2, await d2.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT'])).toMatch(/no window of the primary merchant surely lasted/);
     expect(tb.judged).toEqual([]);
+  });
+});
+
+describe('reading the waits', () => {
+  const answer = (status: number, headers: Record<string, string>): Exchange => ({ method: 'GET', path: '/v0/customers', url: 'http://fake/v0/customers', requestHeaders: {}, status, responseHeaders: headers, rawBody: '', durationMs: 1, startedAt: new Date(0).toISOString() });
+
+  test('a wait keeps the precision it was written with; an HTTP-date retry-after counts from the date header, to the second', () => {
+    expect(rateHeaders(answer(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '6' }))).toEqual({ limit: 60, remaining: 7, reset: { seconds: 6, precision: 1 }, retryAfter: undefined });
+    expect(rateHeaders(answer(429, { 'x-ratelimit-reset': '0.25', 'retry-after': 'Sun, 06 Nov 1994 08:49:40 GMT', date: 'Sun, 06 Nov 1994 08:49:37 GMT' }))).toMatchObject({ reset: { seconds: 0.25, precision: 0.01 }, retryAfter: { seconds: 3, precision: 1 } });
+    expect(rateHeaders(answer(200, { 'x-ratelimit-limit': 'many', 'x-ratelimit-remaining': '-1' }))).toMatchObject({ limit: undefined, remaining: undefined });
+  });
+
+  test('a window surely lasts its reset less one unit of precision from when the request was sent; a 429 by the shorter of reset and retry-after', () => {
+    const sent = { sentAt: 10_000, receivedAt: 10_050 };
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '6' }) })).toBe(15_000);
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '1' }) })).toBe(10_000);
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '2.5' }) })).toBe(12_400);
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(429, { 'x-ratelimit-reset': '6', 'retry-after': '3' }) })).toBe(12_000);
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, {}) })).toBeUndefined();
   });
 });

@@ -2,8 +2,10 @@
  * The rate-limits suite fails, citing the right rules, on targets that break them: headers
  * altered by a fault proxy in front of the reference, and limiters with a defect. The
  * limiters run in the proxy in front of a reference whose own limits are out of reach; the
- * same limiter without a defect (and with higher limits than published, and meaningless
- * x-ratelimit headers on unlisted endpoints) passes, so the failures come from the defects.
+ * same limiter without a defect passes, so the failures come from the defects. So do the
+ * catalog's benign limiters: a sliding window (behind a proxy that gzips answers, writes
+ * retry-after as an HTTP-date and timestamps with +00:00, and puts meaningless x-ratelimit
+ * headers on unlisted endpoints), and fixed windows a hundred times the published limits.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
@@ -13,6 +15,8 @@ import { startReferenceServer, type RunningReference } from '../../src/reference
 import type { TargetContext } from '../../src/engine/context.ts';
 import { loadSpec } from '../../src/spec/index.ts';
 import type { Spec } from '../../src/spec/types.ts';
+import { faultByName } from '../../src/engine/faults/catalog/index.ts';
+import { composeFaults } from '../../src/engine/faults/catalog/helpers.ts';
 
 type Json = Record<string, any>;
 const SUITE = 'rate-limits';
@@ -79,26 +83,18 @@ interface Defect {
   stuckRemaining?: boolean;
   /** The real window, while x-ratelimit-reset counts down the published one. */
   windowSeconds?: number;
+  /** 429s say 'Too many requests', whatever the endpoint. */
+  genericMessage?: boolean;
 }
 
-/**
- * A fixed-window limiter in the proxy, `factor` times the published limits, with a defect
- * per operation. `unlisted`: unlisted documented endpoints get x-ratelimit headers that
- * describe no reachable limit.
- */
-function limiter(opts: { factor?: number; defects?: Record<string, Defect>; unlisted?: boolean }): Fault {
+/** A fixed-window limiter in the proxy at the published limits, with a defect per operation. */
+function limiter(opts: { defects?: Record<string, Defect> }): Fault {
   return {
     name: `limiter ${Object.keys(opts.defects ?? {}).join(', ') || 'without defect'}`,
     async onResponse(req, res, ctx) {
       const path = req.path.split('?')[0];
       const op = spec.findOperation(req.method, path);
-      if (!op || op.extension || res.status === 401) return;
-      if (!op.rateLimit) {
-        if (!opts.unlisted) return;
-        Object.assign(res.headers, { 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '99999', 'x-ratelimit-reset': '86400' });
-        ctx.applied();
-        return;
-      }
+      if (!op?.rateLimit || op.extension || res.status === 401) return;
       const auth = req.headers.authorization ?? '';
       let merchant = ctx.state.get(`key:${auth}`) as string | undefined;
       if (!merchant) {
@@ -108,7 +104,7 @@ function limiter(opts: { factor?: number; defects?: Record<string, Defect>; unli
         ctx.state.set(`key:${auth}`, merchant);
       }
       const defect = opts.defects?.[op.operationId] ?? {};
-      const limit = Math.ceil(op.rateLimit.limit * (opts.factor ?? 1));
+      const { limit } = op.rateLimit;
       const windowMs = (defect.windowSeconds ?? op.rateLimit.windowSeconds) * 1000;
       const sub = op.rateLimit.bucket === 'subscription' ? path.split('/')[3] : '';
       const key = {
@@ -133,20 +129,46 @@ function limiter(opts: { factor?: number; defects?: Record<string, Defect>; unli
         Object.assign(res.headers, headers);
         return;
       }
-      const json = { error: 'rate_limit_exceeded', message: `Rate limit exceeded: ${limit} per ${op.rateLimit.windowSeconds} s` };
+      const json = { error: 'rate_limit_exceeded', message: defect.genericMessage ? 'Too many requests' : `Rate limit exceeded: ${limit} per ${op.rateLimit.windowSeconds} s` };
       return { status: 429, headers: { 'content-type': 'application/json', ...headers, 'retry-after': reset }, body: Buffer.from(JSON.stringify(json)), json } satisfies ProxyResponse;
     },
   };
 }
 
-describe('rate-limits suite against faulty targets', () => {
-  test('passes against a conforming limiter with limits above the published ones and meaningless headers on unlisted endpoints', async () => {
-    const results = await run(roomyProxy, roomy, limiter({ factor: 1.5, unlisted: true }));
-    expect(results.filter((r) => r.state === 'failed' || (r.state === 'skipped' && r.skipReason !== FULL_ONLY)).map(describeResult)).toEqual([]);
-    // The observed (raised) limit sized the burst: 90 requests used up the customers bucket.
-    expect(results.find((r) => r.title.startsWith('GET /v0/customers: 60 per 6 s'))?.exchanges).toBeGreaterThan(90);
-  }, 90_000);
+const benign = (name: string) => {
+  const f = faultByName(name);
+  if (!f?.benign) throw new Error(`no benign variant ${name}`);
+  return f;
+};
 
+/** Neither failed nor ended for anything but the target's own properties (or the full profile). */
+function expectNoFailure(results: ScenarioResult[]): void {
+  expect(results.filter((r) => r.state === 'failed' || r.state === 'error' || (r.state === 'skipped' && r.skipReason !== FULL_ONLY && !r.notJudged.every((m) => m.category === 'target'))).map(describeResult)).toEqual([]);
+}
+
+describe('rate-limits suite against conforming limiters', () => {
+  test('a sliding window behind a proxy that gzips, writes retry-after as an HTTP-date and timestamps with +00:00, with meaningless headers on unlisted endpoints: no failure, the limits judged', async () => {
+    const fault = composeFaults('benign limiter', benign('benign-sliding-window'), benign('benign-unlisted-ratelimit-headers'), benign('benign-retry-after-http-date'), benign('benign-offset-timestamps'), benign('benign-gzip'));
+    const results = await run(roomyProxy, roomy, fault);
+    expectNoFailure(results);
+    const judged = new Set(results.flatMap((r) => Object.keys(r.judged)));
+    expect(['RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY', 'RATE.WINDOW.READMITS', 'RATE.CUSTOMERS_LIST.LIMIT', 'RATE.PORTAL.BUCKET'].filter((id) => !judged.has(id))).toEqual([]);
+  }, 120_000);
+
+  test('fixed windows a hundred times the published limits: no failure; buckets past the request budget are not judged, with that reason', async () => {
+    const results = await run(roomyProxy, roomy, benign('benign-limits-x100'));
+    expectNoFailure(results);
+    const customers = results.find((r) => r.title.startsWith('GET /v0/customers: 60 per 6 s'))!;
+    expect(customers.skipReason).toMatch(/x-ratelimit-remaining is 5999, so using the bucket up takes more than the \d+ requests/);
+    expect(customers.notJudged.map((m) => m.category)).toContain('target');
+    expect(customers.judged['RATE.EXCEEDED.STATUS']).toBeUndefined();
+    // The observed limit sized the burst: a hundred portal sessions used the bucket up.
+    const portal = results.find((r) => r.title.startsWith('POST /v0/subscriptions/{id}/portal: 1 per 1 s'))!;
+    expect(portal.exchanges).toBeGreaterThan(100);
+  }, 120_000);
+});
+
+describe('rate-limits suite against faulty targets', () => {
   test('fails on a limit header below the published one, rate headers on a 401, a 429 without retry-after or rate_limit_exceeded, a reset beyond the window, a negative or missing remaining', async () => {
     const results = await run(proxy, ref, {
       name: 'rate header faults',
@@ -177,12 +199,12 @@ describe('rate-limits suite against faulty targets', () => {
     ]);
   }, 90_000);
 
-  test('fails on buckets per key, per merchant instead of per subscription, a reset that comes too early, a remaining that does not count, no 429, an early 429', async () => {
+  test('fails on buckets per key, per merchant instead of per subscription, a reset that comes too early, a remaining that does not count, no 429, an early 429, one 429 message for every endpoint', async () => {
     const results = await run(roomyProxy, roomy, limiter({
       defects: {
         listCustomers: { bucketBy: 'key' },
-        createReconciliation: { bucketBy: 'merchant-not-subscription' },
-        createPortalSession: { windowSeconds: 3 },
+        createReconciliation: { bucketBy: 'merchant-not-subscription', genericMessage: true },
+        createPortalSession: { windowSeconds: 3, genericMessage: true },
         createInvoiceLineItems: { stuckRemaining: true },
         getCostsReport: { admits: () => Infinity },
         listCrmAccounts: { admits: (limit) => limit - 5 },
@@ -196,6 +218,7 @@ describe('rate-limits suite against faulty targets', () => {
       'RATE.REMAINING.DECREMENTS@/v2/invoices/lineItems',
       'RATE.EXCEEDED.STATUS@/v0/costs/report',
       'RATE.CRM_ACCOUNTS.LIMIT@/v0/integrations/salesforce/accounts',
+      'RATE.EXCEEDED.BODY@/v0/subscriptions/{id}/reconciliations',
     ]);
   }, 120_000);
 

@@ -12,6 +12,8 @@ import ts from 'typescript';
 import { loadRules } from '../../src/spec/rules.ts';
 import { checkRuleIds } from '../../src/engine/checks/index.ts';
 import { DEFAULT_SUITES_DIR } from '../../src/engine/runner/index.ts';
+import { rateLimitedEndpoints } from '../../src/engine/ratelimit/index.ts';
+import { loadSpec } from '../../src/spec/index.ts';
 
 const RULE_ID_SHAPE = /^[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+){2,}$/;
 
@@ -52,6 +54,8 @@ describe('rule coverage', () => {
     const known = new Set(rules.rules.map((r) => r.id));
     const cited = new Set<string>(checkRuleIds());
     for (const ids of (await suiteRuleIds()).values()) for (const id of ids) if (known.has(id)) cited.add(id);
+    // The rate-limits suite cites each listed endpoint's LIMIT and BUCKET rules as spec/rules.yaml names them.
+    for (const ep of await rateLimitedEndpoints(await loadSpec())) cited.add(ep.limitRule).add(ep.bucketRule);
     const uncited = rules.rules.filter((r) => r.kind === 'contract' || r.kind === 'reference').map((r) => r.id).filter((id) => !cited.has(id));
     expect(uncited, `rules no scenario or check cites:\n${uncited.join('\n')}`).toEqual([]);
   });

@@ -4,7 +4,7 @@
  * window. The measuring procedures that use it are in exhaust.ts and follow-ups.ts.
  */
 import { FixtureUnavailable, type Fixtures } from '../fixtures/types.ts';
-import type { Exchange } from '../types.ts';
+import type { Exchange, NotJudgedCategory } from '../types.ts';
 import type { RequestOptions } from '../http/client.ts';
 import type { RateLimitedEndpoint } from './endpoints.ts';
 import { rateHeaders } from './headers.ts';
@@ -14,8 +14,6 @@ import { realClock, type Clock, type Timed } from './timing.ts';
 export const QUICK_WAIT_MAX_S = 10;
 /** Added to every wait for a window to reset. */
 export const MARGIN_MS = 100;
-
-export type NotJudgedCategory = 'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
 
 /** What the procedures need of a scenario (suites pass their ScenarioContext). */
 export interface LimitScenario {

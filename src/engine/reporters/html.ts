@@ -17,7 +17,9 @@ header .meta{opacity:.8;font-size:13px}main{padding:16px 24px;max-width:1200px}
 .engine_error{background:#ffedd5;color:#9a3412}.tool{background:#e0e7ff;color:#3730a3}
 .verdict-passed{color:#86efac}.verdict-failed{color:#fca5a5}.verdict-error,.verdict-unjudged{color:#fcd34d}
 table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f3f4f6}td.n{text-align:right}section{margin-bottom:24px}h2{font-size:17px;margin:20px 0 6px}
+th{background:#f3f4f6}td.n{text-align:right}td.hot{background:#fde0e0;color:#7f1d1d;font-weight:700}
+#failed-rules{background:#fff;border:2px solid #fca5a5;border-radius:6px;padding:8px 16px;margin:12px 0}#failed-rules h2{margin-top:4px;color:#7f1d1d}
+#failed-rules li{margin:2px 0}section{margin-bottom:24px}h2{font-size:17px;margin:20px 0 6px}
 .rule{background:#fff;border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:6px 10px}
 .rule .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.rule .stmt{color:#374151}
 .reasons{color:#6b7280;font-size:13px}details{margin-top:4px}summary{cursor:pointer}
@@ -37,7 +39,8 @@ function failureHtml(f: RuleFailure): string {
     if (e.jsonError) resLines.push('', `(${e.jsonError})`);
     parts.push(`<pre>${htmlEscape(req)}</pre><pre>${htmlEscape(resLines.join('\n'))}</pre>`);
   }
-  if (f.replay) parts.push(`<div>replay:</div><pre>${htmlEscape(f.replay)}</pre>`);
+  if (f.replaySequence) parts.push(`<details open><summary>replay the whole sequence (bash; the last request alone does not reproduce it)</summary><pre>${htmlEscape(f.replaySequence)}</pre></details>`);
+  else if (f.replay) parts.push(`<div>replay:</div><pre>${htmlEscape(f.replay)}</pre>`);
   if (f.seed !== undefined) parts.push(`<div class="reasons">seed ${f.seed}</div>`);
   if (f.counterexample !== undefined) parts.push(`<pre>${htmlEscape(JSON.stringify(f.counterexample, null, 2))}</pre>`);
   return `<div class="failure">${parts.join('')}</div>`;
@@ -76,6 +79,16 @@ function notJudgedSection(report: Report): string {
   return `<section id="not-judged"><h2>Not judged (${report.summary.rules.notJudged} rules)</h2>${gapLine}<table><thead><tr><th>Why</th><th>Reason</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
+/** The very top of the page for the person whose gate went red: each failed rule, linked to its evidence. */
+function failedSection(rules: RuleVerdict[]): string {
+  const failed = rules.filter((r) => r.verdict === 'failed');
+  if (!failed.length) return '';
+  const items = failed.map((r) => `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : ''}</div></li>`);
+  return `<section id="failed-rules"><h2>Failed (${failed.length} rule${failed.length > 1 ? 's' : ''})</h2><ol>${items.join('')}</ol></section>`;
+}
+
+const cell = (n: number) => `<td class="n${n > 0 ? ' hot' : ''}">${n}</td>`;
+
 export function renderHtml(report: Report): string {
   const { run, summary: s } = report;
   const target = report.rules.filter((r) => r.scope === 'target');
@@ -83,12 +96,12 @@ export function renderHtml(report: Report): string {
   const sections = new Map<string, RuleVerdict[]>();
   for (const r of target) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
   const order = (rs: RuleVerdict[]) => [...rs].sort((a, b) => rank(a) - rank(b));
-  const familyRows = s.families.map((f) => `<tr><td>${htmlEscape(f.family)}</td><td class="n">${f.passed}</td><td class="n">${f.failed}</td><td class="n">${f.notJudged}</td><td class="n">${f.engineError}</td></tr>`).join('');
+  const familyRows = s.families.map((f) => `<tr><td>${f.failed ? `<a href="#${htmlEscape(target.find((r) => r.family === f.family && r.verdict === 'failed')?.id ?? '')}">${htmlEscape(f.family)}</a>` : htmlEscape(f.family)}</td><td class="n">${f.passed}</td>${cell(f.failed)}<td class="n">${f.notJudged}</td>${cell(f.engineError)}</tr>`).join('');
   const matrix = report.rules
     .map((r) => `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`)
     .join('');
   const notes = report.scenarios.flatMap((sc) => sc.notes.map((n) => `${sc.suite} › ${sc.title}: ${n}`));
-  const notesHtml = notes.length ? `<details><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
+  const notesHtml = notes.length ? `<details id="notes"><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
   const errors = report.errors.length ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre></section>` : '';
   const apart = [
     s.rules.notApplicable ? `${s.rules.notApplicable} reference-server rule(s) not applicable to this target` : '',
@@ -100,9 +113,10 @@ export function renderHtml(report: Report): string {
 <body><header><h1>Conformance: ${htmlEscape(s.headline)} · <span class="verdict-${s.verdict}">${s.verdict}</span> (exit ${s.exitCode})</h1>
 <div class="meta">Billing and Monetization Service · ${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''} · profile ${run.profile} · seed ${run.seed} · fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · ${htmlEscape(run.startedAt)} · run ${htmlEscape(run.id)}</div></header>
 <main>
-<section id="overview"><p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge not_judged">${s.rules.notJudged} not judged</span> <span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ${s.scenarios.error} engine errors)</p>
-${apart.length ? `<p class="reasons">Not counted: ${apart.join('; ')}.</p>` : ''}</section>
+${failedSection(target)}
 ${notJudgedSection(report)}
+<section id="overview"><p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge not_judged">${s.rules.notJudged} not judged</span> <span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ${s.scenarios.error} engine errors)${notes.length ? ` · <a href="#notes">${notes.length} advisory note${notes.length > 1 ? 's' : ''}</a>, counted apart: never failures` : ''}</p>
+${apart.length ? `<p class="reasons">Not counted: ${apart.join('; ')}.</p>` : ''}</section>
 ${errors}
 <table><thead><tr><th>Family</th><th>Passed</th><th>Failed</th><th>Not judged</th><th>Engine error</th></tr></thead><tbody>${familyRows}</tbody></table>
 ${notesHtml}

@@ -19,7 +19,8 @@ function failureText(r: RuleVerdict): string {
       const lines = [`${f.title}`, `  ${f.message}`];
       if (f.scenario) lines.push(`  scenario: ${f.suite} › ${f.scenario}`);
       if (f.exchange) lines.push(`  ${f.exchange.method} ${f.exchange.path} → ${f.exchange.status ?? f.exchange.transportError ?? 'no response'}`);
-      if (f.replay) lines.push(`  replay: ${f.replay}`);
+      if (f.replaySequence) lines.push('  replay (the whole sequence):', ...f.replaySequence.trimEnd().split('\n').map((l) => `    ${l}`));
+      else if (f.replay) lines.push(`  replay: ${f.replay}`);
       return lines.join('\n');
     })
     .join('\n\n');
@@ -39,8 +40,16 @@ function engineErrorText(r: RuleVerdict): string {
   return r.engineErrors.map((e) => [`${e.scenario ?? e.source}: ${e.message}`, e.stack ?? ''].filter(Boolean).join('\n')).join('\n\n');
 }
 
-function testcase(r: RuleVerdict, classPrefix = 'conformance'): string {
-  const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="0">`;
+/** Seconds a rule took: the time of the scenarios that cited or judged it (each scenario counted once per rule). */
+type Timing = (r: RuleVerdict) => number;
+
+function timing(report: Report): Timing {
+  const ms = new Map(report.scenarios.map((s) => [`${s.suite} › ${s.title}`, s.durationMs]));
+  return (r) => r.scenarios.reduce((sum, label) => sum + (ms.get(label) ?? 0), 0) / 1000;
+}
+
+function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): string {
+  const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="${time(r).toFixed(3)}">`;
   const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${scenarioList(r)}`)}</system-out>`;
   const body =
     r.verdict === 'failed'
@@ -53,11 +62,12 @@ function testcase(r: RuleVerdict, classPrefix = 'conformance'): string {
   return [open, ...(body ? [body] : []), statement, '    </testcase>'].join('\n');
 }
 
-function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, classPrefix?: string): string {
+function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, time: Timing, classPrefix?: string): string {
   const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
+  const total = rules.reduce((sum, r) => sum + time(r), 0);
   return [
-    `  <testsuite name="${xmlEscape(name)}" tests="${rules.length}" failures="${n('failed')}" errors="${n('engine_error')}" skipped="${n('not_judged')}" timestamp="${xmlEscape(timestamp)}">`,
-    ...rules.map((r) => testcase(r, classPrefix)),
+    `  <testsuite name="${xmlEscape(name)}" tests="${rules.length}" failures="${n('failed')}" errors="${n('engine_error')}" skipped="${n('not_judged')}" time="${total.toFixed(3)}" timestamp="${xmlEscape(timestamp)}">`,
+    ...rules.map((r) => testcase(r, time, classPrefix)),
     '  </testsuite>',
   ].join('\n');
 }
@@ -85,8 +95,9 @@ export function renderJunit(report: Report): string {
   const tool = report.rules.filter((r) => r.scope === 'tool');
   const byFamily = new Map<string, RuleVerdict[]>();
   for (const r of target) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
-  const suites = [...byFamily.entries()].map(([family, rules]) => suiteXml(family, rules, report.run.startedAt));
-  if (tool.length) suites.push(suiteXml('rules about the tool (not counted)', tool, report.run.startedAt, 'tool'));
+  const time = timing(report);
+  const suites = [...byFamily.entries()].map(([family, rules]) => suiteXml(family, rules, report.run.startedAt, time));
+  if (tool.length) suites.push(suiteXml('rules about the tool (not counted)', tool, report.run.startedAt, time, 'tool'));
   const errors = report.errors.length
     ? [`  <testsuite name="run-errors" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0">`, ...report.errors.map((e, i) => `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" classname="conformance.run"><error message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`), '  </testsuite>']
     : [];

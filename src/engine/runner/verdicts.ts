@@ -56,6 +56,8 @@ export interface RuleFailure {
   message: string;
   exchange?: EvidenceExchange;
   replay?: string;
+  /** The whole sequence of requests as a bash script, where one request cannot reproduce the failure (rate limits). */
+  replaySequence?: string;
   seed?: number;
   counterexample?: unknown;
 }
@@ -121,6 +123,7 @@ function failureOf(f: Finding, s: JudgementSource): RuleFailure {
     message: f.message,
     ...(f.exchange ? { exchange: evidence(f.exchange) } : {}),
     ...(f.replay ? { replay: f.replay } : {}),
+    ...(f.replaySequence ? { replaySequence: f.replaySequence } : {}),
     ...(f.seed !== undefined ? { seed: f.seed } : {}),
     ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
   };

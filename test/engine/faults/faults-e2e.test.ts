@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { faultByName, type CatalogFault } from '../../../src/engine/faults/catalog/index.ts';
+import { composeFaults } from '../../../src/engine/faults/catalog/helpers.ts';
 import { runFaults, type FaultsReport } from '../../../src/engine/faults/runner.ts';
 import { bundledTargets } from '../../../src/cli/commands/faults.ts';
 
@@ -30,7 +31,13 @@ const FAULTS: Array<[CatalogFault, string]> = [
   [only('rate-headers-on-401'), 'RATE.FAILED_AUTH.NO_HEADERS'],
   [only('rate-missing-retry-after'), 'RATE.RETRY_AFTER.ON_429'],
 ];
-const BENIGN = [only('benign-extra-properties', 'customers'), only('benign-reordered-keys', 'customers'), only('benign-content-type-variant', 'auth')];
+/** Benign variants one conforming server may show all at once: compressed answers, reordered keys, +00:00 offsets. */
+const combined: CatalogFault = {
+  ...only('benign-reordered-keys', 'customers'),
+  ...composeFaults('benign-reordered-gzip-offsets', only('benign-reordered-keys'), only('benign-offset-timestamps'), only('benign-gzip')),
+  name: 'benign-reordered-gzip-offsets',
+};
+const BENIGN = [only('benign-extra-properties', 'customers'), combined, only('benign-content-type-variant', 'auth')];
 
 let work: string;
 beforeAll(async () => {
