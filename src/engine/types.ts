@@ -46,8 +46,6 @@ export interface Finding {
  */
 export type NotJudgedCategory = 'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
 
-export const NOT_JUDGED_CATEGORIES: readonly NotJudgedCategory[] = ['fixture', 'credential', 'fixture-used-up', 'profile', 'destructive', 'target', 'not-applicable'];
-
 /** Rules a scenario (or a judge) could not judge, and why. */
 export interface NotJudgedMark {
   reason: string;
@@ -75,11 +73,3 @@ export interface CheckContext {
   unauthenticated?: boolean;
 }
 
-/** A small named unit run on every exchange. */
-export interface Check {
-  name: string;
-  ruleIds: string[];
-  description: string;
-  /** Returns the findings; an empty array means the exchange passed this check. */
-  run(exchange: Exchange, ctx: CheckContext): Finding[];
-}

@@ -1,5 +1,5 @@
 /** What checks know about the contract, and the engine's richer check shape. */
-import type { Check, CheckContext, Exchange, Finding } from '../types.ts';
+import type { CheckContext, Exchange, Finding } from '../types.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */
@@ -45,22 +45,18 @@ export interface Evaluation {
   findings: Finding[];
 }
 
-/** A check that also says which rules it judged, so unbroken rules count as exercised. */
-export interface EngineCheck extends Check {
+/** A small named unit run on every exchange; it says which rules it judged, so unbroken rules count as judged. */
+export interface EngineCheck {
+  name: string;
+  ruleIds: string[];
+  description: string;
   /** Runs even on extension and unknown operations (transport failures). */
   always?: boolean;
   evaluate(exchange: Exchange, ctx: EngineCheckContext, op: OperationInfo | undefined): Evaluation;
 }
 
-export function defineCheck(def: Omit<EngineCheck, 'run'>): EngineCheck {
-  return {
-    ...def,
-    run(exchange, ctx) {
-      const c = ctx as EngineCheckContext;
-      const op = exchange.operationId ? operationById(c.spec, exchange.operationId) : c.spec.findOperation(exchange.method, exchange.path.split('?')[0]);
-      return def.evaluate(exchange, c, op).findings;
-    },
-  };
+export function defineCheck(def: EngineCheck): EngineCheck {
+  return def;
 }
 
 export function operationById(spec: SpecView, id: string): OperationInfo | undefined {
