@@ -51,20 +51,20 @@ export function loadContract(): Promise<Contract> {
 
 /** Adapts the loader's `Spec` (operations, requestSchemas, rateLimit) to `Contract`. */
 export function contractFromSpec(spec: any): Contract {
-  const ops: Record<string, any> = spec.operations ?? {};
+  const ops: Map<string, any> = spec.operations ?? new Map();
   const limits: PublishedLimits = {};
-  for (const [id, op] of Object.entries(ops)) {
+  for (const [id, op] of ops) {
     const rl = op?.rateLimit;
     if (rl && typeof rl.limit === 'number') {
       limits[id] = { limit: rl.limit, windowSeconds: rl.windowSeconds, bucket: rl.bucket === 'subscription' ? 'subscription' : 'merchant' };
     }
   }
   return {
-    hasOperation: (id) => id in ops,
+    hasOperation: (id) => ops.has(id),
     requestSchemas: (id) => {
-      if (!(id in ops)) return undefined;
+      const op = ops.get(id);
+      if (!op) return undefined;
       const s = spec.requestSchemas(id) ?? {};
-      const op = ops[id];
       return { path: s.path ?? s.params, query: s.query, body: s.body, bodyRequired: s.bodyRequired ?? op.requestBody?.required ?? false };
     },
     publishedLimits: () => limits,
