@@ -52,8 +52,17 @@ describe('generated catalog', () => {
     const byName = new Map(catalog.map((f) => [f.name, f]));
     expect(byName.get('gen-updateWebhooks-applicationId-drop')).toMatchObject({ kind: 'drop' });
     expect(byName.get('gen-updateWebhooks-applicationId-drop')?.indeterminate).toBeUndefined();
-    expect(byName.get('gen-getCustomer-taxId-omitted')).toMatchObject({ kind: 'benign-omit-optional', benign: true });
+    expect(byName.get('gen-getPayment-paymentUrl-omitted')).toMatchObject({ kind: 'benign-omit-optional', benign: true });
     expect(byName.get('gen-updateItem-name-drop')?.indeterminate).toMatch(/does not say/);
+    // Leaving out a field the client writes (taxId) reads as wiping it: no benign variant.
+    expect([...byName.keys()].filter((n) => /^gen-(get|update)Customer-(taxId|externalId)-(omitted|drop)$/.test(n))).toEqual([]);
+    // A note on one field ("endDate: always present", "merchantId is present on single-price reads") states no other field's presence.
+    expect(byName.get('gen-createBillingSchedule-orderId-drop')?.indeterminate).toMatch(/does not say/);
+    expect(byName.get('gen-getPrice-id-drop')?.indeterminate).toMatch(/does not say/);
+    expect(byName.get('gen-getPrice-merchantId-drop')).toMatchObject({ kind: 'drop' });
+    // A 400 is an Error or a ValidationError: without `errors` it may read as an Error.
+    expect(byName.get('gen-error-400-errors-drop')?.indeterminate).toMatch(/one documented shape/);
+    expect(byName.get('gen-error-400-code-omitted')).toMatchObject({ benign: true });
     // Fields the document does not define (reference choices) are never faulted.
     expect([...byName.keys()].filter((n) => /unitBasis|cadence/.test(n))).toEqual([]);
   });
