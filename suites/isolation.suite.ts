@@ -10,10 +10,10 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Fixtures } from '../src/engine/fixtures/types.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { is2xx, type Json } from './support.ts';
 
 const RULE = 'AUTH.MERCHANT.ISOLATION';
 const enc = encodeURIComponent;
-type Json = Record<string, any>;
 
 interface Foreign {
   method: string;
@@ -42,7 +42,6 @@ interface Case {
 }
 
 const refusedStatus = (ex: Exchange) => ex.status === 403 || ex.status === 404;
-const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 const refusedAny = (ex: Exchange) => ex.status !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 429;
 const DAY_MS = 86_400_000;
 

@@ -24,7 +24,7 @@ import { replayCommand } from './http/replay.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
 import { runChecks, type CheckContext } from './checks/index.ts';
-import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
 
@@ -320,9 +320,6 @@ function endWithout(ctx: TestContext, record: ScenarioRecord, reason: string, ca
   ctx.skip(redact(reason));
 }
 
-function isFixtureUnavailable(err: unknown): err is FixtureUnavailable {
-  return err instanceof FixtureUnavailable || (err as Error)?.name === 'FixtureUnavailable';
-}
 
 /** Defines a scenario: a vitest test citing the rule ids it judges. */
 export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
