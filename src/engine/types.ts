@@ -65,11 +65,3 @@ export interface EngineErrorRecord {
   ruleIds: string[];
 }
 
-/** What a check may know besides the exchange. */
-export interface CheckContext {
-  /** True while a rate-limit scenario is deliberately exhausting a bucket. */
-  rateLimitScenario?: boolean;
-  /** True when the request was sent without valid credentials on purpose. */
-  unauthenticated?: boolean;
-}
-

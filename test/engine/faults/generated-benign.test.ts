@@ -53,7 +53,7 @@ test('every benign variant of the generated catalog at once: no scenario fails, 
   const counts = new Map<string, number>();
   proxy.setFault(composeFaults('generated benign variants', ...variants.map((f) => counted(f, counts))));
   // The contract suite sends every documented operation; the others reach the answers the omissions alter.
-  const suites = ['contract', 'auth', 'customers', 'catalog', 'refunds-payments', 'delete-blockers', 'alerts', 'webhooks'];
+  const suites = ['contract', 'auth', 'customers', 'merchants', 'products', 'prices', 'source-rules', 'wallets', 'refunds-payments', 'delete-blockers', 'alerts', 'webhooks'];
   const target: TargetContext = {
     runId: 'test-generated-benign', baseUrl: proxy.url, bundled: false, referenceServer: false, sandbox: true, destructive: true,
     apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
