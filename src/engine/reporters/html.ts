@@ -16,9 +16,11 @@ header .meta{opacity:.8;font-size:13px}main{padding:16px 24px;max-width:1200px}
 .passed{background:#d6f5dd;color:#14532d}.failed{background:#fde0e0;color:#7f1d1d}.not_judged{background:#fff2cc;color:#713f12}
 .engine_error{background:#ffedd5;color:#9a3412}.tool{background:#e0e7ff;color:#3730a3}
 .verdict-passed{color:#86efac}.verdict-failed{color:#fca5a5}.verdict-error,.verdict-unjudged{color:#fcd34d}
-table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}
+th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6}td.n{text-align:right}td.hot{background:#fde0e0;color:#7f1d1d;font-weight:700}
-#failed-rules{background:#fff;border:2px solid #fca5a5;border-radius:6px;padding:8px 16px;margin:12px 0}#failed-rules h2{margin-top:4px;color:#7f1d1d}
+#failed-rules{background:#fff;border:2px solid #fca5a5;border-radius:6px;padding:8px 16px;margin:12px 0}
+#failed-rules h2{margin-top:4px;color:#7f1d1d}
 #failed-rules li{margin:2px 0}section{margin-bottom:24px}h2{font-size:17px;margin:20px 0 6px}
 .rule{background:#fff;border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:6px 10px}
 .rule .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.rule .stmt{color:#374151}

@@ -1,0 +1,117 @@
+/** The types and errors of the scenario API (src/engine/scenario.ts). */
+import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
+import { redact } from './redact.ts';
+import type { RequestOptions } from './http/client.ts';
+import type { Fixtures } from './fixtures/types.ts';
+
+export interface ScenarioOptions {
+  /** Deletes, refunds...: not judged unless the target allows destructive scenarios. */
+  destructive?: boolean;
+  /** Only in the full profile (e.g. waits for per-minute windows). */
+  profile?: 'full';
+  timeoutMs?: number;
+  /** Runs concurrently with the other concurrent scenarios of its file. */
+  concurrent?: boolean;
+}
+
+/** What the reporters read back from each scenario (task meta `conform`); plain JSON. */
+export interface ScenarioRecord {
+  ruleIds: string[];
+  /** Rule id → number of judgements (checks on exchanges, expectRule, softExpectRule, expectStatus), passed or failed. */
+  judged: Record<string, number>;
+  /** Rule id → number of findings against it: every one, however many findings are kept as evidence. */
+  failed: Record<string, number>;
+  /** The findings kept as evidence (at most MAX_FINDINGS). */
+  findings: Finding[];
+  /** Every finding of the scenario, kept or not. */
+  findingCount: number;
+  notes: string[];
+  exchanges: number;
+  /** Rules the scenario could not judge, each mark with its reason and category. */
+  notJudged: NotJudgedMark[];
+  /** The tool broke while running the scenario (never the target's fault). */
+  engineErrors: EngineErrorRecord[];
+}
+
+export interface ScenarioRequestOptions extends RequestOptions {
+  /** Sent without valid credentials on purpose (checks then expect no rate headers, etc.). */
+  unauthenticated?: boolean;
+}
+
+export interface ScenarioHttp {
+  request(method: string, path: string, opts?: ScenarioRequestOptions): Promise<Exchange>;
+  get(path: string, opts?: ScenarioRequestOptions): Promise<Exchange>;
+  post(path: string, body?: unknown, opts?: ScenarioRequestOptions): Promise<Exchange>;
+  patch(path: string, body?: unknown, opts?: ScenarioRequestOptions): Promise<Exchange>;
+  put(path: string, body?: unknown, opts?: ScenarioRequestOptions): Promise<Exchange>;
+  delete(path: string, opts?: ScenarioRequestOptions): Promise<Exchange>;
+}
+
+export interface TargetInfo {
+  baseUrl: string;
+  merchantId?: string;
+  profile: 'quick' | 'full';
+  seed: number;
+  bundled: boolean;
+  /** The target is the reference server (bundled or declared): rules about its own choices apply. */
+  referenceServer: boolean;
+  sandbox: boolean;
+  destructive: boolean;
+  fixtureStrategy: string;
+}
+
+export interface ScenarioContext {
+  readonly http: ScenarioHttp;
+  readonly target: TargetInfo;
+  /** Resolves a fixture; a FixtureUnavailable ends the scenario, its unjudged rules not judged (category fixture or credential). */
+  fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
+  /** Judges `ruleId` on `condition`; when it is false, records a finding and stops the scenario. */
+  expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
+  /** Like expectRule, but a false condition does not stop the scenario (as vitest's expect.soft): returns the condition. */
+  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  /** expectRule on the status code (one value or a list); with several rule ids, a wrong status fails each of them. */
+  expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
+  /** Turns off the client's automatic 429 retry for the rest of this scenario. */
+  rateLimitScenario(): void;
+  /**
+   * Ends the scenario: the rules it cites that it has not judged yet are not judged, with
+   * `reason` (what kept them from being judged) and its category. What was judged stands.
+   */
+  notJudged(reason: string, category?: NotJudgedCategory): never;
+  /** Records that `ruleIds` were not judged here (with the reason) and carries on; a later judgement still counts. */
+  ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
+  /** An advisory note (never a failure, never a judgement): shown in the reports. */
+  note(message: string): void;
+  sleep(ms: number): Promise<void>;
+  readonly findings: readonly Finding[];
+}
+
+/** Thrown by t.notJudged: ends the scenario without a failure. */
+export class NotJudged extends Error {
+  constructor(readonly reason: string, readonly category: NotJudgedCategory) {
+    super(`not judged (${category}): ${reason}`);
+    this.name = 'NotJudged';
+  }
+}
+
+/** Thrown when a scenario has findings: the test fails, and the reporters read the findings from the meta. */
+export class ConformanceFailure extends Error {
+  constructor(findings: Finding[]) {
+    super(describeFindings(findings));
+    this.name = 'ConformanceFailure';
+  }
+}
+
+function describeFindings(findings: Finding[]): string {
+  const lines = findings.slice(0, 20).map((f) => `[${f.ruleIds.join(', ') || 'scenario'}] ${f.title}: ${f.message}`);
+  if (findings.length > 20) lines.push(`... and ${findings.length - 20} more`);
+  return redact(`${findings.length} finding${findings.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
+}
+
+/** The scenario stopped because the tool broke (a check or the scenario code threw). */
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
