@@ -8,4 +8,4 @@ export { rateHeaders, LIMIT, REMAINING, RESET, RETRY_AFTER, type RateHeaders, ty
 export { realClock, sameWindow, secondsUntilReset, windowSurelyLastsUntil, type Clock, type Timed } from './timing.ts';
 export { BucketDriver, MARGIN_MS, QUICK_WAIT_MAX_S, type BucketTarget, type LimitScenario } from './driver.ts';
 export { ATTEMPTS, REQUEST_BUDGET, burst, exhaust, openWindow, statusOf, type Exhausted, type NotExhausted } from './exhaust.ts';
-export { keysShareBucket, otherUntouched, readmit, secondKeyRefused, stillRefused } from './follow-ups.ts';
+export { keysShareBucket, otherBefore, otherUntouched, readmit, secondKeyRefused, stillRefused, type OtherBucket } from './follow-ups.ts';
