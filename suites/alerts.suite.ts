@@ -4,11 +4,8 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused, keepsUnsent } from './support.ts';
+import { concurrent, notRefused, keepsUnsent, bodyOf, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
-const concurrent = { concurrent: true } as const;
 const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
 
 /** A 200 list page of the wallet's alerts; returns the envelope. */

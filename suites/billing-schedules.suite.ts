@@ -5,12 +5,9 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { obj, is2xx, isDateTime, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 const is4xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 400 && ex.status < 500;
-const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 const DAY_MS = 86_400_000;
 

@@ -25,6 +25,7 @@ import {
 } from '../src/engine/generators/index.ts';
 import { checkNegatives, checkPositives } from '../src/engine/generators/live.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { bodyOf } from './support.ts';
 
 const spec = await loadSpec();
 
@@ -61,7 +62,6 @@ interface OperationCases {
 const PATH_ONLY = 'unused';
 const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
 const merchantId = async (t: ScenarioContext) => t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
-const bodyOf = (ex: Exchange) => (ex.body ?? {}) as Record<string, unknown>;
 
 const CASES: OperationCases[] = [
   {

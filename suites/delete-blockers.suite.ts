@@ -6,10 +6,8 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
+import { obj, is2xx, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 
 interface Family {
   name: string;

@@ -2,17 +2,18 @@
  * Merchant isolation (Authentication; Resources > Merchant organization: a merchant owns
  * its products, prices, customers and subscriptions). A key of a merchant unrelated to the
  * primary one (fixture unmanagedMerchant: neither may manage the other) sends every
- * documented operation that names a resource by id at a resource of the primary merchant:
- * each is refused with 403 or 404, and a refused write leaves the resource as it was.
+ * documented operation that names a resource by id (in its path, its query or its body) at
+ * a resource of the primary merchant: each is refused with 403 or 404 (any 4xx where the
+ * document gives no status), and a refused write leaves the resource as it was.
  * One scenario per operation, so a missing fixture leaves only that operation unjudged.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Fixtures } from '../src/engine/fixtures/types.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { is2xx, type Json } from './support.ts';
 
 const RULE = 'AUTH.MERCHANT.ISOLATION';
 const enc = encodeURIComponent;
-type Json = Record<string, any>;
 
 interface Foreign {
   method: string;
@@ -22,6 +23,8 @@ interface Foreign {
   unchanged?: (t: ScenarioContext) => Promise<string | undefined>;
   /** A 200 that leaks nothing of the primary merchant also passes (a filtered list). */
   emptyListPasses?: (body: unknown) => boolean;
+  /** Removes what an accepted request created (where deletes are allowed). */
+  discard?: (t: ScenarioContext, created: unknown) => Promise<void>;
 }
 
 interface Case {
@@ -30,9 +33,17 @@ interface Case {
   build(f: Fixtures, tag: string): Promise<Foreign>;
   /** The target could act on the resource if it let the request through (a delete, a refund). */
   destructive?: boolean;
+  /**
+   * The document does not say which status refuses it: any 4xx but 429 is a refusal. The
+   * primary key sends it first and must be accepted (2xx), so the foreign key's refusal is
+   * about the merchant, not the request.
+   */
+  anyRefusal?: boolean;
 }
 
 const refusedStatus = (ex: Exchange) => ex.status === 403 || ex.status === 404;
+const refusedAny = (ex: Exchange) => ex.status !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 429;
+const DAY_MS = 86_400_000;
 
 const CASES: Case[] = [
   { operationId: 'getCustomer', build: async (f) => ({ method: 'GET', path: `/v0/customers/${enc((await f.customer()).customerId)}` }) },
@@ -65,6 +76,19 @@ const CASES: Case[] = [
   },
   { operationId: 'updateSourceRule', build: async (f, tag) => ({ method: 'PATCH', path: `/v0/sourceRules/${enc((await f.sourceRule()).ruleId)}`, body: { name: tag } }) },
   { operationId: 'createInvoiceRefund', destructive: true, build: async (f) => ({ method: 'POST', path: `/v2/invoices/${enc((await f.paidInvoice()).invoiceId)}/refunds`, body: { reason: 'conform: foreign key' } }) },
+  {
+    operationId: 'createBillingSchedule',
+    anyRefusal: true,
+    build: async (f) => {
+      const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
+      const body = { orderId: (await f.order()).orderId, startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * DAY_MS).toISOString() };
+      const discard = async (t: ScenarioContext, created: unknown) => {
+        const id = (created as Json | undefined)?.id;
+        if (typeof id === 'string' && t.target.destructive) await t.http.delete(`/v0/billingSchedules/${enc(id)}`);
+      };
+      return { method: 'POST', path: '/v0/billingSchedules', body, discard };
+    },
+  },
   { operationId: 'getMerchant', build: async (f) => ({ method: 'GET', path: `/v0/merchants/${enc((await f.merchant()).merchantId)}` }) },
   {
     operationId: 'createProduct',
@@ -105,14 +129,21 @@ const CASES: Case[] = [
 ];
 
 for (const c of CASES) {
-  scenario([RULE], `${c.operationId} with a key of another merchant, at the primary merchant's resource, is refused with 403 or 404`, async (t) => {
+  scenario([RULE], `${c.operationId} with a key of another merchant, at the primary merchant's resource, is refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`, async (t) => {
     const other = await t.fixture((f) => f.unmanagedMerchant());
     const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
     const req = await t.fixture((f) => c.build(f, tag));
+    if (c.anyRefusal) {
+      const own = await t.http.request(req.method, req.path, { body: req.body });
+      if (is2xx(own)) await req.discard?.(t, own.body);
+      else t.notJudged(`${req.method} ${req.path} with the primary merchant's own key answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say nothing about isolation`);
+    }
     const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
+    if (is2xx(ex)) await req.discard?.(t, ex.body);
     if (ex.status === 429) t.notJudged(`${c.operationId} answered 429 to the foreign key: the bucket was used up, isolation not judged here`);
-    const leaked = !refusedStatus(ex) && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
-    t.checkRule(RULE, !leaked, `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not 403 or 404`, ex);
+    const refused = c.anyRefusal ? refusedAny(ex) : refusedStatus(ex);
+    const leaked = !refused && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
+    t.checkRule(RULE, !leaked, `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`, ex);
     if (req.unchanged) {
       const problem = await t.fixture((f) => req.unchanged!(t));
       t.checkRule(RULE, problem === undefined, problem ?? 'the refused write changed nothing', ex);

@@ -6,12 +6,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { FixtureUnavailable, type BlockedDelete } from '../src/engine/fixtures/types.ts';
+import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
+import { obj, is2xx, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
-const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 
 function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
   return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
@@ -30,7 +27,7 @@ async function readArchived(t: ScenarioContext, itemId: string): Promise<Json> {
   try {
     return await readItem(t, itemId);
   } catch (err) {
-    if (!(err instanceof FixtureUnavailable)) throw err;
+    if (!isFixtureUnavailable(err)) throw err;
     t.expectRule('ITEMS.ARCHIVED.READABLE', false, `the archived item ${itemId} read back while active, but no longer does: ${err.reason}`);
     throw err;
   }

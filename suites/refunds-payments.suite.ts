@@ -6,17 +6,13 @@
 import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused } from './support.ts';
+import { concurrent, notRefused, bodyOf, DECIMAL, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 const REFUND_STATUSES = ['ISSUED', 'VOIDED'];
 const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'expired', 'cancelled'];
 const refundPath = (invoiceId: string) => `/v2/invoices/${encodeURIComponent(invoiceId)}/refunds`;
 const paymentPath = (id: string) => `/v0/payments/${encodeURIComponent(id)}`;
 const destructive = { destructive: true, concurrent: true } as const;
-const concurrent = { concurrent: true } as const;
 
 /** A credit note created (any 2xx: the success code is not shown) for `invoiceId`, judged on every field rule. */
 function expectCreditNote(t: ScenarioContext, ex: Exchange, invoiceId: string): Json {

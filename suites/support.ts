@@ -2,6 +2,70 @@
 import type { Exchange } from '../src/engine/types.ts';
 import type { ScenarioContext } from '../src/engine/scenario.ts';
 
+import { is2xx } from '../src/engine/checks/types.ts';
+
+export { is2xx };
+export { DECIMAL } from '../src/engine/checks/money.ts';
+/** Whether an error is a missing fixture (the one test for it; see src/engine/fixtures/types.ts). */
+export { isFixtureUnavailable } from '../src/engine/fixtures/types.ts';
+
+/** Options of a scenario that works on resources of its own, so it may run beside the others. */
+export const concurrent = { concurrent: true } as const;
+
+/** A JSON object as the suites read it. */
+export type Json = Record<string, any>;
+
+/** The JSON object of a value, or undefined when it is not one. */
+export function obj(v: unknown): Json | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+/** The body of an answer as an object (empty when there is none). */
+export function bodyOf(ex: Exchange): Json {
+  return ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {};
+}
+
+/** A string that parses as a date-time. */
+export function isDateTime(v: unknown): v is string {
+  return typeof v === 'string' && !Number.isNaN(Date.parse(v));
+}
+
+/** A path segment. */
+export const enc = encodeURIComponent;
+
+/** A short tag no other run shares, for names and metadata of the resources a scenario creates. */
+export function uniqueTag(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Deep equality of JSON values; object key order does not matter. */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => same((a as Json)[k], (b as Json)[k]));
+}
+
+/** `actual` carries every value of `sent` (objects may hold more properties: extra fields are allowed). */
+export function holds(actual: unknown, sent: unknown): boolean {
+  if (Array.isArray(sent)) return Array.isArray(actual) && actual.length === sent.length && sent.every((x, i) => holds(actual[i], x));
+  if (sent && typeof sent === 'object') return !!actual && typeof actual === 'object' && Object.entries(sent).every(([k, v]) => holds((actual as Json)[k], v));
+  return actual === sent;
+}
+
+/** A success: any 2xx, for the operations whose success code the document does not show. Returns the body. */
+export function expectSuccess(t: ScenarioContext, ruleId: string, ex: Exchange, what = 'the request'): Json {
+  t.expectRule(ruleId, is2xx(ex), `${what} succeeds (got ${ex.status ?? ex.transportError})`, ex);
+  return bodyOf(ex);
+}
+
+/** A request meeting every documented constraint: not refused with 400, and a success. Returns the body. */
+export function expectValidAccepted(t: ScenarioContext, ruleId: string, ex: Exchange, what: string): Json {
+  notRefused(t, ex);
+  return expectSuccess(t, ruleId, ex, what);
+}
+
 /**
  * A request meeting every documented constraint is not refused with 400. Judged on an answer
  * that says something about the request (2xx to 4xx): a 5xx or no answer at all shows
@@ -11,8 +75,6 @@ export function notRefused(t: ScenarioContext, ex: Exchange): void {
   if (ex.status === undefined || ex.status >= 500) return;
   t.checkRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
 }
-
-type Json = Record<string, unknown>;
 
 /** JSON with object keys sorted: two answers compare equal whatever their key order. */
 function canonical(v: unknown): string {

@@ -3,15 +3,13 @@
  * (PATCH /v0/subscriptions/{id}): the MIGRATION and SUBSCRIPTIONS families and the
  * subscription transitions of STATE. Every scenario builds its own subscription.
  */
-import { FixtureUnavailable, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture } from '../src/engine/fixtures/types.ts';
+import { obj, is2xx, isFixtureUnavailable, type Json } from './support.ts';
 
 const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 
-type Json = Record<string, any>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const is2xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
 
 function migrate(t: ScenarioContext, subscriptionId: string, targetVersionNumber: unknown): Promise<Exchange> {
@@ -61,9 +59,8 @@ async function readIfAvailable(t: ScenarioContext, subscriptionId: string, readO
   try {
     return await t.fixture((f) => f.readSubscription(subscriptionId));
   } catch (err) {
-    if (!(err instanceof FixtureUnavailable) && (err as Error)?.name !== 'FixtureUnavailable') throw err;
-    const u = err as FixtureUnavailable;
-    if (readOnly.length) t.ruleNotJudged(readOnly, `the subscription cannot be read: ${u.reason}`, u.category);
+    if (!isFixtureUnavailable(err)) throw err;
+    if (readOnly.length) t.ruleNotJudged(readOnly, `the subscription cannot be read: ${err.reason}`, err.category);
     return undefined;
   }
 }

@@ -6,11 +6,8 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused } from './support.ts';
+import { notRefused, bodyOf, isDateTime, type Json } from './support.ts';
 
-type Json = Record<string, any>;
-const bodyOf = (ex: Exchange): Json => (ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {});
-const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 
 /** Judges the documented configuration shape; `enabled` must be the value asked for (judged under `enabledRule`). */
 function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean, enabledRule = 'WEBHOOKS.CONFIG.SHAPE'): Json {

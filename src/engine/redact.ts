@@ -25,10 +25,6 @@ export function clearSecrets(): void {
   ordered = undefined;
 }
 
-export function knownSecretCount(): number {
-  return secrets.size;
-}
-
 function placeholders(): [string, string][] {
   // Longest first, so a key that contains another key is replaced whole.
   ordered ??= [...secrets.entries()]

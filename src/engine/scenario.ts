@@ -17,14 +17,14 @@
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
-import { loadSpec } from '../spec/index.ts';
+import { loadRules, loadSpec } from '../spec/index.ts';
 import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
 import { replayCommand } from './http/replay.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
-import { runChecks, type SpecView } from './checks/index.ts';
-import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import { runChecks, type CheckContext } from './checks/index.ts';
+import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
 
@@ -153,10 +153,11 @@ export function compactExchange(ex: Exchange): Exchange {
   return out;
 }
 
-let specPromise: Promise<SpecView> | undefined;
-function spec(): Promise<SpecView> {
-  specPromise ??= loadSpec().then((s) => s as unknown as SpecView);
-  return specPromise;
+let contractPromise: Promise<Pick<CheckContext, 'spec' | 'rules'>> | undefined;
+/** spec/openapi.yaml and spec/rules.yaml, as the checks read them. */
+function contract(): Promise<Pick<CheckContext, 'spec' | 'rules'>> {
+  contractPromise ??= Promise.all([loadSpec(), loadRules()]).then(([spec, rules]) => ({ spec, rules }));
+  return contractPromise;
 }
 
 class Scenario implements ScenarioContext {
@@ -175,7 +176,7 @@ class Scenario implements ScenarioContext {
     private readonly record: ScenarioRecord,
     private readonly targetCtx: TargetContext,
     private readonly client: HttpClient,
-    private readonly specView: SpecView,
+    private readonly contract: Pick<CheckContext, 'spec' | 'rules'>,
     private readonly plainClient: HttpClient,
   ) {
     this.target = {
@@ -209,7 +210,7 @@ class Scenario implements ScenarioContext {
       onExchange: (exchange) => {
         this.record.exchanges += 1;
         this.sequence?.add(exchange);
-        const outcome = runChecks(exchange, { spec: this.specView, rateLimitScenario: this.rateLimited, unauthenticated });
+        const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
         // No usable response (the transport check cites no rule): the scenario's rules fail with it.
         for (const f of outcome.findings) this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
@@ -319,9 +320,6 @@ function endWithout(ctx: TestContext, record: ScenarioRecord, reason: string, ca
   ctx.skip(redact(reason));
 }
 
-function isFixtureUnavailable(err: unknown): err is FixtureUnavailable {
-  return err instanceof FixtureUnavailable || (err as Error)?.name === 'FixtureUnavailable';
-}
 
 /** Defines a scenario: a vitest test citing the rule ids it judges. */
 export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
@@ -342,10 +340,10 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
         return endWithout(ctx, record, 'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml', 'destructive');
       }
       if (opts.profile === 'full' && target.profile !== 'full') return endWithout(ctx, record, 'runs in the full profile only (--profile full)', 'profile');
-      const specView = await spec();
-      const resolveOperation = (method: string, path: string) => specView.findOperation(method, path)?.operationId;
+      const checked = await contract();
+      const resolveOperation = (method: string, path: string) => checked.spec.findOperation(method, path)?.operationId;
       const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
-      const t = new Scenario(title, record, target, new HttpClient(options), specView, new HttpClient(options));
+      const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
         await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));

@@ -46,8 +46,6 @@ export interface Finding {
  */
 export type NotJudgedCategory = 'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
 
-export const NOT_JUDGED_CATEGORIES: readonly NotJudgedCategory[] = ['fixture', 'credential', 'fixture-used-up', 'profile', 'destructive', 'target', 'not-applicable'];
-
 /** Rules a scenario (or a judge) could not judge, and why. */
 export interface NotJudgedMark {
   reason: string;
@@ -67,19 +65,3 @@ export interface EngineErrorRecord {
   ruleIds: string[];
 }
 
-/** What a check may know besides the exchange. */
-export interface CheckContext {
-  /** True while a rate-limit scenario is deliberately exhausting a bucket. */
-  rateLimitScenario?: boolean;
-  /** True when the request was sent without valid credentials on purpose. */
-  unauthenticated?: boolean;
-}
-
-/** A small named unit run on every exchange. */
-export interface Check {
-  name: string;
-  ruleIds: string[];
-  description: string;
-  /** Returns the findings; an empty array means the exchange passed this check. */
-  run(exchange: Exchange, ctx: CheckContext): Finding[];
-}

@@ -72,5 +72,3 @@ export const forbidden = (message = 'This API key may not perform this action') 
 export const notFound = (message = 'Resource not found', code?: string) => new ApiError(404, message, { code });
 /** 409 `conflict`, optionally with an UPPER_SNAKE_CASE `code` and `details` (e.g. `{blockers}`). */
 export const conflict = (message: string, code?: string, details?: Record<string, unknown>) => new ApiError(409, message, { code, details });
-/** One field error as a 400 ValidationError. */
-export const invalidField = (field: string, message: string, code = 'invalid') => new ValidationError([{ field, message, code }]);

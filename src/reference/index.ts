@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureSandboxMerchant } from './auth/merchants.ts';
 import { resolveOptions, type ReferenceOptions } from './config.ts';
-import { emptyContract, loadContract, type Contract } from './http/contract.ts';
+import { loadContract } from './http/contract.ts';
 import { plugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
 import { createRepository, type Repository } from './storage/repository.ts';
@@ -34,16 +34,6 @@ export function allMigrations(): Migration[] {
   return [...platformMigrations, ...plugins.flatMap((p) => p.migrations ?? [])];
 }
 
-/** The contract from spec/openapi.yaml; before the loader exists, the document's limits and no schemas. */
-async function contract(): Promise<Contract> {
-  try {
-    return await loadContract();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('src/spec/index.ts')) return emptyContract();
-    throw err;
-  }
-}
-
 /**
  * Opens the database, applies migrations, bootstraps the sandbox merchant for
  * `apiKey`, and listens. Throws (before opening anything) on a bad option or a rate
@@ -52,7 +42,7 @@ async function contract(): Promise<Contract> {
  */
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<RunningReference> {
   const opts = resolveOptions(options);
-  const c = await contract();
+  const c = await loadContract();
   const rateLimits = resolveRateLimits(c.publishedLimits(), opts.rateLimits);
   const migrations = allMigrations();
   const db = await openDb(opts.database, { key: migrationsKey(migrations), prepare: async (d) => void (await migrate(d, migrations)) });

@@ -69,7 +69,6 @@ function objectSchema(params: Operation['parameters']): JsonSchema | undefined {
 /** Builds a Spec from a parsed document: resolves operations and sets up the validators. */
 export function buildSpec(document: JsonObject, path = '<memory>', options: BuildOptions = {}): Spec {
   const operations = buildOperations(document);
-  for (const [id, op] of operations) Object.defineProperty(operations, id, { value: op, enumerable: true });
   const schemaNames = Object.keys(document.components?.schemas ?? {});
 
   let ajv: Ajv2020;

@@ -147,6 +147,20 @@ function makeIndex(rules: Rule[]): RuleIndex {
   };
 }
 
+/**
+ * The document's Limits table as spec/rules.yaml carries it (the params of the RATE.*.LIMIT
+ * rules), by the operationId each rule cites. The drift test compares it with the document.
+ */
+export function limitsTable(index: RuleIndex): Record<string, Pick<RateLimitParams, 'limit' | 'windowSeconds' | 'bucket'>> {
+  const out: Record<string, Pick<RateLimitParams, 'limit' | 'windowSeconds' | 'bucket'>> = {};
+  for (const r of index.rules) {
+    if (r.family !== 'RATE' || !r.id.endsWith('.LIMIT') || r.operations.length !== 1) continue;
+    const { limit, windowSeconds, bucket } = r.params as unknown as RateLimitParams;
+    out[r.operations[0]] = { limit, windowSeconds, bucket };
+  }
+  return out;
+}
+
 /** Reads a rules file from any path (lint and tests use broken copies). */
 export async function loadRulesFrom(path: string): Promise<RuleIndex> {
   return parseRules(await readFile(path, 'utf8'), path);

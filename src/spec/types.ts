@@ -40,10 +40,7 @@ export interface Spec {
   version: string;
   /** Where the document was read from. */
   path: string;
-  /**
-   * Operations by operationId. A Map; each entry is also an own enumerable property, so
-   * `Object.entries(spec.operations)` and `id in spec.operations` work as on a plain record.
-   */
+  /** Operations by operationId. */
   operations: Map<string, Operation>;
   /** Names of components/schemas. */
   schemaNames: string[];

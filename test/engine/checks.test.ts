@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CHECKS, checkRuleIds, runChecks } from '../../src/engine/checks/index.ts';
-import type { EngineCheck, EngineCheckContext } from '../../src/engine/checks/types.ts';
+import type { Check, CheckContext, Evaluation } from '../../src/engine/checks/types.ts';
 import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
 import { loadRules } from '../../src/spec/rules.ts';
 import { fakeSpec } from './helpers/fake-spec.ts';
@@ -8,13 +8,15 @@ import { ex } from './helpers/exchange.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 
 const spec = fakeSpec();
-const ctx: EngineCheckContext = { spec };
-const byName = (name: string): EngineCheck => CHECKS.find((c) => c.name === name)!;
+const ctx: CheckContext = { spec, rules: await loadRules() };
+const byName = (name: string): Check => CHECKS.find((c) => c.name === name)!;
+/** What a check that does not apply stands for: nothing judged, nothing found. */
+const NOT_APPLICABLE: Evaluation = { judged: [], findings: [] };
 
-function run(name: string, exchange: Exchange, c: EngineCheckContext = ctx) {
+function run(name: string, exchange: Exchange, c: CheckContext = ctx): Evaluation {
   const check = byName(name);
   const op = spec.findOperation(exchange.method, exchange.path.split('?')[0]);
-  return check.evaluate(exchange, c, op);
+  return check.evaluate(exchange, c, op) ?? NOT_APPLICABLE;
 }
 const goodCustomer = { id: 'cus_1', object: 'customer', merchantId: 'org_1', consumerId: 'org_2', createdAt: '2024-01-01T00:00:00Z' };
 const rate = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' };
@@ -33,6 +35,26 @@ describe('check registry', () => {
     const rules = await loadRules();
     const missing = checkRuleIds().filter((id) => !rules.byId(id));
     expect(missing).toEqual([]);
+  });
+
+  test('a check that does not apply returns nothing', () => {
+    const notFound = ex('GET', '/v0/customers/cus_x', 404, { message: 'no such customer' });
+    for (const name of ['response-schema', 'object-name', 'id-patterns', 'list-envelope', 'timestamps', 'money', 'rate-headers', 'too-many-requests']) {
+      const check = byName(name);
+      expect(check.evaluate(notFound, ctx, spec.findOperation('GET', '/v0/customers/cus_x')), name).toBeUndefined();
+    }
+  });
+
+  test('the list operations, explicit success codes and id fields come from spec/rules.yaml', () => {
+    const list = { object: 'list', data: [], pagination: {} };
+    const without = (id: string) => ({ ...ctx.rules, byId: (r: string) => (r === id ? undefined : ctx.rules.byId(r)) });
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, list)).judged).toEqual(['CONV.LIST.ENVELOPE']);
+    expect(run('list-envelope', ex('GET', '/v0/alerts', 200, list), { ...ctx, rules: without('CONV.LIST.ENVELOPE') }).judged).toEqual([]);
+    expect(run('status-documented', ex('GET', '/v0/alerts', 201, list)).findings.map((f) => f.ruleIds)).toEqual([['STATUS.SUCCESS.CODE']]);
+    expect(run('status-documented', ex('GET', '/v0/alerts', 201, list), { ...ctx, rules: without('STATUS.SUCCESS.CODE') }).findings.map((f) => f.ruleIds)).toEqual([['STATUS.DOCUMENTED.ONLY']]);
+    const badId = ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, id: 'customer-1' });
+    expect(run('id-patterns', badId).findings).toHaveLength(1);
+    expect(run('id-patterns', badId, { ...ctx, rules: without('CONV.ID.PATTERNS') }).findings).toEqual([]);
   });
 
   test('a good exchange passes every check and counts the rules it judged', () => {
@@ -60,7 +82,7 @@ describe('check registry', () => {
   });
 
   test('a crashing check is an engine error with its stack, never a finding against the target', () => {
-    const broken: EngineCheck = { ...byName('money'), name: 'broken', evaluate: () => { throw new Error('oops'); } };
+    const broken: Check = { ...byName('money'), name: 'broken', evaluate: () => { throw new Error('oops'); } };
     const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx, [broken]);
     expect(out.findings).toEqual([]);
     expect(out.errors[0]).toMatchObject({ source: 'check:broken', message: expect.stringContaining('oops') });
@@ -261,8 +283,8 @@ describe('money', () => {
   test('money-like fields typed only string are not judged', () => {
     const topupSpec = fakeSpec({ updateAutoTopupConfig: { operationId: 'updateAutoTopupConfig', method: 'PATCH', pathTemplate: '/v0/wallets/{id}/autoTopupConfig', responses: { '200': { schema: { type: 'object' } } } } });
     const topup = ex('PATCH', '/v0/wallets/wal_1/autoTopupConfig', 200, { object: 'autoTopupConfig', amount: '$25', threshold: 'five' });
-    const out = byName('money').evaluate(topup, { spec: topupSpec }, topupSpec.findOperation('PATCH', '/v0/wallets/wal_1/autoTopupConfig'));
-    expect(out).toEqual({ judged: [], findings: [] });
+    const out = byName('money').evaluate(topup, { spec: topupSpec, rules: ctx.rules }, topupSpec.findOperation('PATCH', '/v0/wallets/wal_1/autoTopupConfig'));
+    expect(out).toBeUndefined();
     expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'payment', amount: '1', lineItems: [{ amount: 'ten' }] })).findings).toEqual([]);
     expect(run('money', ex('GET', '/v0/payments/pay_1', 200, { object: 'price', properties: { unitPrice: 'x', tiers: [{ unitPrice: 'y' }] }, unitAmount: 'z' })).judged).toEqual([]);
   });
@@ -292,7 +314,7 @@ describe('rate-headers', () => {
   });
   test('401s, deliberate unauthenticated requests and unlisted endpoints are not judged', () => {
     expect(run('rate-headers', ex('GET', '/v0/customers', 401, { message: 'x' })).judged).toEqual([]);
-    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}), { spec, unauthenticated: true }).judged).toEqual([]);
+    expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}), { ...ctx, unauthenticated: true }).judged).toEqual([]);
     expect(run('rate-headers', ex('GET', '/v0/customers/cus_1', 200, goodCustomer, { 'x-ratelimit-limit': '-5' })).judged).toEqual([]);
   });
 });
@@ -336,7 +358,7 @@ describe('failed-auth-headers', () => {
 describe('checks against the real spec/openapi.yaml', async () => {
   const { loadSpec } = await import('../../src/spec/index.ts');
   const real = await loadSpec();
-  const rctx: EngineCheckContext = { spec: real as unknown as EngineCheckContext['spec'] };
+  const rctx: CheckContext = { spec: real, rules: await loadRules() };
   const customer = { ...goodCustomer, updatedAt: '2024-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null } };
 
   test('a conforming customer read passes every check', () => {

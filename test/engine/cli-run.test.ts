@@ -208,6 +208,8 @@ describe('conform run', () => {
     const r = await conform(['run', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--shard i\/n/);
+    // The key is better passed in the environment than on a command line.
+    expect(r.stdout).toMatch(/--api-key KEY .*\$CONFORM_API_KEY[\s\S]*prefer the variable: a key on the command line is visible/);
     const m = await conform(['merge', '--help']);
     expect(m.code).toBe(0);
     expect(m.stdout).toMatch(/--out DIR/);

@@ -5,20 +5,20 @@
  * engine's own HTTP client must obey the client's retry rule.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runChecks, type SpecView } from '../../src/engine/checks/index.ts';
+import { runChecks, type CheckContext } from '../../src/engine/checks/index.ts';
 import { HttpClient } from '../../src/engine/http/client.ts';
 import { loadSpec } from '../../src/spec/index.ts';
 import { loadRules } from '../../src/spec/rules.ts';
 import { ex } from './helpers/exchange.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 
-let spec: SpecView;
+let contract: Pick<CheckContext, 'spec' | 'rules'>;
 beforeAll(async () => {
-  spec = (await loadSpec()) as unknown as SpecView;
+  contract = { spec: await loadSpec(), rules: await loadRules() };
 });
 
 const customer = { id: 'cus_1', object: 'customer', merchantId: 'org_1', consumerId: 'org_2', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null } };
-const judgedOf = (e: ReturnType<typeof ex>) => runChecks(e, { spec });
+const judgedOf = (e: ReturnType<typeof ex>) => runChecks(e, contract);
 
 describe('restraint rules: the check registry never judges what the document leaves open', () => {
   test('the tool rules are marked restraint or client, each saying why', async () => {

@@ -12,11 +12,10 @@ describe('spec loader', () => {
     expect(a.operations.size).toBeGreaterThanOrEqual(65);
   });
 
-  test('operations read as a Map and as a plain record', async () => {
+  test('operations are a Map by operationId', async () => {
     const spec = await loadSpec();
     expect(spec.operations.get('getCustomer')?.pathTemplate).toBe('/v0/customers/{id}');
-    expect('getCustomer' in spec.operations).toBe(true);
-    expect(Object.keys(spec.operations)).toEqual([...spec.operations.keys()]);
+    expect([...spec.operations.keys()]).toContain('listCustomers');
   });
 
   test('findOperation prefers literal segments over templates', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { compile, createAjv, run } from '../../src/spec/ajv.ts';
-import { loadSpec, type Operation } from '../../src/spec/index.ts';
+import { limitsTable, loadRules, loadSpec, type Operation } from '../../src/spec/index.ts';
 
 const spec = await loadSpec();
 const ops = [...spec.operations.values()];
@@ -17,14 +17,8 @@ function architectureTable(): Map<string, string> {
   return out;
 }
 
-const RATE_LIMITS: Record<string, { limit: number; windowSeconds: number; bucket: string }> = {
-  listCustomers: { limit: 60, windowSeconds: 6, bucket: 'merchant' },
-  createReconciliation: { limit: 2, windowSeconds: 1, bucket: 'subscription' },
-  createPortalSession: { limit: 1, windowSeconds: 1, bucket: 'subscription' },
-  createInvoiceLineItems: { limit: 60, windowSeconds: 60, bucket: 'merchant' },
-  getCostsReport: { limit: 600, windowSeconds: 60, bucket: 'merchant' },
-  listCrmAccounts: { limit: 30, windowSeconds: 60, bucket: 'merchant' },
-};
+// The Limits table of spec/rules.yaml, which the drift test compares with the document.
+const RATE_LIMITS = limitsTable(await loadRules());
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 // Counts of requests are whole; "seconds" are numbers (the document does not say whole seconds).
 const HEADER_SCHEMAS: Record<string, object> = {

@@ -1,19 +1,18 @@
 /**
- * The catalog suite passes against the bundled reference and fails, citing the right
- * rules, when a fault proxy in front of it breaks a merchants, products, prices, source
- * rules or wallets rule.
+ * The catalog family's suites (merchants, products, prices, source-rules, wallets) pass
+ * against the bundled reference and fail, citing the right rules, when a fault proxy in
+ * front of it breaks a merchants, products, prices, source rules or wallets rule.
  */
 import { describe, expect, test } from 'vitest';
 import type { ProxyRequest } from '../../src/engine/faults/proxy.ts';
 import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
-const SUITE = 'catalog';
-const { run, expectFailed } = useInProcessRun(SUITE);
+const { run, expectFailed } = useInProcessRun(['merchants', 'products', 'prices', 'source-rules', 'wallets']);
 
 const ok = (status: number) => status >= 200 && status < 300;
 const isGetPrice = (req: ProxyRequest) => req.method === 'GET' && req.path.startsWith('/v0/prices/');
 
-describe('catalog suite', () => {
+describe('catalog family suites', () => {
   test('passes against the unaltered reference: no failure, no skip', async () => {
     expectAllPassed(await run());
   });

@@ -31,7 +31,9 @@ Options:
                          (generated catalog; --sample-seed S, default the --seed)
   --kind K...            generated catalog: only these kinds (${GENERATED_KINDS.join(', ')})
   --base-url URL         the target (default: the bundled reference, one per fault)
-  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
+  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config);
+                         prefer the variable: a key on the command line is visible to every
+                         user of the machine in the process list
   --config FILE          conform.config.yaml for the target (fixtures, keys), passed to each run
   --fault NAME...        only these faults (repeatable, or comma-separated)
   --family F...          only these families: ${FAMILIES.join(', ')}

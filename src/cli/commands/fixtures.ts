@@ -30,7 +30,8 @@ check  asks the target about every entry of a fixtures file: still there and in 
        expected; entries found used up are recorded in the ledger, as a run would. Prints
        what is left per key and how many whole runs the file has left.
        The file, target and keys come from conform.config.yaml (fixtures.file, baseUrl,
-       apiKeyEnv), or from the flags.
+       apiKeyEnv), or from the flags. Prefer CONFORM_API_KEY to --api-key: a key on the
+       command line is visible to every user of the machine in the process list.
 
 Exit codes: 0 done (check: at least one run left, no problem), 1 check found fewer than
 one run left or a problem, 2 bad usage, config or file.`;

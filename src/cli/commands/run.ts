@@ -26,7 +26,9 @@ bundled reference server in process, on a free loopback port with an in-memory d
 
 Options:
   --base-url URL         the target (sandbox) base URL
-  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config)
+  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config);
+                         prefer the variable: a key on the command line is visible to every
+                         user of the machine in the process list
   --sandbox              the target is a sandbox: destructive scenarios may run (as sandbox: true)
   --config FILE          conform.config.yaml (default: ./conform.config.yaml when present)
   --suite NAME...        run only these suites (names of suites/*.suite.ts)

@@ -9,7 +9,9 @@ Options:
   --port <n>             port to listen on (default 4010; 0 picks a free port)
   --host <addr>          address to bind (default 127.0.0.1)
   --database <url>       memory (default), file:<dir>, or postgres://... (default: DATABASE_URL)
-  --api-key <key>        the sandbox merchant's API key (default: CONFORM_API_KEY, else sk_test_conform_reference)
+  --api-key <key>        the sandbox merchant's API key (default: CONFORM_API_KEY, else sk_test_conform_reference);
+                         prefer the variable: a key on the command line is visible to every
+                         user of the machine in the process list
   --rate-limit <op=N>    raise a published rate limit, e.g. listCustomers=1000 (repeatable; never below the published limit)
   --documented-port <n>  also serve the documented endpoints only on port n (0 picks a free port):
                          a proxy where every reference extension (x-extension: reference in

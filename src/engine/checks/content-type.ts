@@ -12,7 +12,7 @@ export const contentType = defineCheck({
   ruleIds: ['CONV.CONTENT_TYPE.JSON'],
   description: 'A response with a body declares content type application/json (parameters such as charset allowed).',
   evaluate(ex) {
-    if (ex.status === undefined || ex.rawBody.trim() === '') return { judged: [], findings: [] };
+    if (ex.status === undefined || ex.rawBody.trim() === '') return;
     const ct = ex.responseHeaders['content-type'];
     if (isJsonContentType(ct)) return { judged: ['CONV.CONTENT_TYPE.JSON'], findings: [] };
     return {

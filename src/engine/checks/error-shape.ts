@@ -50,7 +50,7 @@ export const errorShape = defineCheck({
   description: '4xx bodies are Error (or ValidationError on 400); code is UPPER_SNAKE_CASE; error names the category of the status.',
   evaluate(ex, _ctx, op) {
     const s = ex.status;
-    if (s === undefined || s < 400 || s >= 500 || !op || ex.jsonError || ex.transportError) return { judged: [], findings: [] };
+    if (s === undefined || s < 400 || s >= 500 || !op || ex.jsonError || ex.transportError) return;
     const judged = ['ERRORS.ERROR_RESPONSES.SHAPE'];
     const findings: Finding[] = [];
     const body = ex.body;

@@ -7,7 +7,7 @@ export const failedAuthHeaders = defineCheck({
   ruleIds: ['RATE.FAILED_AUTH.NO_HEADERS'],
   description: 'Requests that fail authentication on the listed endpoints carry no x-ratelimit-* or retry-after header.',
   evaluate(ex, _ctx, op) {
-    if (ex.status !== 401 || !op?.rateLimit) return { judged: [], findings: [] };
+    if (ex.status !== 401 || !op?.rateLimit) return;
     const present = [...RATE_HEADERS, 'retry-after'].filter((n) => ex.responseHeaders[n] !== undefined);
     return {
       judged: ['RATE.FAILED_AUTH.NO_HEADERS'],

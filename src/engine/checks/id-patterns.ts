@@ -1,36 +1,32 @@
-import { defineCheck, finding, isObject, describeStatus, bodyShown } from './types.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown, type CheckContext } from './types.ts';
 import type { Finding } from '../types.ts';
 
-const P = {
-  item: /^itm_[a-zA-Z0-9]+$/,
-  product: /^prod_[a-zA-Z0-9]+$/,
-  organization: /^org_[a-zA-Z0-9]+$/,
-  customer: /^cus_[a-zA-Z0-9]+$/,
-  price: /^price_[a-zA-Z0-9]+$/,
-  billableMetric: /^bm_[a-zA-Z0-9]+$/,
-  fee: /^fee_[a-zA-Z0-9]+$/,
-  pricingUnit: /^pu_[a-zA-Z0-9]+$/,
-};
+type IdFields = Record<string, Record<string, { pattern: RegExp; rule: string }>>;
+
+const memo = new WeakMap<CheckContext['rules'], IdFields>();
 
 /**
- * Fields whose pattern or prefix the document gives, by resource `object` name. Only
- * these are judged: a merchantId the document types as a plain string is left alone.
+ * Fields whose pattern or prefix the document gives, by resource `object` name, as
+ * spec/rules.yaml carries them: CONV.ID.PATTERNS (patterns and the fields that hold them),
+ * PAYMENTS.ID.PREFIX and REFUNDS.ID.PREFIX (a prefix for one object's id). Only these are
+ * judged: a merchantId the document types as a plain string is left alone.
  */
-export const ID_FIELDS: Record<string, Record<string, { pattern: RegExp; rule: string }>> = {
-  item: { id: { pattern: P.item, rule: 'CONV.ID.PATTERNS' }, merchantId: { pattern: P.organization, rule: 'CONV.ID.PATTERNS' }, catalogId: { pattern: P.product, rule: 'CONV.ID.PATTERNS' } },
-  customer: { id: { pattern: P.customer, rule: 'CONV.ID.PATTERNS' }, consumerId: { pattern: P.organization, rule: 'CONV.ID.PATTERNS' }, merchantId: { pattern: P.organization, rule: 'CONV.ID.PATTERNS' } },
-  price: {
-    id: { pattern: P.price, rule: 'CONV.ID.PATTERNS' },
-    merchantId: { pattern: P.organization, rule: 'CONV.ID.PATTERNS' },
-    billableMetricId: { pattern: P.billableMetric, rule: 'CONV.ID.PATTERNS' },
-    feeId: { pattern: P.fee, rule: 'CONV.ID.PATTERNS' },
-    pricingUnitId: { pattern: P.pricingUnit, rule: 'CONV.ID.PATTERNS' },
-  },
-  product: { id: { pattern: P.product, rule: 'CONV.ID.PATTERNS' } },
-  merchant: { id: { pattern: P.organization, rule: 'CONV.ID.PATTERNS' } },
-  payment: { id: { pattern: /^pay_/, rule: 'PAYMENTS.ID.PREFIX' } },
-  invoice_refund: { id: { pattern: /^crn_/, rule: 'REFUNDS.ID.PREFIX' } },
-};
+export function idFields(rules: CheckContext['rules']): IdFields {
+  let out = memo.get(rules);
+  if (out) return out;
+  out = {};
+  const params = rules.byId('CONV.ID.PATTERNS')?.params ?? {};
+  const patterns = (params.patterns ?? {}) as Record<string, string>;
+  for (const [object, fields] of Object.entries((params.fields ?? {}) as Record<string, Record<string, string>>)) {
+    out[object] = Object.fromEntries(Object.entries(fields).map(([field, name]) => [field, { pattern: new RegExp(patterns[name]), rule: 'CONV.ID.PATTERNS' }]));
+  }
+  for (const rule of ['PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX']) {
+    const { prefix, object } = (rules.byId(rule)?.params ?? {}) as { prefix?: string; object?: string };
+    if (prefix && object) out[object] = { ...out[object], id: { pattern: new RegExp(`^${prefix}`), rule } };
+  }
+  memo.set(rules, out);
+  return out;
+}
 
 /** Resource representations found in a body: the body itself, list items, and `subscription`-style members. */
 function representations(body: unknown): Record<string, unknown>[] {
@@ -44,11 +40,12 @@ export const idPatterns = defineCheck({
   ruleIds: ['CONV.ID.PATTERNS', 'PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX'],
   description: 'Ids match their documented patterns (itm_, prod_, org_, cus_, price_, bm_, fee_, pu_; pay_ and crn_ prefixes).',
   evaluate(ex, ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
+    if (!op || !is2xx(ex) || !bodyShown(ctx, op, ex.status)) return;
+    const byObject = idFields(ctx.rules);
     const judged = new Set<string>();
     const findings: Finding[] = [];
     for (const rep of representations(ex.body)) {
-      const fields = typeof rep.object === 'string' ? ID_FIELDS[rep.object] : undefined;
+      const fields = typeof rep.object === 'string' ? byObject[rep.object] : undefined;
       if (!fields) continue;
       for (const [field, { pattern, rule }] of Object.entries(fields)) {
         const v = rep[field];

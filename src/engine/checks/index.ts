@@ -2,7 +2,7 @@
 import type { Exchange, Finding } from '../types.ts';
 import { replayCommand } from '../http/replay.ts';
 import { redactDeep } from '../redact.ts';
-import { operationById, type EngineCheck, type EngineCheckContext, type OperationInfo } from './types.ts';
+import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
 import { transport } from './transport.ts';
 import { statusDocumented } from './status-documented.ts';
 import { contentType } from './content-type.ts';
@@ -18,7 +18,7 @@ import { rateHeaders } from './rate-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { failedAuthHeaders } from './failed-auth-headers.ts';
 
-export const CHECKS: readonly EngineCheck[] = [
+export const CHECKS: readonly Check[] = [
   transport,
   statusDocumented,
   contentType,
@@ -53,8 +53,8 @@ export interface CheckOutcome {
  * Runs the registry on one exchange. Extension operations and requests the spec does
  * not know are never judged; only a transport failure is reported for them.
  */
-export function runChecks(exchange: Exchange, ctx: EngineCheckContext, checks: readonly EngineCheck[] = CHECKS): CheckOutcome {
-  const op = exchange.operationId ? operationById(ctx.spec, exchange.operationId) : ctx.spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+export function runChecks(exchange: Exchange, ctx: CheckContext, checks: readonly Check[] = CHECKS): CheckOutcome {
+  const op = operationOf(ctx.spec, exchange);
   const judgeable = !!op && !op.extension;
   const judged = new Set<string>();
   const findings: Finding[] = [];
@@ -69,10 +69,11 @@ export function runChecks(exchange: Exchange, ctx: EngineCheckContext, checks: r
       errors.push({ source: `check:${check.name}`, message: `check ${check.name} crashed on ${exchange.method} ${exchange.path}: ${String((err as Error)?.message ?? err)}`, stack: (err as Error)?.stack });
       continue;
     }
+    if (!result) continue;
     for (const r of result.judged) judged.add(r);
     for (const f of result.findings) findings.push(redactDeep({ ...f, replay: replayCommand(exchange) }));
   }
   return { operation: op, judged: [...judged], findings, errors };
 }
 
-export type { EngineCheck, EngineCheckContext, SpecView, OperationInfo } from './types.ts';
+export type { Check, CheckContext, SpecView, OperationInfo } from './types.ts';

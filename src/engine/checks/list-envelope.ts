@@ -1,6 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus } from './types.ts';
-
-const LIST_OPERATIONS = new Set(['listScheduleIntervals', 'listAlerts']);
+import { defineCheck, is2xx, finding, isObject, describeStatus, ruleOperations } from './types.ts';
 
 export function listEnvelopeProblems(body: unknown): string[] {
   if (!isObject(body)) return ['body is not an object'];
@@ -19,9 +17,9 @@ export const listEnvelope = defineCheck({
   name: 'list-envelope',
   ruleIds: ['CONV.LIST.ENVELOPE'],
   description: 'List responses have object list, a data array and a pagination object whose limit, offset, total are integers where present.',
-  evaluate(ex, _ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op) return { judged: [], findings: [] };
-    if (!LIST_OPERATIONS.has(op.operationId)) return { judged: [], findings: [] };
+  evaluate(ex, ctx, op) {
+    // The list operations are the ones spec/rules.yaml names for the rule.
+    if (!op || !is2xx(ex) || !ruleOperations(ctx, 'CONV.LIST.ENVELOPE').includes(op.operationId)) return;
     const problems = listEnvelopeProblems(ex.body);
     return {
       judged: ['CONV.LIST.ENVELOPE'],

@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus, bodyShown } from './types.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown } from './types.ts';
 
 export const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -24,9 +24,9 @@ export const money = defineCheck({
   ruleIds: ['CONV.MONEY.DECIMAL_STRING'],
   description: 'Payment amount and invoice refund amount, taxAmount and total (documented as decimal) hold decimal strings.',
   evaluate(ex, ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
+    if (!op || !is2xx(ex) || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return;
     const fields = moneyFields(ex.body).filter(([, v]) => v !== undefined && v !== null);
-    if (!fields.length) return { judged: [], findings: [] };
+    if (!fields.length) return;
     const bad = fields.filter(([, v]) => typeof v !== 'string' || !DECIMAL.test(v));
     return {
       judged: ['CONV.MONEY.DECIMAL_STRING'],

@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus, judgeableResponse } from './types.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, judgeableResponse } from './types.ts';
 
 /** The `object` value a response schema fixes (properties.object.const or a one-value enum), looking through allOf/$ref-free compositions. */
 export function expectedObjectName(schema: unknown, depth = 0): string | undefined {
@@ -27,10 +27,10 @@ export const objectName = defineCheck({
   ruleIds: ['CONV.OBJECT.TYPE_NAME'],
   description: 'A success body carries the `object` type name its schema declares (e.g. customer, item, list).',
   evaluate(ex, ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body)) return { judged: [], findings: [] };
+    if (!op || !is2xx(ex) || !isObject(ex.body)) return;
     const declared = judgeableResponse(ctx, op, ex.status);
     const want = expectedObjectName(declared?.schema);
-    if (!want) return { judged: [], findings: [] };
+    if (!want) return;
     const got = ex.body.object;
     if (got === want) return { judged: ['CONV.OBJECT.TYPE_NAME'], findings: [] };
     return {

@@ -18,7 +18,7 @@ export const rateHeaders = defineCheck({
   description: 'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, reset within the window, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const rl = op?.rateLimit;
-    if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return { judged: [], findings: [] };
+    if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return;
     const findings: Finding[] = [];
     const h = ex.responseHeaders;
     const judged = ['RATE.HEADERS.PRESENT'];

@@ -13,11 +13,11 @@ export const responseSchema = defineCheck({
   ruleIds: ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'],
   description: 'The response body validates against the schema declared for its operation and status.',
   evaluate(ex, ctx, op) {
-    if (ex.status === undefined || !op || ex.jsonError || ex.transportError) return { judged: [], findings: [] };
+    if (ex.status === undefined || !op || ex.jsonError || ex.transportError) return;
     // Success bodies only (SCHEMA.RESPONSE.MATCHES); error bodies are the error-shape check's and the scenarios'.
-    if (ex.status < 200 || ex.status >= 300) return { judged: [], findings: [] };
+    if (ex.status < 200 || ex.status >= 300) return;
     const declared = judgeableResponse(ctx, op, ex.status);
-    if (!declared || declared.schema === undefined || declared.schema === null) return { judged: [], findings: [] };
+    if (!declared || declared.schema === undefined || declared.schema === null) return;
     const judged = ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'];
     if (ex.body === undefined) {
       return { judged, findings: [finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `Empty body where ${op.operationId} returns a document`, `${describeStatus(ex)}: no body, but a schema is declared for this response.`, ex)] };

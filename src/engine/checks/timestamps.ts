@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus, bodyShown } from './types.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown } from './types.ts';
 import type { Finding } from '../types.ts';
 
 /** Fields the document types date-time (alerts' lastNotifiedAt is a plain string there, so it is not here). */
@@ -30,7 +30,7 @@ export const timestamps = defineCheck({
   ruleIds: ['CONV.TIMESTAMP.ISO8601'],
   description: 'Documented date-time fields hold ISO 8601 date-time strings.',
   evaluate(ex, ctx, op) {
-    if (ex.status === undefined || ex.status < 200 || ex.status >= 300 || !op || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return { judged: [], findings: [] };
+    if (!op || !is2xx(ex) || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return;
     const problems = timestampProblems(ex.body);
     const findings: Finding[] = problems.length
       ? [finding('timestamps', ['CONV.TIMESTAMP.ISO8601'], 'Timestamp is not ISO 8601', `${describeStatus(ex)}: ${problems.slice(0, 10).join('; ')}`, ex)]

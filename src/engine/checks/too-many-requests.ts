@@ -13,7 +13,7 @@ export const tooManyRequests = defineCheck({
   ruleIds: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
   description: 'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds or an HTTP-date.',
   evaluate(ex, _ctx, op) {
-    if (ex.status !== 429 || !op) return { judged: [], findings: [] };
+    if (ex.status !== 429 || !op) return;
     const findings: Finding[] = [];
     const ra = ex.responseHeaders['retry-after'];
     const required = op.rateLimit !== undefined;

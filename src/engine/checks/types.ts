@@ -1,12 +1,13 @@
-/** What checks know about the contract, and the engine's richer check shape. */
-import type { Check, CheckContext, Exchange, Finding } from '../types.ts';
+/** What checks know about the contract, and the check shape. */
+import type { RuleIndex } from '../../spec/index.ts';
+import type { Exchange, Finding } from '../types.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */
   key?: string;
   schema?: unknown;
-  headers?: string[] | Record<string, unknown>;
-  [extra: string]: unknown;
+  /** The `x-not-shown` note of the response, when the document does not show it. */
+  notShown?: string;
 }
 
 export interface OperationInfo {
@@ -17,8 +18,7 @@ export interface OperationInfo {
   extension?: boolean;
   /** The six rate-limited endpoints of the Limits table. */
   rateLimit?: { limit: number; windowSeconds: number; bucket: string };
-  responses?: Record<string, ResponseInfo>;
-  [extra: string]: unknown;
+  responses: Record<string, ResponseInfo>;
 }
 
 export interface ValidationResult {
@@ -26,17 +26,23 @@ export interface ValidationResult {
   errors: { path: string; message: string; keyword?: string }[];
 }
 
-/** The part of the spec loader (src/spec/index.ts) the checks use. */
+/** The part of the spec loader (src/spec/index.ts) the checks use; the loader's `Spec` is one. */
 export interface SpecView {
-  operations: Record<string, OperationInfo> | Map<string, OperationInfo>;
+  operations: ReadonlyMap<string, OperationInfo>;
   findOperation(method: string, path: string): OperationInfo | undefined;
   responseFor(operationId: string, status: number): ResponseInfo | undefined;
   validateResponseBody(operationId: string, status: number, body: unknown): ValidationResult;
-  validateSchema?(componentName: string, value: unknown): ValidationResult;
 }
 
-export interface EngineCheckContext extends CheckContext {
+/** What a check may know besides the exchange. */
+export interface CheckContext {
   spec: SpecView;
+  /** spec/rules.yaml: the contract data checks read (id patterns, list operations, success codes). */
+  rules: RuleIndex;
+  /** True while a rate-limit scenario is deliberately exhausting a bucket. */
+  rateLimitScenario?: boolean;
+  /** True when the request was sent without valid credentials on purpose. */
+  unauthenticated?: boolean;
 }
 
 export interface Evaluation {
@@ -45,27 +51,36 @@ export interface Evaluation {
   findings: Finding[];
 }
 
-/** A check that also says which rules it judged, so unbroken rules count as exercised. */
-export interface EngineCheck extends Check {
+/**
+ * A small named unit run on every exchange. It returns the rules it judged and what broke
+ * them, or nothing when it does not apply to the exchange.
+ */
+export interface Check {
+  name: string;
+  ruleIds: string[];
+  description: string;
   /** Runs even on extension and unknown operations (transport failures). */
   always?: boolean;
-  evaluate(exchange: Exchange, ctx: EngineCheckContext, op: OperationInfo | undefined): Evaluation;
+  evaluate(exchange: Exchange, ctx: CheckContext, op: OperationInfo | undefined): Evaluation | undefined;
 }
 
-export function defineCheck(def: Omit<EngineCheck, 'run'>): EngineCheck {
-  return {
-    ...def,
-    run(exchange, ctx) {
-      const c = ctx as EngineCheckContext;
-      const op = exchange.operationId ? operationById(c.spec, exchange.operationId) : c.spec.findOperation(exchange.method, exchange.path.split('?')[0]);
-      return def.evaluate(exchange, c, op).findings;
-    },
-  };
+export function defineCheck(def: Check): Check {
+  return def;
 }
 
-export function operationById(spec: SpecView, id: string): OperationInfo | undefined {
-  const ops = spec.operations;
-  return ops instanceof Map ? ops.get(id) : ops[id];
+/** The operation an exchange targets: its operationId, else its method and path. */
+export function operationOf(spec: SpecView, exchange: Exchange): OperationInfo | undefined {
+  return exchange.operationId ? spec.operations.get(exchange.operationId) : spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+}
+
+/** The operations a rule of spec/rules.yaml names. */
+export function ruleOperations(ctx: CheckContext, ruleId: string): string[] {
+  return ctx.rules.byId(ruleId)?.operations ?? [];
+}
+
+/** A success status (2xx). */
+export function is2xx(ex: Exchange): ex is Exchange & { status: number } {
+  return ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 }
 
 /** Builds a finding for a check; the registry adds the replay command. */
@@ -88,16 +103,15 @@ const BODY_NOT_SHOWN = /body|payload|code values|field|shape|element/i;
  * The declared response whose body may be judged, or undefined when none is declared or
  * the document does not show the body (the schema then records the reference's choice).
  */
-export function judgeableResponse(ctx: EngineCheckContext, op: OperationInfo, status: number): ResponseInfo | undefined {
+export function judgeableResponse(ctx: CheckContext, op: OperationInfo, status: number): ResponseInfo | undefined {
   const declared = ctx.spec.responseFor(op.operationId, status);
   if (!declared) return undefined;
-  const note = declared.notShown;
-  if (typeof note === 'string' && BODY_NOT_SHOWN.test(note)) return undefined;
+  if (declared.notShown !== undefined && BODY_NOT_SHOWN.test(declared.notShown)) return undefined;
   return declared;
 }
 
 /** True when the body of this response is documented (so conventions inside it may be judged). */
-export function bodyShown(ctx: EngineCheckContext, op: OperationInfo, status: number): boolean {
+export function bodyShown(ctx: CheckContext, op: OperationInfo, status: number): boolean {
   const declared = ctx.spec.responseFor(op.operationId, status);
   return !declared || judgeableResponse(ctx, op, status) !== undefined;
 }

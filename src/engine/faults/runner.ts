@@ -134,11 +134,15 @@ export function suitesFor(fault: CatalogFault | undefined, override: string[] | 
   return [...union].sort();
 }
 
-function configYaml(target: FaultTarget): string {
+/**
+ * The child run's config. Behind a benign variant the target is another conforming server,
+ * not the reference: the reference's own choices (rules of kind reference) do not apply.
+ */
+function configYaml(target: FaultTarget, referenceServer: boolean): string {
   return [
     '# Written by conform faults: the bundled reference behind the fault proxy.',
     'sandbox: true',
-    'referenceServer: true',
+    `referenceServer: ${referenceServer}`,
     'destructive: true',
     ...(target.merchantId ? [`merchantId: ${target.merchantId}`] : []),
     'fixtures:',
@@ -201,7 +205,7 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
       let config = opts.configFile;
       if (target.bundled) {
         config = join(dir, 'conform.config.yaml');
-        await writeFile(config, configYaml(target));
+        await writeFile(config, configYaml(target, !fault?.benign));
       }
       const front = opts.front ? await opts.front(proxy.url, fault) : undefined;
       const args = ['run', '--base-url', front?.url ?? proxy.url, '--report-dir', dir, '--plain', '--seed', String(opts.seed), '--profile', opts.profile, ...(config ? ['--config', config] : []), ...(suites.length ? ['--suite', ...suites] : [])];

@@ -5,7 +5,6 @@
  * reporters of `conform run` take as they take scenarios.
  */
 import type { RuleIndex, Spec } from '../../spec/index.ts';
-import type { SpecView } from '../checks/index.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
 import { toExchange, endOf, type TrafficRecord } from '../traffic/record.ts';
 import { ANONYMOUS } from '../traffic/scrub.ts';
@@ -71,7 +70,6 @@ export class PassiveJudge {
     this.ctx = {
       spec,
       rules,
-      specView: spec as unknown as SpecView,
       server: (u) => this.servers.get(u)!,
       client: (id) => {
         let t = this.clients.get(id);

@@ -1,6 +1,5 @@
 /** What the passive judge's units see and how they report. */
 import type { Operation, RuleIndex, Spec } from '../../spec/index.ts';
-import type { SpecView } from '../checks/index.ts';
 import type { TrafficRecord } from '../traffic/record.ts';
 import type { Exchange } from '../types.ts';
 import type { Tally } from './tally.ts';
@@ -31,7 +30,6 @@ export interface Observed {
 export interface JudgeContext {
   spec: Spec;
   rules: RuleIndex;
-  specView: SpecView;
   /** The tally of a server unit. */
   server(unit: PassiveUnit): Tally;
   /** The tally of one client (client rules, reported apart from the server). */

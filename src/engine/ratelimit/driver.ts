@@ -3,7 +3,7 @@
  * sending them with the timing the window attribution needs (timing.ts), and waiting out a
  * window. The measuring procedures that use it are in exhaust.ts and follow-ups.ts.
  */
-import { FixtureUnavailable, type Fixtures } from '../fixtures/types.ts';
+import { isFixtureUnavailable, type Fixtures } from '../fixtures/types.ts';
 import type { Exchange, NotJudgedCategory } from '../types.ts';
 import type { RequestOptions } from '../http/client.ts';
 import type { RateLimitedEndpoint } from './endpoints.ts';
@@ -47,10 +47,6 @@ function claim(id: string): boolean {
   if (claimed.has(id)) return false;
   claimed.add(id);
   return true;
-}
-
-function isFixtureUnavailable(err: unknown): boolean {
-  return err instanceof FixtureUnavailable || (err as Error)?.name === 'FixtureUnavailable';
 }
 
 export class BucketDriver {

@@ -4,7 +4,6 @@ import type { Price, VolumeTier } from './types.ts';
 import { badRequest } from './errors.ts';
 
 export const CREATABLE_MODELS = ['standard', 'volume'] as const;
-export const LEGACY_MODELS = ['dynamic', 'percentage'] as const;
 
 /** Checks a volume tier list: ascending upTo, only the last open (null). Returns a message or null. */
 export function volumeTiersProblem(tiers: unknown): string | null {

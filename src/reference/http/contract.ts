@@ -1,3 +1,4 @@
+import { loadSpec, type Spec } from '../../spec/index.ts';
 import type { PublishedLimits } from '../ratelimit/limits.ts';
 
 /** JSON Schemas of one operation's inputs (plain objects, ajv 2020-12). */
@@ -23,50 +24,24 @@ export interface Contract {
   publishedLimits(): PublishedLimits;
 }
 
-/** The document's Limits table; used only when the spec loader is not available. */
-export const DOCUMENT_LIMITS: PublishedLimits = {
-  listCustomers: { limit: 60, windowSeconds: 6, bucket: 'merchant' },
-  createReconciliation: { limit: 2, windowSeconds: 1, bucket: 'subscription' },
-  createPortalSession: { limit: 1, windowSeconds: 1, bucket: 'subscription' },
-  createInvoiceLineItems: { limit: 60, windowSeconds: 60, bucket: 'merchant' },
-  getCostsReport: { limit: 600, windowSeconds: 60, bucket: 'merchant' },
-  listCrmAccounts: { limit: 30, windowSeconds: 60, bucket: 'merchant' },
-};
-
-/** A contract with no schemas: routes fall back to their own `config.schemas`. */
-export function emptyContract(limits: PublishedLimits = DOCUMENT_LIMITS): Contract {
-  return { hasOperation: () => false, requestSchemas: () => undefined, publishedLimits: () => limits };
-}
-
 let cached: Promise<Contract> | undefined;
 
 /** The contract from spec/openapi.yaml through the shared loader (memoised). */
 export function loadContract(): Promise<Contract> {
-  cached ??= (async () => {
-    const mod: any = await import('../../spec/index.ts');
-    return contractFromSpec(await mod.loadSpec());
-  })();
+  cached ??= loadSpec().then(contractFromSpec);
   return cached;
 }
 
 /** Adapts the loader's `Spec` (operations, requestSchemas, rateLimit) to `Contract`. */
-export function contractFromSpec(spec: any): Contract {
-  const ops: Record<string, any> = spec.operations ?? {};
+function contractFromSpec(spec: Spec): Contract {
+  const ops = spec.operations;
   const limits: PublishedLimits = {};
-  for (const [id, op] of Object.entries(ops)) {
-    const rl = op?.rateLimit;
-    if (rl && typeof rl.limit === 'number') {
-      limits[id] = { limit: rl.limit, windowSeconds: rl.windowSeconds, bucket: rl.bucket === 'subscription' ? 'subscription' : 'merchant' };
-    }
+  for (const [id, op] of ops) {
+    if (op.rateLimit) limits[id] = { ...op.rateLimit };
   }
   return {
-    hasOperation: (id) => id in ops,
-    requestSchemas: (id) => {
-      if (!(id in ops)) return undefined;
-      const s = spec.requestSchemas(id) ?? {};
-      const op = ops[id];
-      return { path: s.path ?? s.params, query: s.query, body: s.body, bodyRequired: s.bodyRequired ?? op.requestBody?.required ?? false };
-    },
+    hasOperation: (id) => ops.has(id),
+    requestSchemas: (id) => spec.requestSchemas(id),
     publishedLimits: () => limits,
   };
 }

@@ -22,7 +22,9 @@ describe('generated catalog', () => {
     expect(GENERATED_KINDS.filter((k) => !kinds.has(k))).toEqual([]);
     expect(catalog.filter((f) => f.kind === 'intermittent')).toHaveLength(INTERMITTENT_COUNT);
     const cross = catalog.filter((f) => f.kind === 'cross-merchant').map((f) => f.operationId);
-    for (const op of ['getCustomer', 'updateItem', 'deleteFee', 'migrateSubscriptionVersion', 'updateWebhooks', 'listAlerts', 'createProduct']) expect(cross).toContain(op);
+    for (const op of ['getCustomer', 'updateItem', 'deleteFee', 'migrateSubscriptionVersion', 'updateWebhooks', 'listAlerts', 'createProduct', 'createBillingSchedule']) expect(cross).toContain(op);
+    // A provider name is no merchant's resource; the costs report's and line items' parameters are not shown.
+    for (const op of ['listCrmAccounts', 'getCostsReport', 'createInvoiceLineItems', 'listCustomers']) expect(cross).not.toContain(op);
     const bounds = catalog.filter((f) => f.kind === 'bound-strict' || f.kind === 'bound-lax').map((f) => f.name);
     for (const b of ['updateCustomer-externalId-max-length', 'updateCustomer-taxRates-max', 'updateCustomer-taxRates-min', 'listAlerts-limit-min', 'listAlerts-limit-max', 'listAlerts-offset-min', 'migrateSubscriptionVersion-targetVersionNumber-max']) {
       expect(bounds).toContain(`gen-${b}-too-strict`);
@@ -50,8 +52,17 @@ describe('generated catalog', () => {
     const byName = new Map(catalog.map((f) => [f.name, f]));
     expect(byName.get('gen-updateWebhooks-applicationId-drop')).toMatchObject({ kind: 'drop' });
     expect(byName.get('gen-updateWebhooks-applicationId-drop')?.indeterminate).toBeUndefined();
-    expect(byName.get('gen-getCustomer-taxId-omitted')).toMatchObject({ kind: 'benign-omit-optional', benign: true });
+    expect(byName.get('gen-getPayment-paymentUrl-omitted')).toMatchObject({ kind: 'benign-omit-optional', benign: true });
     expect(byName.get('gen-updateItem-name-drop')?.indeterminate).toMatch(/does not say/);
+    // Leaving out a field the client writes (taxId) reads as wiping it: no benign variant.
+    expect([...byName.keys()].filter((n) => /^gen-(get|update)Customer-(taxId|externalId)-(omitted|drop)$/.test(n))).toEqual([]);
+    // A note on one field ("endDate: always present", "merchantId is present on single-price reads") states no other field's presence.
+    expect(byName.get('gen-createBillingSchedule-orderId-drop')?.indeterminate).toMatch(/does not say/);
+    expect(byName.get('gen-getPrice-id-drop')?.indeterminate).toMatch(/does not say/);
+    expect(byName.get('gen-getPrice-merchantId-drop')).toMatchObject({ kind: 'drop' });
+    // A 400 is an Error or a ValidationError: without `errors` it may read as an Error.
+    expect(byName.get('gen-error-400-errors-drop')?.indeterminate).toMatch(/one documented shape/);
+    expect(byName.get('gen-error-400-code-omitted')).toMatchObject({ benign: true });
     // Fields the document does not define (reference choices) are never faulted.
     expect([...byName.keys()].filter((n) => /unitBasis|cadence/.test(n))).toEqual([]);
   });

@@ -33,7 +33,7 @@ export function fakeSpec(ops: Record<string, OperationInfo> = fakeOperations): S
     return undefined;
   };
   return {
-    operations: ops,
+    operations: new Map(Object.entries(ops)),
     findOperation: (method, path) => Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),
     responseFor,
     validateResponseBody(id, status, body) {

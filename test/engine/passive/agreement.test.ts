@@ -19,7 +19,7 @@ import { judgeHar } from '../../../src/engine/passive/har.ts';
 import { buildPassiveReport, isClientRule } from '../../../src/engine/passive/report.ts';
 import type { TargetContext } from '../../../src/engine/context.ts';
 
-const SUITES = ['auth', 'customers', 'items', 'webhooks', 'delete-blockers', 'version-migration', 'refunds-payments', 'alerts', 'catalog', 'billing-schedules', 'contract'];
+const SUITES = ['auth', 'customers', 'items', 'webhooks', 'delete-blockers', 'version-migration', 'refunds-payments', 'alerts', 'merchants', 'products', 'prices', 'source-rules', 'wallets', 'billing-schedules', 'contract'];
 const TIMEOUT_MS = 400_000;
 const judged = (v: string | undefined) => v === 'passed' || v === 'failed';
 

@@ -101,8 +101,8 @@ describe('revocation on a fresh key right after use', () => {
 describe('route declarations', () => {
   it('refuses a route without an operationId at build time', async () => {
     const { buildApp } = await import('../../../src/reference/server.ts');
-    const { emptyContract } = await import('../../../src/reference/http/contract.ts');
+    const { loadContract } = await import('../../../src/reference/http/contract.ts');
     const rogue = { name: 'rogue', register: async (app: any) => app.get('/v0/rogue', async () => ({ ok: true })) };
-    await expect(buildApp({ db: s.db, contract: emptyContract(), plugins: [rogue] })).rejects.toThrow(/declares no config.operationId/);
+    await expect(buildApp({ db: s.db, contract: await loadContract(), plugins: [rogue] })).rejects.toThrow(/declares no config.operationId/);
   });
 });

@@ -4,6 +4,7 @@
  * the request id and never the key. (Memory figures: `npm run bench:slow-clients`.)
  */
 import { connect, type Socket } from 'node:net';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourcePlugin } from '../../../src/reference/http/plugin.ts';
 import { loadContract } from '../../../src/reference/http/contract.ts';
@@ -60,6 +61,32 @@ describe('slow clients', () => {
     // The budget is free again: a whole request goes through.
     const ok = await s.call('POST', '/v0/merchants', { body: { name: 'after the slow clients' } });
     expect(ok.status).toBe(201);
+  });
+});
+
+describe('slow clients beside others', () => {
+  it('half-sent bodies are held until the request timeout, then answered 408 and closed; meanwhile other clients are answered', async () => {
+    // A timeout long enough that the other clients' answers surely come while the slow ones are held.
+    const s = await startTestServer({ transport: { requestTimeoutMs: 4000, headersTimeoutMs: 4000 } });
+    try {
+      const port = Number(new URL(s.baseUrl).port);
+      const clients = await Promise.all(Array.from({ length: 30 }, () => halfSentBody(port, s.apiKey, 100_000, 1_000)));
+      let closed = 0;
+      for (const c of clients) void c.closed.then(() => closed++);
+      const reads = await Promise.all(Array.from({ length: 5 }, () => request(`${s.baseUrl}/v0/merchants/${s.merchantId}`, { headers: { authorization: `Bearer ${s.apiKey}` } })));
+      const openWhileRead = clients.length - closed;
+      for (const r of reads) {
+        expect(r.statusCode).toBe(200);
+        expect((await r.body.json()) as { id: string }).toMatchObject({ id: s.merchantId });
+      }
+      expect(openWhileRead).toBe(30);
+      const answers = await Promise.all(clients.map((c) => c.closed));
+      expect(answers.map((a) => /^HTTP\/1\.1 (\d{3})/.exec(a)?.[1] ?? 'closed')).toEqual(Array(30).fill('408'));
+      const after = await s.call('POST', '/v0/customers', { body: { name: 'after the slow clients' } });
+      expect(after.status).toBe(201);
+    } finally {
+      await s.close();
+    }
   });
 });
 

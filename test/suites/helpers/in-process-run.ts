@@ -13,14 +13,15 @@ export type Json = Record<string, any>;
 export const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);
 
 export interface InProcessRun {
-  /** Runs the suite through the proxy with `fault` (none: the unaltered reference). */
+  /** Runs the suite (or suites) through the proxy with `fault` (none: the unaltered reference). */
   run: (fault?: Fault) => Promise<ScenarioResult[]>;
   /** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
   expectFailed: (results: ScenarioResult[], ruleIds: string[]) => void;
 }
 
 /** Registers beforeAll/afterAll that start the reference and a fault proxy in front of it. */
-export function useInProcessRun(suite: string): InProcessRun {
+export function useInProcessRun(suite: string | string[]): InProcessRun {
+  const suites = typeof suite === 'string' ? [suite] : suite;
   let ref: RunningReference;
   let proxy: RunningProxy;
 
@@ -36,11 +37,11 @@ export function useInProcessRun(suite: string): InProcessRun {
   async function run(fault?: Fault): Promise<ScenarioResult[]> {
     proxy.setFault(fault);
     const target: TargetContext = {
-      runId: `test-${suite}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
+      runId: `test-${suites.join('-')}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
       apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
       profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
     };
-    const outcome = await runSuites({ target, suites: [{ name: suite, file: join(PACKAGE_ROOT, 'suites', `${suite}.suite.ts`) }], maxWorkers: 1 });
+    const outcome = await runSuites({ target, suites: suites.map((name) => ({ name, file: join(PACKAGE_ROOT, 'suites', `${name}.suite.ts`) })), maxWorkers: 1 });
     expect(outcome.errors).toEqual([]);
     return outcome.results;
   }

@@ -8,11 +8,11 @@ import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { listedEndpoint } from './rate-emulation.ts';
 import { higherLimit, higherLimits, slidingWindowLimiter, tokenBucketLimiter } from './rate-limits.ts';
 import { bodyOf, expectAll, fault, got, isObj, json, pathOf, R, req, stateMap, type Json } from './helpers.ts';
-import type { CatalogFault } from './types.ts';
+import { CATALOG_SUITES, type CatalogFault } from './types.ts';
 
 /** Every suite: a benign variant that touches everything should pass everything. */
 const ALL: string[] = [];
-const ERROR_SUITES = ['auth', 'customers', 'alerts', 'catalog'];
+const ERROR_SUITES = ['auth', 'customers', 'alerts', ...CATALOG_SUITES];
 const sample = () => json(200, { object: 'customer', id: 'cus_demo1', validTaxAddress: { valid: true, message: null }, metadata: { b: 1, a: 2 } });
 const readCustomer = () => req('GET', '/v0/customers/cus_demo1');
 const notFound = () => json(404, { error: 'not_found', message: 'no such customer' });
@@ -210,7 +210,7 @@ export const benignVariants: CatalogFault[] = [
     benign: true,
     description: "optional fields typed 'or null' are left out instead of sent as null (credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)",
     rules: [],
-    suites: ['refunds-payments', 'catalog'],
+    suites: ['refunds-payments', 'source-rules'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       const fields = b?.object === 'invoice_refund' ? ['pdfUrl', 'voidedAt', 'reason'] : b && R.sourceRule.test(pathOf(r)) && res.status < 300 ? ['createdBy', 'lastEvaluatedAt'] : [];
@@ -264,7 +264,7 @@ export const benignVariants: CatalogFault[] = [
     benign: true,
     description: 'content type written application/json;charset=UTF-8 (no space, upper-case charset)',
     rules: [],
-    suites: ['auth', 'customers', 'catalog'],
+    suites: ['auth', 'customers', ...CATALOG_SUITES],
     onResponse(_r, res, ctx) {
       if (!/^application\/json/i.test(res.headers['content-type'] ?? '')) return;
       res.headers['content-type'] = 'application/json;charset=UTF-8';
@@ -278,7 +278,7 @@ export const benignVariants: CatalogFault[] = [
     benign: true,
     description: 'endpoints outside the Limits table send x-ratelimit headers describing no reachable limit (limit 1, remaining 0)',
     rules: [],
-    suites: ['rate-limits', 'catalog', 'customers'],
+    suites: ['rate-limits', ...CATALOG_SUITES, 'customers'],
     async onResponse(r, res, ctx) {
       if (res.status === 401 || (await listedEndpoint(r))) return;
       Object.assign(res.headers, { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' });
@@ -395,7 +395,7 @@ export const benignVariants: CatalogFault[] = [
     benign: true,
     description: 'creations whose success code the document does not show answer 200 instead of 201',
     rules: [],
-    suites: ['catalog', 'billing-schedules', 'refunds-payments'],
+    suites: ['merchants', 'products', 'billing-schedules', 'refunds-payments'],
     onResponse(r, res, ctx) {
       const p = pathOf(r);
       const documented = [R.products, R.merchants, R.schedules, R.refunds].some((re) => re.test(p));

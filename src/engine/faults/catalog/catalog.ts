@@ -2,7 +2,6 @@
 import { bodyOf, expectAll, fault, got, is2xx, isObj, json, on, R, req, T0, type Json } from './helpers.ts';
 import type { CatalogFault } from './types.ts';
 
-const SUITES = ['catalog'];
 const address = { line1: '1 Main Street', city: 'Berlin', country: 'DE', zipCode: '10115' };
 const merchant = (over: Json = {}): Json => ({ object: 'merchant', id: 'org_demo1', name: 'Demo', email: 'd@x.invalid', metadata: {}, address, createdAt: T0, updatedAt: T0, ...over });
 const product = (over: Json = {}): Json => ({ object: 'product', id: 'prod_demo1', name: 'Seats', description: 'Shown', merchantId: 'org_demo1', metadata: { tier: 'gold' }, createdAt: T0, updatedAt: T0, ...over });
@@ -24,7 +23,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: "merchants come back with object 'organization' instead of 'merchant'",
     rules: ['MERCHANTS.CREATE.OBJECT', 'CONV.OBJECT.TYPE_NAME'],
-    suites: SUITES,
+    suites: ['merchants'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!(on(r, 'POST', R.merchants) || on(r, 'GET', R.merchant)) || !is2xx(res) || b?.object !== 'merchant') return;
@@ -38,7 +37,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'GET /v0/merchants/{id} loses the address the merchant was created with',
     rules: ['MERCHANTS.GET.ROUND_TRIP'],
-    suites: SUITES,
+    suites: ['merchants'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'GET', R.merchant) || res.status !== 200 || b?.address === undefined) return;
@@ -52,7 +51,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'a created product comes back with empty metadata whatever was sent',
     rules: ['PRODUCTS.CREATE.OBJECT'],
-    suites: SUITES,
+    suites: ['products'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'POST', R.products) || !is2xx(res) || !isObj(b?.metadata) || !Object.keys(b.metadata).length) return;
@@ -66,7 +65,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'POST /v0/products without name or description fills a default instead of answering 400',
     rules: ['PRODUCTS.CREATE.REQUIRED'],
-    suites: SUITES,
+    suites: ['products'],
     onRequest(r, ctx) {
       const b = bodyOf(r);
       if (!on(r, 'POST', R.products) || !b || (b.name !== undefined && b.description !== undefined)) return;
@@ -81,7 +80,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: "a volume price's last tier has an upTo instead of null",
     rules: ['PRICES.VOLUME.LAST_TIER_OPEN'],
-    suites: SUITES,
+    suites: ['prices'],
     onResponse(r, res, ctx) {
       const tiers = priceOf(r, res)?.properties?.tiers;
       if (!Array.isArray(tiers) || !tiers.length || !isObj(tiers[tiers.length - 1])) return;
@@ -95,7 +94,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'a single price read omits merchantId',
     rules: ['PRICES.MERCHANT_ID.SINGLE_READ'],
-    suites: SUITES,
+    suites: ['prices'],
     onResponse(r, res, ctx) {
       const p = priceOf(r, res);
       if (p?.merchantId === undefined) return;
@@ -109,7 +108,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'a price linked to a fee omits feeId',
     rules: ['PRICES.FEE_ID.WHEN_LINKED'],
-    suites: SUITES,
+    suites: ['prices'],
     onResponse(r, res, ctx) {
       const p = priceOf(r, res);
       if (p?.feeId === undefined) return;
@@ -123,7 +122,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: "legacy prices read model 'tiered' / 'percent', outside the documented enum",
     rules: ['PRICES.MODEL.ENUM'],
-    suites: SUITES,
+    suites: ['prices'],
     onResponse(r, res, ctx) {
       const p = priceOf(r, res);
       const renamed: Record<string, string> = { dynamic: 'tiered', percentage: 'percent' };
@@ -138,7 +137,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'price quantity reads -1',
     rules: ['PRICES.QUANTITY.NON_NEGATIVE'],
-    suites: SUITES,
+    suites: ['prices'],
     onResponse(r, res, ctx) {
       const p = priceOf(r, res);
       if (typeof p?.quantity !== 'number') return;
@@ -152,7 +151,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'PATCH /v0/sourceRules/{ruleId} ignores order',
     rules: ['SOURCE_RULES.UPDATE.PARTIAL'],
-    suites: SUITES,
+    suites: ['source-rules'],
     onRequest(r, ctx) {
       const b = bodyOf(r);
       if (!on(r, 'PATCH', R.sourceRule) || b?.order === undefined || !Number.isInteger(b.order)) return;
@@ -166,7 +165,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'source rules lose the required evaluationCount and matchCount',
     rules: ['SOURCE_RULES.UPDATE.OBJECT'],
-    suites: SUITES,
+    suites: ['source-rules'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'PATCH', R.sourceRule) || !is2xx(res) || b?.evaluationCount === undefined) return;
@@ -181,7 +180,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: 'source rules are answered with object "" (a representation whose object field names no type)',
     rules: ['SOURCE_RULES.UPDATE.OBJECT', 'SCHEMA.RESPONSE.MATCHES'],
-    suites: SUITES,
+    suites: ['source-rules'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'PATCH', R.sourceRule) || !is2xx(res) || typeof b?.object !== 'string') return;
@@ -195,7 +194,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: "the auto top-up limit period reads 'daily' when 'day' was sent",
     rules: ['WALLETS.AUTO_TOPUP.PERIOD_DAY'],
-    suites: SUITES,
+    suites: ['wallets'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'PATCH', R.autoTopup) || !is2xx(res) || b?.limit?.period !== 'day') return;
@@ -209,7 +208,7 @@ export const catalogFaults: CatalogFault[] = [
     family: 'catalog',
     description: "the auto top-up configuration reads object 'auto_topup_config'",
     rules: ['WALLETS.AUTO_TOPUP.SHAPE', 'CONV.OBJECT.TYPE_NAME'],
-    suites: SUITES,
+    suites: ['wallets'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'PATCH', R.autoTopup) || !is2xx(res) || b?.object !== 'autoTopupConfig') return;

@@ -102,7 +102,7 @@ export const conventionFaults: CatalogFault[] = [
     family: 'conventions',
     description: 'created products carry createdAt/updatedAt as epoch milliseconds, not ISO 8601 strings',
     rules: ['CONV.TIMESTAMP.ISO8601'],
-    suites: ['catalog'],
+    suites: ['products'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!on(r, 'POST', R.products) || !is2xx(res) || typeof b?.createdAt !== 'string') return;
@@ -132,7 +132,7 @@ export const conventionFaults: CatalogFault[] = [
     family: 'conventions',
     description: '404 bodies carry only error, no message',
     rules: ['ERRORS.ERROR.SHAPE'],
-    suites: ['catalog'],
+    suites: ['merchants', 'prices'],
     onResponse(_r, res, ctx) {
       const b = bodyOf(res);
       if (res.status !== 404 || typeof b?.message !== 'string') return;
@@ -257,7 +257,7 @@ export const conventionFaults: CatalogFault[] = [
     family: 'conventions',
     description: 'merchant metadata is serialised as a string ("{}") instead of an object',
     rules: ['SCHEMA.RESPONSE.MATCHES'],
-    suites: ['catalog'],
+    suites: ['merchants'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
       if (!(on(r, 'POST', R.merchants) || on(r, 'GET', R.merchant)) || !is2xx(res) || typeof b?.metadata !== 'object' || b.metadata === null) return;

@@ -4,7 +4,7 @@ import type { CatalogFault, DemoOutcome } from './types.ts';
 
 export type Json = Record<string, any>;
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function isObj(v: unknown): v is Json {
   return !!v && typeof v === 'object' && !Array.isArray(v);
@@ -18,11 +18,6 @@ export function bodyOf(x: { json?: unknown }): Json | undefined {
 /** A JSON response (status, body, extra headers). */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ProxyResponse {
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: Buffer.from(JSON.stringify(body)), json: body };
-}
-
-/** Replaces the JSON body of `res` (and its bytes). */
-export function replaceJson(res: ProxyResponse, body: unknown): ProxyResponse {
-  return { ...res, headers: { ...res.headers, 'content-type': res.headers['content-type'] ?? JSON_TYPE }, body: Buffer.from(JSON.stringify(body)), json: body };
 }
 
 export const pathOf = (req: ProxyRequest): string => req.path.split('?')[0];

@@ -74,8 +74,6 @@ export const tokenBucket: LimiterModel<{ tokens: number; at: number }> = {
   },
 };
 
-export const LIMITERS = { 'fixed-window': fixedWindow, 'sliding-window': slidingWindow, 'token-bucket': tokenBucket } as const;
-
 /** A wait as header seconds: whole, rounded up, at least 1 (what most services send). */
 export function headerSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));

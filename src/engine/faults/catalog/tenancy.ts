@@ -21,13 +21,16 @@ function idsIn(req: ProxyRequest): string[] {
   return [...segments, ...query].filter((s) => ID.test(s));
 }
 
-/** Records the key of a 2xx exchange as the owner of the ids it names (the first key wins). */
-export function learnOwners(req: ProxyRequest, res: ProxyResponse, ctx: FaultContext): void {
+/**
+ * Records the key of a 2xx exchange as the owner of the ids it names, and of `named` (ids
+ * the caller found in the request's body); the first key wins.
+ */
+export function learnOwners(req: ProxyRequest, res: ProxyResponse, ctx: FaultContext, named: string[] = []): void {
   const key = req.headers.authorization;
   if (!key || !is2xx(res)) return;
   const known = owners(ctx);
   const b = bodyOf(res);
-  const found = [...idsIn(req), ...[b?.id, b?.merchantId].filter((v): v is string => typeof v === 'string' && ID.test(v))];
+  const found = [...idsIn(req), ...named.filter((v) => ID.test(v)), ...[b?.id, b?.merchantId].filter((v): v is string => typeof v === 'string' && ID.test(v))];
   for (const id of found) if (!known.has(id)) known.set(id, key);
 }
 

@@ -5,7 +5,10 @@
  */
 import type { Fault, ProxyRequest, ProxyResponse } from '../proxy.ts';
 
-/** Catalog families: the suite families (suites/<family>.suite.ts) plus conventions/schemas/errors. */
+/**
+ * Catalog families: the suite families (suites/<family>.suite.ts; `catalog` stands for the
+ * merchants, products, prices, source-rules and wallets suites) plus conventions/schemas/errors.
+ */
 export const FAMILIES = [
   'auth',
   'rate-limits',
@@ -21,6 +24,9 @@ export const FAMILIES = [
   'conventions',
 ] as const;
 export type FaultFamily = (typeof FAMILIES)[number];
+
+/** The suites of the `catalog` family. */
+export const CATALOG_SUITES = ['merchants', 'products', 'prices', 'source-rules', 'wallets'];
 
 /** One exchange of a demo: the request a client sends and what the target would answer to what reaches it. */
 export interface DemoStep {

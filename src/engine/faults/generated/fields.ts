@@ -22,7 +22,12 @@ export interface FieldSite {
   presenceStated: boolean;
   /** Part of the value (its allowed values, its form, its contents) is not shown or is the reference's choice. */
   valueNotShown: boolean;
+  /** Required by one of the documented shapes of the body (oneOf/anyOf) and not by another. */
+  requiredInSomeShape: boolean;
 }
+
+/** Fields a oneOf/anyOf branch requires and another does not (kept on the flattened schema). */
+const REQUIRED_IN_SOME = 'x-required-in-some-branch';
 
 /** allOf merged; a oneOf/anyOf becomes the union of its branches' properties, required where every branch requires. */
 export function flatten(schema: JsonSchema): JsonSchema {
@@ -32,9 +37,10 @@ export function flatten(schema: JsonSchema): JsonSchema {
   const branches = union.map(flatten);
   const { oneOf: _o, anyOf: _a, ...rest } = merged;
   const required = branches.map((b) => new Set(b.required ?? [])).reduce((a, b) => new Set([...a].filter((k) => b.has(k))));
+  const inSome = [...new Set(branches.flatMap((b) => b.required ?? []))].filter((k) => !required.has(k));
   const properties: Record<string, JsonSchema> = {};
   for (const b of branches) for (const [k, v] of Object.entries(b.properties ?? {})) properties[k] ??= v;
-  return { ...rest, type: 'object', properties: { ...properties, ...(rest.properties ?? {}) }, required: [...new Set([...(rest.required ?? []), ...required])] };
+  return { ...rest, type: 'object', properties: { ...properties, ...(rest.properties ?? {}) }, required: [...new Set([...(rest.required ?? []), ...required])], [REQUIRED_IN_SOME]: inSome };
 }
 
 const noted = (s: JsonSchema): boolean => s['x-not-shown'] !== undefined || s['x-reference-choice'] !== undefined;
@@ -45,6 +51,13 @@ const noted = (s: JsonSchema): boolean => s['x-not-shown'] !== undefined || s['x
  */
 const undocumented = (s: JsonSchema): boolean => s['x-extension'] !== undefined || (noted(s) && typesOf(s).length === 0);
 
+const PRESENCE_NOTE = /\b(always present|present on|present when|is present)\b/i;
+
+/** The descriptions of a schema and of its allOf parts. */
+function descriptions(s: JsonSchema): string[] {
+  return [...(typeof s.description === 'string' ? [s.description] : []), ...((s.allOf as JsonSchema[] | undefined) ?? []).flatMap(descriptions)];
+}
+
 /** Every documented field under `schema`, depth first. */
 export function fieldSites(schema: JsonSchema | undefined, path: string[] = []): FieldSite[] {
   if (!schema) return [];
@@ -53,11 +66,16 @@ export function fieldSites(schema: JsonSchema | undefined, path: string[] = []):
   if (s.items && typesOf(s).includes('array')) return fieldSites(s.items, [...path, '*']);
   const props = s.properties ?? {};
   const required = new Set(s.required ?? []);
-  const presenceStated = [...required].some((k) => k !== 'object');
+  // A Required column states every field's presence; a note on one field ("always present",
+  // "present on single-price reads") states that field's alone.
+  const notes = [...descriptions(schema), ...descriptions(s)].join(' ');
+  const presenceNoted = (k: string) => [...descriptions(props[k] ?? {})].some((d) => PRESENCE_NOTE.test(d)) || new RegExp(`\\b${k}\\b[^.]*\\b${PRESENCE_NOTE.source}`, 'i').test(notes);
+  const presenceStated = [...required].some((k) => k !== 'object' && !presenceNoted(k));
   for (const [key, raw] of Object.entries(props)) {
     const field = flatten(raw);
     if (undocumented(field)) continue;
-    out.push({ path: [...path, key], schema: field, required: required.has(key), presenceStated, valueNotShown: noted(field) });
+    const inSome = ((s[REQUIRED_IN_SOME] as string[] | undefined) ?? []).includes(key);
+    out.push({ path: [...path, key], schema: field, required: required.has(key), presenceStated, valueNotShown: noted(field), requiredInSomeShape: inSome });
     out.push(...fieldSites(field, [...path, key]));
   }
   return out;

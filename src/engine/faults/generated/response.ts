@@ -9,7 +9,7 @@ import type { Operation, Spec } from '../../../spec/index.ts';
 import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { expectAll, got, json, pathOf, req, type Json } from '../catalog/helpers.ts';
 import type { DemoOutcome } from '../catalog/types.ts';
-import { breakEnum, breakFormat, breakPattern, breakRange, dropAt, fieldSites, fullSample, otherType, pathLabel, replaceAt, type FieldSite } from './fields.ts';
+import { breakEnum, breakFormat, breakPattern, breakRange, dropAt, fieldSites, flatten, fullSample, otherType, pathLabel, replaceAt, type FieldSite } from './fields.ts';
 import { ERROR_FAMILY, errorSuites, placement } from './ops.ts';
 import type { GeneratedFault, GeneratedKind } from './types.ts';
 
@@ -80,7 +80,21 @@ interface Target {
   label: string;
 }
 
-function faultsFor(spec: Spec, t: Target): GeneratedFault[] {
+/**
+ * The fields a client writes: the properties of every documented request body. Left out of
+ * an answer while it holds the value the client wrote, such a field reads as wiped (the
+ * patch-wipes-unsent faults do just that), so leaving it out is no benign variant.
+ */
+function writtenFields(ops: Operation[]): Set<string> {
+  const out = new Set<string>();
+  for (const op of ops) {
+    if (op.notShown.some((n) => /payload|body shape/.test(n))) continue;
+    for (const k of Object.keys(op.requestBody?.schema ? flatten(op.requestBody.schema).properties ?? {} : {})) out.add(k);
+  }
+  return out;
+}
+
+function faultsFor(spec: Spec, written: Set<string>, t: Target): GeneratedFault[] {
   const out: GeneratedFault[] = [];
   const answers = (r: ProxyRequest, res: ProxyResponse): boolean => {
     if (!statusMatches(t.status, res.status) || res.json === undefined) return false;
@@ -91,11 +105,17 @@ function faultsFor(spec: Spec, t: Target): GeneratedFault[] {
   const demoStatus = /XX/.test(t.status) ? 200 : Number(t.status);
   for (const site of fieldSites(t.schema)) {
     const field = pathLabel(site.path);
+    const key = site.path[site.path.length - 1];
     for (const m of mutations(site)) {
+      const optional = m.kind === 'drop' && !site.required;
+      const benign = optional && site.presenceStated && !site.requiredInSomeShape;
+      if (benign && written.has(key)) continue;
       const probe = structuredClone(sample);
       if (!m.apply(probe, site)) continue;
-      const benign = m.kind === 'drop' && !site.required && site.presenceStated;
-      const indeterminate = m.kind === 'drop' && !site.required && !site.presenceStated ? `the document does not say whether ${field} is always present` : undefined;
+      const indeterminate =
+        optional && site.requiredInSomeShape ? `${field} is required by one documented shape of the body and not by the other, which the body may then be`
+        : optional && !site.presenceStated ? `the document does not say whether ${field} is always present`
+        : undefined;
       const name = `gen-${t.operationId ?? `error-${t.status}`}-${slug(field)}-${benign ? 'omitted' : m.kind}`;
       out.push({
         name,
@@ -125,15 +145,16 @@ function faultsFor(spec: Spec, t: Target): GeneratedFault[] {
 /** Response-field faults (and the omitted-optional benign variants) of every documented answer. */
 export function responseFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
   const out: GeneratedFault[] = [];
+  const written = writtenFields(ops);
   for (const op of ops) {
     const { family, suites } = placement(op.operationId);
     const ok = documentedSuccess(op);
-    if (ok) out.push(...faultsFor(spec, { operationId: op.operationId, status: ok.key, schema: ok.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} answers` }));
+    if (ok) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: ok.key, schema: ok.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} answers` }));
     const conflict = op.responses['409'];
-    if (conflict?.schema) out.push(...faultsFor(spec, { operationId: op.operationId, status: '409', schema: conflict.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} 409 answers` }));
+    if (conflict?.schema) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: '409', schema: conflict.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} 409 answers` }));
   }
   for (const e of documentedErrors(ops)) {
-    out.push(...faultsFor(spec, { status: e.status, schema: e.schema, demoOp: e.op, family: ERROR_FAMILY, suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(), label: `${e.status} answers of every operation` }));
+    out.push(...faultsFor(spec, written, { status: e.status, schema: e.schema, demoOp: e.op, family: ERROR_FAMILY, suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(), label: `${e.status} answers of every operation` }));
   }
   return out;
 }

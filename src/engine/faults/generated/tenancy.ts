@@ -1,8 +1,11 @@
 /**
  * Cross-merchant faults, one per documented operation that names a resource or a merchant
- * (a path id, or a `merchantId` / `resourceId` in the query or the body): the operation is
- * not scoped to the key's merchant, so a key reaches what another merchant's key reached
- * before (see ../catalog/tenancy.ts for how the proxy emulates that).
+ * (a path id, a `merchantId` / `resourceId` in the query, or a merchant, order or
+ * subscription id in the body): the operation is not scoped to the key's merchant, so a
+ * key reaches what another merchant's key reached before (see ../catalog/tenancy.ts for
+ * how the proxy emulates that). A path parameter that names no resource of a merchant
+ * (`crmProvider`) and parameters the document does not show (the costs report's
+ * `productId`, the line items' `invoiceId`) give no fault.
  */
 import type { Operation, Spec } from '../../../spec/index.ts';
 import type { ProxyRequest } from '../proxy.ts';
@@ -13,7 +16,11 @@ import { placement } from './ops.ts';
 import { sampleRequest } from './response.ts';
 import type { GeneratedFault } from './types.ts';
 
-const NAMING = ['merchantId', 'resourceId'];
+const NAMING_QUERY = ['merchantId', 'resourceId'];
+const NAMING_BODY = ['merchantId', 'resourceId', 'orderId', 'subscriptionId'];
+const isIdParam = (name: string): boolean => name === 'id' || /Id$/.test(name);
+/** The documented fields of the request body (none where the document does not show the body). */
+const bodyFields = (op: Operation): Record<string, unknown> => (op.notShown.some((n) => /payload|body shape/.test(n)) ? {} : (op.requestBody?.schema?.properties ?? {}));
 
 /** The ids a request of `op` names: path parameters, and merchantId/resourceId in the query or the body. */
 function namedIds(spec: Spec, op: Operation, r: ProxyRequest): string[] | undefined {
@@ -21,21 +28,21 @@ function namedIds(spec: Spec, op: Operation, r: ProxyRequest): string[] | undefi
   if (m?.operation.operationId !== op.operationId) return undefined;
   const q = queryOf(r);
   const b = bodyOf(r) ?? {};
-  return [...Object.values(m.params), ...NAMING.flatMap((k) => [q.get(k), b[k]])].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  return [...Object.values(m.params), ...NAMING_QUERY.map((k) => q.get(k)), ...NAMING_BODY.map((k) => b[k])].filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
 function takesAnId(op: Operation): boolean {
-  const body = op.requestBody?.schema?.properties ?? {};
-  return op.parameters.some((p) => p.in === 'path' || (p.in === 'query' && NAMING.includes(p.name))) || NAMING.some((k) => k in body);
+  const body = bodyFields(op);
+  return op.parameters.some((p) => (p.in === 'path' && isIdParam(p.name)) || (p.in === 'query' && NAMING_QUERY.includes(p.name))) || NAMING_BODY.some((k) => k in body);
 }
 
 export function crossMerchantFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
   return ops.filter(takesAnId).map((op) => {
     const { family, suites } = placement(op.operationId);
-    const body = op.requestBody?.schema?.properties ?? {};
-    const demoReq = sampleRequest(op, ['POST', 'PATCH', 'PUT'].includes(op.method) ? Object.fromEntries(NAMING.filter((k) => k in body).map((k) => [k, 'org_demo1'])) : undefined);
+    const body = bodyFields(op);
+    const demoReq = sampleRequest(op, ['POST', 'PATCH', 'PUT'].includes(op.method) ? Object.fromEntries(NAMING_BODY.filter((k) => k in body).map((k) => [k, 'org_demo1'])) : undefined);
     const q = queryOf(demoReq);
-    for (const p of op.parameters) if (p.in === 'query' && NAMING.includes(p.name) && !q.has(p.name)) q.set(p.name, 'org_demo1');
+    for (const p of op.parameters) if (p.in === 'query' && NAMING_QUERY.includes(p.name) && !q.has(p.name)) q.set(p.name, 'org_demo1');
     withQuery(demoReq, q);
     return {
       name: `gen-${op.operationId}-cross-merchant`,
@@ -46,8 +53,9 @@ export function crossMerchantFaults(spec: Spec, ops: Operation[]): GeneratedFaul
       rules: ['AUTH.MERCHANT.ISOLATION'],
       suites: [...new Set([...suites, 'isolation'])].sort(),
       onResponse(r, res, ctx) {
-        learnOwners(r, res, ctx);
         const ids = namedIds(spec, op, r);
+        // A 2xx to a request naming an id in its body also tells whose it is.
+        learnOwners(r, res, ctx, ids ?? []);
         if (ids?.length) return leak(r, res, ctx, ids);
       },
       demo: {

@@ -74,7 +74,8 @@ const shuffled: GeneratedFault = {
   rules: [],
   suites: ALL,
   onResponse(_r, res, ctx) {
-    if (res.json === undefined || typeof res.json !== 'object') return;
+    // An encoded body is bytes already: its `json` is what it was before the encoding.
+    if (res.json === undefined || typeof res.json !== 'object' || res.headers['content-encoding']) return;
     const next = (ctx.state.get('rng') as (() => number) | undefined) ?? seeded(7);
     ctx.state.set('rng', next);
     const out = shuffleKeys(res.json, next);

@@ -18,7 +18,7 @@ export const checksUnit: PassiveUnit = {
       tally.note(`${o.record.method} ${o.operation?.pathTemplate ?? o.record.path.split('?')[0]}: ${o.record.transportError ?? o.record.bodyProblem}`);
       return;
     }
-    const outcome = runChecks(o.exchange, { spec: ctx.specView, unauthenticated: !o.authenticated });
+    const outcome = runChecks(o.exchange, { spec: ctx.spec, rules: ctx.rules, unauthenticated: !o.authenticated });
     tally.judge(...outcome.judged);
     for (const f of outcome.findings) {
       if (f.ruleIds.length) tally.fail(f);
