@@ -3,13 +3,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 
-// V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); at
-// 1 MB semi-spaces a quick run peaked at 607–694 MB instead of 763–772 MB, in the same time. The
-// shebang sets it for the main thread; started as `node bin/conform.js`, this line still
+// V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); small
+// semi-spaces keep a run's peak memory lower in the same time (npm run bench:suite prints it).
+// The shebang sets it for the main thread; started as `node bin/conform.js`, this line still
 // sets it for the suite workers, which are created later.
 if (!process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) setFlagsFromString('--max-semi-space-size=1');
 
-// vitest imported after tsx's loader is registered is loaded through it (~150 MB more RSS);
+// vitest imported after tsx's loader is registered is loaded through it (more memory for nothing);
 // the commands that run suites load vitest's Node API first, and the runner reuses it.
 const command = process.argv[2];
 if (command === 'run' || command === 'faults') await import('vitest/node');

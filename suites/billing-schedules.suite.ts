@@ -18,8 +18,8 @@ async function discard(t: ScenarioContext, id: unknown): Promise<void> {
 
 function checkOwner(t: ScenarioContext, s: Json, ex: Exchange, orderId?: string): void {
   const owners = [present(s.orderId), present(s.subscriptionId)].filter(Boolean).length;
-  t.checkRule('SCHEDULES.OWNER.EXACTLY_ONE', owners === 1, `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, subscriptionId ${JSON.stringify(s.subscriptionId)})`, ex);
-  if (orderId) t.checkRule('SCHEDULES.CREATE.BY_ORDER', s.orderId === orderId, `the schedule is owned by order ${orderId} (orderId ${JSON.stringify(s.orderId)})`, ex);
+  t.softExpectRule('SCHEDULES.OWNER.EXACTLY_ONE', owners === 1, `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, subscriptionId ${JSON.stringify(s.subscriptionId)})`, ex);
+  if (orderId) t.softExpectRule('SCHEDULES.CREATE.BY_ORDER', s.orderId === orderId, `the schedule is owned by order ${orderId} (orderId ${JSON.stringify(s.orderId)})`, ex);
 }
 
 scenario(['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.END_DATE.PRESENT'], 'a schedule created for an order belongs to that order alone and has its endDate', async (t) => {
@@ -30,10 +30,10 @@ scenario(['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES
   t.expectRule('SCHEDULES.CREATE.BY_ORDER', is2xx(res), `creating a schedule with orderId succeeds (2xx), got ${res.status ?? res.transportError}`, res);
   const s = obj(res.body) ?? {};
   try {
-    t.checkRule('SCHEDULES.CREATE.BY_ORDER', s.object === 'billing_schedule', `the answer is a billing_schedule (object ${JSON.stringify(s.object)})`, res);
+    t.softExpectRule('SCHEDULES.CREATE.BY_ORDER', s.object === 'billing_schedule', `the answer is a billing_schedule (object ${JSON.stringify(s.object)})`, res);
     checkOwner(t, s, res, orderId);
-    t.checkRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is present (got ${JSON.stringify(s.endDate)})`, res);
-    t.checkRule('SCHEDULES.END_DATE.PRESENT', !isDateTime(s.endDate) || Date.parse(s.endDate) === end.getTime(), `endDate is the one sent, ${end.toISOString()} (got ${s.endDate})`, res);
+    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is present (got ${JSON.stringify(s.endDate)})`, res);
+    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', !isDateTime(s.endDate) || Date.parse(s.endDate) === end.getTime(), `endDate is the one sent, ${end.toISOString()} (got ${s.endDate})`, res);
   } finally {
     await discard(t, s.id);
   }
@@ -48,7 +48,7 @@ scenario(['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE'], 'a sched
   }
   const s = obj(res.body) ?? {};
   try {
-    t.checkRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is always present, even when not sent (got ${JSON.stringify(s.endDate)})`, res);
+    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is always present, even when not sent (got ${JSON.stringify(s.endDate)})`, res);
     checkOwner(t, s, res, orderId);
   } finally {
     await discard(t, s.id);
@@ -69,13 +69,13 @@ scenario(['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.OWNER.EXACTLY_
     if (is2xx(res)) {
       const s = obj(res.body) ?? {};
       if (rule === 'SCHEDULES.OWNER.EXACTLY_ONE') checkOwner(t, s, res);
-      else t.checkRule(rule, false, `${what}: the schedule was created (${res.status}); creation by subscriptionId is unsupported`, res);
+      else t.softExpectRule(rule, false, `${what}: the schedule was created (${res.status}); creation by subscriptionId is unsupported`, res);
       await discard(t, s.id);
       continue;
     }
     // Which status each error body has is not shown: any 4xx in Error shape (judged by the error-shape check).
-    t.checkRule(rule, is4xx(res), `${what}: refused with a 4xx, got ${res.status ?? res.transportError}`, res);
-    t.checkRule(rule, typeof obj(res.body)?.message === 'string', `${what}: the refusal is an Error body`, res);
+    t.softExpectRule(rule, is4xx(res), `${what}: refused with a 4xx, got ${res.status ?? res.transportError}`, res);
+    t.softExpectRule(rule, typeof obj(res.body)?.message === 'string', `${what}: the refusal is an Error body`, res);
   }
 }, { concurrent: true });
 
@@ -88,14 +88,14 @@ scenario(['SCHEDULES.INTERVALS.PAGINATED'], "a schedule's intervals come as a pa
     const body = obj(ex.body) ?? {};
     const data: Json[] = Array.isArray(body.data) ? body.data.map((d: unknown) => obj(d) ?? {}) : [];
     const pagination = obj(body.pagination) ?? {};
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', body.object === 'list' && Array.isArray(body.data) && Number.isInteger(pagination.limit) && Number.isInteger(pagination.offset) && Number.isInteger(pagination.total), 'a list envelope with integer pagination limit, offset, total', ex);
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.object === 'schedule_interval'), 'every element is a schedule_interval', ex);
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.scheduleId === scheduleId), `every interval names schedule ${scheduleId}`, ex);
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', !Number.isInteger(pagination.limit) || data.length <= pagination.limit, `a page holds at most limit (${pagination.limit}) intervals, got ${data.length}`, ex);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', body.object === 'list' && Array.isArray(body.data) && Number.isInteger(pagination.limit) && Number.isInteger(pagination.offset) && Number.isInteger(pagination.total), 'a list envelope with integer pagination limit, offset, total', ex);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.object === 'schedule_interval'), 'every element is a schedule_interval', ex);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.scheduleId === scheduleId), `every interval names schedule ${scheduleId}`, ex);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', !Number.isInteger(pagination.limit) || data.length <= pagination.limit, `a page holds at most limit (${pagination.limit}) intervals, got ${data.length}`, ex);
     return { data, pagination };
   };
   const first = checkPage(whole);
-  t.checkRule('SCHEDULES.INTERVALS.PAGINATED', first.pagination.total === intervalCount, `total counts the schedule's ${intervalCount} intervals (got ${first.pagination.total})`, whole);
+  t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', first.pagination.total === intervalCount, `total counts the schedule's ${intervalCount} intervals (got ${first.pagination.total})`, whole);
 
   // The paging query parameters are not shown: limit/offset are walked where the target honours them.
   const seen: string[] = [];
@@ -107,19 +107,19 @@ scenario(['SCHEDULES.INTERVALS.PAGINATED'], "a schedule's intervals come as a pa
     if (page.pagination.limit !== pageSize || page.pagination.offset !== offset) {
       t.notJudged(`the target does not take limit/offset as paging parameters (answered limit ${page.pagination.limit}, offset ${page.pagination.offset}); paging not walked`);
     }
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', page.data.length === Math.min(pageSize, intervalCount - offset), `page at offset ${offset} holds ${Math.min(pageSize, intervalCount - offset)} intervals, got ${page.data.length}`, res);
-    t.checkRule('SCHEDULES.INTERVALS.PAGINATED', page.pagination.total === intervalCount, `total stays ${intervalCount} on every page (got ${page.pagination.total})`, res);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', page.data.length === Math.min(pageSize, intervalCount - offset), `page at offset ${offset} holds ${Math.min(pageSize, intervalCount - offset)} intervals, got ${page.data.length}`, res);
+    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', page.pagination.total === intervalCount, `total stays ${intervalCount} on every page (got ${page.pagination.total})`, res);
     seen.push(...page.data.map((d) => String(d.id)));
   }
-  t.checkRule('SCHEDULES.INTERVALS.PAGINATED', new Set(seen).size === intervalCount && seen.length === intervalCount, `walking the pages visits each of the ${intervalCount} intervals once (saw ${seen.length}, ${new Set(seen).size} distinct)`);
+  t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', new Set(seen).size === intervalCount && seen.length === intervalCount, `walking the pages visits each of the ${intervalCount} intervals once (saw ${seen.length}, ${new Set(seen).size} distinct)`);
 }, { concurrent: true });
 
 scenario(['SCHEDULES.DELETE.DELETED'], 'a schedule deletes; deleting an unknown one is an Error', async (t) => {
   const { scheduleId } = await t.fixture((f) => f.scheduleWithIntervals(1));
   const res = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(scheduleId)}`);
-  t.checkRule('SCHEDULES.DELETE.DELETED', is2xx(res), `deleting the schedule succeeds (2xx), got ${res.status ?? res.transportError}`, res);
+  t.softExpectRule('SCHEDULES.DELETE.DELETED', is2xx(res), `deleting the schedule succeeds (2xx), got ${res.status ?? res.transportError}`, res);
   // What a later read answers is not shown; an id that never existed is an error (Error shape judged by the checks).
   const unknown = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(`${scheduleId}x0conform`)}`);
-  t.checkRule('SCHEDULES.DELETE.DELETED', is4xx(unknown), `deleting a schedule that never existed is refused with a 4xx, got ${unknown.status ?? unknown.transportError}`, unknown);
-  t.checkRule('SCHEDULES.DELETE.DELETED', typeof obj(unknown.body)?.message === 'string', 'the refusal is an Error body', unknown);
+  t.softExpectRule('SCHEDULES.DELETE.DELETED', is4xx(unknown), `deleting a schedule that never existed is refused with a 4xx, got ${unknown.status ?? unknown.transportError}`, unknown);
+  t.softExpectRule('SCHEDULES.DELETE.DELETED', typeof obj(unknown.body)?.message === 'string', 'the refusal is an Error body', unknown);
 }, { concurrent: true, destructive: true });

@@ -36,7 +36,7 @@ const FAMILIES: Family[] = [
     errorValue: 'conflict',
     stillThere: async (t, b) => {
       const res = await t.http.get(`/v0/customers/${encodeURIComponent(b.id)}`);
-      t.checkRule('CUSTOMERS.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === b.id, `the refused delete leaves the customer readable (GET → ${res.status})`, res);
+      t.softExpectRule('CUSTOMERS.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === b.id, `the refused delete leaves the customer readable (GET → ${res.status})`, res);
     },
   },
   {
@@ -50,7 +50,7 @@ const FAMILIES: Family[] = [
     stillThere: async (t, b) => {
       for (const priceId of Object.values(b.dependants).flat()) {
         const res = await t.http.get(`/v0/prices/${encodeURIComponent(priceId)}`);
-        t.checkRule('FEES.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === priceId, `the refused delete leaves price ${priceId} readable (GET → ${res.status})`, res);
+        t.softExpectRule('FEES.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === priceId, `the refused delete leaves price ${priceId} readable (GET → ${res.status})`, res);
       }
     },
   },
@@ -59,21 +59,21 @@ const FAMILIES: Family[] = [
 /** The blockers of a 409 answer, judged for shape under `rule`. */
 function blockersOf(t: ScenarioContext, fam: Family, res: Exchange): Json[] {
   const body = obj(res.body);
-  t.checkRule(fam.blocked, typeof body?.message === 'string', 'the 409 body has a message', res);
-  if (fam.errorValue) t.checkRule(fam.blocked, body?.error === fam.errorValue, `the 409 body has error ${fam.errorValue} (got ${JSON.stringify(body?.error)})`, res);
-  else t.checkRule(fam.blocked, typeof body?.error === 'string', `the 409 body has an error category (got ${JSON.stringify(body?.error)})`, res);
+  t.softExpectRule(fam.blocked, typeof body?.message === 'string', 'the 409 body has a message', res);
+  if (fam.errorValue) t.softExpectRule(fam.blocked, body?.error === fam.errorValue, `the 409 body has error ${fam.errorValue} (got ${JSON.stringify(body?.error)})`, res);
+  else t.softExpectRule(fam.blocked, typeof body?.error === 'string', `the 409 body has an error category (got ${JSON.stringify(body?.error)})`, res);
   const blockers = obj(body?.details)?.blockers;
   t.expectRule(fam.blocked, Array.isArray(blockers) && blockers.length > 0, `details.blockers is a non-empty array (got ${JSON.stringify(blockers)})`, res);
   for (const [i, b] of (blockers as unknown[]).entries()) {
     const x = obj(b);
     // `type` names the kind of dependant (e.g. subscriptions): an empty string names none.
-    t.checkRule(fam.blocked, typeof x?.type === 'string' && x.type.trim().length > 0, `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`, res);
-    t.checkRule(fam.blocked, Number.isInteger(x?.count) && x!.count >= 0, `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`, res);
+    t.softExpectRule(fam.blocked, typeof x?.type === 'string' && x.type.trim().length > 0, `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`, res);
+    t.softExpectRule(fam.blocked, Number.isInteger(x?.count) && x!.count >= 0, `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`, res);
     const items = x?.items;
-    if (!t.checkRule(fam.blocked, Array.isArray(items), `blockers[${i}].items is an array`, res)) continue;
+    if (!t.softExpectRule(fam.blocked, Array.isArray(items), `blockers[${i}].items is an array`, res)) continue;
     for (const [j, it] of (items as unknown[]).entries()) {
       const y = obj(it);
-      t.checkRule(fam.blocked, typeof y?.id === 'string' && typeof y?.[fam.itemField] === 'string', `blockers[${i}].items[${j}] has id and ${fam.itemField} (got ${JSON.stringify(it)})`, res);
+      t.softExpectRule(fam.blocked, typeof y?.id === 'string' && typeof y?.[fam.itemField] === 'string', `blockers[${i}].items[${j}] has id and ${fam.itemField} (got ${JSON.stringify(it)})`, res);
     }
   }
   return (blockers as unknown[]).map((b) => obj(b) ?? {});
@@ -85,18 +85,18 @@ function checkDependants(t: ScenarioContext, fam: Family, blocked: BlockedDelete
   const listed = blockers.flatMap((b) => (Array.isArray(b.items) ? b.items.map((i: Json) => obj(i)?.id) : []));
   const truncated = blockers.some((b) => Array.isArray(b.items) && Number.isInteger(b.count) && b.count > b.items.length);
   const unnamed = real.filter((id) => !listed.includes(id));
-  t.checkRule(fam.count, unnamed.length === 0 || truncated, `the blockers name every dependant ${real.join(', ')} (missing ${unnamed.join(', ') || 'none'})`, res);
+  t.softExpectRule(fam.count, unnamed.length === 0 || truncated, `the blockers name every dependant ${real.join(', ')} (missing ${unnamed.join(', ') || 'none'})`, res);
   for (const b of blockers) {
     const n = Array.isArray(b.items) ? b.items.length : 0;
-    t.checkRule(fam.count, Number.isInteger(b.count) && b.count >= n, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} is at least the ${n} items listed`, res);
+    t.softExpectRule(fam.count, Number.isInteger(b.count) && b.count >= n, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} is at least the ${n} items listed`, res);
     const mine = (Array.isArray(b.items) ? b.items : []).map((i: Json) => i?.id).filter((id: unknown) => real.includes(id as string));
     if (mine.length) {
       // Other blocker types may name dependants the fixture did not make (e.g. invoices): only this one is compared.
       const phantom = b.items.map((i: Json) => i?.id).filter((id: unknown) => !real.includes(id as string));
-      t.checkRule(fam.count, phantom.length === 0, `blocker ${JSON.stringify(b.type)} names only real dependants (unknown: ${phantom.join(', ') || 'none'})`, res);
+      t.softExpectRule(fam.count, phantom.length === 0, `blocker ${JSON.stringify(b.type)} names only real dependants (unknown: ${phantom.join(', ') || 'none'})`, res);
       const kind = Object.entries(blocked.dependants).find(([, ids]) => ids.includes(mine[0]));
       const expected = kind ? kind[1].length : mine.length;
-      t.checkRule(fam.count, b.count === expected, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} matches the ${expected} real dependants`, res);
+      t.softExpectRule(fam.count, b.count === expected, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} matches the ${expected} real dependants`, res);
       if (kind && b.type !== kind[0]) t.note(`blocker type ${JSON.stringify(b.type)} (the fixture calls them ${kind[0]}; type values other than the example are not judged)`);
     }
   }
@@ -118,8 +118,8 @@ for (const fam of FAMILIES) {
     t.expectStatus(fam.blocked, refused, 409);
     await blocked.removeDependants();
     const res = await t.http.delete(fam.path(blocked.id));
-    t.checkRule(fam.unblocked, res.status !== 409, `without dependants the delete is not refused with 409 (got ${res.status})`, res);
+    t.softExpectRule(fam.unblocked, res.status !== 409, `without dependants the delete is not refused with 409 (got ${res.status})`, res);
     // The success status is not shown: any 2xx.
-    t.checkRule(fam.unblocked, is2xx(res), `without dependants the delete succeeds (2xx), got ${res.status ?? res.transportError}`, res);
+    t.softExpectRule(fam.unblocked, is2xx(res), `without dependants the delete succeeds (2xx), got ${res.status ?? res.transportError}`, res);
   }, { concurrent: true, destructive: true });
 }

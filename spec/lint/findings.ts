@@ -1,7 +1,7 @@
 /** A lint finding, whichever checker produced it. */
 export type Severity = 'error' | 'warn' | 'info' | 'hint';
 
-export interface Finding {
+export interface LintFinding {
   severity: Severity;
   code: string;
   /** The file the finding is about. */

@@ -3,7 +3,7 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import { rulesSchemaProblems } from '../../src/spec/rules.ts';
 import { RATE_LIMITED_OPERATIONS } from './conventions.ts';
 import { isExtension, operations, type Json } from './functions/oas.ts';
-import { jsonPath, type Finding, type Severity } from './findings.ts';
+import { jsonPath, type LintFinding, type Severity } from './findings.ts';
 
 const ID_FORMAT = /^[A-Z][A-Z_]*\.[A-Z0-9][A-Z0-9_]*\.[A-Z0-9][A-Z0-9_]*$/;
 
@@ -20,8 +20,8 @@ export const rulesChecks = {
   'rules-rate-params': 'Each rate-limited operation has a RATE.*.LIMIT rule whose params match its method and path.',
 } as const;
 
-export function checkRules(rulesText: string, rulesSource: string, openapi: Json | undefined): Finding[] {
-  const out: Finding[] = [];
+export function checkRules(rulesText: string, rulesSource: string, openapi: Json | undefined): LintFinding[] {
+  const out: LintFinding[] = [];
   const lines = new LineCounter();
   const yamlDoc = parseDocument(rulesText, { lineCounter: lines });
   const add = (severity: Severity, code: keyof typeof rulesChecks, segments: (string | number)[], message: string) => {
@@ -84,7 +84,7 @@ function checkParsed(rules: Json[], openapi: Json | undefined, add: Add): void {
 }
 
 /** Schema findings not already covered by the specific checks (id format, section). */
-export async function rulesSchemaFindings(rulesText: string, rulesSource: string): Promise<Finding[]> {
+export async function rulesSchemaFindings(rulesText: string, rulesSource: string): Promise<LintFinding[]> {
   const lines = new LineCounter();
   const yamlDoc = parseDocument(rulesText, { lineCounter: lines });
   if (yamlDoc.errors.length) return [];

@@ -7,9 +7,9 @@ import Parsers from '@stoplight/spectral-parsers';
 import { parse } from 'yaml';
 import { ruleset } from './ruleset.ts';
 import { checkRules, rulesSchemaFindings } from './rules-check.ts';
-import { jsonPath, type Finding, type Severity } from './findings.ts';
+import { jsonPath, type LintFinding, type Severity } from './findings.ts';
 
-export type { Finding, Severity } from './findings.ts';
+export type { LintFinding, Severity } from './findings.ts';
 export { projectRules } from './ruleset.ts';
 export { rulesChecks } from './rules-check.ts';
 
@@ -22,7 +22,7 @@ export interface LintOptions {
 }
 
 export interface LintResult {
-  findings: Finding[];
+  findings: LintFinding[];
   errors: number;
   warnings: number;
 }
@@ -43,7 +43,7 @@ async function readText(path: string): Promise<string | undefined> {
 }
 
 /** Spectral findings of an OpenAPI text. */
-export async function lintOpenApi(text: string, source: string): Promise<Finding[]> {
+export async function lintOpenApi(text: string, source: string): Promise<LintFinding[]> {
   const spectral = new Spectral();
   spectral.setRuleset(ruleset as never);
   const results = await spectral.run(new Document(text, Parsers.Yaml, source));
@@ -73,7 +73,7 @@ export interface LintTexts {
 
 /** Lints documents held in memory; tests pass broken copies this way. */
 export async function lintTexts({ specText, specSource, rulesText, rulesSource }: LintTexts): Promise<LintResult> {
-  const findings: Finding[] = [];
+  const findings: LintFinding[] = [];
   let openapi: Record<string, any> | undefined;
   if (specText === undefined) {
     findings.push({ severity: 'error', code: 'spec-missing', source: display(specSource), path: '', message: 'The OpenAPI document does not exist.' });

@@ -10,7 +10,7 @@
  *
  * Every exchange runs the check registry; any finding fails the scenario and cites its
  * rules. A rule is judged only by a condition that could have failed (a check on an
- * exchange, expectRule, checkRule, expectStatus): citing it judges nothing. A scenario that
+ * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing. A scenario that
  * cannot judge what it cites ends with `t.notJudged(reason, category)`; a missing fixture or
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
@@ -20,7 +20,7 @@ import { afterAll, expect, test, type TestContext } from 'vitest';
 import { loadRules, loadSpec } from '../spec/index.ts';
 import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
 import { HttpClient, type RequestOptions } from './http/client.ts';
-import { replayCommand } from './http/replay.ts';
+import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
 import { runChecks, type CheckContext } from './checks/index.ts';
@@ -45,7 +45,7 @@ export interface ScenarioOptions {
 /** What the reporters read back from each scenario (task meta `conform`); plain JSON. */
 export interface ScenarioRecord {
   ruleIds: string[];
-  /** Rule id → number of judgements (checks on exchanges, expectRule, checkRule, expectStatus), passed or failed. */
+  /** Rule id → number of judgements (checks on exchanges, expectRule, softExpectRule, expectStatus), passed or failed. */
   judged: Record<string, number>;
   /** Rule id → number of findings against it: every one, however many findings are kept as evidence. */
   failed: Record<string, number>;
@@ -95,8 +95,8 @@ export interface ScenarioContext {
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
   /** Judges `ruleId` on `condition`; when it is false, records a finding and stops the scenario. */
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
-  /** Like expectRule but carries on: returns the condition. */
-  checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  /** Like expectRule, but a false condition does not stop the scenario (as vitest's expect.soft): returns the condition. */
+  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
   /** expectRule on the status code (one value or a list); with several rule ids, a wrong status fails each of them. */
   expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
   /** Turns off the client's automatic 429 retry for the rest of this scenario. */
@@ -263,7 +263,7 @@ class Scenario implements ScenarioContext {
     if (!this.judge(ruleId, condition, message, exchange)) throw new ConformanceFailure(this.findings);
   }
 
-  checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
     return this.judge(ruleId, condition, message, exchange);
   }
 

@@ -66,9 +66,6 @@ export class ValidationError extends ApiError {
   }
 }
 
-export const badRequest = (message: string, code?: string, details?: Record<string, unknown>) => new ApiError(400, message, { code, details });
 export const unauthorized = (message = 'Missing or invalid API key') => new ApiError(401, message);
 export const forbidden = (message = 'This API key may not perform this action') => new ApiError(403, message);
-export const notFound = (message = 'Resource not found', code?: string) => new ApiError(404, message, { code });
-/** 409 `conflict`, optionally with an UPPER_SNAKE_CASE `code` and `details` (e.g. `{blockers}`). */
-export const conflict = (message: string, code?: string, details?: Record<string, unknown>) => new ApiError(409, message, { code, details });
+// 400, 404 and 409 with a code: domain/errors.ts (badRequest, notFound, conflict).

@@ -114,7 +114,7 @@ function fakeScenario(target: ReturnType<typeof fakeTarget>, profile: 'quick' | 
     expectRule(rule, ok, message) {
       if (!judge(rule, ok, message)) throw new Failed(`${rule}: ${message}`);
     },
-    checkRule: (rule, ok, message) => judge(rule, ok, message),
+    softExpectRule: (rule, ok, message) => judge(rule, ok, message),
     ruleNotJudged: (rules, reason, category) => void notJudged.push({ rules: [rules].flat(), reason, category }),
     note: (m) => void notes.push(m),
     rateLimitScenario: () => undefined,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { DEFAULT_RULES_PATH, DEFAULT_SPEC_PATH, lint, projectRules, rulesChecks, type Finding } from '../../../spec/lint/run.ts';
+import { DEFAULT_RULES_PATH, DEFAULT_SPEC_PATH, lint, projectRules, rulesChecks, type LintFinding } from '../../../spec/lint/run.ts';
 
 const usage = `Usage: conform lint [--spec PATH] [--rules PATH] [--json] [--quiet]
 
@@ -17,7 +17,7 @@ Options:
   --list-rules   list the project lint rules and exit
   -h, --help     this help`;
 
-export function formatFindings(findings: Finding[]): string {
+export function formatFindings(findings: LintFinding[]): string {
   const rows = findings.map((f) => [f.severity, f.code, `${f.source}${f.line ? `:${f.line}` : ''}${f.path ? ` ${f.path}` : ''}`, f.message]);
   const w0 = Math.max(0, ...rows.map((r) => r[0].length));
   const w1 = Math.max(0, ...rows.map((r) => r[1].length));

@@ -1,6 +1,6 @@
 /** The check registry: every exchange a scenario sends runs through these. */
 import type { Exchange, Finding } from '../types.ts';
-import { replayCommand } from '../http/replay.ts';
+import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
 import { transport } from './transport.ts';

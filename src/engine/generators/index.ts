@@ -16,7 +16,7 @@ export {
   type NegativeCase,
   type PlanOptions,
 } from './requests.ts';
-export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE } from './replay.ts';
+export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE } from './seed-replay.ts';
 export { fromSpec } from './spec.ts';
 export { DOCUMENT_STATES, statedFor } from './stated.ts';
 export { segmentsOf } from './schema.ts';

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import type { Exchange, Finding } from '../types.ts';
-import { replayCommand } from '../http/replay.ts';
-import { deriveSeed, formatFailure, type GeneratedFailure } from './replay.ts';
+import { replayCommand } from '../http/curl.ts';
+import { deriveSeed, formatFailure, type GeneratedFailure } from './seed-replay.ts';
 import { describeNegative, requestPath, type NegativeCase, type NegativePlan, type RequestPlan } from './requests.ts';
 
 /** The part of the scenario context the live runner uses (see src/engine/scenario.ts). */
@@ -15,7 +15,7 @@ export interface LiveContext {
   readonly http: { request(method: string, path: string, opts?: { body?: unknown }): Promise<Exchange> };
   readonly findings: readonly Finding[];
   readonly target: { seed: number };
-  checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
   note(message: string): void;
 }
 
@@ -121,7 +121,7 @@ async function runProperty<T extends RequestPlan>(
     ...(opts.examples?.length ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
   });
   if (!details.failed) {
-    for (const r of opts.rules) t.checkRule(r, true, opts.label);
+    for (const r of opts.rules) t.softExpectRule(r, true, opts.label);
     if (details.interrupted) t.note(`${opts.label}: interrupted after ${details.numRuns} run(s)`);
     return undefined;
   }
@@ -140,7 +140,7 @@ async function runProperty<T extends RequestPlan>(
   };
   const message = `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}' (or the whole run with --seed ${t.target.seed})`;
   const cite = last && value !== undefined ? citeFor(value, last.problem) : [opts.rules[0]];
-  for (const ruleId of new Set(cite)) t.checkRule(ruleId, false, message, last?.exchange);
+  for (const ruleId of new Set(cite)) t.softExpectRule(ruleId, false, message, last?.exchange);
   return failure;
 }
 

@@ -3,10 +3,10 @@
  * reproduce (a rate limit is broken by the 61st request of a window, not by one request).
  * Consecutive identical requests become one loop; pauses longer than MIN_PAUSE_MS are kept
  * as `sleep`. Keys never appear: the Authorization header names an environment variable
- * (replay.ts).
+ * (curl.ts).
  */
 import type { Exchange } from '../types.ts';
-import { replayCommand } from './replay.ts';
+import { replayCommand } from './curl.ts';
 
 type Logged = Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>;
 

@@ -4,7 +4,7 @@
  * rule, so memory stays bounded however long the traffic runs.
  */
 import type { Exchange, Finding } from '../types.ts';
-import { replayCommand } from '../http/replay.ts';
+import { replayCommand } from '../http/curl.ts';
 
 export const EVIDENCE_PER_RULE = 10;
 const MAX_RAW_BODY = 8 * 1024;

@@ -21,7 +21,7 @@ export interface LimitScenario {
   readonly target: { profile: 'quick' | 'full' };
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
-  checkRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
   /** Records that rules were not judged here (the scenario carries on). */
   ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
   note(message: string): void;

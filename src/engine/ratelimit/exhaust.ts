@@ -112,7 +112,7 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     const h = rateHeaders(probe.ex);
     if (probe.ex.status === 429) {
       // The published limit's header half shows on a refusal too.
-      if (h.limit !== undefined) t.checkRule(ep.limitRule, h.limit >= ep.limit, `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
+      if (h.limit !== undefined) t.softExpectRule(ep.limitRule, h.limit >= ep.limit, `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
       const found: Exhausted = { exhausted: true, target, limit: h.limit ?? ep.limit, rejected: probe };
       // A fresh merchant or subscription an earlier run used up (pre-seeded fixtures): another one shows the whole window.
       if (target.alone && attempt < ATTEMPTS && usedUp === undefined) {
@@ -126,14 +126,14 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     t.expectRule('RATE.HEADERS.PRESENT', h.limit !== undefined && h.remaining !== undefined, `${ep.label}: no numeric x-ratelimit-limit and x-ratelimit-remaining to count with`, probe.ex);
     const limit = h.limit!;
     const remaining = h.remaining!;
-    t.checkRule(ep.limitRule, limit >= ep.limit, `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
+    t.softExpectRule(ep.limitRule, limit >= ep.limit, `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
     const exact = fresh && target.alone;
     if (!fresh) t.note(`${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`);
     if (remaining >= REQUEST_BUDGET) {
       if (exact) {
         const sent = await burst(ep.limit - 1, () => d.send(target));
         const early = sent.find((x) => x.ex.status === 429);
-        t.checkRule(ep.limitRule, !early, `429 within the published ${ep.limit} requests of a fresh window`, early?.ex);
+        t.softExpectRule(ep.limitRule, !early, `429 within the published ${ep.limit} requests of a fresh window`, early?.ex);
       }
       return { exhausted: false, reason: `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)` };
     }
@@ -153,7 +153,7 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
       const before = rateHeaders(prev.ex).remaining!;
       const after = rateHeaders(cur.ex).remaining;
       if (sameWindow(prev, cur)) {
-        t.checkRule('RATE.REMAINING.DECREMENTS', after !== undefined && (exact ? after === before - 1 : after < before), `${ep.label}: remaining went from ${before} to ${after} on one counted request`, cur.ex);
+        t.softExpectRule('RATE.REMAINING.DECREMENTS', after !== undefined && (exact ? after === before - 1 : after < before), `${ep.label}: remaining went from ${before} to ${after} on one counted request`, cur.ex);
       } else if (after !== undefined && after >= before) {
         t.note(`${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the window may have reset already; not compared`);
       }
@@ -184,7 +184,7 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     }
     if (!rejected) continue;
     if (exact) t.expectRule(ep.limitRule, admitted >= limit, `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`, rejected.ex);
-    t.checkRule('RATE.EXCEEDED.STATUS', rejected.ex.status === 429, `request ${admitted + 1}, past the limit of ${target.label}, got ${statusOf(rejected)}`, rejected.ex);
+    t.softExpectRule('RATE.EXCEEDED.STATUS', rejected.ex.status === 429, `request ${admitted + 1}, past the limit of ${target.label}, got ${statusOf(rejected)}`, rejected.ex);
     return { exhausted: true, target, limit, rejected };
   }
   if (usedUp) {

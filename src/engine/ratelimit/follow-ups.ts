@@ -15,7 +15,7 @@ export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<vo
   const again = await d.send(done.target);
   const refused = again.ex.status === 429;
   if (refused || sameWindow(done.rejected, again)) {
-    d.t.checkRule('RATE.EXCEEDED.STATUS', refused, `${d.ep.label}: a second request past the limit of ${done.target.label}, within the window of the 429, got ${statusOf(again)}`, again.ex);
+    d.t.softExpectRule('RATE.EXCEEDED.STATUS', refused, `${d.ep.label}: a second request past the limit of ${done.target.label}, within the window of the 429, got ${statusOf(again)}`, again.ex);
   } else {
     d.t.note(`${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the window of the 429 may have reset already; not judged`);
   }
@@ -39,7 +39,7 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
     const ex = await d.send(done.target, secondKey);
     const refused = ex.ex.status === 429;
     if (refused || sameWindow(done.rejected, ex)) {
-      t.checkRule('AUTH.ALLOWANCE.PER_MERCHANT', refused, `${ep.label}: with ${done.target.label} used up by one key, another key of the same merchant was admitted within the window`, ex.ex);
+      t.softExpectRule('AUTH.ALLOWANCE.PER_MERCHANT', refused, `${ep.label}: with ${done.target.label} used up by one key, another key of the same merchant was admitted within the window`, ex.ex);
       settle(done, ex);
       return done;
     }
@@ -114,10 +114,10 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
     t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up (earlier traffic within its window, e.g. a previous run): its 429 is not attributable`, 'target');
     return;
   }
-  t.checkRule(ep.bucketRule, o.ex.status !== 429, `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`, o.ex);
+  t.softExpectRule(ep.bucketRule, o.ex.status !== 429, `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`, o.ex);
   const now = rateHeaders(o.ex).remaining;
   if (target.alone && o.ex.status !== 429 && other.was !== undefined) {
-    t.checkRule(ep.bucketRule, now !== undefined && now >= other.was - 1, `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`, o.ex);
+    t.softExpectRule(ep.bucketRule, now !== undefined && now >= other.was - 1, `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`, o.ex);
   }
 }
 
@@ -138,7 +138,7 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
     t.ruleNotJudged('RATE.WINDOW.READMITS', `${ep.label}: ${done.target.label} shares its bucket with other traffic, which may have used the new window up`, 'target');
     return;
   }
-  t.checkRule('RATE.WINDOW.READMITS', o.ex.status !== 429, `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`, o.ex);
+  t.softExpectRule('RATE.WINDOW.READMITS', o.ex.status !== 429, `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`, o.ex);
 }
 
 /**
@@ -168,7 +168,7 @@ export async function keysShareBucket(d: BucketDriver, target: BucketTarget, sec
     const r3 = rateHeaders(a2.ex).remaining;
     const shared = r2 !== undefined && r3 !== undefined && r2 < r1 && r3 < r2;
     const message = `remaining went ${r1} (key A), ${r2} (key B), ${r3} (key A) within one window: the keys of merchant ${target.merchantId ?? ''} do not draw on one bucket`;
-    for (const id of ruleIds) t.checkRule(id, shared, message, b1.ex);
+    for (const id of ruleIds) t.softExpectRule(id, shared, message, b1.ex);
     return undefined;
   }
   return `${ep.label}: in ${ATTEMPTS} tries, no window of the primary merchant surely lasted for three requests (its x-ratelimit-reset too short or too coarse to tell)`;

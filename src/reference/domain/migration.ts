@@ -3,7 +3,7 @@
  * The move takes effect at the end of the current billing period and always pins.
  */
 import { conflict, DomainError } from './errors.ts';
-import { counterpartPrice, currentPeriod, findVersion, isLive } from './subscriptions.ts';
+import { counterpartPrice, currentPeriod, findVersion, isLive } from './subscription-state.ts';
 import type { Plan, Price, ScheduleInterval, Subscription } from './types.ts';
 
 /** Reference choice: one UPPER_SNAKE_CASE code per refusal (the document does not list them). */

@@ -1,6 +1,7 @@
 import { createApiKey, revokeApiKey, type KeyScope } from '../auth/keys.ts';
 import { canManageMerchant } from '../auth/merchants.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden } from '../errors.ts';
+import { notFound } from '../domain/errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { created, noContent } from './common.ts';
 
@@ -28,7 +29,7 @@ export const apiKeysPlugin: ResourcePlugin = {
       const own = request.auth!.merchantId;
       const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = $1 OR parent_id = $1', [own]);
       const key = await revokeApiKey(db, id, rows.map((r) => r.id));
-      if (!key) throw notFound(`API key ${id} not found`);
+      if (!key) throw notFound('API key', id);
       return noContent(reply);
     });
   },

@@ -1,5 +1,5 @@
 import { createMerchant, canManageMerchant, getMerchant } from '../auth/merchants.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../domain/errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { created } from './common.ts';
 
@@ -29,7 +29,7 @@ export const merchantsPlugin: ResourcePlugin = {
     app.get('/v0/merchants/:id', { config: { operationId: 'getMerchant' } }, async (request) => {
       const { id } = request.params as { id: string };
       const merchant = (await canManageMerchant(db, request.auth!.merchantId, id)) ? await getMerchant(db, id) : null;
-      if (!merchant) throw notFound(`Merchant ${id} not found`);
+      if (!merchant) throw notFound('Merchant', id);
       return merchant;
     });
   },

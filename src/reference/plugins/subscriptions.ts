@@ -8,7 +8,7 @@ import { TYPES, view, type Stored } from '../domain/services/store.ts';
 import {
   invoiceFirstPeriod, migrateSubscription, planPrices, readSubscription, requirePlan, subscriptionNow, type TestClock,
 } from '../domain/services/subscriptions.ts';
-import { defaultVersion, findVersion, isLive, settle, validateOverrides } from '../domain/subscriptions.ts';
+import { defaultVersion, findVersion, isLive, settle, validateOverrides } from '../domain/subscription-state.ts';
 import type { Customer, Override, Plan, Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import type { Repository } from '../storage/repository.ts';

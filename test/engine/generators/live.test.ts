@@ -41,7 +41,7 @@ function fakeContext(answer: Answer, seed = 7) {
         return exchange(method, path, opts?.body, answer(method, path, opts?.body));
       },
     },
-    checkRule(ruleId, condition, message, ex) {
+    softExpectRule(ruleId, condition, message, ex) {
       judged.push({ ruleId, ok: !!condition, message });
       if (!condition) findings.push({ source: 'scenario', ruleIds: [ruleId], title: message, message, exchange: ex });
       return !!condition;

@@ -10,7 +10,7 @@ import { migrate } from '../migration.ts';
 import { formatPlain, sum } from '../money.ts';
 import type { Period } from '../periods.ts';
 import { orderLinkedTo } from '../schedules.ts';
-import { advance, settle, type ClosedPeriod } from '../subscriptions.ts';
+import { advance, settle, type ClosedPeriod } from '../subscription-state.ts';
 import type { Customer, Invoice, InvoiceLine, Plan, Price, ScheduleInterval, Subscription } from '../types.ts';
 import { getMany, listAll, TYPES, view, type Stored } from './store.ts';
 

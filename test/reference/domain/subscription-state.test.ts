@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { advance, carryOverrides, MAX_PERIODS_PER_ADVANCE, settle, validateOverrides } from '../../../src/reference/domain/subscriptions.ts';
+import { advance, carryOverrides, MAX_PERIODS_PER_ADVANCE, settle, validateOverrides } from '../../../src/reference/domain/subscription-state.ts';
 import { migrate } from '../../../src/reference/domain/migration.ts';
 import { plan, price, priceMap, subscription, version } from './factories.ts';
 
