@@ -145,7 +145,7 @@ for (const c of CASES) {
     const leaked = !refused && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
     t.softExpectRule(RULE, !leaked, `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`, ex);
     if (req.unchanged) {
-      const problem = await t.fixture((f) => req.unchanged!(t));
+      const problem = await t.fixture(() => req.unchanged!(t));
       t.softExpectRule(RULE, problem === undefined, problem ?? 'the refused write changed nothing', ex);
     }
   }, { concurrent: true, destructive: c.destructive });

@@ -5,7 +5,7 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { compile, componentValidator, createAjv, run, type ValidationResult } from './ajv.ts';
 import { SPEC_PATH, SpecError, readDocument, type JsonObject } from './load.ts';
-import { buildOperations, pickResponse, type JsonSchema, type Operation, type Response } from './operations.ts';
+import { buildOperations, pickResponse, type JsonSchema, type Operation } from './operations.ts';
 import { compareSpecificity, compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
 import { inlineSchema, stripExtensions } from './resolve.ts';
 import { loadRules } from './rules.ts';

@@ -2,7 +2,7 @@
  * The alerts suite passes against the bundled reference and fails, citing the right
  * rules, when a fault proxy in front of it breaks an alerts rule.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import type { ProxyRequest } from '../../src/engine/faults/proxy.ts';
 import { expectAllPassed, isPatch, useInProcessRun } from './helpers/in-process-run.ts';
 

@@ -2,7 +2,7 @@
  * The webhooks suite passes against the bundled reference and fails, citing the right
  * rules, when a fault proxy in front of it breaks a webhooks rule.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
 const SUITE = 'webhooks';

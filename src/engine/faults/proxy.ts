@@ -141,7 +141,10 @@ export async function startProxy(opts: { upstream: string; fault?: Fault; host?:
       else out.destroy();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Long, like the reference's: a client reuses an idle connection until the timeout the
+  // server announces (minus a margin), and on a busy machine its timers run late; a short
+  // one makes it send on connections the proxy is closing, and the run sees a reset.
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());

@@ -39,15 +39,6 @@ export interface PassiveOutcome {
   durationMs: number;
 }
 
-function parse(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export class PassiveJudge {
   private readonly servers = new Map<PassiveUnit, Tally>();
   private readonly clients = new Map<string, Tally>();

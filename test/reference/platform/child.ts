@@ -26,7 +26,7 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
-    exited.then((code) => reject(new Error(`conform serve exited (${code}) before listening:\n${out}`)));
+    void exited.then((code) => reject(new Error(`conform serve exited (${code}) before listening:\n${out}`)));
   });
 }
 

@@ -5,7 +5,7 @@
  * not show give indeterminate cases.
  */
 import type { Operation, Spec } from '../../../spec/index.ts';
-import type { FaultContext, ProxyRequest, ProxyResponse } from '../proxy.ts';
+import type { FaultContext, ProxyRequest } from '../proxy.ts';
 import { bodyOf, expectAll, got, is2xx, isObj, json, pathOf, stateMap, T0, type Json } from '../catalog/helpers.ts';
 import type { DemoOutcome } from '../catalog/types.ts';
 import { emptyOf, flatten, fullSample } from './fields.ts';

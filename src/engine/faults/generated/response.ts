@@ -57,13 +57,13 @@ interface Mutation {
 
 function mutations(site: FieldSite): Mutation[] {
   const s = site.schema;
-  const out: Mutation[] = [{ kind: 'drop', verb: 'drops', apply: (b) => dropAt(b, site.path) }];
-  if (otherType(fullSample(s), s) !== undefined) out.push({ kind: 'type', verb: 'gives another JSON type to', apply: (b) => replaceAt(b, site.path, (v) => otherType(v, s)) });
+  const out: Mutation[] = [{ kind: 'drop', verb: 'drop', apply: (b) => dropAt(b, site.path) }];
+  if (otherType(fullSample(s), s) !== undefined) out.push({ kind: 'type', verb: 'give another JSON type to', apply: (b) => replaceAt(b, site.path, (v) => otherType(v, s)) });
   if (site.valueNotShown) return out;
-  if (typeof s.pattern === 'string') out.push({ kind: 'pattern', verb: `breaks the pattern ${s.pattern} of`, apply: (b) => replaceAt(b, site.path, (v) => breakPattern(v, s.pattern as string)) });
-  if (s.const !== undefined || (Array.isArray(s.enum) && s.enum.length)) out.push({ kind: 'enum', verb: 'answers a value outside the documented values of', apply: (b) => replaceAt(b, site.path, (v) => breakEnum(v, s)) });
-  if (typeof s.format === 'string' && breakFormat('x', s.format) !== undefined) out.push({ kind: 'format', verb: `breaks the ${s.format} format of`, apply: (b) => replaceAt(b, site.path, (v) => breakFormat(v, s.format as string)) });
-  if (s.minimum !== undefined || s.maximum !== undefined) out.push({ kind: 'range', verb: `answers a value past the documented ${s.minimum !== undefined ? `minimum ${s.minimum}` : `maximum ${s.maximum}`} of`, apply: (b) => replaceAt(b, site.path, (v) => breakRange(v, s)) });
+  if (typeof s.pattern === 'string') out.push({ kind: 'pattern', verb: `break the pattern ${s.pattern} of`, apply: (b) => replaceAt(b, site.path, (v) => breakPattern(v, s.pattern as string)) });
+  if (s.const !== undefined || (Array.isArray(s.enum) && s.enum.length)) out.push({ kind: 'enum', verb: 'carry a value outside the documented values of', apply: (b) => replaceAt(b, site.path, (v) => breakEnum(v, s)) });
+  if (typeof s.format === 'string' && breakFormat('x', s.format) !== undefined) out.push({ kind: 'format', verb: `break the ${s.format} format of`, apply: (b) => replaceAt(b, site.path, (v) => breakFormat(v, s.format as string)) });
+  if (s.minimum !== undefined || s.maximum !== undefined) out.push({ kind: 'range', verb: `carry a value past the documented ${s.minimum !== undefined ? `minimum ${s.minimum}` : `maximum ${s.maximum}`} of`, apply: (b) => replaceAt(b, site.path, (v) => breakRange(v, s)) });
   return out;
 }
 
@@ -149,12 +149,12 @@ export function responseFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
   for (const op of ops) {
     const { family, suites } = placement(op.operationId);
     const ok = documentedSuccess(op);
-    if (ok) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: ok.key, schema: ok.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} answers` }));
+    if (ok) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: ok.key, schema: ok.schema, demoOp: op, family, suites, label: `the answers of ${op.method} ${op.pathTemplate}` }));
     const conflict = op.responses['409'];
-    if (conflict?.schema) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: '409', schema: conflict.schema, demoOp: op, family, suites, label: `${op.method} ${op.pathTemplate} 409 answers` }));
+    if (conflict?.schema) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: '409', schema: conflict.schema, demoOp: op, family, suites, label: `the 409 answers of ${op.method} ${op.pathTemplate}` }));
   }
   for (const e of documentedErrors(ops)) {
-    out.push(...faultsFor(spec, written, { status: e.status, schema: e.schema, demoOp: e.op, family: ERROR_FAMILY, suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(), label: `${e.status} answers of every operation` }));
+    out.push(...faultsFor(spec, written, { status: e.status, schema: e.schema, demoOp: e.op, family: ERROR_FAMILY, suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(), label: `the ${e.status} answers of every operation` }));
   }
   return out;
 }
