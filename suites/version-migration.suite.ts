@@ -214,7 +214,8 @@ scenario(['MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_
   const m = await migrationFixture(t, 'pinned');
   const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
   if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
-  const { migration } = accepted(t, 'MIGRATION.EFFECT.BILLS_TARGET', await migrate(t, m.subscriptionId, target));
+  // Accepting the migration is the transition's rule; what the next period bills is this scenario's, judged past the boundary.
+  const { migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
   t.softExpectRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`);
   const billed = await crossBoundary(t, m.subscriptionId);
   checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, target, billed);
@@ -263,7 +264,7 @@ scenario(
     // A floating subscription is on the plan's default version: the fixture's current one. Only a read shows the policy.
     const start = await readIfAvailable(t, m.subscriptionId, ['SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT']);
     if (start) t.softExpectRule('SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber, `a floating subscription is on the default version ${m.currentVersionNumber} (reads ${start.versionPolicy} on ${start.versionNumber})`);
-    accepted(t, 'STATE.SUBSCRIPTION.FLOATING', await migrate(t, m.subscriptionId, target));
+    accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
     const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, { versionPolicy: 'floating' });
     t.expectRule('STATE.SUBSCRIPTION.FLOATING', is2xx(res), `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`, res);
     // The PATCH answer is not shown: judged only as a promise of the bundled reference.

@@ -52,7 +52,9 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
   const named = (name: string, key: string) => ((env[name] = key), name);
   const { merchantId } = await f.merchant();
   const second = await need('secondKeySameMerchant')();
-  const others = await times(4, () => need('otherMerchantKey')());
+  // Rate-limit scenarios use up these merchants' and subscriptions' buckets for a window: with
+  // a few spare, concurrent scenarios each get their own and a rerun within the window finds fresh ones.
+  const others = await times(6, () => need('otherMerchantKey')());
   const forbidden = await need('forbiddenAction')();
   const noWebhooks = await need('merchantWithoutWebhooks')();
   const unmanaged = await need('unmanagedMerchant')();
@@ -96,7 +98,7 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     walletWithAlerts: await times(count('walletWithAlerts', runs, 2), () => need('walletWithAlerts')(11)),
     order: (await times(count('order', runs, 2), () => need('order')())).map((o) => o.orderId),
     subscription: (await times(count('subscription', runs, 2), () => need('subscription')())).map((s) => s.subscriptionId),
-    subscriptions: await need('subscriptions')(4),
+    subscriptions: await need('subscriptions')(8),
     scheduleWithIntervals: await times(count('scheduleWithIntervals', runs), () => need('scheduleWithIntervals')(3)),
     paidInvoice: await times(count('paidInvoice', runs), () => need('paidInvoice')()),
     unrefundableInvoice: (await need('unrefundableInvoice')()).invoiceId,

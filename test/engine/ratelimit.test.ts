@@ -5,7 +5,7 @@
  * on the rule they break.
  */
 import { describe, expect, test } from 'vitest';
-import { BucketDriver, exhaust, keysShareBucket, otherUntouched, rateHeaders, readmit, secondKeyRefused, stillRefused, windowSurelyLastsUntil, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
+import { BucketDriver, exhaust, keysShareBucket, otherBefore, otherUntouched, rateHeaders, readmit, secondKeyRefused, stillRefused, windowSurelyLastsUntil, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
 import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../src/engine/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { Fixtures } from '../../src/engine/fixtures/types.ts';
@@ -42,6 +42,8 @@ interface Limiter {
   perKey?: boolean;
   /** x-ratelimit-reset written with three decimals instead of whole seconds rounded up. */
   fineReset?: boolean;
+  /** One bucket for every merchant and subscription. */
+  global?: boolean;
 }
 
 const MERCHANT_OF: Record<string, string> = { primary: 'org_a', second: 'org_a' };
@@ -65,7 +67,7 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
       await clock.sleep(latency / 2);
       const key = opts.key ?? 'primary';
       const who = lim.perKey ? key : (MERCHANT_OF[key] ?? key);
-      const id = `${ep.bucket === 'subscription' ? path : who}|${lim.perKey ? key : ''}|${ep.operationId}`;
+      const id = `${lim.global ? 'everyone' : ep.bucket === 'subscription' ? path : who}|${lim.perKey ? key : ''}|${ep.operationId}`;
       const b = buckets.get(id) ?? { state: undefined, spent: false };
       buckets.set(id, b);
       const enforced = lim.enforce ? lim.enforce(limit) : limit;
@@ -86,14 +88,15 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
 class Failed extends Error {}
 
 /** A scenario context recording judgements; expectRule throws on a failure as the real one does. */
-function fakeScenario(target: ReturnType<typeof fakeTarget>, profile: 'quick' | 'full' = 'quick') {
+function fakeScenario(target: ReturnType<typeof fakeTarget>, profile: 'quick' | 'full' = 'quick', reused: string[] = []) {
   const judged: Array<{ rule: string; ok: boolean; message: string }> = [];
   const notJudged: Array<{ rules: string[]; reason: string; category?: string }> = [];
   const notes: string[] = [];
   const fixtures = {
     subscriptions: async (n: number) => Array.from({ length: n }, () => `sub_${++ids}`),
     otherMerchantKey: async () => {
-      const key = `other${++ids}`;
+      // Keys of an earlier run (a pre-seeded file) first, then fresh merchants.
+      const key = reused.shift() ?? `other${++ids}`;
       MERCHANT_OF[key] = `org_${key}`;
       return { key, merchantId: MERCHANT_OF[key] };
     },
@@ -135,12 +138,13 @@ async function scenario(ep: RateLimitedEndpoint, lim: Limiter) {
   let reason: string | undefined;
   try {
     const [first, other] = [await d.fresh(), await d.fresh()];
+    const before = await otherBefore(d, first, other);
     const done = await exhaust(d, { first });
     if (!done.exhausted) reason = done.reason;
     else {
       await stillRefused(d, done);
       const after = ep.bucket === 'subscription' ? await secondKeyRefused(d, done, 'second') : done;
-      await otherUntouched(d, after, other);
+      await otherUntouched(d, after, before);
       await readmit(d, after);
     }
   } catch (err) {
@@ -181,6 +185,13 @@ describe('conforming limiters are never failed', () => {
     }
   });
 
+  test('a slow target (700 ms a request) on a 1 s window: the follow-ups that land in the next window are never failed, the reset is waited out past them', async () => {
+    for (const model of [fixedWindow, slidingWindow, tokenBucket]) {
+      const r = await scenario(PORTAL, { model, latencyMs: 700 });
+      expect(r.failed(), model.name).toEqual([]);
+    }
+  });
+
   test('a sliding window and a token bucket, at the published limits and ten times them', async () => {
     for (const model of [slidingWindow, tokenBucket]) {
       for (const ep of [CUSTOMERS, PORTAL]) {
@@ -215,7 +226,75 @@ describe('conforming limiters are never failed', () => {
   });
 });
 
+describe('another bucket used by an earlier run', () => {
+  const CRM: RateLimitedEndpoint = {
+    operationId: 'listCrmAccounts', limitRule: 'RATE.CRM_ACCOUNTS.LIMIT', bucketRule: 'RATE.CRM_ACCOUNTS.BUCKET',
+    method: 'GET', pathTemplate: '/v0/integrations/salesforce/accounts', limit: 30, windowSeconds: 60, bucket: 'merchant', label: 'GET /v0/integrations/{crmProvider}/accounts',
+  };
+
+  /**
+   * The per-endpoint scenario where some merchants the fixtures hand out were used up moments
+   * ago (a second run on one fixtures file): the one used up first, or the one compared with.
+   */
+  async function rerun(usedUp: number, which: 'first' | 'other', factor = 1) {
+    const clock = new FakeClock();
+    const target = fakeTarget(CRM, { model: fixedWindow, factor }, clock);
+    const stale = Array.from({ length: usedUp }, () => `stale${++ids}`);
+    for (const key of stale) {
+      MERCHANT_OF[key] = `org_${key}`;
+      for (let i = 0; i <= CRM.limit * factor; i++) await target.request('GET', CRM.pathTemplate, { key });
+    }
+    const fresh = `fresh${++ids}`;
+    MERCHANT_OF[fresh] = `org_${fresh}`;
+    const s = fakeScenario(target, 'quick', which === 'first' ? [...stale] : [fresh, ...stale]);
+    const d = new BucketDriver(s.t, CRM, clock);
+    const [first, other] = [await d.fresh(), await d.fresh()];
+    const before = await otherBefore(d, first, other);
+    const done = await exhaust(d, { first });
+    if (!done.exhausted) throw new Error(done.reason);
+    await otherUntouched(d, done, before);
+    return s;
+  }
+
+  test('the bucket compared with was used up: never held against the target; another fresh merchant is compared instead, and judged', async () => {
+    const s = await rerun(1, 'other');
+    expect(s.failed()).toEqual([]);
+    expect(s.passed(CRM.bucketRule)).toBe(true);
+    expect(s.notes.join('\n')).toMatch(/had no request left .* earlier traffic within its window/);
+  });
+
+  test('every merchant tried for the comparison was used up: not judged, with the reason, never failed', async () => {
+    const s = await rerun(5, 'other');
+    expect(s.failed()).toEqual([]);
+    expect(s.passed(CRM.bucketRule)).toBe(false);
+    expect(s.notJudged).toEqual([expect.objectContaining({ rules: [CRM.bucketRule], category: 'target', reason: expect.stringMatching(/had no request left before .* its 429 is not attributable/) })]);
+  });
+
+  test('the bucket to use up was used up: a fresh one is used up instead, so the published limit is judged', async () => {
+    const s = await rerun(1, 'first');
+    expect(s.failed()).toEqual([]);
+    expect(s.notes.join('\n')).toMatch(/bucket found used up \(earlier traffic within its window\); trying a fresh one/);
+    expect(s.judged.filter((j) => j.rule === CRM.limitRule && j.message.startsWith('429 after only'))).toEqual([expect.objectContaining({ ok: true })]);
+    expect(s.passed(CRM.bucketRule)).toBe(true);
+  });
+
+  test('every bucket tried was used up: the published limit is judged on the 429s x-ratelimit-limit, and a lower one fails', async () => {
+    const ok = await rerun(5, 'first');
+    expect(ok.failed()).toEqual([]);
+    expect(ok.judged.filter((j) => j.rule === CRM.limitRule)).toContainEqual(expect.objectContaining({ ok: true, message: expect.stringMatching(/^x-ratelimit-limit 30 /) }));
+    const low = await rerun(5, 'first', 0.5);
+    expect(low.failed()).toContainEqual(expect.stringMatching(/^RATE\.CRM_ACCOUNTS\.LIMIT: x-ratelimit-limit 15 is below the published 30/));
+  });
+});
+
 describe('defective limiters fail the rule they break', () => {
+  test('one bucket for every merchant: the BUCKET rule, on the per-merchant and the per-subscription endpoint alike', async () => {
+    for (const ep of [CUSTOMERS, PORTAL]) {
+      const r = await scenario(ep, { model: fixedWindow, global: true });
+      expect(r.failed().filter((f) => f.startsWith(ep.bucketRule)), ep.label).toEqual([expect.stringMatching(/got 429 \(it had \d+ request\(s\) left before, and only this scenario sends on it\)/)]);
+    }
+  });
+
   test('no 429 past the limit: RATE.EXCEEDED.STATUS', async () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, admitsAll: true });
     expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers: 61 requests admitted on merchant org_other\d+ within one window whose x-ratelimit-limit is 60/)]);

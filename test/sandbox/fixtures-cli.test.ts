@@ -50,9 +50,9 @@ describe('conform fixtures', () => {
     expect(schema).toBeDefined();
     expect(join(work, schema!)).toBe(join(ROOT, 'schemas/fixtures.schema.json'));
     for (const f of FIXTURE_CATALOG) expect(text, f.key).toContain(`# ${f.what}`);
-    // Two runs use up 3 paid invoices each: six entries.
-    expect(text).toMatch(/paidInvoice:\n(#   - .*\n){6}\n/);
-    expect(text).toMatch(/used by: refunds-payments, contract; at least 6 entries for 2 runs; 3 used up per run \(by destructive scenarios\)/);
+    // Two runs use up 4 paid invoices each: eight entries.
+    expect(text).toMatch(/paidInvoice:\n(#   - .*\n){8}\n/);
+    expect(text).toMatch(/used by: contract, isolation, refunds-payments; at least 8 entries for 2 runs; 4 used up per run \(by destructive scenarios\)/);
     const { parse } = await import('yaml');
     expect(validateFixturesFile(parse(text), 'skeleton')).toEqual({ version: 1 });
     const full = validateFixturesFile(parse(uncomment(text)), 'uncommented skeleton') as Record<string, unknown>;
@@ -78,7 +78,7 @@ describe('conform fixtures', () => {
     const row = (key: string) => r.stdout.split('\n').find((l) => l.startsWith(`${key} `))?.split(/\s{2,}/);
     expect(row('customer')?.slice(0, 6)).toEqual(['customer', '3', '1', '2', '-', 'any']);
     expect(row('customer')?.[6]).toContain(`${gone.customerId} GET /v0/customers/${gone.customerId} answered 404`);
-    expect(row('paidInvoice')).toEqual(['paidInvoice', '4', '0', '4', '3', '1', 'no (the ledger alone knows)']);
+    expect(row('paidInvoice')).toEqual(['paidInvoice', '4', '0', '4', '4', '1', 'no (the ledger alone knows)']);
     expect(r.stdout).toMatch(/problem: revokedKey: CHECK_REVOKED_KEY is not refused \(GET \/v0\/customers\/\{id\} answered 404, 401 expected for a revoked key\)/);
     expect(r.stdout).toMatch(/problem: prices: GET \/v0\/prices\/price_conformnosuchlegacy answered 404/);
     expect(r.stdout).not.toMatch(/problem: merchantId/);

@@ -54,7 +54,7 @@ export interface RunOutcome {
   code: number | null;
   stdout: string;
   stderr: string;
-  report: { rules: Array<{ id: string; verdict: string; kind?: string; reasons?: string[]; informational?: boolean }>; summary: Record<string, any> };
+  report: { rules: Array<{ id: string; verdict: string; kind?: string; reasons?: string[]; notJudged?: Array<{ reason: string; category: string }>; informational?: boolean }>; summary: Record<string, any> };
 }
 
 /** `conform run ...args` from `cwd`, reading back report.json from `reportDir`. */

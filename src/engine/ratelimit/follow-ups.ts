@@ -8,7 +8,7 @@ import type { BucketDriver, BucketTarget } from './driver.ts';
 import { MARGIN_MS } from './driver.ts';
 import { ATTEMPTS, exhaust, statusOf, type Exhausted } from './exhaust.ts';
 import { rateHeaders, REMAINING, RESET } from './headers.ts';
-import { sameWindow, secondsUntilReset, windowSurelyLastsUntil } from './timing.ts';
+import { sameWindow, secondsUntilReset, windowSurelyLastsUntil, type Timed } from './timing.ts';
 
 /** A second request past the limit, right after the 429, is refused too. */
 export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<void> {
@@ -19,7 +19,13 @@ export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<vo
   } else {
     d.t.note(`${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the window of the 429 may have reset already; not judged`);
   }
-  if (refused) done.rejected = again;
+  settle(done, again);
+}
+
+/** Keeps the bucket's latest answer: a 429 as the latest refusal, an admission as a request counted in a new window. */
+function settle(done: Exhausted, o: Timed): void {
+  if (o.ex.status === 429) done.rejected = o;
+  else if (o.ex.status !== undefined) done.reopened = o;
 }
 
 /**
@@ -34,7 +40,7 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
     const refused = ex.ex.status === 429;
     if (refused || sameWindow(done.rejected, ex)) {
       t.softExpectRule('AUTH.ALLOWANCE.PER_MERCHANT', refused, `${ep.label}: with ${done.target.label} used up by one key, another key of the same merchant was admitted within the window`, ex.ex);
-      if (refused) done.rejected = ex;
+      settle(done, ex);
       return done;
     }
     if (attempt === ATTEMPTS) break;
@@ -46,42 +52,93 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
   return done;
 }
 
-/** Another merchant's or subscription's bucket is untouched by this one's being used up. */
-export async function otherUntouched(d: BucketDriver, done: Exhausted, other: BucketTarget | undefined): Promise<void> {
+/** True when `other` is not a bucket of its own beside `first` (no second merchant or subscription to compare with). */
+function sameBucket(d: BucketDriver, first: BucketTarget, other: BucketTarget | undefined): boolean {
+  return other === undefined || (d.ep.bucket === 'merchant' ? other.merchantId === first.merchantId : other.subscriptionId === first.subscriptionId);
+}
+
+/** The bucket otherUntouched compares with, as it stood before the first one was used up. */
+export interface OtherBucket {
+  target: BucketTarget;
+  /** Requests it surely had left for this scenario (0: none, or not known). */
+  room: number;
+  /** x-ratelimit-remaining after the last request sent on it, when nothing reset since. */
+  was?: number;
+}
+
+/**
+ * Reads the other bucket before `first` is used up. A fresh merchant or subscription may
+ * still carry an earlier run's requests within its window (pre-seeded fixtures are reused
+ * from run to run), so "untouched" is judged against what it had left, never against a full
+ * bucket. One found without room is waited out when its window is short, else another fresh
+ * one is tried. Undefined: no second bucket to compare with.
+ */
+export async function otherBefore(d: BucketDriver, first: BucketTarget, other: BucketTarget | undefined): Promise<OtherBucket | undefined> {
+  if (!other || sameBucket(d, first, other)) return undefined;
+  if (!other.alone) return { target: other, room: 0 };
+  for (let attempt = 1; ; attempt++) {
+    const probe = await d.send(other);
+    const left = probe.ex.status === 429 ? 0 : rateHeaders(probe.ex).remaining;
+    if (left !== undefined && left >= 1) return { target: other, room: left, was: left };
+    const wait = d.waitFor(probe);
+    if (wait !== undefined) {
+      // Past the reset of its last answer, a bucket nobody else sends on admits at least one request, whatever the limiter model.
+      await d.sleep(wait * 1000 + MARGIN_MS);
+      return { target: other, room: 1 };
+    }
+    d.t.note(`${d.ep.label}: ${other.label} had no request left (remaining ${probe.ex.responseHeaders[REMAINING] ?? 'not given'}, ${statusOf(probe)}) before ${first.label} was used up: earlier traffic within its window`);
+    const next = attempt < ATTEMPTS ? await d.fresh() : undefined;
+    if (!next || !next.alone || sameBucket(d, first, next)) return { target: other, room: 0 };
+    other = next;
+  }
+}
+
+/**
+ * Another merchant's or subscription's bucket is untouched by this one's being used up: it
+ * still admits where it had room, and its remaining fell by no more than the one request
+ * sent on it since (no limiter model lowers a bucket nobody sends on).
+ */
+export async function otherUntouched(d: BucketDriver, done: Exhausted, other: OtherBucket | undefined): Promise<void> {
   const { t, ep } = d;
-  const same = other === undefined || (ep.bucket === 'merchant' ? other.merchantId === done.target.merchantId : other.subscriptionId === done.target.subscriptionId);
-  if (same) {
+  if (!other || sameBucket(d, done.target, other.target)) {
     t.ruleNotJudged(ep.bucketRule, `${ep.label}: no second ${ep.bucket} to compare with (a key of another merchant is needed)`, ep.bucket === 'merchant' ? 'credential' : 'fixture');
     return;
   }
-  const o = await d.send(other);
-  if (o.ex.status === 429 && !other.alone) {
-    t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${other.label} shares its bucket with other traffic, which had used it up`, 'target');
+  const { target } = other;
+  const o = await d.send(target);
+  if (o.ex.status === 429 && !target.alone) {
+    t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${target.label} shares its bucket with other traffic, which had used it up`, 'target');
     return;
   }
-  t.softExpectRule(ep.bucketRule, o.ex.status !== 429, `with the bucket of ${done.target.label} used up, ${other.label} got 429`, o.ex);
-  const h = rateHeaders(o.ex);
-  if (other.alone && o.ex.status !== 429) {
-    t.softExpectRule(ep.bucketRule, h.limit !== undefined && h.remaining === h.limit - 1, `with the bucket of ${done.target.label} used up, the first request of ${other.label} left ${o.ex.responseHeaders[REMAINING]} of ${h.limit}`, o.ex);
+  if (o.ex.status === 429 && other.room < 1) {
+    t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up (earlier traffic within its window, e.g. a previous run): its 429 is not attributable`, 'target');
+    return;
+  }
+  t.softExpectRule(ep.bucketRule, o.ex.status !== 429, `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`, o.ex);
+  const now = rateHeaders(o.ex).remaining;
+  if (target.alone && o.ex.status !== 429 && other.was !== undefined) {
+    t.softExpectRule(ep.bucketRule, now !== undefined && now >= other.was - 1, `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`, o.ex);
   }
 }
 
 /** After x-ratelimit-reset seconds (of the latest 429) the bucket admits again. */
 export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   const { t, ep } = d;
-  const wait = secondsUntilReset(done.rejected, d.clock, ep.windowSeconds);
+  // A request admitted after the 429 opened a window of its own: the bucket is waited out past that one too.
+  const last = done.reopened && done.reopened.sentAt > done.rejected.sentAt ? done.reopened : done.rejected;
+  const wait = secondsUntilReset(last, d.clock, ep.windowSeconds);
   if (wait === undefined) {
     t.ruleNotJudged('RATE.WINDOW.READMITS', `${ep.label}: the 429 gives neither x-ratelimit-reset nor retry-after to wait for`, 'target');
     return;
   }
   await d.sleep(wait * 1000 + MARGIN_MS);
   const o = await d.send(done.target);
-  const reset = done.rejected.ex.responseHeaders[RESET];
+  const reset = last.ex.responseHeaders[RESET];
   if (o.ex.status === 429 && !done.target.alone) {
     t.ruleNotJudged('RATE.WINDOW.READMITS', `${ep.label}: ${done.target.label} shares its bucket with other traffic, which may have used the new window up`, 'target');
     return;
   }
-  t.softExpectRule('RATE.WINDOW.READMITS', o.ex.status !== 429, `${ep.label}: still 429 after the ${reset ?? done.rejected.ex.responseHeaders['retry-after']} s the 429 gave had passed`, o.ex);
+  t.softExpectRule('RATE.WINDOW.READMITS', o.ex.status !== 429, `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`, o.ex);
 }
 
 /**
