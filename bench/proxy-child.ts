@@ -15,7 +15,9 @@ process.once('SIGTERM', () => {
     const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
     const judged = new Set(outcome.sources.flatMap((s) => Object.keys(s.judged)));
     const failed = new Set(outcome.sources.filter((s) => s.suite === 'traffic').flatMap((s) => Object.keys(s.failed)));
-    process.stdout.write(`${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`,
+    );
     process.exit(0);
   });
 });

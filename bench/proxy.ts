@@ -33,7 +33,10 @@ const PROXY_CHILD = fileURLToPath(new URL('./proxy-child.ts', import.meta.url));
 
 function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const argv = args[0] === 'proxy-child' ? ['--import', 'tsx', PROXY_CHILD, ...args.slice(1)] : [BIN, ...args];
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, argv, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -85,7 +88,9 @@ async function load(base: string, ids: string[], seconds = DURATION_S): Promise<
           method: patch ? 'PATCH' : 'GET',
           path: `/v0/customers/${id}`,
           headers: { authorization: `Bearer ${KEY}`, ...(patch ? { 'content-type': 'application/json' } : {}) },
-          ...(patch ? { body: JSON.stringify({ taxRates: i % 100, notificationSettings: { invoicePaid: i % 2 === 0 } }) } : {}),
+          ...(patch
+            ? { body: JSON.stringify({ taxRates: i % 100, notificationSettings: { invoicePaid: i % 2 === 0 } }) }
+            : {}),
         })
         .then(async (res) => {
           await res.body.dump();
@@ -101,7 +106,14 @@ async function load(base: string, ids: string[], seconds = DURATION_S): Promise<
   await Promise.all(pending);
   await pool.close();
   const sorted = latencies.slice().sort();
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1], sent: total, failed };
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+    sent: total,
+    failed,
+  };
 }
 
 const ms = (n: number) => n.toFixed(2);
@@ -114,7 +126,12 @@ async function main(): Promise<void> {
     const ids: string[] = [];
     const pool = new Pool(server.url);
     for (let i = 0; i < CUSTOMERS; i++) {
-      const res = await pool.request({ method: 'POST', path: '/v0/customers', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Bench ${i}` }) });
+      const res = await pool.request({
+        method: 'POST',
+        path: '/v0/customers',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Bench ${i}` }),
+      });
       ids.push(((await res.body.json()) as { id: string }).id);
     }
     await pool.close();
@@ -122,8 +139,13 @@ async function main(): Promise<void> {
     const pid = proxy.child.pid!;
     const samples: string[] = [];
     const t0 = performance.now();
-    const sampler = setInterval(() => samples.push(`${Math.round((performance.now() - t0) / 1000)} s: ${memoryMb(pid).rss.toFixed(0)} MB`), 5000);
-    console.log(`reference ${server.url}, proxy ${proxy.url}; ${RATE} req/s for ${DURATION_S} s per run, ${ROUNDS} rounds (80 % GET, 20 % PATCH of ${CUSTOMERS} customers)\n`);
+    const sampler = setInterval(
+      () => samples.push(`${Math.round((performance.now() - t0) / 1000)} s: ${memoryMb(pid).rss.toFixed(0)} MB`),
+      5000,
+    );
+    console.log(
+      `reference ${server.url}, proxy ${proxy.url}; ${RATE} req/s for ${DURATION_S} s per run, ${ROUNDS} rounds (80 % GET, 20 % PATCH of ${CUSTOMERS} customers)\n`,
+    );
     console.log('| round | path | p50 ms | p90 ms | p99 ms | max ms | non-2xx |');
     console.log('|---|---|---:|---:|---:|---:|---:|');
     const added: Array<{ p50: number; p99: number }> = [];
@@ -134,7 +156,11 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const direct = await load(server.url, ids);
       const through = await load(proxy.url, ids);
-      for (const [name, r] of [['direct', direct], ['proxy', through]] as const) console.log(`| ${round} | ${name} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.failed} |`);
+      for (const [name, r] of [
+        ['direct', direct],
+        ['proxy', through],
+      ] as const)
+        console.log(`| ${round} | ${name} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.failed} |`);
       added.push({ p50: through.p50 - direct.p50, p99: through.p99 - direct.p99 });
     }
     clearInterval(sampler);
@@ -143,14 +169,28 @@ async function main(): Promise<void> {
     proxy.child.stdout!.on('data', (d) => (last += d));
     proxy.child.kill('SIGTERM');
     await new Promise((r) => proxy!.child.once('exit', r));
-    const judged = JSON.parse(last.trim().split('\n').pop()!) as { exchanges: number; overhead: Record<'p50' | 'p90' | 'p99' | 'max', number>; judged: number; serverFailed: string[]; errors: number };
+    const judged = JSON.parse(last.trim().split('\n').pop()!) as {
+      exchanges: number;
+      overhead: Record<'p50' | 'p90' | 'p99' | 'max', number>;
+      judged: number;
+      serverFailed: string[];
+      errors: number;
+    };
     const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    console.log(`\nadded latency (proxy minus direct), median of ${ROUNDS} rounds: p50 ${ms(median(added.map((a) => a.p50)))} ms, p99 ${ms(median(added.map((a) => a.p99)))} ms`);
+    console.log(
+      `\nadded latency (proxy minus direct), median of ${ROUNDS} rounds: p50 ${ms(median(added.map((a) => a.p50)))} ms, p99 ${ms(median(added.map((a) => a.p99)))} ms`,
+    );
     console.log(`per round: ${added.map((a, i) => `${i + 1}: p50 +${ms(a.p50)}, p99 +${ms(a.p99)}`).join('; ')}`);
-    console.log(`proxy memory: RSS ${mem.rss.toFixed(0)} MB at the end, peak ${mem.peak.toFixed(0)} MB; samples ${samples.join(', ')}`);
+    console.log(
+      `proxy memory: RSS ${mem.rss.toFixed(0)} MB at the end, peak ${mem.peak.toFixed(0)} MB; samples ${samples.join(', ')}`,
+    );
     const o = judged.overhead;
-    console.log(`time inside the proxy per exchange (${judged.exchanges} exchanges): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p99 ${ms(o.p99)} ms, max ${ms(o.max)} ms`);
-    console.log(`judged ${judged.judged} rules; server rules failed: ${judged.serverFailed.join(', ') || 'none'}; engine errors ${judged.errors}`);
+    console.log(
+      `time inside the proxy per exchange (${judged.exchanges} exchanges): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p99 ${ms(o.p99)} ms, max ${ms(o.max)} ms`,
+    );
+    console.log(
+      `judged ${judged.judged} rules; server rules failed: ${judged.serverFailed.join(', ') || 'none'}; engine errors ${judged.errors}`,
+    );
   } finally {
     if (proxy && proxy.child.exitCode === null) proxy.child.kill('SIGKILL');
     server.child.kill('SIGTERM');

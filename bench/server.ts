@@ -38,13 +38,20 @@ async function child(): Promise<void> {
     const values: string[] = [];
     const params: unknown[] = [];
     for (let i = start; i < Math.min(SEED, start + 500); i++) {
-      const c = newCustomer(ref.merchantId, { name: `Customer ${i}`, email: `c${i}@example.com`, externalId: `ext-${i}` }, now);
+      const c = newCustomer(
+        ref.merchantId,
+        { name: `Customer ${i}`, email: `c${i}@example.com`, externalId: `ext-${i}` },
+        now,
+      );
       ids.push(c.id);
       params.push(c.id, ref.merchantId, JSON.stringify(c));
       const n = params.length;
       values.push(`($${n - 2}, $${n - 1}, 'customer', $${n}::jsonb, now(), now())`);
     }
-    await ref.db.query(`INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ${values.join(', ')}`, params);
+    await ref.db.query(
+      `INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ${values.join(', ')}`,
+      params,
+    );
   }
   await ref.db.query('VACUUM ANALYZE resources');
   const ready: Ready = { baseUrl: ref.baseUrl, apiKey: ref.apiKey, ids };
@@ -63,23 +70,42 @@ interface Scenario {
 
 async function parent(): Promise<void> {
   // autocannon ships no types.
-  const { default: autocannon } = (await import('autocannon' as string)) as { default: (opts: object, cb: (err: Error | null, result: any) => void) => void };
+  const { default: autocannon } = (await import('autocannon' as string)) as {
+    default: (opts: object, cb: (err: Error | null, result: any) => void) => void;
+  };
   const self = fileURLToPath(import.meta.url);
-  const server = spawn(process.execPath, ['--import', 'tsx', self, '--child'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', self, '--child'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: server.stdout! });
   const t0 = Date.now();
   const ready = await new Promise<Ready>((resolve, reject) => {
     lines.once('line', (line) => resolve(JSON.parse(line) as Ready));
     server.once('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
   });
-  console.log(`reference server ready on ${ready.baseUrl} with ${ready.ids.length} customers in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `reference server ready on ${ready.baseUrl} with ${ready.ids.length} customers in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const pick = () => ready.ids[Math.floor(Math.random() * ready.ids.length)];
   const scenarios: Scenario[] = [
     { name: 'GET /v0/customers/{id}', method: 'GET', path: () => `/v0/customers/${pick()}` },
-    { name: 'PATCH /v0/customers/{id}', method: 'PATCH', path: () => `/v0/customers/${pick()}`, body: () => JSON.stringify({ taxRates: Math.floor(Math.random() * 100), notificationSettings: { invoicePaid: Math.random() < 0.5 } }) },
+    {
+      name: 'PATCH /v0/customers/{id}',
+      method: 'PATCH',
+      path: () => `/v0/customers/${pick()}`,
+      body: () =>
+        JSON.stringify({
+          taxRates: Math.floor(Math.random() * 100),
+          notificationSettings: { invoicePaid: Math.random() < 0.5 },
+        }),
+    },
     { name: 'GET /v0/customers (first page)', method: 'GET', path: () => '/v0/customers?limit=10' },
-    { name: 'GET /v0/customers (random offset)', method: 'GET', path: () => `/v0/customers?limit=10&offset=${Math.floor(Math.random() * (ready.ids.length - 10))}` },
+    {
+      name: 'GET /v0/customers (random offset)',
+      method: 'GET',
+      path: () => `/v0/customers?limit=10&offset=${Math.floor(Math.random() * (ready.ids.length - 10))}`,
+    },
   ];
 
   const run = (s: Scenario, rate?: number) =>
@@ -91,7 +117,12 @@ async function parent(): Promise<void> {
           duration: DURATION,
           ...(rate ? { overallRate: rate } : {}),
           headers: { authorization: `Bearer ${ready.apiKey}`, 'content-type': 'application/json' },
-          requests: [{ method: s.method, setupRequest: (req: any) => ({ ...req, path: s.path(), ...(s.body ? { body: s.body() } : {}) }) }],
+          requests: [
+            {
+              method: s.method,
+              setupRequest: (req: any) => ({ ...req, path: s.path(), ...(s.body ? { body: s.body() } : {}) }),
+            },
+          ],
         },
         (err: Error | null, result: any) => (err ? reject(err) : resolve(result)),
       );
@@ -103,8 +134,18 @@ async function parent(): Promise<void> {
       for (const rate of [undefined, FIXED_RATE]) {
         const r = await run(s, rate);
         const bad = r.non2xx + r.errors + r.timeouts;
-        rows.push([s.name, rate ? `${rate} req/s` : 'max', r.requests.average.toFixed(0), String(r.latency.p50), String(r.latency.p99), String(r.latency.max), String(bad)]);
-        console.log(`  ${s.name} (${rate ? `${rate} req/s` : 'max'}): ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${bad ? `, ${bad} non-2xx/errors` : ''}`);
+        rows.push([
+          s.name,
+          rate ? `${rate} req/s` : 'max',
+          r.requests.average.toFixed(0),
+          String(r.latency.p50),
+          String(r.latency.p99),
+          String(r.latency.max),
+          String(bad),
+        ]);
+        console.log(
+          `  ${s.name} (${rate ? `${rate} req/s` : 'max'}): ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${bad ? `, ${bad} non-2xx/errors` : ''}`,
+        );
       }
     }
   } finally {

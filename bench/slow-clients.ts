@@ -40,7 +40,9 @@ function slowClient(port: number): Promise<SlowClient> {
   return new Promise((resolve, reject) => {
     let done = false;
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`POST /v0/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${DECLARED}\r\n\r\n`);
+      socket.write(
+        `POST /v0/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${DECLARED}\r\n\r\n`,
+      );
       socket.write(`{"name":"${'x'.repeat(Math.max(0, SENT - 9))}`);
       let answer = '';
       socket.on('data', (d) => (answer += d.toString()));
@@ -52,7 +54,10 @@ function slowClient(port: number): Promise<SlowClient> {
   });
 }
 
-async function timed(url: string, init: Parameters<typeof request>[1]): Promise<{ status: number | string; ms: number }> {
+async function timed(
+  url: string,
+  init: Parameters<typeof request>[1],
+): Promise<{ status: number | string; ms: number }> {
   const t = performance.now();
   try {
     const res = await request(url, { ...init, headersTimeout: 10_000, bodyTimeout: 10_000 });
@@ -65,7 +70,10 @@ async function timed(url: string, init: Parameters<typeof request>[1]): Promise<
 
 async function main(): Promise<void> {
   const bin = fileURLToPath(new URL('../bin/conform.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CONFORM_API_KEY: KEY } });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CONFORM_API_KEY: KEY },
+  });
   const serverLines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => serverLines.push(l));
   const line = await new Promise<string>((resolve, reject) => {
@@ -93,20 +101,31 @@ async function main(): Promise<void> {
     }
     const opened = performance.now() - t0;
     const heldAtOpen = clients.filter((c) => !c.isClosed()).length;
-    console.log(`${clients.length} slow clients connected in ${(opened / 1000).toFixed(1)} s (each declared ${DECLARED} bytes, sent ${SENT}); ${heldAtOpen} still open`);
+    console.log(
+      `${clients.length} slow clients connected in ${(opened / 1000).toFixed(1)} s (each declared ${DECLARED} bytes, sent ${SENT}); ${heldAtOpen} still open`,
+    );
 
     // Other clients meanwhile: reads on fresh connections, and a small write (its body needs the budget).
     const reads = [];
     for (let i = 0; i < 20; i++) reads.push(await timed(`${baseUrl}/v0/merchants/${merchantId}`, { headers: auth }));
-    const write = await timed(`${baseUrl}/v0/customers`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'meanwhile' }) });
+    const write = await timed(`${baseUrl}/v0/customers`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'meanwhile' }),
+    });
     const heldDuring = clients.filter((c) => !c.isClosed()).length;
     const during = rssOf(pid);
     const readStatuses = [...new Set(reads.map((r) => r.status))].join('/');
-    console.log(`meanwhile, with ${heldDuring} slow clients open: 20 GET answered ${readStatuses}, slowest ${Math.max(...reads.map((r) => r.ms)).toFixed(0)} ms; a POST answered ${write.status} in ${write.ms.toFixed(0)} ms; RSS ${during.toFixed(0)} MB`);
+    console.log(
+      `meanwhile, with ${heldDuring} slow clients open: 20 GET answered ${readStatuses}, slowest ${Math.max(...reads.map((r) => r.ms)).toFixed(0)} ms; a POST answered ${write.status} in ${write.ms.toFixed(0)} ms; RSS ${during.toFixed(0)} MB`,
+    );
 
     const all = Promise.all(clients.map((c) => c.closed));
     let giveUp: NodeJS.Timeout | undefined;
-    const answers = await Promise.race([all, new Promise<undefined>((r) => (giveUp = setTimeout(() => r(undefined), WAIT_S * 1000)))]);
+    const answers = await Promise.race([
+      all,
+      new Promise<undefined>((r) => (giveUp = setTimeout(() => r(undefined), WAIT_S * 1000))),
+    ]);
     clearTimeout(giveUp);
     const closedAfter = (performance.now() - t0) / 1000;
     clearInterval(sampler);
@@ -127,14 +146,19 @@ async function main(): Promise<void> {
     const after5 = rssOf(pid);
     await sleep(10_000);
     const after15 = rssOf(pid);
-    const after = await timed(`${baseUrl}/v0/customers`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'after' }) });
+    const after = await timed(`${baseUrl}/v0/customers`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'after' }),
+    });
     console.log(`after: a POST answered ${after.status}; load average ${loadavg()[0].toFixed(1)}\n`);
     console.log('| server RSS | MB |\n|---|---|');
     console.log(`| idle | ${idle.toFixed(0)} |`);
     console.log(`| peak with ${clients.length} slow clients | ${peak.toFixed(0)} |`);
     console.log(`| 5 s after they were closed | ${after5.toFixed(0)} |`);
     console.log(`| 15 s after | ${after15.toFixed(0)} |`);
-    if (serverLines.length) console.log(`\nserver stderr: ${serverLines.length} line(s), e.g. ${serverLines[0].slice(0, 200)}`);
+    if (serverLines.length)
+      console.log(`\nserver stderr: ${serverLines.length} line(s), e.g. ${serverLines[0].slice(0, 200)}`);
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');

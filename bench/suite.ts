@@ -22,7 +22,9 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PROFILES = (process.env.BENCH_PROFILES ?? 'quick,full').split(',').filter(Boolean);
 const SUITES = process.env.BENCH_SUITES?.split(',').filter(Boolean);
 const BASE_URL = process.env.BENCH_BASE_URL;
-const TARGET = BASE_URL ? ['--base-url', BASE_URL, '--api-key', process.env.BENCH_API_KEY ?? 'sk_test_conform_reference'] : [];
+const TARGET = BASE_URL
+  ? ['--base-url', BASE_URL, '--api-key', process.env.BENCH_API_KEY ?? 'sk_test_conform_reference']
+  : [];
 
 interface Figures {
   profile: string;
@@ -60,11 +62,24 @@ function tree(pid: number): number[] {
 
 function runProfile(profile: string): Promise<Figures> {
   const reportDir = mkdtempSync(join(tmpdir(), `conform-bench-${profile}-`));
-  const args = ['run', '--profile', profile, '--plain', '--report-dir', reportDir, ...TARGET, ...(SUITES ? ['--suite', ...SUITES] : [])];
+  const args = [
+    'run',
+    '--profile',
+    profile,
+    '--plain',
+    '--report-dir',
+    reportDir,
+    ...TARGET,
+    ...(SUITES ? ['--suite', ...SUITES] : []),
+  ];
   const procOk = existsSync('/proc/self/status');
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(join(ROOT, 'bin/conform.js'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    const child = spawn(join(ROOT, 'bin/conform.js'), args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+    });
     let peakTree = 0;
     let peakHwm = 0;
     const sample = () => {
@@ -81,22 +96,38 @@ function runProfile(profile: string): Promise<Figures> {
     child.on('close', (code) => {
       clearInterval(timer);
       const wallMs = performance.now() - t0;
-      const summary = [...out.split('\n'), ...err.split('\n')].filter((l) => /^(PASSED|FAILED|ERROR):|^conform run:/.test(l)).join(' | ');
-      resolve({ profile, exitCode: code ?? -1, wallMs, peakTreeRssKb: procOk ? peakTree : undefined, peakHwmKb: procOk ? peakHwm : undefined, summary });
+      const summary = [...out.split('\n'), ...err.split('\n')]
+        .filter((l) => /^(PASSED|FAILED|ERROR):|^conform run:/.test(l))
+        .join(' | ');
+      resolve({
+        profile,
+        exitCode: code ?? -1,
+        wallMs,
+        peakTreeRssKb: procOk ? peakTree : undefined,
+        peakHwmKb: procOk ? peakHwm : undefined,
+        summary,
+      });
     });
   });
 }
 
 const mb = (kb?: number) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 
-console.log(`bench:suite — conform run against ${BASE_URL ? `${BASE_URL} (engine only)` : 'the bundled reference'}; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+console.log(
+  `bench:suite — conform run against ${BASE_URL ? `${BASE_URL} (engine only)` : 'the bundled reference'}; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`,
+);
 const results: Figures[] = [];
 for (const profile of PROFILES) {
   const r = await runProfile(profile);
   results.push(r);
-  console.log(`${profile.padEnd(6)} exit ${r.exitCode}  wall ${(r.wallMs / 1000).toFixed(1)} s  peak RSS ${mb(r.peakTreeRssKb)} (process tree, sampled)  VmHWM ${mb(r.peakHwmKb)}`);
+  console.log(
+    `${profile.padEnd(6)} exit ${r.exitCode}  wall ${(r.wallMs / 1000).toFixed(1)} s  peak RSS ${mb(r.peakTreeRssKb)} (process tree, sampled)  VmHWM ${mb(r.peakHwmKb)}`,
+  );
   if (r.summary) console.log(`       ${r.summary}`);
 }
 const failed = results.filter((r) => r.exitCode !== 0);
-if (failed.length) console.log(`note: ${failed.map((r) => `${r.profile} exited ${r.exitCode}`).join(', ')}; its figures measure an incomplete or failing run.`);
+if (failed.length)
+  console.log(
+    `note: ${failed.map((r) => `${r.profile} exited ${r.exitCode}`).join(', ')}; its figures measure an incomplete or failing run.`,
+  );
 process.exitCode = failed.length ? 1 : 0;

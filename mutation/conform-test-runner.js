@@ -62,10 +62,16 @@ class ConformTestRunner {
         if (res.timedOut) return void (timedOut = suite);
         const timeSpentMs = Date.now() - started;
         if (res.code === 0) tests.push({ id: suite, name: suite, status: TestStatus.Success, timeSpentMs });
-        else tests.push({ id: suite, name: suite, status: TestStatus.Failed, failureMessage: res.message, timeSpentMs });
+        else
+          tests.push({ id: suite, name: suite, status: TestStatus.Failed, failureMessage: res.message, timeSpentMs });
         // What the suite reached beyond booting (booting is the static coverage).
-        if (wantCoverage) perTest[suite] = Object.fromEntries(Object.entries(res.coverage.static).filter(([id]) => !(id in boot.static)));
-        this.log.info(`dry run: suite ${suite} ${res.code === 0 ? 'passed' : `FAILED (${res.message})`} in ${(timeSpentMs / 1000).toFixed(1)} s`);
+        if (wantCoverage)
+          perTest[suite] = Object.fromEntries(
+            Object.entries(res.coverage.static).filter(([id]) => !(id in boot.static)),
+          );
+        this.log.info(
+          `dry run: suite ${suite} ${res.code === 0 ? 'passed' : `FAILED (${res.message})`} in ${(timeSpentMs / 1000).toFixed(1)} s`,
+        );
       }
     };
     await Promise.all(Array.from({ length: this.dryRunParallel }, work));
@@ -73,7 +79,11 @@ class ConformTestRunner {
     tests.sort((a, b) => a.id.localeCompare(b.id));
     // Shared with the other test runner processes (same sandbox): static mutants use it.
     if (wantCoverage) writeFileSync(join(this.cwd, COVERAGE_FILE), JSON.stringify(perTest));
-    return { status: DryRunStatus.Complete, tests, ...(wantCoverage ? { mutantCoverage: { static: boot.static, perTest } } : {}) };
+    return {
+      status: DryRunStatus.Complete,
+      tests,
+      ...(wantCoverage ? { mutantCoverage: { static: boot.static, perTest } } : {}),
+    };
   }
 
   /**
@@ -89,7 +99,13 @@ class ConformTestRunner {
       const res = await this.conformRun(suites, { timeout, mutant: activeMutant.id });
       ran += suites.length;
       if (res.timedOut) return { status: MutantRunStatus.Timeout, reason: `conform run exceeded ${timeout} ms` };
-      if (res.code !== 0) return { status: MutantRunStatus.Killed, killedBy: res.failedSuites.length ? res.failedSuites : suites, failureMessage: res.message, nrOfTests: ran };
+      if (res.code !== 0)
+        return {
+          status: MutantRunStatus.Killed,
+          killedBy: res.failedSuites.length ? res.failedSuites : suites,
+          failureMessage: res.message,
+          nrOfTests: ran,
+        };
     }
     return { status: MutantRunStatus.Survived, nrOfTests: ran };
   }
@@ -101,7 +117,9 @@ class ConformTestRunner {
     if (!this.byFile.has(sandboxFileName)) {
       let ids = new Set();
       try {
-        ids = new Set([...readFileSync(sandboxFileName, 'utf8').matchAll(/stryMutAct_\w+\("(\d+)"\)/g)].map((m) => m[1]));
+        ids = new Set(
+          [...readFileSync(sandboxFileName, 'utf8').matchAll(/stryMutAct_\w+\("(\d+)"\)/g)].map((m) => m[1]),
+        );
       } catch {
         // An unreadable file: no suite is known to reach it, so every suite runs at once.
       }
@@ -147,7 +165,17 @@ class ConformTestRunner {
     if (mutant !== undefined) env[INSTRUMENTER_CONSTANTS.ACTIVE_MUTANT_ENV_VARIABLE] = mutant;
     if (coverage) env.CONFORM_MUTANT_COVERAGE = join(dir, 'coverage.json');
     // Against the reference every fixture exists: a skip means the mutant broke one.
-    const args = ['run', '--plain', '--fail-on-skip', '--config', this.config, '--report-dir', join(dir, 'report'), '--suite', ...suites];
+    const args = [
+      'run',
+      '--plain',
+      '--fail-on-skip',
+      '--config',
+      this.config,
+      '--report-dir',
+      join(dir, 'report'),
+      '--suite',
+      ...suites,
+    ];
     return new Promise((resolve) => {
       const child = this.spawn(args, env);
       let out = '';
@@ -199,7 +227,9 @@ export function outcome(dir, out) {
   const report = readJson(join(dir, 'report', 'report.json'));
   const failed = (report?.rules ?? []).filter((r) => r.verdict === 'failed' && r.scope === 'target');
   if (failed.length) {
-    const failedSuites = [...new Set((report.scenarios ?? []).filter((s) => s.state === 'failed').map((s) => s.suite))].filter(Boolean);
+    const failedSuites = [
+      ...new Set((report.scenarios ?? []).filter((s) => s.state === 'failed').map((s) => s.suite)),
+    ].filter(Boolean);
     return { failedSuites, message: `failed rules: ${failed.map((r) => r.id).join(', ')}` };
   }
   const tail = out.trim().split('\n').slice(-3).join(' | ');

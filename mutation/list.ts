@@ -13,12 +13,34 @@ import { reportedMutants, type ReportedMutant } from './survivors.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-const quiet = { isTraceEnabled: () => false, isDebugEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => true, isFatalEnabled: () => true, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+const quiet = {
+  isTraceEnabled: () => false,
+  isDebugEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => false,
+  isErrorEnabled: () => true,
+  isFatalEnabled: () => true,
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+};
 
 /** Every mutant of `files` (paths relative to the project), with the original code as a review names it. */
 export async function listMutants(files: string[]): Promise<ReportedMutant[]> {
-  const sources = files.map((name) => ({ name, content: readFileSync(`${ROOT}${name}`, 'utf8'), mutate: true as const }));
-  const result = await new Instrumenter(quiet as never).instrument(sources, { plugins: null, excludedMutations: [], ignorers: [], noHeader: true } as never);
+  const sources = files.map((name) => ({
+    name,
+    content: readFileSync(`${ROOT}${name}`, 'utf8'),
+    mutate: true as const,
+  }));
+  const result = await new Instrumenter(quiet as never).instrument(sources, {
+    plugins: null,
+    excludedMutations: [],
+    ignorers: [],
+    noHeader: true,
+  } as never);
   // The instrumenter counts lines and columns from 0; Stryker's report (and sliceSource) from 1.
   const report = {
     files: Object.fromEntries(
@@ -28,7 +50,14 @@ export async function listMutants(files: string[]): Promise<ReportedMutant[]> {
           source: s.content,
           mutants: result.mutants
             .filter((m) => m.fileName === s.name)
-            .map((m) => ({ ...m, status: 'Pending', location: { start: { line: m.location.start.line + 1, column: m.location.start.column + 1 }, end: { line: m.location.end.line + 1, column: m.location.end.column + 1 } } })),
+            .map((m) => ({
+              ...m,
+              status: 'Pending',
+              location: {
+                start: { line: m.location.start.line + 1, column: m.location.start.column + 1 },
+                end: { line: m.location.end.line + 1, column: m.location.end.column + 1 },
+              },
+            })),
         },
       ]),
     ),
@@ -43,7 +72,10 @@ async function defaultFiles(): Promise<string[]> {
     if (!pattern.includes('*')) return [pattern];
     const dir = dirname(pattern);
     const re = new RegExp(`^${basename(pattern).replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
-    return readdirSync(`${ROOT}${dir}`).filter((f) => re.test(f)).sort().map((f) => join(dir, f));
+    return readdirSync(`${ROOT}${dir}`)
+      .filter((f) => re.test(f))
+      .sort()
+      .map((f) => join(dir, f));
   });
 }
 
@@ -52,8 +84,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const g = args.indexOf('--grep');
   const grep = g >= 0 ? args.splice(g, 2)[1] : undefined;
   const files = args.length ? args : await defaultFiles();
-  const mutants = (await listMutants(files)).filter((m) => !grep || m.original.includes(grep) || m.replacement.includes(grep));
-  const entries = mutants.map((m) => ({ file: m.file, mutator: m.mutator, original: m.original, replacement: m.replacement, ...(m.twins > 1 ? { occurrence: m.occurrence } : {}), line: m.line }));
+  const mutants = (await listMutants(files)).filter(
+    (m) => !grep || m.original.includes(grep) || m.replacement.includes(grep),
+  );
+  const entries = mutants.map((m) => ({
+    file: m.file,
+    mutator: m.mutator,
+    original: m.original,
+    replacement: m.replacement,
+    ...(m.twins > 1 ? { occurrence: m.occurrence } : {}),
+    line: m.line,
+  }));
   process.stdout.write(stringify(entries, { lineWidth: 0 }));
   console.error(`${mutants.length} mutants (line is for reading only: reviews never name it)`);
 }

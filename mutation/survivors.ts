@@ -61,18 +61,22 @@ const DETECTED = new Set(['Killed', 'Timeout']);
 /** The source between two 1-based (line, column) positions, whitespace collapsed. */
 export function sliceSource(source: string, loc: StrykerMutant['location']): string {
   const lines = source.split('\n');
-  const offset = (p: { line: number; column: number }) => lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
+  const offset = (p: { line: number; column: number }) =>
+    lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
   return squash(source.slice(offset(loc.start), offset(loc.end)));
 }
 
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-const textKey = (m: { file: string; mutator: string; original: string; replacement: string }) => JSON.stringify([m.file, m.mutator, m.original, m.replacement]);
+const textKey = (m: { file: string; mutator: string; original: string; replacement: string }) =>
+  JSON.stringify([m.file, m.mutator, m.original, m.replacement]);
 
 export function reportedMutants(report: StrykerReport): ReportedMutant[] {
   const out = Object.entries(report.files).flatMap(([file, f]) =>
     [...f.mutants]
-      .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
+      .sort(
+        (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+      )
       .map((m) => ({
         id: m.id,
         file,
@@ -87,7 +91,8 @@ export function reportedMutants(report: StrykerReport): ReportedMutant[] {
   );
   const seen = new Map<string, ReportedMutant[]>();
   for (const m of out) seen.set(textKey(m), [...(seen.get(textKey(m)) ?? []), m]);
-  for (const group of seen.values()) group.forEach((m, i) => Object.assign(m, { occurrence: i + 1, twins: group.length }));
+  for (const group of seen.values())
+    group.forEach((m, i) => Object.assign(m, { occurrence: i + 1, twins: group.length }));
   return out;
 }
 
@@ -98,20 +103,29 @@ export function loadReviews(path: string): Review[] {
   const reviews = list.map((r, i) => {
     const where = `${path}: survivors[${i}]`;
     const extra = Object.keys(r ?? {}).filter((k) => !REVIEW_KEYS.has(k));
-    if (extra.length) throw new Error(`${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (a review names one mutant: file, mutator, original, replacement, occurrence when needed)`);
+    if (extra.length)
+      throw new Error(
+        `${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (a review names one mutant: file, mutator, original, replacement, occurrence when needed)`,
+      );
     for (const k of ['file', 'mutator', 'original', 'replacement', 'verdict', 'reason'] as const) {
       if (typeof r?.[k] !== 'string') throw new Error(`${where}: '${k}' must be a string`);
     }
-    if (r.mutator === '*' || !/^[A-Z][A-Za-z]+$/.test(r.mutator)) throw new Error(`${where}: mutator must be one Stryker mutator name (e.g. StringLiteral), got '${r.mutator}'`);
-    if (r.occurrence !== undefined && (!Number.isInteger(r.occurrence) || r.occurrence < 1)) throw new Error(`${where}: occurrence must be a whole number from 1`);
-    if (!VERDICTS.includes(r.verdict)) throw new Error(`${where}: verdict must be ${VERDICTS.join(' or ')}, got '${r.verdict}'`);
+    if (r.mutator === '*' || !/^[A-Z][A-Za-z]+$/.test(r.mutator))
+      throw new Error(`${where}: mutator must be one Stryker mutator name (e.g. StringLiteral), got '${r.mutator}'`);
+    if (r.occurrence !== undefined && (!Number.isInteger(r.occurrence) || r.occurrence < 1))
+      throw new Error(`${where}: occurrence must be a whole number from 1`);
+    if (!VERDICTS.includes(r.verdict))
+      throw new Error(`${where}: verdict must be ${VERDICTS.join(' or ')}, got '${r.verdict}'`);
     if (r.reason.trim().length < 10) throw new Error(`${where}: the reason must say why (at least 10 characters)`);
     return { ...r, original: squash(r.original), replacement: squash(r.replacement) } as Review;
   });
   const keys = new Set<string>();
   for (const r of reviews) {
     const key = `${textKey(r)}#${r.occurrence ?? 1}`;
-    if (keys.has(key)) throw new Error(`${path}: two reviews of the same mutant (${r.file} ${r.mutator} ${JSON.stringify(r.original)} -> ${JSON.stringify(r.replacement)}${r.occurrence ? ` #${r.occurrence}` : ''})`);
+    if (keys.has(key))
+      throw new Error(
+        `${path}: two reviews of the same mutant (${r.file} ${r.mutator} ${JSON.stringify(r.original)} -> ${JSON.stringify(r.replacement)}${r.occurrence ? ` #${r.occurrence}` : ''})`,
+      );
     keys.add(key);
   }
   return reviews;
@@ -123,7 +137,8 @@ export function loadReviews(path: string): Review[] {
  * unreviewed until each gets its own review.
  */
 function matches(r: Review, m: ReportedMutant): boolean {
-  if (r.file !== m.file || r.mutator !== m.mutator || r.original !== m.original || r.replacement !== m.replacement) return false;
+  if (r.file !== m.file || r.mutator !== m.mutator || r.original !== m.original || r.replacement !== m.replacement)
+    return false;
   return r.occurrence !== undefined ? r.occurrence === m.occurrence : m.twins === 1;
 }
 

@@ -48,9 +48,26 @@ export function catalogSection(results: Result[]): string {
   const lines = [START, '', '| Family | Faults | Benign variants |', '|---|---:|---:|'];
   for (const f of FAMILIES) lines.push(`| ${f} | ${count(faults, f)} | ${count(benign, f)} |`);
   lines.push(`| **total** | **${faults.length}** | **${benign.length}** |`, '', '### Faults', '');
-  lines.push('"Should trip" are the rules a fault is meant to break; "Rules fired" are the failed', 'rules of the measured run (the expected ones first).', '');
-  const head = (what: string) => [`| Fault | Family | What it does | Should trip | Suites | ${what} | Rules fired | Time |`, '|---|---|---|---|---|---|---|---:|'];
-  lines.push(...head('Caught?'), ...faults.map(row), '', '### Benign variants', '', ...head('Flagged?'), ...benign.map(row), '', '');
+  lines.push(
+    '"Should trip" are the rules a fault is meant to break; "Rules fired" are the failed',
+    'rules of the measured run (the expected ones first).',
+    '',
+  );
+  const head = (what: string) => [
+    `| Fault | Family | What it does | Should trip | Suites | ${what} | Rules fired | Time |`,
+    '|---|---|---|---|---|---|---|---:|',
+  ];
+  lines.push(
+    ...head('Caught?'),
+    ...faults.map(row),
+    '',
+    '### Benign variants',
+    '',
+    ...head('Flagged?'),
+    ...benign.map(row),
+    '',
+    '',
+  );
   return lines.join('\n');
 }
 

@@ -11,7 +11,8 @@ import { publishedSchemas, SCHEMA_FILES, type PublishedSchema } from '../src/eng
 export function schemaTexts(): Record<string, string> {
   const docs = publishedSchemas();
   const out: Record<string, string> = {};
-  for (const name of Object.keys(SCHEMA_FILES) as PublishedSchema[]) out[SCHEMA_FILES[name]] = `${JSON.stringify(docs[name], null, 2)}\n`;
+  for (const name of Object.keys(SCHEMA_FILES) as PublishedSchema[])
+    out[SCHEMA_FILES[name]] = `${JSON.stringify(docs[name], null, 2)}\n`;
   return out;
 }
 

@@ -31,12 +31,24 @@ const options: ts.CompilerOptions = {
 rmSync(join(ROOT, OUT), { recursive: true, force: true });
 const program = ts.createProgram([join(ROOT, ENTRY)], options);
 let written = 0;
-const result = program.emit(undefined, (file, text) => {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  written++;
-}, undefined, true);
+const result = program.emit(
+  undefined,
+  (file, text) => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    written++;
+  },
+  undefined,
+  true,
+);
 // Type errors are `npm run typecheck`'s to report; declarations are written regardless.
 const errors = result.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
-if (errors.length) console.error(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
+if (errors.length)
+  console.error(
+    ts.formatDiagnostics(errors, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => '\n',
+    }),
+  );
 console.log(`types: ${written} declaration files for ${ENTRY} in ${OUT}/`);

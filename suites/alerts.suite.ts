@@ -13,93 +13,220 @@ function expectPage(t: ScenarioContext, ruleId: string, ex: Exchange, walletId: 
   notRefused(t, ex);
   t.expectStatus(ruleId, ex, 200);
   const b = bodyOf(ex);
-  t.expectRule('ALERTS.LIST.PAGINATED', b.object === 'list' && Array.isArray(b.data) && !!b.pagination && typeof b.pagination === 'object', 'a list envelope with data and pagination', ex);
+  t.expectRule(
+    'ALERTS.LIST.PAGINATED',
+    b.object === 'list' && Array.isArray(b.data) && !!b.pagination && typeof b.pagination === 'object',
+    'a list envelope with data and pagination',
+    ex,
+  );
   const foreign = (b.data as Json[]).filter((a) => a?.object !== 'alert' || a?.resourceId !== walletId);
-  t.expectRule('ALERTS.LIST.PAGINATED', foreign.length === 0, `every item is an alert of wallet ${walletId} (${foreign.length} are not)`, ex);
+  t.expectRule(
+    'ALERTS.LIST.PAGINATED',
+    foreign.length === 0,
+    `every item is an alert of wallet ${walletId} (${foreign.length} are not)`,
+    ex,
+  );
   return b;
 }
 
-scenario(['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.OFFSET', 'ALERTS.LIST.PAGINATED', 'STATUS.SUCCESS.CODE'], 'GET /v0/alerts pages 10 at a time from offset 0 by default', async (t) => {
-  const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
-  const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
-  const b = expectPage(t, 'ALERTS.LIST.LIMIT_DEFAULT', res, walletId);
-  const limit = b.pagination.limit;
-  t.expectRule('ALERTS.LIST.LIMIT_DEFAULT', limit === undefined || limit === 10, `pagination.limit is 10 by default (got ${JSON.stringify(limit)})`, res);
-  t.expectRule('ALERTS.LIST.LIMIT_DEFAULT', b.data.length <= 10, `a default page holds at most 10 of the wallet's ${alertIds.length} alerts (got ${b.data.length})`, res);
-  if (b.data.length < 10) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
-  t.expectRule('ALERTS.LIST.OFFSET', b.pagination.offset === undefined || b.pagination.offset === 0, `pagination.offset is 0 by default (got ${JSON.stringify(b.pagination.offset)})`, res);
-  t.expectRule('ALERTS.LIST.PAGINATED', b.pagination.total === alertIds.length, `pagination.total counts the wallet's ${alertIds.length} alerts (got ${JSON.stringify(b.pagination.total)})`, res);
-  // The rest, from where the default page stopped: the two pages cover every alert once.
-  const rest = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: b.data.length, limit: 100 } });
-  const r = expectPage(t, 'ALERTS.LIST.OFFSET', rest, walletId);
-  const ids = [...b.data, ...r.data].map((a: Json) => a.id);
-  const seen = new Set(ids);
-  t.expectRule('ALERTS.LIST.OFFSET', ids.length === alertIds.length && seen.size === alertIds.length && alertIds.every((id) => seen.has(id)), `offset ${b.data.length} holds the alerts after the default page: together they cover all ${alertIds.length} alerts once (got ${ids.length} ids, ${seen.size} distinct)`, rest);
-}, concurrent);
+scenario(
+  ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.OFFSET', 'ALERTS.LIST.PAGINATED', 'STATUS.SUCCESS.CODE'],
+  'GET /v0/alerts pages 10 at a time from offset 0 by default',
+  async (t) => {
+    const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
+    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
+    const b = expectPage(t, 'ALERTS.LIST.LIMIT_DEFAULT', res, walletId);
+    const limit = b.pagination.limit;
+    t.expectRule(
+      'ALERTS.LIST.LIMIT_DEFAULT',
+      limit === undefined || limit === 10,
+      `pagination.limit is 10 by default (got ${JSON.stringify(limit)})`,
+      res,
+    );
+    t.expectRule(
+      'ALERTS.LIST.LIMIT_DEFAULT',
+      b.data.length <= 10,
+      `a default page holds at most 10 of the wallet's ${alertIds.length} alerts (got ${b.data.length})`,
+      res,
+    );
+    if (b.data.length < 10) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
+    t.expectRule(
+      'ALERTS.LIST.OFFSET',
+      b.pagination.offset === undefined || b.pagination.offset === 0,
+      `pagination.offset is 0 by default (got ${JSON.stringify(b.pagination.offset)})`,
+      res,
+    );
+    t.expectRule(
+      'ALERTS.LIST.PAGINATED',
+      b.pagination.total === alertIds.length,
+      `pagination.total counts the wallet's ${alertIds.length} alerts (got ${JSON.stringify(b.pagination.total)})`,
+      res,
+    );
+    // The rest, from where the default page stopped: the two pages cover every alert once.
+    const rest = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: b.data.length, limit: 100 } });
+    const r = expectPage(t, 'ALERTS.LIST.OFFSET', rest, walletId);
+    const ids = [...b.data, ...r.data].map((a: Json) => a.id);
+    const seen = new Set(ids);
+    t.expectRule(
+      'ALERTS.LIST.OFFSET',
+      ids.length === alertIds.length && seen.size === alertIds.length && alertIds.every((id) => seen.has(id)),
+      `offset ${b.data.length} holds the alerts after the default page: together they cover all ${alertIds.length} alerts once (got ${ids.length} ids, ${seen.size} distinct)`,
+      rest,
+    );
+  },
+  concurrent,
+);
 
-scenario(['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'], 'GET /v0/alerts accepts limit 1 and 100; 0 and 101 get 400', async (t) => {
-  const { walletId } = await t.fixture((f) => f.walletWithAlerts(2));
-  for (const limit of [1, 100]) {
-    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
-    const b = expectPage(t, 'ALERTS.LIST.LIMIT_RANGE', res, walletId);
-    // The wallet holds at least two alerts (maybe more): a page holds at most `limit`, and is not empty.
-    t.expectRule('ALERTS.LIST.LIMIT_RANGE', b.pagination.limit === undefined || b.pagination.limit === limit, `limit ${limit}: pagination.limit echoes ${limit} (got ${JSON.stringify(b.pagination.limit)})`, res);
-    t.expectRule('ALERTS.LIST.LIMIT_RANGE', b.data.length <= limit && b.data.length >= Math.min(limit, 2), `limit ${limit}: a first page of a wallet with at least 2 alerts holds between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`, res);
-  }
-  for (const limit of [0, 101]) {
-    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
-    t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'], res, 400);
-  }
-}, concurrent);
+scenario(
+  ['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'],
+  'GET /v0/alerts accepts limit 1 and 100; 0 and 101 get 400',
+  async (t) => {
+    const { walletId } = await t.fixture((f) => f.walletWithAlerts(2));
+    for (const limit of [1, 100]) {
+      const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
+      const b = expectPage(t, 'ALERTS.LIST.LIMIT_RANGE', res, walletId);
+      // The wallet holds at least two alerts (maybe more): a page holds at most `limit`, and is not empty.
+      t.expectRule(
+        'ALERTS.LIST.LIMIT_RANGE',
+        b.pagination.limit === undefined || b.pagination.limit === limit,
+        `limit ${limit}: pagination.limit echoes ${limit} (got ${JSON.stringify(b.pagination.limit)})`,
+        res,
+      );
+      t.expectRule(
+        'ALERTS.LIST.LIMIT_RANGE',
+        b.data.length <= limit && b.data.length >= Math.min(limit, 2),
+        `limit ${limit}: a first page of a wallet with at least 2 alerts holds between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`,
+        res,
+      );
+    }
+    for (const limit of [0, 101]) {
+      const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
+      t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'], res, 400);
+    }
+  },
+  concurrent,
+);
 
-scenario(['ALERTS.LIST.OFFSET', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'VALIDATION.BOUNDS.400', 'VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'GET /v0/alerts: offset -1, a missing resourceId or a non-integer limit get 400', async (t) => {
-  const { walletId } = await t.fixture((f) => f.wallet());
-  const negative = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: -1 } });
-  t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.OFFSET'], negative, 400);
-  const missing = await t.http.get('/v0/alerts');
-  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missing, 400);
-  const missingWithPaging = await t.http.get('/v0/alerts', { query: { limit: 5, offset: 0 } });
-  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missingWithPaging, 400);
-  const notInteger = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit: 'ten' } });
-  t.expectStatus('VALIDATION.TYPE.400', notInteger, 400);
-}, concurrent);
+scenario(
+  [
+    'ALERTS.LIST.OFFSET',
+    'ALERTS.LIST.RESOURCE_ID_REQUIRED',
+    'VALIDATION.BOUNDS.400',
+    'VALIDATION.REQUIRED.400',
+    'VALIDATION.TYPE.400',
+  ],
+  'GET /v0/alerts: offset -1, a missing resourceId or a non-integer limit get 400',
+  async (t) => {
+    const { walletId } = await t.fixture((f) => f.wallet());
+    const negative = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: -1 } });
+    t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.OFFSET'], negative, 400);
+    const missing = await t.http.get('/v0/alerts');
+    t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missing, 400);
+    const missingWithPaging = await t.http.get('/v0/alerts', { query: { limit: 5, offset: 0 } });
+    t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.LIST.RESOURCE_ID_REQUIRED'], missingWithPaging, 400);
+    const notInteger = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit: 'ten' } });
+    t.expectStatus('VALIDATION.TYPE.400', notInteger, 400);
+  },
+  concurrent,
+);
 
-scenario(['ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.REQUIRED.400', 'VALIDATION.ENUM.400'], 'PATCH /v0/alerts/{id} without resource, or with resource other than wallet, gets 400', async (t) => {
-  const { alertIds: [alertId] } = await t.fixture((f) => f.walletWithAlerts(1));
-  const missing = await t.http.patch(alertPath(alertId), { enabled: false });
-  t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], missing, 400);
-  for (const resource of ['customer', 'WALLET']) {
-    const other = await t.http.patch(alertPath(alertId), { enabled: false }, { query: { resource } });
-    t.expectStatus(['VALIDATION.ENUM.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], other, 400);
-  }
-}, concurrent);
+scenario(
+  ['ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.REQUIRED.400', 'VALIDATION.ENUM.400'],
+  'PATCH /v0/alerts/{id} without resource, or with resource other than wallet, gets 400',
+  async (t) => {
+    const {
+      alertIds: [alertId],
+    } = await t.fixture((f) => f.walletWithAlerts(1));
+    const missing = await t.http.patch(alertPath(alertId), { enabled: false });
+    t.expectStatus(['VALIDATION.REQUIRED.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], missing, 400);
+    for (const resource of ['customer', 'WALLET']) {
+      const other = await t.http.patch(alertPath(alertId), { enabled: false }, { query: { resource } });
+      t.expectStatus(['VALIDATION.ENUM.400', 'ALERTS.UPDATE.RESOURCE_REQUIRED'], other, 400);
+    }
+  },
+  concurrent,
+);
 
-scenario(['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert updated', async (t) => {
-  const { alertIds: [alertId], walletId } = await t.fixture((f) => f.walletWithAlerts(1));
-  const body = { enabled: false, notifyPeriod: 7200, recipients: ['ops@conform.invalid', 'billing@conform.invalid'], config: { threshold: '12.34' } };
-  const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
-  notRefused(t, res);
-  t.expectStatus('ALERTS.UPDATE.OK', res, 200);
-  const a = bodyOf(res);
-  t.expectRule('ALERTS.UPDATE.OK', a.object === 'alert' && a.id === alertId && a.resourceId === walletId, `the alert ${alertId} of wallet ${walletId} comes back (got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`, res);
-  t.expectRule(
-    'ALERTS.UPDATE.OK',
-    a.enabled === false && a.notifyPeriod === 7200 && JSON.stringify(a.recipients) === JSON.stringify(body.recipients),
-    `enabled, notifyPeriod and recipients hold the values sent (got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
-    res,
-  );
-  // The contents of config are not shown: only that it is an object.
-  t.expectRule('ALERTS.UPDATE.OK', a.config === undefined || (typeof a.config === 'object' && a.config !== null), 'config, when present, is an object', res);
-}, concurrent);
+scenario(
+  ['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.NOT_400'],
+  'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert updated',
+  async (t) => {
+    const {
+      alertIds: [alertId],
+      walletId,
+    } = await t.fixture((f) => f.walletWithAlerts(1));
+    const body = {
+      enabled: false,
+      notifyPeriod: 7200,
+      recipients: ['ops@conform.invalid', 'billing@conform.invalid'],
+      config: { threshold: '12.34' },
+    };
+    const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+    notRefused(t, res);
+    t.expectStatus('ALERTS.UPDATE.OK', res, 200);
+    const a = bodyOf(res);
+    t.expectRule(
+      'ALERTS.UPDATE.OK',
+      a.object === 'alert' && a.id === alertId && a.resourceId === walletId,
+      `the alert ${alertId} of wallet ${walletId} comes back (got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`,
+      res,
+    );
+    t.expectRule(
+      'ALERTS.UPDATE.OK',
+      a.enabled === false &&
+        a.notifyPeriod === 7200 &&
+        JSON.stringify(a.recipients) === JSON.stringify(body.recipients),
+      `enabled, notifyPeriod and recipients hold the values sent (got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
+      res,
+    );
+    // The contents of config are not shown: only that it is an object.
+    t.expectRule(
+      'ALERTS.UPDATE.OK',
+      a.config === undefined || (typeof a.config === 'object' && a.config !== null),
+      'config, when present, is an object',
+      res,
+    );
+  },
+  concurrent,
+);
 
-scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'PATCH of an unknown alert gets 404', async (t) => {
-  const res = await t.http.patch(alertPath('alert_conform0unknown'), { enabled: true }, { query: { resource: 'wallet' } });
-  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
-}, concurrent);
+scenario(
+  ['STATUS.404.UNKNOWN_RESOURCE'],
+  'PATCH of an unknown alert gets 404',
+  async (t) => {
+    const res = await t.http.patch(
+      alertPath('alert_conform0unknown'),
+      { enabled: true },
+      { query: { resource: 'wallet' } },
+    );
+    t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
+  },
+  concurrent,
+);
 
-scenario(['ALERTS.UPDATE.PARTIAL'], 'PATCH /v0/alerts/{id} changes only the fields provided', async (t) => {
-  const { alertIds: [alertId] } = await t.fixture((f) => f.walletWithAlerts(1));
-  const first = { enabled: true, notifyPeriod: 3600, recipients: ['ops@conform.invalid'], config: { threshold: '5.00' } };
-  const send = (body: Record<string, unknown>) => t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
-  await keepsUnsent(t, 'ALERTS.UPDATE.PARTIAL', send, first, [{ notifyPeriod: 7200 }, { enabled: false }], ['enabled', 'notifyPeriod', 'recipients', 'config']);
-}, concurrent);
+scenario(
+  ['ALERTS.UPDATE.PARTIAL'],
+  'PATCH /v0/alerts/{id} changes only the fields provided',
+  async (t) => {
+    const {
+      alertIds: [alertId],
+    } = await t.fixture((f) => f.walletWithAlerts(1));
+    const first = {
+      enabled: true,
+      notifyPeriod: 3600,
+      recipients: ['ops@conform.invalid'],
+      config: { threshold: '5.00' },
+    };
+    const send = (body: Record<string, unknown>) =>
+      t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+    await keepsUnsent(
+      t,
+      'ALERTS.UPDATE.PARTIAL',
+      send,
+      first,
+      [{ notifyPeriod: 7200 }, { enabled: false }],
+      ['enabled', 'notifyPeriod', 'recipients', 'config'],
+    );
+  },
+  concurrent,
+);

@@ -45,7 +45,12 @@ const present = (ex: Exchange) => RATE_HEADERS.filter((h) => ex.responseHeaders[
 /** The body is an Error (also when it is not JSON at all, which the error-shape check leaves to the content-type check). */
 function expectErrorShape(t: ScenarioContext, ruleId: string, ex: Exchange, what: string): void {
   const problems = errorShapeProblems(ex.body);
-  t.expectRule(ruleId, problems.length === 0, `${what}: the ${ex.status} body is not an Error: ${problems.join('; ')}`, ex);
+  t.expectRule(
+    ruleId,
+    problems.length === 0,
+    `${what}: the ${ex.status} body is not an Error: ${problems.join('; ')}`,
+    ex,
+  );
 }
 
 /** 401 in Error shape and, on the listed endpoints, no rate headers. */
@@ -53,7 +58,12 @@ function expect401(t: ScenarioContext, ex: Exchange, what: string): void {
   t.expectRule('AUTH.401.SHAPE', ex.status === 401, `${what} got ${ex.status ?? ex.transportError}, not 401`, ex);
   expectErrorShape(t, 'AUTH.401.SHAPE', ex, what);
   if (spec.findOperation(ex.method, ex.path.split('?')[0])?.rateLimit) {
-    t.expectRule('RATE.FAILED_AUTH.NO_HEADERS', present(ex).length === 0, `${what}: a 401 carries ${present(ex).join(', ')}`, ex);
+    t.expectRule(
+      'RATE.FAILED_AUTH.NO_HEADERS',
+      present(ex).length === 0,
+      `${what}: a 401 carries ${present(ex).join(', ')}`,
+      ex,
+    );
   }
 }
 
@@ -61,12 +71,19 @@ scenario(
   ['AUTH.BEARER.REQUIRED', 'AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
   'every documented operation without a bearer gets 401 in the Error shape',
   async (t) => {
-    const sent = await Promise.all(DOCUMENTED.map((op) => {
-      const r = requestFor(op);
-      return t.http.request(op.method, r.path, { key: null, body: r.body });
-    }));
+    const sent = await Promise.all(
+      DOCUMENTED.map((op) => {
+        const r = requestFor(op);
+        return t.http.request(op.method, r.path, { key: null, body: r.body });
+      }),
+    );
     for (const ex of sent) {
-      t.softExpectRule('AUTH.BEARER.REQUIRED', ex.status === 401, `${ex.method} ${ex.path.split('?')[0]} without Authorization got ${ex.status ?? ex.transportError}, not 401`, ex);
+      t.softExpectRule(
+        'AUTH.BEARER.REQUIRED',
+        ex.status === 401,
+        `${ex.method} ${ex.path.split('?')[0]} without Authorization got ${ex.status ?? ex.transportError}, not 401`,
+        ex,
+      );
     }
     for (const ex of sent) if (ex.status === 401) expect401(t, ex, `${ex.method} without Authorization`);
     t.note(`${sent.length} documented operations sent without Authorization`);
@@ -90,9 +107,22 @@ scenario(
   ['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
   'a malformed or unknown bearer gets 401 in the Error shape, without rate headers, also on the rate-limited endpoints',
   async (t) => {
-    const paths = [...RATE_LIMITED, DOCUMENTED.find((op) => op.operationId === 'updateWebhooks') ?? DOCUMENTED[0]].map((op) => ({ op, ...requestFor(op) }));
-    const cases = malformed(targetContext().apiKey.value).flatMap(([what, authorization]) => paths.map((p) => ({ what, authorization, ...p })));
-    const sent = await Promise.all(cases.map((c) => t.http.request(c.op.method, c.path, { headers: { authorization: c.authorization }, body: c.body, unauthenticated: true, retry429: false })));
+    const paths = [...RATE_LIMITED, DOCUMENTED.find((op) => op.operationId === 'updateWebhooks') ?? DOCUMENTED[0]].map(
+      (op) => ({ op, ...requestFor(op) }),
+    );
+    const cases = malformed(targetContext().apiKey.value).flatMap(([what, authorization]) =>
+      paths.map((p) => ({ what, authorization, ...p })),
+    );
+    const sent = await Promise.all(
+      cases.map((c) =>
+        t.http.request(c.op.method, c.path, {
+          headers: { authorization: c.authorization },
+          body: c.body,
+          unauthenticated: true,
+          retry429: false,
+        }),
+      ),
+    );
     sent.forEach((ex, i) => expect401(t, ex, `${cases[i].what} on ${cases[i].op.operationId}`));
   },
   { concurrent: true },
@@ -103,10 +133,17 @@ scenario(
   'a revoked key gets 401 in the Error shape, without rate headers, also on the rate-limited endpoints',
   async (t) => {
     const revoked = await t.fixture((f) => f.revokedKey());
-    const sent = await Promise.all([...RATE_LIMITED, ...DOCUMENTED.filter((op) => op.operationId === 'updateWebhooks')].map((op) => {
-      const r = requestFor(op);
-      return t.http.request(op.method, r.path, { key: revoked, body: r.body, unauthenticated: true, retry429: false });
-    }));
+    const sent = await Promise.all(
+      [...RATE_LIMITED, ...DOCUMENTED.filter((op) => op.operationId === 'updateWebhooks')].map((op) => {
+        const r = requestFor(op);
+        return t.http.request(op.method, r.path, {
+          key: revoked,
+          body: r.body,
+          unauthenticated: true,
+          retry429: false,
+        });
+      }),
+    );
     for (const ex of sent) expect401(t, ex, `a revoked key on ${ex.method} ${ex.path.split('?')[0]}`);
   },
   { concurrent: true },
@@ -132,12 +169,21 @@ scenario(
   async (t) => {
     const { merchantId } = await t.fixture((f) => f.merchant());
     const enabled = await t.fixture((f) => f.webhooksEnabled());
-    t.expectRule('AUTH.MERCHANT.DEFAULT', enabled.merchantId === merchantId, `webhooks were enabled for ${enabled.merchantId}, not the key's merchant ${merchantId}`);
+    t.expectRule(
+      'AUTH.MERCHANT.DEFAULT',
+      enabled.merchantId === merchantId,
+      `webhooks were enabled for ${enabled.merchantId}, not the key's merchant ${merchantId}`,
+    );
     // enabled: true is the state the fixture left: the request changes nothing.
     const ex = await t.http.patch('/v0/webhooks', { enabled: true });
     t.expectStatus('AUTH.MERCHANT.DEFAULT', ex, 200);
     const got = (ex.body as { merchantId?: unknown } | undefined)?.merchantId;
-    t.expectRule('AUTH.MERCHANT.DEFAULT', got === merchantId, `the configuration answered is merchant ${JSON.stringify(got)}'s, not the key's merchant ${merchantId}`, ex);
+    t.expectRule(
+      'AUTH.MERCHANT.DEFAULT',
+      got === merchantId,
+      `the configuration answered is merchant ${JSON.stringify(got)}'s, not the key's merchant ${merchantId}`,
+      ex,
+    );
   },
   { concurrent: true },
 );
@@ -162,24 +208,48 @@ scenario(
   ['AUTH.KEYS.REFERENCE'],
   'reference keys: a read_only key reads but may not write (403), a revoked key gets 401',
   async (t) => {
-    if (t.target.fixtureStrategy !== 'reference') t.notJudged('a reference rule (how keys are created is not shown): judged only on a target offering the reference extensions', 'not-applicable');
+    if (t.target.fixtureStrategy !== 'reference')
+      t.notJudged(
+        'a reference rule (how keys are created is not shown): judged only on a target offering the reference extensions',
+        'not-applicable',
+      );
     const { merchantId } = await t.fixture((f) => f.merchant());
     const created = await t.http.post('/v0/apiKeys', { name: 'conform auth suite', scope: 'read_only' });
     const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
     registerSecret(key?.secret);
-    t.expectRule('AUTH.KEYS.REFERENCE', (created.status === 201 || created.status === 200) && typeof key?.secret === 'string' && typeof key?.id === 'string' && key?.scope === 'read_only', `POST /v0/apiKeys returned no read_only key with id and secret (${created.status ?? created.transportError})`, created);
+    t.expectRule(
+      'AUTH.KEYS.REFERENCE',
+      (created.status === 201 || created.status === 200) &&
+        typeof key?.secret === 'string' &&
+        typeof key?.id === 'string' &&
+        key?.scope === 'read_only',
+      `POST /v0/apiKeys returned no read_only key with id and secret (${created.status ?? created.transportError})`,
+      created,
+    );
     try {
       const read = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: key!.secret });
-      t.expectRule('AUTH.KEYS.REFERENCE', read.status === 200, `a read_only key reading its merchant got ${read.status}`, read);
+      t.expectRule(
+        'AUTH.KEYS.REFERENCE',
+        read.status === 200,
+        `a read_only key reading its merchant got ${read.status}`,
+        read,
+      );
       const write = await t.http.patch('/v0/customers/cus_conform0', { externalId: 'conform' }, { key: key!.secret });
       t.expectStatus('AUTH.KEYS.REFERENCE', write, 403);
     } finally {
       const revoke = await t.http.delete(`/v0/apiKeys/${encodeURIComponent(key!.id!)}`);
-      t.expectRule('AUTH.KEYS.REFERENCE', revoke.status !== undefined && revoke.status < 300, `DELETE /v0/apiKeys/{id} got ${revoke.status}`, revoke);
+      t.expectRule(
+        'AUTH.KEYS.REFERENCE',
+        revoke.status !== undefined && revoke.status < 300,
+        `DELETE /v0/apiKeys/{id} got ${revoke.status}`,
+        revoke,
+      );
     }
-    const after = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: key!.secret, unauthenticated: true });
+    const after = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, {
+      key: key!.secret,
+      unauthenticated: true,
+    });
     t.expectRule('AUTH.KEYS.REFERENCE', after.status === 401, `a revoked key got ${after.status}, not 401`, after);
   },
   { concurrent: true },
 );
-

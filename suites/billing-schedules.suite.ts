@@ -13,113 +13,259 @@ const DAY_MS = 86_400_000;
 
 /** Best effort: a schedule this scenario created is removed where deletes are allowed. */
 async function discard(t: ScenarioContext, id: unknown): Promise<void> {
-  if (typeof id === 'string' && t.target.destructive) await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(id)}`);
+  if (typeof id === 'string' && t.target.destructive)
+    await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(id)}`);
 }
 
 function checkOwner(t: ScenarioContext, s: Json, ex: Exchange, orderId?: string): void {
   const owners = [present(s.orderId), present(s.subscriptionId)].filter(Boolean).length;
-  t.softExpectRule('SCHEDULES.OWNER.EXACTLY_ONE', owners === 1, `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, subscriptionId ${JSON.stringify(s.subscriptionId)})`, ex);
-  if (orderId) t.softExpectRule('SCHEDULES.CREATE.BY_ORDER', s.orderId === orderId, `the schedule is owned by order ${orderId} (orderId ${JSON.stringify(s.orderId)})`, ex);
+  t.softExpectRule(
+    'SCHEDULES.OWNER.EXACTLY_ONE',
+    owners === 1,
+    `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, subscriptionId ${JSON.stringify(s.subscriptionId)})`,
+    ex,
+  );
+  if (orderId)
+    t.softExpectRule(
+      'SCHEDULES.CREATE.BY_ORDER',
+      s.orderId === orderId,
+      `the schedule is owned by order ${orderId} (orderId ${JSON.stringify(s.orderId)})`,
+      ex,
+    );
 }
 
-scenario(['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.END_DATE.PRESENT'], 'a schedule created for an order belongs to that order alone and has its endDate', async (t) => {
-  const { orderId } = await t.fixture((f) => f.order());
-  const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-  const end = new Date(start.getTime() + 90 * DAY_MS);
-  const res = await t.http.post('/v0/billingSchedules', { orderId, startDate: start.toISOString(), endDate: end.toISOString(), metadata: { conform: 'schedule' } });
-  t.expectRule('SCHEDULES.CREATE.BY_ORDER', is2xx(res), `creating a schedule with orderId succeeds (2xx), got ${res.status ?? res.transportError}`, res);
-  const s = obj(res.body) ?? {};
-  try {
-    t.softExpectRule('SCHEDULES.CREATE.BY_ORDER', s.object === 'billing_schedule', `the answer is a billing_schedule (object ${JSON.stringify(s.object)})`, res);
-    checkOwner(t, s, res, orderId);
-    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is present (got ${JSON.stringify(s.endDate)})`, res);
-    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', !isDateTime(s.endDate) || Date.parse(s.endDate) === end.getTime(), `endDate is the one sent, ${end.toISOString()} (got ${s.endDate})`, res);
-  } finally {
-    await discard(t, s.id);
-  }
-}, { concurrent: true });
-
-scenario(['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE'], 'a schedule created without an endDate still carries one', async (t) => {
-  const { orderId } = await t.fixture((f) => f.order());
-  const res = await t.http.post('/v0/billingSchedules', { orderId });
-  if (!is2xx(res)) {
-    // Which body fields are required is not shown: refusing this is the target's choice.
-    t.notJudged(`POST /v0/billingSchedules with orderId only answered ${res.status ?? res.transportError}: the required fields are not shown, so endDate defaulting is not judged`);
-  }
-  const s = obj(res.body) ?? {};
-  try {
-    t.softExpectRule('SCHEDULES.END_DATE.PRESENT', isDateTime(s.endDate), `endDate is always present, even when not sent (got ${JSON.stringify(s.endDate)})`, res);
-    checkOwner(t, s, res, orderId);
-  } finally {
-    await discard(t, s.id);
-  }
-}, { concurrent: true });
-
-scenario(['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.OWNER.EXACTLY_ONE'], 'creating a schedule by subscriptionId is refused', async (t) => {
-  const [{ subscriptionId }, { orderId }] = await Promise.all([t.fixture((f) => f.subscription()), t.fixture((f) => f.order())]);
-  const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-  const dates = { startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * DAY_MS).toISOString() };
-  const cases: Array<[string, Json, string]> = [
-    ['subscriptionId alone', { subscriptionId, ...dates }, 'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED'],
-    // Two owners at once would break "exactly one owner".
-    ['orderId and subscriptionId together', { orderId, subscriptionId, ...dates }, 'SCHEDULES.OWNER.EXACTLY_ONE'],
-  ];
-  for (const [what, body, rule] of cases) {
-    const res = await t.http.post('/v0/billingSchedules', body);
-    if (is2xx(res)) {
-      const s = obj(res.body) ?? {};
-      if (rule === 'SCHEDULES.OWNER.EXACTLY_ONE') checkOwner(t, s, res);
-      else t.softExpectRule(rule, false, `${what}: the schedule was created (${res.status}); creation by subscriptionId is unsupported`, res);
+scenario(
+  ['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.END_DATE.PRESENT'],
+  'a schedule created for an order belongs to that order alone and has its endDate',
+  async (t) => {
+    const { orderId } = await t.fixture((f) => f.order());
+    const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
+    const end = new Date(start.getTime() + 90 * DAY_MS);
+    const res = await t.http.post('/v0/billingSchedules', {
+      orderId,
+      startDate: start.toISOString(),
+      endDate: end.toISOString(),
+      metadata: { conform: 'schedule' },
+    });
+    t.expectRule(
+      'SCHEDULES.CREATE.BY_ORDER',
+      is2xx(res),
+      `creating a schedule with orderId succeeds (2xx), got ${res.status ?? res.transportError}`,
+      res,
+    );
+    const s = obj(res.body) ?? {};
+    try {
+      t.softExpectRule(
+        'SCHEDULES.CREATE.BY_ORDER',
+        s.object === 'billing_schedule',
+        `the answer is a billing_schedule (object ${JSON.stringify(s.object)})`,
+        res,
+      );
+      checkOwner(t, s, res, orderId);
+      t.softExpectRule(
+        'SCHEDULES.END_DATE.PRESENT',
+        isDateTime(s.endDate),
+        `endDate is present (got ${JSON.stringify(s.endDate)})`,
+        res,
+      );
+      t.softExpectRule(
+        'SCHEDULES.END_DATE.PRESENT',
+        !isDateTime(s.endDate) || Date.parse(s.endDate) === end.getTime(),
+        `endDate is the one sent, ${end.toISOString()} (got ${s.endDate})`,
+        res,
+      );
+    } finally {
       await discard(t, s.id);
-      continue;
     }
-    // Which status each error body has is not shown: any 4xx in Error shape (judged by the error-shape check).
-    t.softExpectRule(rule, is4xx(res), `${what}: refused with a 4xx, got ${res.status ?? res.transportError}`, res);
-    t.softExpectRule(rule, typeof obj(res.body)?.message === 'string', `${what}: the refusal is an Error body`, res);
-  }
-}, { concurrent: true });
+  },
+  { concurrent: true },
+);
 
-scenario(['SCHEDULES.INTERVALS.PAGINATED'], "a schedule's intervals come as a paginated list", async (t) => {
-  const { scheduleId, intervalCount } = await t.fixture((f) => f.scheduleWithIntervals(3));
-  const path = `/v0/billingSchedules/${encodeURIComponent(scheduleId)}/intervals`;
-  const whole = await t.http.get(path);
-  t.expectRule('SCHEDULES.INTERVALS.PAGINATED', is2xx(whole), `the intervals list answers 2xx, got ${whole.status ?? whole.transportError}`, whole);
-  const checkPage = (ex: Exchange): { data: Json[]; pagination: Json } => {
-    const body = obj(ex.body) ?? {};
-    const data: Json[] = Array.isArray(body.data) ? body.data.map((d: unknown) => obj(d) ?? {}) : [];
-    const pagination = obj(body.pagination) ?? {};
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', body.object === 'list' && Array.isArray(body.data) && Number.isInteger(pagination.limit) && Number.isInteger(pagination.offset) && Number.isInteger(pagination.total), 'a list envelope with integer pagination limit, offset, total', ex);
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.object === 'schedule_interval'), 'every element is a schedule_interval', ex);
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', data.every((d) => d.scheduleId === scheduleId), `every interval names schedule ${scheduleId}`, ex);
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', !Number.isInteger(pagination.limit) || data.length <= pagination.limit, `a page holds at most limit (${pagination.limit}) intervals, got ${data.length}`, ex);
-    return { data, pagination };
-  };
-  const first = checkPage(whole);
-  t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', first.pagination.total === intervalCount, `total counts the schedule's ${intervalCount} intervals (got ${first.pagination.total})`, whole);
-
-  // The paging query parameters are not shown: limit/offset are walked where the target honours them.
-  const seen: string[] = [];
-  const pageSize = 2;
-  for (let offset = 0; offset < intervalCount; offset += pageSize) {
-    const res = await t.http.get(path, { query: { limit: pageSize, offset } });
-    if (!is2xx(res)) t.notJudged(`GET ${path}?limit=${pageSize}&offset=${offset} answered ${res.status ?? res.transportError}: paging parameters are not shown, paging not walked`);
-    const page = checkPage(res);
-    if (page.pagination.limit !== pageSize || page.pagination.offset !== offset) {
-      t.notJudged(`the target does not take limit/offset as paging parameters (answered limit ${page.pagination.limit}, offset ${page.pagination.offset}); paging not walked`);
+scenario(
+  ['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE'],
+  'a schedule created without an endDate still carries one',
+  async (t) => {
+    const { orderId } = await t.fixture((f) => f.order());
+    const res = await t.http.post('/v0/billingSchedules', { orderId });
+    if (!is2xx(res)) {
+      // Which body fields are required is not shown: refusing this is the target's choice.
+      t.notJudged(
+        `POST /v0/billingSchedules with orderId only answered ${res.status ?? res.transportError}: the required fields are not shown, so endDate defaulting is not judged`,
+      );
     }
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', page.data.length === Math.min(pageSize, intervalCount - offset), `page at offset ${offset} holds ${Math.min(pageSize, intervalCount - offset)} intervals, got ${page.data.length}`, res);
-    t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', page.pagination.total === intervalCount, `total stays ${intervalCount} on every page (got ${page.pagination.total})`, res);
-    seen.push(...page.data.map((d) => String(d.id)));
-  }
-  t.softExpectRule('SCHEDULES.INTERVALS.PAGINATED', new Set(seen).size === intervalCount && seen.length === intervalCount, `walking the pages visits each of the ${intervalCount} intervals once (saw ${seen.length}, ${new Set(seen).size} distinct)`);
-}, { concurrent: true });
+    const s = obj(res.body) ?? {};
+    try {
+      t.softExpectRule(
+        'SCHEDULES.END_DATE.PRESENT',
+        isDateTime(s.endDate),
+        `endDate is always present, even when not sent (got ${JSON.stringify(s.endDate)})`,
+        res,
+      );
+      checkOwner(t, s, res, orderId);
+    } finally {
+      await discard(t, s.id);
+    }
+  },
+  { concurrent: true },
+);
 
-scenario(['SCHEDULES.DELETE.DELETED'], 'a schedule deletes; deleting an unknown one is an Error', async (t) => {
-  const { scheduleId } = await t.fixture((f) => f.scheduleWithIntervals(1));
-  const res = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(scheduleId)}`);
-  t.softExpectRule('SCHEDULES.DELETE.DELETED', is2xx(res), `deleting the schedule succeeds (2xx), got ${res.status ?? res.transportError}`, res);
-  // What a later read answers is not shown; an id that never existed is an error (Error shape judged by the checks).
-  const unknown = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(`${scheduleId}x0conform`)}`);
-  t.softExpectRule('SCHEDULES.DELETE.DELETED', is4xx(unknown), `deleting a schedule that never existed is refused with a 4xx, got ${unknown.status ?? unknown.transportError}`, unknown);
-  t.softExpectRule('SCHEDULES.DELETE.DELETED', typeof obj(unknown.body)?.message === 'string', 'the refusal is an Error body', unknown);
-}, { concurrent: true, destructive: true });
+scenario(
+  ['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.OWNER.EXACTLY_ONE'],
+  'creating a schedule by subscriptionId is refused',
+  async (t) => {
+    const [{ subscriptionId }, { orderId }] = await Promise.all([
+      t.fixture((f) => f.subscription()),
+      t.fixture((f) => f.order()),
+    ]);
+    const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
+    const dates = { startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * DAY_MS).toISOString() };
+    const cases: Array<[string, Json, string]> = [
+      ['subscriptionId alone', { subscriptionId, ...dates }, 'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED'],
+      // Two owners at once would break "exactly one owner".
+      ['orderId and subscriptionId together', { orderId, subscriptionId, ...dates }, 'SCHEDULES.OWNER.EXACTLY_ONE'],
+    ];
+    for (const [what, body, rule] of cases) {
+      const res = await t.http.post('/v0/billingSchedules', body);
+      if (is2xx(res)) {
+        const s = obj(res.body) ?? {};
+        if (rule === 'SCHEDULES.OWNER.EXACTLY_ONE') checkOwner(t, s, res);
+        else
+          t.softExpectRule(
+            rule,
+            false,
+            `${what}: the schedule was created (${res.status}); creation by subscriptionId is unsupported`,
+            res,
+          );
+        await discard(t, s.id);
+        continue;
+      }
+      // Which status each error body has is not shown: any 4xx in Error shape (judged by the error-shape check).
+      t.softExpectRule(rule, is4xx(res), `${what}: refused with a 4xx, got ${res.status ?? res.transportError}`, res);
+      t.softExpectRule(rule, typeof obj(res.body)?.message === 'string', `${what}: the refusal is an Error body`, res);
+    }
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['SCHEDULES.INTERVALS.PAGINATED'],
+  "a schedule's intervals come as a paginated list",
+  async (t) => {
+    const { scheduleId, intervalCount } = await t.fixture((f) => f.scheduleWithIntervals(3));
+    const path = `/v0/billingSchedules/${encodeURIComponent(scheduleId)}/intervals`;
+    const whole = await t.http.get(path);
+    t.expectRule(
+      'SCHEDULES.INTERVALS.PAGINATED',
+      is2xx(whole),
+      `the intervals list answers 2xx, got ${whole.status ?? whole.transportError}`,
+      whole,
+    );
+    const checkPage = (ex: Exchange): { data: Json[]; pagination: Json } => {
+      const body = obj(ex.body) ?? {};
+      const data: Json[] = Array.isArray(body.data) ? body.data.map((d: unknown) => obj(d) ?? {}) : [];
+      const pagination = obj(body.pagination) ?? {};
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        body.object === 'list' &&
+          Array.isArray(body.data) &&
+          Number.isInteger(pagination.limit) &&
+          Number.isInteger(pagination.offset) &&
+          Number.isInteger(pagination.total),
+        'a list envelope with integer pagination limit, offset, total',
+        ex,
+      );
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        data.every((d) => d.object === 'schedule_interval'),
+        'every element is a schedule_interval',
+        ex,
+      );
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        data.every((d) => d.scheduleId === scheduleId),
+        `every interval names schedule ${scheduleId}`,
+        ex,
+      );
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        !Number.isInteger(pagination.limit) || data.length <= pagination.limit,
+        `a page holds at most limit (${pagination.limit}) intervals, got ${data.length}`,
+        ex,
+      );
+      return { data, pagination };
+    };
+    const first = checkPage(whole);
+    t.softExpectRule(
+      'SCHEDULES.INTERVALS.PAGINATED',
+      first.pagination.total === intervalCount,
+      `total counts the schedule's ${intervalCount} intervals (got ${first.pagination.total})`,
+      whole,
+    );
+
+    // The paging query parameters are not shown: limit/offset are walked where the target honours them.
+    const seen: string[] = [];
+    const pageSize = 2;
+    for (let offset = 0; offset < intervalCount; offset += pageSize) {
+      const res = await t.http.get(path, { query: { limit: pageSize, offset } });
+      if (!is2xx(res))
+        t.notJudged(
+          `GET ${path}?limit=${pageSize}&offset=${offset} answered ${res.status ?? res.transportError}: paging parameters are not shown, paging not walked`,
+        );
+      const page = checkPage(res);
+      if (page.pagination.limit !== pageSize || page.pagination.offset !== offset) {
+        t.notJudged(
+          `the target does not take limit/offset as paging parameters (answered limit ${page.pagination.limit}, offset ${page.pagination.offset}); paging not walked`,
+        );
+      }
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        page.data.length === Math.min(pageSize, intervalCount - offset),
+        `page at offset ${offset} holds ${Math.min(pageSize, intervalCount - offset)} intervals, got ${page.data.length}`,
+        res,
+      );
+      t.softExpectRule(
+        'SCHEDULES.INTERVALS.PAGINATED',
+        page.pagination.total === intervalCount,
+        `total stays ${intervalCount} on every page (got ${page.pagination.total})`,
+        res,
+      );
+      seen.push(...page.data.map((d) => String(d.id)));
+    }
+    t.softExpectRule(
+      'SCHEDULES.INTERVALS.PAGINATED',
+      new Set(seen).size === intervalCount && seen.length === intervalCount,
+      `walking the pages visits each of the ${intervalCount} intervals once (saw ${seen.length}, ${new Set(seen).size} distinct)`,
+    );
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['SCHEDULES.DELETE.DELETED'],
+  'a schedule deletes; deleting an unknown one is an Error',
+  async (t) => {
+    const { scheduleId } = await t.fixture((f) => f.scheduleWithIntervals(1));
+    const res = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(scheduleId)}`);
+    t.softExpectRule(
+      'SCHEDULES.DELETE.DELETED',
+      is2xx(res),
+      `deleting the schedule succeeds (2xx), got ${res.status ?? res.transportError}`,
+      res,
+    );
+    // What a later read answers is not shown; an id that never existed is an error (Error shape judged by the checks).
+    const unknown = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(`${scheduleId}x0conform`)}`);
+    t.softExpectRule(
+      'SCHEDULES.DELETE.DELETED',
+      is4xx(unknown),
+      `deleting a schedule that never existed is refused with a 4xx, got ${unknown.status ?? unknown.transportError}`,
+      unknown,
+    );
+    t.softExpectRule(
+      'SCHEDULES.DELETE.DELETED',
+      typeof obj(unknown.body)?.message === 'string',
+      'the refusal is an Error body',
+      unknown,
+    );
+  },
+  { concurrent: true, destructive: true },
+);

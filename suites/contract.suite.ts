@@ -61,14 +61,19 @@ interface OperationCases {
 /** The path id of operations whose only documented constraint is that id: every case replaces it with a broken one, so no fixture is needed. */
 const PLACEHOLDER_ID = 'placeholder-replaced-by-a-broken-id';
 const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
-const merchantId = async (t: ScenarioContext) => t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
+const merchantId = async (t: ScenarioContext) =>
+  t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
 
 const CASES: OperationCases[] = [
   {
     operationId: 'updateCustomer',
     inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.customer())).customerId } }),
     positives: { rules: ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE'] },
-    rules: { '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH'], '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE'], '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE'] },
+    rules: {
+      '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH'],
+      '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE'],
+      '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE'],
+    },
   },
   {
     operationId: 'getCustomer',
@@ -104,15 +109,25 @@ const CASES: OperationCases[] = [
     inputs: async (t) => {
       const { alertIds } = await t.fixture((f) => f.walletWithAlerts(1));
       // organizationId names the merchant: the key's own is the one value sure to be allowed.
-      return { ids: { id: alertIds[0] }, options: { query: { pin: { '/resource': 'wallet' } }, body: { arbitraries: { '/organizationId': fc.constant(await merchantId(t)) } } } };
+      return {
+        ids: { id: alertIds[0] },
+        options: {
+          query: { pin: { '/resource': 'wallet' } },
+          body: { arbitraries: { '/organizationId': fc.constant(await merchantId(t)) } },
+        },
+      };
     },
     positives: { rules: ['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
-    rules: { '/resource required': ['ALERTS.UPDATE.RESOURCE_REQUIRED'], '/resource enum': ['ALERTS.UPDATE.RESOURCE_REQUIRED'] },
+    rules: {
+      '/resource required': ['ALERTS.UPDATE.RESOURCE_REQUIRED'],
+      '/resource enum': ['ALERTS.UPDATE.RESOURCE_REQUIRED'],
+    },
   },
   {
     operationId: 'migrateSubscriptionVersion',
     inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.subscription())).subscriptionId } }),
-    negativesOnly: 'a valid migration changes the subscription (pins it, schedules a move): the version-migration suite covers it on fresh fixtures',
+    negativesOnly:
+      'a valid migration changes the subscription (pins it, schedules a move): the version-migration suite covers it on fresh fixtures',
     rules: {
       '/targetVersionNumber minimum': ['MIGRATION.400.TARGET_RANGE'],
       '/targetVersionNumber maximum': ['MIGRATION.400.TARGET_RANGE'],
@@ -124,7 +139,10 @@ const CASES: OperationCases[] = [
     inputs: async (t) => {
       const { itemId, productId } = await t.fixture((f) => f.item());
       // Archiving is a state transition with its own rules (items suite); the product stays the item's own.
-      return { ids: { id: itemId }, options: { body: { arbitraries: { '/catalogId': fc.constant(productId) }, omit: ['/archived'] } } };
+      return {
+        ids: { id: itemId },
+        options: { body: { arbitraries: { '/catalogId': fc.constant(productId) }, omit: ['/archived'] } },
+      };
     },
     positives: { rules: [] },
   },
@@ -138,7 +156,12 @@ const CASES: OperationCases[] = [
         const sent = plan.body as Record<string, unknown>;
         const got = bodyOf(ex);
         const differs = ['name', 'description', 'merchantId'].filter((k) => got[k] !== sent[k]);
-        return differs.length ? { ruleId: 'PRODUCTS.CREATE.OBJECT', problem: `the product does not hold the values sent: ${differs.join(', ')}` } : undefined;
+        return differs.length
+          ? {
+              ruleId: 'PRODUCTS.CREATE.OBJECT',
+              problem: `the product does not hold the values sent: ${differs.join(', ')}`,
+            }
+          : undefined;
       },
     },
     rules: { required: ['PRODUCTS.CREATE.REQUIRED'] },
@@ -148,7 +171,10 @@ const CASES: OperationCases[] = [
     inputs: async (t) => {
       const { merchantId: m } = await t.fixture((f) => f.webhooksEnabled());
       // Only enabled=true (what enabling fixtures send anyway): turning delivery off is the webhooks suite's, on its own merchant state.
-      return { ids: {}, options: { query: { arbitraries: { '/merchantId': fc.constant(m) } }, body: { pin: { '/enabled': true } } } };
+      return {
+        ids: {},
+        options: { query: { arbitraries: { '/merchantId': fc.constant(m) } }, body: { pin: { '/enabled': true } } },
+      };
     },
     positives: { rules: ['STATUS.SUCCESS.CODE'], successStatus: 200 },
   },
@@ -165,8 +191,16 @@ const CASES: OperationCases[] = [
     operationId: 'createBillingSchedule',
     inputs: async (t) => {
       const { orderId } = await t.fixture((f) => f.order());
-      const start = fc.date({ min: new Date('2030-01-01T00:00:00Z'), max: new Date('2039-12-31T00:00:00Z'), noInvalidDate: true });
-      const end = fc.date({ min: new Date('2040-01-01T00:00:00Z'), max: new Date('2049-12-31T00:00:00Z'), noInvalidDate: true });
+      const start = fc.date({
+        min: new Date('2030-01-01T00:00:00Z'),
+        max: new Date('2039-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      });
+      const end = fc.date({
+        min: new Date('2040-01-01T00:00:00Z'),
+        max: new Date('2049-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      });
       return {
         ids: {},
         options: {
@@ -174,7 +208,11 @@ const CASES: OperationCases[] = [
             pin: { '/orderId': orderId },
             // Creation by subscriptionId is unsupported (the document); dates in order; a term in days.
             omit: ['/subscriptionId'],
-            arbitraries: { '/startDate': start.map((d) => d.toISOString()), '/endDate': end.map((d) => d.toISOString()), '/paymentTermDays': fc.integer({ min: 0, max: 90 }) },
+            arbitraries: {
+              '/startDate': start.map((d) => d.toISOString()),
+              '/endDate': end.map((d) => d.toISOString()),
+              '/paymentTermDays': fc.integer({ min: 0, max: 90 }),
+            },
           },
         },
       };
@@ -184,7 +222,9 @@ const CASES: OperationCases[] = [
       inspect: (plan, ex) => {
         if (ex.status === undefined || ex.status >= 300) return undefined;
         const orderId = (plan.body as { orderId: string }).orderId;
-        return bodyOf(ex).orderId === orderId ? undefined : { ruleId: 'SCHEDULES.CREATE.BY_ORDER', problem: `the schedule is not owned by order ${orderId}` };
+        return bodyOf(ex).orderId === orderId
+          ? undefined
+          : { ruleId: 'SCHEDULES.CREATE.BY_ORDER', problem: `the schedule is not owned by order ${orderId}` };
       },
     },
   },
@@ -195,7 +235,14 @@ const CASES: OperationCases[] = [
       options: {
         body: {
           // Amounts as the document writes money (decimal strings); the one period value it shows.
-          arbitraries: { '/amount': decimal, '/threshold': decimal, '/limit': fc.record({ amount: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100), period: fc.constant('day') }) },
+          arbitraries: {
+            '/amount': decimal,
+            '/threshold': decimal,
+            '/limit': fc.record({
+              amount: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
+              period: fc.constant('day'),
+            }),
+          },
         },
       },
     }),
@@ -210,7 +257,12 @@ const CASES: OperationCases[] = [
 ];
 
 function rulesFor(c: OperationCases, pointer: string, kind: ConstraintKind): string[] {
-  return [CONSTRAINT_RULE[kind], ...(c.rules?.[`${pointer} ${kind}`] ?? []), ...(c.rules?.[pointer] ?? []), ...(c.rules?.[kind] ?? [])];
+  return [
+    CONSTRAINT_RULE[kind],
+    ...(c.rules?.[`${pointer} ${kind}`] ?? []),
+    ...(c.rules?.[pointer] ?? []),
+    ...(c.rules?.[kind] ?? []),
+  ];
 }
 
 /** The family rules of the documented bounds a plan sits on (taxRates 0 or 100, externalId of 255...). */
@@ -276,7 +328,8 @@ describe('contract: generated requests', () => {
         const { ids, options } = await inputsOf(c, t);
         for (const plan of negativeRequests(op, ids, options)) {
           const k = plan.constraint;
-          if (Object.values(ids).includes(PLACEHOLDER_ID) && k.location !== 'path') throw new Error(`${c.operationId}: ${k.location} ${k.pointer} needs a real id, not the placeholder`);
+          if (Object.values(ids).includes(PLACEHOLDER_ID) && k.location !== 'path')
+            throw new Error(`${c.operationId}: ${k.location} ${k.pointer} needs a real id, not the placeholder`);
           await checkNegatives(t, plan, {
             label: `${c.operationId} negative ${k.location} ${k.pointer} ${k.kind}`,
             numRuns: RUNS[t.target.profile].negative,
@@ -291,13 +344,28 @@ describe('contract: generated requests', () => {
 
 describe('contract: bodies that are not JSON', () => {
   // "400: request not understood": a body that cannot be parsed is the plainest case.
-  scenario(['ERRORS.400.BODY'], 'a malformed JSON body is not understood: 400 in Error shape, nothing changed', async (t) => {
-    const { customerId } = await t.fixture((f) => f.customer());
-    const path = `/v0/customers/${encodeURIComponent(customerId)}`;
-    const res = await t.http.patch(path, '{"externalId": "conform-malformed"');
-    t.expectStatus('ERRORS.400.BODY', res, 400);
-    t.softExpectRule('ERRORS.400.BODY', typeof (res.body as { message?: unknown } | undefined)?.message === 'string', 'the 400 body is an Error or ValidationError (message)', res);
-    const read = await t.http.get(path);
-    t.softExpectRule('ERRORS.400.BODY', (read.body as { externalId?: unknown } | undefined)?.externalId !== 'conform-malformed', 'the refused body changed nothing', read);
-  }, { concurrent: true });
+  scenario(
+    ['ERRORS.400.BODY'],
+    'a malformed JSON body is not understood: 400 in Error shape, nothing changed',
+    async (t) => {
+      const { customerId } = await t.fixture((f) => f.customer());
+      const path = `/v0/customers/${encodeURIComponent(customerId)}`;
+      const res = await t.http.patch(path, '{"externalId": "conform-malformed"');
+      t.expectStatus('ERRORS.400.BODY', res, 400);
+      t.softExpectRule(
+        'ERRORS.400.BODY',
+        typeof (res.body as { message?: unknown } | undefined)?.message === 'string',
+        'the 400 body is an Error or ValidationError (message)',
+        res,
+      );
+      const read = await t.http.get(path);
+      t.softExpectRule(
+        'ERRORS.400.BODY',
+        (read.body as { externalId?: unknown } | undefined)?.externalId !== 'conform-malformed',
+        'the refused body changed nothing',
+        read,
+      );
+    },
+    { concurrent: true },
+  );
 });

@@ -8,7 +8,6 @@ import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
 import { obj, is2xx, type Json } from './support.ts';
 
-
 interface Family {
   name: string;
   path: (id: string) => string;
@@ -36,7 +35,12 @@ const FAMILIES: Family[] = [
     errorValue: 'conflict',
     stillThere: async (t, b) => {
       const res = await t.http.get(`/v0/customers/${encodeURIComponent(b.id)}`);
-      t.softExpectRule('CUSTOMERS.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === b.id, `the refused delete leaves the customer readable (GET → ${res.status})`, res);
+      t.softExpectRule(
+        'CUSTOMERS.DELETE.BLOCKED',
+        res.status === 200 && obj(res.body)?.id === b.id,
+        `the refused delete leaves the customer readable (GET → ${res.status})`,
+        res,
+      );
     },
   },
   {
@@ -50,7 +54,12 @@ const FAMILIES: Family[] = [
     stillThere: async (t, b) => {
       for (const priceId of Object.values(b.dependants).flat()) {
         const res = await t.http.get(`/v0/prices/${encodeURIComponent(priceId)}`);
-        t.softExpectRule('FEES.DELETE.BLOCKED', res.status === 200 && obj(res.body)?.id === priceId, `the refused delete leaves price ${priceId} readable (GET → ${res.status})`, res);
+        t.softExpectRule(
+          'FEES.DELETE.BLOCKED',
+          res.status === 200 && obj(res.body)?.id === priceId,
+          `the refused delete leaves price ${priceId} readable (GET → ${res.status})`,
+          res,
+        );
       }
     },
   },
@@ -60,66 +69,151 @@ const FAMILIES: Family[] = [
 function blockersOf(t: ScenarioContext, fam: Family, res: Exchange): Json[] {
   const body = obj(res.body);
   t.softExpectRule(fam.blocked, typeof body?.message === 'string', 'the 409 body has a message', res);
-  if (fam.errorValue) t.softExpectRule(fam.blocked, body?.error === fam.errorValue, `the 409 body has error ${fam.errorValue} (got ${JSON.stringify(body?.error)})`, res);
-  else t.softExpectRule(fam.blocked, typeof body?.error === 'string', `the 409 body has an error category (got ${JSON.stringify(body?.error)})`, res);
+  if (fam.errorValue)
+    t.softExpectRule(
+      fam.blocked,
+      body?.error === fam.errorValue,
+      `the 409 body has error ${fam.errorValue} (got ${JSON.stringify(body?.error)})`,
+      res,
+    );
+  else
+    t.softExpectRule(
+      fam.blocked,
+      typeof body?.error === 'string',
+      `the 409 body has an error category (got ${JSON.stringify(body?.error)})`,
+      res,
+    );
   const blockers = obj(body?.details)?.blockers;
-  t.expectRule(fam.blocked, Array.isArray(blockers) && blockers.length > 0, `details.blockers is a non-empty array (got ${JSON.stringify(blockers)})`, res);
+  t.expectRule(
+    fam.blocked,
+    Array.isArray(blockers) && blockers.length > 0,
+    `details.blockers is a non-empty array (got ${JSON.stringify(blockers)})`,
+    res,
+  );
   for (const [i, b] of (blockers as unknown[]).entries()) {
     const x = obj(b);
     // `type` names the kind of dependant (e.g. subscriptions): an empty string names none.
-    t.softExpectRule(fam.blocked, typeof x?.type === 'string' && x.type.trim().length > 0, `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`, res);
-    t.softExpectRule(fam.blocked, Number.isInteger(x?.count) && x!.count >= 0, `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`, res);
+    t.softExpectRule(
+      fam.blocked,
+      typeof x?.type === 'string' && x.type.trim().length > 0,
+      `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`,
+      res,
+    );
+    t.softExpectRule(
+      fam.blocked,
+      Number.isInteger(x?.count) && x!.count >= 0,
+      `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`,
+      res,
+    );
     const items = x?.items;
     if (!t.softExpectRule(fam.blocked, Array.isArray(items), `blockers[${i}].items is an array`, res)) continue;
     for (const [j, it] of (items as unknown[]).entries()) {
       const y = obj(it);
-      t.softExpectRule(fam.blocked, typeof y?.id === 'string' && typeof y?.[fam.itemField] === 'string', `blockers[${i}].items[${j}] has id and ${fam.itemField} (got ${JSON.stringify(it)})`, res);
+      t.softExpectRule(
+        fam.blocked,
+        typeof y?.id === 'string' && typeof y?.[fam.itemField] === 'string',
+        `blockers[${i}].items[${j}] has id and ${fam.itemField} (got ${JSON.stringify(it)})`,
+        res,
+      );
     }
   }
   return (blockers as unknown[]).map((b) => obj(b) ?? {});
 }
 
 /** The blockers name the real dependants and count them consistently. */
-function checkDependants(t: ScenarioContext, fam: Family, blocked: BlockedDelete, blockers: Json[], res: Exchange): void {
+function checkDependants(
+  t: ScenarioContext,
+  fam: Family,
+  blocked: BlockedDelete,
+  blockers: Json[],
+  res: Exchange,
+): void {
   const real = Object.values(blocked.dependants).flat();
   const listed = blockers.flatMap((b) => (Array.isArray(b.items) ? b.items.map((i: Json) => obj(i)?.id) : []));
-  const truncated = blockers.some((b) => Array.isArray(b.items) && Number.isInteger(b.count) && b.count > b.items.length);
+  const truncated = blockers.some(
+    (b) => Array.isArray(b.items) && Number.isInteger(b.count) && b.count > b.items.length,
+  );
   const unnamed = real.filter((id) => !listed.includes(id));
-  t.softExpectRule(fam.count, unnamed.length === 0 || truncated, `the blockers name every dependant ${real.join(', ')} (missing ${unnamed.join(', ') || 'none'})`, res);
+  t.softExpectRule(
+    fam.count,
+    unnamed.length === 0 || truncated,
+    `the blockers name every dependant ${real.join(', ')} (missing ${unnamed.join(', ') || 'none'})`,
+    res,
+  );
   for (const b of blockers) {
     const n = Array.isArray(b.items) ? b.items.length : 0;
-    t.softExpectRule(fam.count, Number.isInteger(b.count) && b.count >= n, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} is at least the ${n} items listed`, res);
-    const mine = (Array.isArray(b.items) ? b.items : []).map((i: Json) => i?.id).filter((id: unknown) => real.includes(id as string));
+    t.softExpectRule(
+      fam.count,
+      Number.isInteger(b.count) && b.count >= n,
+      `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} is at least the ${n} items listed`,
+      res,
+    );
+    const mine = (Array.isArray(b.items) ? b.items : [])
+      .map((i: Json) => i?.id)
+      .filter((id: unknown) => real.includes(id as string));
     if (mine.length) {
       // Other blocker types may name dependants the fixture did not make (e.g. invoices): only this one is compared.
       const phantom = b.items.map((i: Json) => i?.id).filter((id: unknown) => !real.includes(id as string));
-      t.softExpectRule(fam.count, phantom.length === 0, `blocker ${JSON.stringify(b.type)} names only real dependants (unknown: ${phantom.join(', ') || 'none'})`, res);
+      t.softExpectRule(
+        fam.count,
+        phantom.length === 0,
+        `blocker ${JSON.stringify(b.type)} names only real dependants (unknown: ${phantom.join(', ') || 'none'})`,
+        res,
+      );
       const kind = Object.entries(blocked.dependants).find(([, ids]) => ids.includes(mine[0]));
       const expected = kind ? kind[1].length : mine.length;
-      t.softExpectRule(fam.count, b.count === expected, `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} matches the ${expected} real dependants`, res);
-      if (kind && b.type !== kind[0]) t.note(`blocker type ${JSON.stringify(b.type)} (the fixture calls them ${kind[0]}; type values other than the example are not judged)`);
+      t.softExpectRule(
+        fam.count,
+        b.count === expected,
+        `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} matches the ${expected} real dependants`,
+        res,
+      );
+      if (kind && b.type !== kind[0])
+        t.note(
+          `blocker type ${JSON.stringify(b.type)} (the fixture calls them ${kind[0]}; type values other than the example are not judged)`,
+        );
     }
   }
 }
 
 for (const fam of FAMILIES) {
-  scenario([fam.blocked, fam.count], `deleting a ${fam.name} gets 409 with blockers naming them`, async (t) => {
-    const blocked = await fam.fixture(t);
-    const res = await t.http.delete(fam.path(blocked.id));
-    t.expectStatus(fam.blocked, res, 409);
-    const blockers = blockersOf(t, fam, res);
-    checkDependants(t, fam, blocked, blockers, res);
-    await fam.stillThere?.(t, blocked);
-  }, { concurrent: true });
+  scenario(
+    [fam.blocked, fam.count],
+    `deleting a ${fam.name} gets 409 with blockers naming them`,
+    async (t) => {
+      const blocked = await fam.fixture(t);
+      const res = await t.http.delete(fam.path(blocked.id));
+      t.expectStatus(fam.blocked, res, 409);
+      const blockers = blockersOf(t, fam, res);
+      checkDependants(t, fam, blocked, blockers, res);
+      await fam.stillThere?.(t, blocked);
+    },
+    { concurrent: true },
+  );
 
-  scenario([fam.unblocked, fam.blocked], `a ${fam.name} deletes once its dependants are gone`, async (t) => {
-    const blocked = await fam.fixture(t);
-    const refused = await t.http.delete(fam.path(blocked.id));
-    t.expectStatus(fam.blocked, refused, 409);
-    await blocked.removeDependants();
-    const res = await t.http.delete(fam.path(blocked.id));
-    t.softExpectRule(fam.unblocked, res.status !== 409, `without dependants the delete is not refused with 409 (got ${res.status})`, res);
-    // The success status is not shown: any 2xx.
-    t.softExpectRule(fam.unblocked, is2xx(res), `without dependants the delete succeeds (2xx), got ${res.status ?? res.transportError}`, res);
-  }, { concurrent: true, destructive: true });
+  scenario(
+    [fam.unblocked, fam.blocked],
+    `a ${fam.name} deletes once its dependants are gone`,
+    async (t) => {
+      const blocked = await fam.fixture(t);
+      const refused = await t.http.delete(fam.path(blocked.id));
+      t.expectStatus(fam.blocked, refused, 409);
+      await blocked.removeDependants();
+      const res = await t.http.delete(fam.path(blocked.id));
+      t.softExpectRule(
+        fam.unblocked,
+        res.status !== 409,
+        `without dependants the delete is not refused with 409 (got ${res.status})`,
+        res,
+      );
+      // The success status is not shown: any 2xx.
+      t.softExpectRule(
+        fam.unblocked,
+        is2xx(res),
+        `without dependants the delete succeeds (2xx), got ${res.status ?? res.transportError}`,
+        res,
+      );
+    },
+    { concurrent: true, destructive: true },
+  );
 }

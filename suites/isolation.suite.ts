@@ -42,46 +42,95 @@ interface Case {
 }
 
 const refusedStatus = (ex: Exchange) => ex.status === 403 || ex.status === 404;
-const refusedAny = (ex: Exchange) => ex.status !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 429;
+const refusedAny = (ex: Exchange) =>
+  ex.status !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 429;
 const DAY_MS = 86_400_000;
 
 const CASES: Case[] = [
-  { operationId: 'getCustomer', build: async (f) => ({ method: 'GET', path: `/v0/customers/${enc((await f.customer()).customerId)}` }) },
+  {
+    operationId: 'getCustomer',
+    build: async (f) => ({ method: 'GET', path: `/v0/customers/${enc((await f.customer()).customerId)}` }),
+  },
   {
     operationId: 'updateCustomer',
     build: async (f, tag) => {
       const { customerId } = await f.customer();
       const path = `/v0/customers/${enc(customerId)}`;
       return {
-        method: 'PATCH', path, body: { externalId: tag },
+        method: 'PATCH',
+        path,
+        body: { externalId: tag },
         unchanged: async (t) => {
           const read = await t.http.get(path);
-          return (read.body as Json | undefined)?.externalId === tag ? `the customer read back holds the foreign key's externalId ${tag}` : undefined;
+          return (read.body as Json | undefined)?.externalId === tag
+            ? `the customer read back holds the foreign key's externalId ${tag}`
+            : undefined;
         },
       };
     },
   },
-  { operationId: 'deleteCustomer', destructive: true, build: async (f) => ({ method: 'DELETE', path: `/v0/customers/${enc((await f.customer()).customerId)}` }) },
-  { operationId: 'listScheduleIntervals', build: async (f) => ({ method: 'GET', path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}/intervals` }) },
-  { operationId: 'deleteBillingSchedule', destructive: true, build: async (f) => ({ method: 'DELETE', path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}` }) },
+  {
+    operationId: 'deleteCustomer',
+    destructive: true,
+    build: async (f) => ({ method: 'DELETE', path: `/v0/customers/${enc((await f.customer()).customerId)}` }),
+  },
+  {
+    operationId: 'listScheduleIntervals',
+    build: async (f) => ({
+      method: 'GET',
+      path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}/intervals`,
+    }),
+  },
+  {
+    operationId: 'deleteBillingSchedule',
+    destructive: true,
+    build: async (f) => ({
+      method: 'DELETE',
+      path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}`,
+    }),
+  },
   {
     operationId: 'updateItem',
     build: async (f, tag) => {
       const { itemId } = await f.item();
       return {
-        method: 'PATCH', path: `/v0/items/${enc(itemId)}`, body: { name: tag },
-        unchanged: async () => (((await f.readItem(itemId)) as Json | undefined)?.name === tag ? `the item reads back named ${tag} by the foreign key` : undefined),
+        method: 'PATCH',
+        path: `/v0/items/${enc(itemId)}`,
+        body: { name: tag },
+        unchanged: async () =>
+          ((await f.readItem(itemId)) as Json | undefined)?.name === tag
+            ? `the item reads back named ${tag} by the foreign key`
+            : undefined,
       };
     },
   },
-  { operationId: 'updateSourceRule', build: async (f, tag) => ({ method: 'PATCH', path: `/v0/sourceRules/${enc((await f.sourceRule()).ruleId)}`, body: { name: tag } }) },
-  { operationId: 'createInvoiceRefund', destructive: true, build: async (f) => ({ method: 'POST', path: `/v2/invoices/${enc((await f.paidInvoice()).invoiceId)}/refunds`, body: { reason: 'conform: foreign key' } }) },
+  {
+    operationId: 'updateSourceRule',
+    build: async (f, tag) => ({
+      method: 'PATCH',
+      path: `/v0/sourceRules/${enc((await f.sourceRule()).ruleId)}`,
+      body: { name: tag },
+    }),
+  },
+  {
+    operationId: 'createInvoiceRefund',
+    destructive: true,
+    build: async (f) => ({
+      method: 'POST',
+      path: `/v2/invoices/${enc((await f.paidInvoice()).invoiceId)}/refunds`,
+      body: { reason: 'conform: foreign key' },
+    }),
+  },
   {
     operationId: 'createBillingSchedule',
     anyRefusal: true,
     build: async (f) => {
       const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-      const body = { orderId: (await f.order()).orderId, startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * DAY_MS).toISOString() };
+      const body = {
+        orderId: (await f.order()).orderId,
+        startDate: start.toISOString(),
+        endDate: new Date(start.getTime() + 30 * DAY_MS).toISOString(),
+      };
       const discard = async (t: ScenarioContext, created: unknown) => {
         const id = (created as Json | undefined)?.id;
         if (typeof id === 'string' && t.target.destructive) await t.http.delete(`/v0/billingSchedules/${enc(id)}`);
@@ -89,64 +138,143 @@ const CASES: Case[] = [
       return { method: 'POST', path: '/v0/billingSchedules', body, discard };
     },
   },
-  { operationId: 'getMerchant', build: async (f) => ({ method: 'GET', path: `/v0/merchants/${enc((await f.merchant()).merchantId)}` }) },
+  {
+    operationId: 'getMerchant',
+    build: async (f) => ({ method: 'GET', path: `/v0/merchants/${enc((await f.merchant()).merchantId)}` }),
+  },
   {
     operationId: 'createProduct',
-    build: async (f, tag) => ({ method: 'POST', path: '/v0/products', body: { name: tag, description: 'created by a key of another merchant', merchantId: (await f.merchant()).merchantId } }),
+    build: async (f, tag) => ({
+      method: 'POST',
+      path: '/v0/products',
+      body: {
+        name: tag,
+        description: 'created by a key of another merchant',
+        merchantId: (await f.merchant()).merchantId,
+      },
+    }),
   },
-  { operationId: 'getPrice', build: async (f) => ({ method: 'GET', path: `/v0/prices/${enc((await f.prices()).standard)}` }) },
-  { operationId: 'deleteFee', destructive: true, build: async (f) => ({ method: 'DELETE', path: `/v0/fees/${enc((await f.feeWithoutPrices()).feeId)}` }) },
-  { operationId: 'getPayment', build: async (f) => ({ method: 'GET', path: `/v0/payments/${enc((await f.payment()).paymentId)}` }) },
+  {
+    operationId: 'getPrice',
+    build: async (f) => ({ method: 'GET', path: `/v0/prices/${enc((await f.prices()).standard)}` }),
+  },
+  {
+    operationId: 'deleteFee',
+    destructive: true,
+    build: async (f) => ({ method: 'DELETE', path: `/v0/fees/${enc((await f.feeWithoutPrices()).feeId)}` }),
+  },
+  {
+    operationId: 'getPayment',
+    build: async (f) => ({ method: 'GET', path: `/v0/payments/${enc((await f.payment()).paymentId)}` }),
+  },
   {
     operationId: 'listAlerts',
     build: async (f) => {
       const { walletId, alertIds } = await f.walletWithAlerts(1);
       return {
-        method: 'GET', path: `/v0/alerts?resourceId=${enc(walletId)}`,
-        emptyListPasses: (body) => Array.isArray((body as Json | undefined)?.data) && !(body as Json).data.some((a: Json) => alertIds.includes(a?.id)),
+        method: 'GET',
+        path: `/v0/alerts?resourceId=${enc(walletId)}`,
+        emptyListPasses: (body) =>
+          Array.isArray((body as Json | undefined)?.data) &&
+          !(body as Json).data.some((a: Json) => alertIds.includes(a?.id)),
       };
     },
   },
-  { operationId: 'updateAlert', build: async (f) => ({ method: 'PATCH', path: `/v0/alerts/${enc((await f.walletWithAlerts(1)).alertIds[0])}?resource=wallet`, body: { notifyPeriod: 7 } }) },
-  { operationId: 'updateAutoTopupConfig', build: async (f) => ({ method: 'PATCH', path: `/v0/wallets/${enc((await f.wallet()).walletId)}/autoTopupConfig`, body: { amount: '25.00', threshold: '5.00' } }) },
+  {
+    operationId: 'updateAlert',
+    build: async (f) => ({
+      method: 'PATCH',
+      path: `/v0/alerts/${enc((await f.walletWithAlerts(1)).alertIds[0])}?resource=wallet`,
+      body: { notifyPeriod: 7 },
+    }),
+  },
+  {
+    operationId: 'updateAutoTopupConfig',
+    build: async (f) => ({
+      method: 'PATCH',
+      path: `/v0/wallets/${enc((await f.wallet()).walletId)}/autoTopupConfig`,
+      body: { amount: '25.00', threshold: '5.00' },
+    }),
+  },
   {
     operationId: 'migrateSubscriptionVersion',
     build: async (f) => {
       const m = await f.migration('floating');
       const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0] ?? m.currentVersionNumber;
       return {
-        method: 'POST', path: `/v0/subscriptions/${enc(m.subscriptionId)}/versionMigration`, body: { targetVersionNumber: target },
+        method: 'POST',
+        path: `/v0/subscriptions/${enc(m.subscriptionId)}/versionMigration`,
+        body: { targetVersionNumber: target },
         unchanged: async () => {
           const s = await f.readSubscription(m.subscriptionId);
-          return s.versionPolicy !== m.versionPolicy ? `the subscription reads ${s.versionPolicy}, no longer ${m.versionPolicy}: the foreign migration took effect` : undefined;
+          return s.versionPolicy !== m.versionPolicy
+            ? `the subscription reads ${s.versionPolicy}, no longer ${m.versionPolicy}: the foreign migration took effect`
+            : undefined;
         },
       };
     },
   },
-  { operationId: 'updateSubscription', build: async (f) => ({ method: 'PATCH', path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}`, body: { versionPolicy: 'floating' } }) },
-  { operationId: 'createReconciliation', build: async (f) => ({ method: 'POST', path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/reconciliations`, body: {} }) },
-  { operationId: 'createPortalSession', build: async (f) => ({ method: 'POST', path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/portal`, body: {} }) },
+  {
+    operationId: 'updateSubscription',
+    build: async (f) => ({
+      method: 'PATCH',
+      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}`,
+      body: { versionPolicy: 'floating' },
+    }),
+  },
+  {
+    operationId: 'createReconciliation',
+    build: async (f) => ({
+      method: 'POST',
+      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/reconciliations`,
+      body: {},
+    }),
+  },
+  {
+    operationId: 'createPortalSession',
+    build: async (f) => ({
+      method: 'POST',
+      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/portal`,
+      body: {},
+    }),
+  },
 ];
 
 for (const c of CASES) {
-  scenario([RULE], `${c.operationId} with a key of another merchant, at the primary merchant's resource, is refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`, async (t) => {
-    const other = await t.fixture((f) => f.unmanagedMerchant());
-    const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
-    const req = await t.fixture((f) => c.build(f, tag));
-    if (c.anyRefusal) {
-      const own = await t.http.request(req.method, req.path, { body: req.body });
-      if (is2xx(own)) await req.discard?.(t, own.body);
-      else t.notJudged(`${req.method} ${req.path} with the primary merchant's own key answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say nothing about isolation`);
-    }
-    const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
-    if (is2xx(ex)) await req.discard?.(t, ex.body);
-    if (ex.status === 429) t.notJudged(`${c.operationId} answered 429 to the foreign key: the bucket was used up, isolation not judged here`);
-    const refused = c.anyRefusal ? refusedAny(ex) : refusedStatus(ex);
-    const leaked = !refused && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
-    t.softExpectRule(RULE, !leaked, `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`, ex);
-    if (req.unchanged) {
-      const problem = await t.fixture(() => req.unchanged!(t));
-      t.softExpectRule(RULE, problem === undefined, problem ?? 'the refused write changed nothing', ex);
-    }
-  }, { concurrent: true, destructive: c.destructive });
+  scenario(
+    [RULE],
+    `${c.operationId} with a key of another merchant, at the primary merchant's resource, is refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`,
+    async (t) => {
+      const other = await t.fixture((f) => f.unmanagedMerchant());
+      const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
+      const req = await t.fixture((f) => c.build(f, tag));
+      if (c.anyRefusal) {
+        const own = await t.http.request(req.method, req.path, { body: req.body });
+        if (is2xx(own)) await req.discard?.(t, own.body);
+        else
+          t.notJudged(
+            `${req.method} ${req.path} with the primary merchant's own key answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say nothing about isolation`,
+          );
+      }
+      const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
+      if (is2xx(ex)) await req.discard?.(t, ex.body);
+      if (ex.status === 429)
+        t.notJudged(
+          `${c.operationId} answered 429 to the foreign key: the bucket was used up, isolation not judged here`,
+        );
+      const refused = c.anyRefusal ? refusedAny(ex) : refusedStatus(ex);
+      const leaked = !refused && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
+      t.softExpectRule(
+        RULE,
+        !leaked,
+        `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`,
+        ex,
+      );
+      if (req.unchanged) {
+        const problem = await t.fixture(() => req.unchanged!(t));
+        t.softExpectRule(RULE, problem === undefined, problem ?? 'the refused write changed nothing', ex);
+      }
+    },
+    { concurrent: true, destructive: c.destructive },
+  );
 }

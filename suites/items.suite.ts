@@ -9,7 +9,6 @@ import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
 import { obj, is2xx, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
 
-
 function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
   return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
 }
@@ -28,7 +27,11 @@ async function readArchived(t: ScenarioContext, itemId: string): Promise<Json> {
     return await readItem(t, itemId);
   } catch (err) {
     if (!isFixtureUnavailable(err)) throw err;
-    t.expectRule('ITEMS.ARCHIVED.READABLE', false, `the archived item ${itemId} read back while active, but no longer does: ${err.reason}`);
+    t.expectRule(
+      'ITEMS.ARCHIVED.READABLE',
+      false,
+      `the archived item ${itemId} read back while active, but no longer does: ${err.reason}`,
+    );
     throw err;
   }
 }
@@ -58,154 +61,385 @@ function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
     }
   }
   const doubled = [...owners.entries()].filter(([, s]) => s.size > 1).map(([k]) => k.split('\u0000')[1]);
-  t.softExpectRule('ITEMS.EXTERNAL_ID.ONE_PRIMARY', doubled.length === 0, `no external id is primary more than once (${doubled.join(', ') || 'none'})`);
+  t.softExpectRule(
+    'ITEMS.EXTERNAL_ID.ONE_PRIMARY',
+    doubled.length === 0,
+    `no external id is primary more than once (${doubled.join(', ') || 'none'})`,
+  );
 }
 
-scenario(['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE'], 'an item without anchors archives, stays readable, and unarchives', async (t) => {
-  const { itemId } = await t.fixture((f) => f.item());
-  let fresh = await readItem(t, itemId);
-  if (fresh.archivedAt !== null && fresh.archivedAt !== undefined) {
-    // A pre-seeded item left archived by an interrupted run: start from active.
-    t.note(`item ${itemId} was archived at the start; unarchiving it first`);
-    updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving the pre-seeded item');
-    fresh = await readItem(t, itemId);
-  }
-  t.softExpectRule('ITEMS.ARCHIVED_AT.STATE', fresh.archivedAt === null, `a new (active) item has archivedAt null (got ${JSON.stringify(fresh.archivedAt)})`);
+scenario(
+  ['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE'],
+  'an item without anchors archives, stays readable, and unarchives',
+  async (t) => {
+    const { itemId } = await t.fixture((f) => f.item());
+    let fresh = await readItem(t, itemId);
+    if (fresh.archivedAt !== null && fresh.archivedAt !== undefined) {
+      // A pre-seeded item left archived by an interrupted run: start from active.
+      t.note(`item ${itemId} was archived at the start; unarchiving it first`);
+      updated(
+        t,
+        'STATE.ITEM.UNARCHIVE',
+        await patchItem(t, itemId, { archived: false }),
+        'unarchiving the pre-seeded item',
+      );
+      fresh = await readItem(t, itemId);
+    }
+    t.softExpectRule(
+      'ITEMS.ARCHIVED_AT.STATE',
+      fresh.archivedAt === null,
+      `a new (active) item has archivedAt null (got ${JSON.stringify(fresh.archivedAt)})`,
+    );
 
-  const res = await patchItem(t, itemId, { archived: true });
-  const archived = updated(t, 'STATE.ITEM.ARCHIVE', res, 'archiving an item without anchors');
-  t.softExpectRule('STATE.ITEM.ARCHIVE', archived.id === itemId, `the answer is the archived item (id ${JSON.stringify(archived.id)})`, res);
-  t.softExpectRule('STATE.ITEM.ARCHIVE', isDateTime(archived.archivedAt), `archiving sets archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
-  t.softExpectRule('ITEMS.ARCHIVED_AT.STATE', isDateTime(archived.archivedAt), `an archived item has a date-time archivedAt (got ${JSON.stringify(archived.archivedAt)})`, res);
+    const res = await patchItem(t, itemId, { archived: true });
+    const archived = updated(t, 'STATE.ITEM.ARCHIVE', res, 'archiving an item without anchors');
+    t.softExpectRule(
+      'STATE.ITEM.ARCHIVE',
+      archived.id === itemId,
+      `the answer is the archived item (id ${JSON.stringify(archived.id)})`,
+      res,
+    );
+    t.softExpectRule(
+      'STATE.ITEM.ARCHIVE',
+      isDateTime(archived.archivedAt),
+      `archiving sets archivedAt (got ${JSON.stringify(archived.archivedAt)})`,
+      res,
+    );
+    t.softExpectRule(
+      'ITEMS.ARCHIVED_AT.STATE',
+      isDateTime(archived.archivedAt),
+      `an archived item has a date-time archivedAt (got ${JSON.stringify(archived.archivedAt)})`,
+      res,
+    );
 
-  const read = await readArchived(t, itemId);
-  t.softExpectRule('ITEMS.ARCHIVED.READABLE', read.id === itemId && read.object === 'item', `the archived item still reads back (id ${JSON.stringify(read.id)})`);
-  t.softExpectRule('ITEMS.ARCHIVED.READABLE', isDateTime(read.archivedAt), `it reads as archived (archivedAt ${JSON.stringify(read.archivedAt)})`);
-  t.note('ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through the documented operations; the item read is judged');
+    const read = await readArchived(t, itemId);
+    t.softExpectRule(
+      'ITEMS.ARCHIVED.READABLE',
+      read.id === itemId && read.object === 'item',
+      `the archived item still reads back (id ${JSON.stringify(read.id)})`,
+    );
+    t.softExpectRule(
+      'ITEMS.ARCHIVED.READABLE',
+      isDateTime(read.archivedAt),
+      `it reads as archived (archivedAt ${JSON.stringify(read.archivedAt)})`,
+    );
+    t.note(
+      'ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through the documented operations; the item read is judged',
+    );
 
-  // An archived item still takes ordinary updates: it stays a usable record.
-  const renamed = await patchItem(t, itemId, { metadata: { conform: 'archived-update' } });
-  if (is2xx(renamed)) t.softExpectRule('ITEMS.ARCHIVED_AT.STATE', isDateTime(obj(renamed.body)?.archivedAt), 'an update without `archived` keeps the item archived', renamed);
+    // An archived item still takes ordinary updates: it stays a usable record.
+    const renamed = await patchItem(t, itemId, { metadata: { conform: 'archived-update' } });
+    if (is2xx(renamed))
+      t.softExpectRule(
+        'ITEMS.ARCHIVED_AT.STATE',
+        isDateTime(obj(renamed.body)?.archivedAt),
+        'an update without `archived` keeps the item archived',
+        renamed,
+      );
 
-  const back = updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
-  t.softExpectRule('STATE.ITEM.UNARCHIVE', back.archivedAt === null, `unarchiving sets archivedAt back to null (got ${JSON.stringify(back.archivedAt)})`);
-  t.softExpectRule('ITEMS.ARCHIVED_AT.STATE', back.archivedAt === null, `an active item has archivedAt null (got ${JSON.stringify(back.archivedAt)})`);
-  const again = await readItem(t, itemId);
-  t.softExpectRule('STATE.ITEM.UNARCHIVE', again.archivedAt === null, `the item reads active again (archivedAt ${JSON.stringify(again.archivedAt)})`);
-}, { concurrent: true });
+    const back = updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
+    t.softExpectRule(
+      'STATE.ITEM.UNARCHIVE',
+      back.archivedAt === null,
+      `unarchiving sets archivedAt back to null (got ${JSON.stringify(back.archivedAt)})`,
+    );
+    t.softExpectRule(
+      'ITEMS.ARCHIVED_AT.STATE',
+      back.archivedAt === null,
+      `an active item has archivedAt null (got ${JSON.stringify(back.archivedAt)})`,
+    );
+    const again = await readItem(t, itemId);
+    t.softExpectRule(
+      'STATE.ITEM.UNARCHIVE',
+      again.archivedAt === null,
+      `the item reads active again (archivedAt ${JSON.stringify(again.archivedAt)})`,
+    );
+  },
+  { concurrent: true },
+);
 
 /** A second product of the item's merchant (POST /v0/products), or undefined with a note when the target refuses it. */
 async function otherProduct(t: ScenarioContext): Promise<string | undefined> {
   const { merchantId } = await t.fixture((f) => f.merchant());
-  const res = await t.http.post('/v0/products', { name: `Conform product ${t.target.seed}`, description: 'Second catalog entry', merchantId });
+  const res = await t.http.post('/v0/products', {
+    name: `Conform product ${t.target.seed}`,
+    description: 'Second catalog entry',
+    merchantId,
+  });
   const id = obj(res.body)?.id;
   if (is2xx(res) && typeof id === 'string') return id;
-  t.note(`ITEMS.UPDATE.APPLIED: catalogId not exercised, POST /v0/products answered ${res.status ?? res.transportError}`);
+  t.note(
+    `ITEMS.UPDATE.APPLIED: catalogId not exercised, POST /v0/products answered ${res.status ?? res.transportError}`,
+  );
   return undefined;
 }
 
-scenario(['ITEMS.UPDATE.APPLIED'], 'a name, catalogId and metadata sent in an update are what the item holds afterwards', async (t) => {
-  const { itemId } = await t.fixture((f) => f.item());
-  const catalogId = await otherProduct(t);
-  const sent: Json = { name: `Conform item ${t.target.seed}`, metadata: { conform: 'items-update', n: '1' }, ...(catalogId ? { catalogId } : {}) };
-  const res = await patchItem(t, itemId, sent);
-  const item = updated(t, 'ITEMS.UPDATE.APPLIED', res, 'renaming the item');
-  t.softExpectRule('ITEMS.UPDATE.APPLIED', item.name === sent.name, `the answer holds the name sent (got ${JSON.stringify(item.name)})`, res);
-  t.softExpectRule('ITEMS.UPDATE.APPLIED', isDeepStrictEqual(item.metadata, sent.metadata), `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`, res);
-  if (catalogId) t.softExpectRule('ITEMS.UPDATE.APPLIED', item.catalogId === catalogId, `the answer holds the catalogId sent, ${catalogId} (got ${JSON.stringify(item.catalogId)})`, res);
-  // The state table moves an item only through `archived`: a rename leaves an active item active.
-  t.softExpectRule('ITEMS.UPDATE.APPLIED', item.archivedAt === null, `an update without archived leaves the active item active (archivedAt ${JSON.stringify(item.archivedAt)})`, res);
-  const read = await readItem(t, itemId);
-  t.softExpectRule('ITEMS.UPDATE.APPLIED', read.name === sent.name, `the item reads back with the name sent (got ${JSON.stringify(read.name)})`);
-  if (catalogId) t.softExpectRule('ITEMS.UPDATE.APPLIED', read.catalogId === catalogId, `the item reads back with the catalogId sent (got ${JSON.stringify(read.catalogId)})`);
-}, { concurrent: true });
+scenario(
+  ['ITEMS.UPDATE.APPLIED'],
+  'a name, catalogId and metadata sent in an update are what the item holds afterwards',
+  async (t) => {
+    const { itemId } = await t.fixture((f) => f.item());
+    const catalogId = await otherProduct(t);
+    const sent: Json = {
+      name: `Conform item ${t.target.seed}`,
+      metadata: { conform: 'items-update', n: '1' },
+      ...(catalogId ? { catalogId } : {}),
+    };
+    const res = await patchItem(t, itemId, sent);
+    const item = updated(t, 'ITEMS.UPDATE.APPLIED', res, 'renaming the item');
+    t.softExpectRule(
+      'ITEMS.UPDATE.APPLIED',
+      item.name === sent.name,
+      `the answer holds the name sent (got ${JSON.stringify(item.name)})`,
+      res,
+    );
+    t.softExpectRule(
+      'ITEMS.UPDATE.APPLIED',
+      isDeepStrictEqual(item.metadata, sent.metadata),
+      `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`,
+      res,
+    );
+    if (catalogId)
+      t.softExpectRule(
+        'ITEMS.UPDATE.APPLIED',
+        item.catalogId === catalogId,
+        `the answer holds the catalogId sent, ${catalogId} (got ${JSON.stringify(item.catalogId)})`,
+        res,
+      );
+    // The state table moves an item only through `archived`: a rename leaves an active item active.
+    t.softExpectRule(
+      'ITEMS.UPDATE.APPLIED',
+      item.archivedAt === null,
+      `an update without archived leaves the active item active (archivedAt ${JSON.stringify(item.archivedAt)})`,
+      res,
+    );
+    const read = await readItem(t, itemId);
+    t.softExpectRule(
+      'ITEMS.UPDATE.APPLIED',
+      read.name === sent.name,
+      `the item reads back with the name sent (got ${JSON.stringify(read.name)})`,
+    );
+    if (catalogId)
+      t.softExpectRule(
+        'ITEMS.UPDATE.APPLIED',
+        read.catalogId === catalogId,
+        `the item reads back with the catalogId sent (got ${JSON.stringify(read.catalogId)})`,
+      );
+  },
+  { concurrent: true },
+);
 
 /** The fields of an item that an update keeps unless it sends them. */
 const KEPT = ['name', 'catalogId', 'metadata'] as const;
 
-scenario(['ITEMS.UPDATE.PARTIAL'], 'archiving, unarchiving and a metadata-only update keep the fields they did not send', async (t) => {
-  const { itemId } = await t.fixture((f) => f.item());
-  // A name and metadata of this scenario's own, so that a wipe or a reset shows.
-  const named = await patchItem(t, itemId, { name: `Conform kept ${t.target.seed}`, metadata: { conform: 'kept', n: '2' } });
-  const before = updated(t, 'ITEMS.UPDATE.PARTIAL', named, 'naming the item');
-  const kept = (where: string, item: Json, sent: Json, ex?: Exchange) => {
-    for (const k of KEPT) {
-      if (k in sent) continue;
-      t.softExpectRule('ITEMS.UPDATE.PARTIAL', isDeepStrictEqual(item[k], before[k]), `${where}: ${k} is kept, not sent (${JSON.stringify(before[k])} before, ${JSON.stringify(item[k])} now)`, ex);
+scenario(
+  ['ITEMS.UPDATE.PARTIAL'],
+  'archiving, unarchiving and a metadata-only update keep the fields they did not send',
+  async (t) => {
+    const { itemId } = await t.fixture((f) => f.item());
+    // A name and metadata of this scenario's own, so that a wipe or a reset shows.
+    const named = await patchItem(t, itemId, {
+      name: `Conform kept ${t.target.seed}`,
+      metadata: { conform: 'kept', n: '2' },
+    });
+    const before = updated(t, 'ITEMS.UPDATE.PARTIAL', named, 'naming the item');
+    const kept = (where: string, item: Json, sent: Json, ex?: Exchange) => {
+      for (const k of KEPT) {
+        if (k in sent) continue;
+        t.softExpectRule(
+          'ITEMS.UPDATE.PARTIAL',
+          isDeepStrictEqual(item[k], before[k]),
+          `${where}: ${k} is kept, not sent (${JSON.stringify(before[k])} before, ${JSON.stringify(item[k])} now)`,
+          ex,
+        );
+      }
+    };
+    for (const sent of [
+      { archived: true },
+      { archived: false },
+      { metadata: { conform: 'only-metadata' } },
+    ] as Json[]) {
+      const res = await patchItem(t, itemId, sent);
+      kept(
+        `the answer to ${JSON.stringify(sent)}`,
+        updated(t, 'ITEMS.UPDATE.PARTIAL', res, `the update ${JSON.stringify(sent)}`),
+        sent,
+        res,
+      );
+      kept(
+        `the item read after ${JSON.stringify(sent)}`,
+        sent.archived === true ? await readArchived(t, itemId) : await readItem(t, itemId),
+        sent,
+      );
     }
-  };
-  for (const sent of [{ archived: true }, { archived: false }, { metadata: { conform: 'only-metadata' } }] as Json[]) {
-    const res = await patchItem(t, itemId, sent);
-    kept(`the answer to ${JSON.stringify(sent)}`, updated(t, 'ITEMS.UPDATE.PARTIAL', res, `the update ${JSON.stringify(sent)}`), sent, res);
-    kept(`the item read after ${JSON.stringify(sent)}`, sent.archived === true ? await readArchived(t, itemId) : await readItem(t, itemId), sent);
-  }
-}, { concurrent: true });
+  },
+  { concurrent: true },
+);
 
-const ANCHORS: Array<[string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]> = [
+const ANCHORS: Array<
+  [string, (f: Parameters<Parameters<ScenarioContext['fixture']>[0]>[0]) => Promise<BlockedDelete>]
+> = [
   ['a fee', (f) => f.itemWithAnchoredFee()],
   ['a live billable metric', (f) => f.itemWithAnchoredMetric()],
 ];
 
 for (const [what, make] of ANCHORS) {
-  scenario(['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVED_AT.STATE'], `archiving an item with ${what} anchored to it is refused`, async (t) => {
-    const blocked = await t.fixture(make);
-    const res = await patchItem(t, blocked.id, { archived: true });
-    // The refusal's status is not shown: any 4xx with an Error body (the error-shape check judges the body).
-    t.expectRule('ITEMS.ARCHIVE.BLOCKED', res.status !== undefined && res.status >= 400 && res.status < 500, `archiving is refused with a 4xx, got ${res.status ?? res.transportError}`, res);
-    t.softExpectRule('ITEMS.ARCHIVE.BLOCKED', typeof obj(res.body)?.message === 'string', 'the refusal is an Error (message)', res);
-    const read = await readItem(t, blocked.id);
-    t.softExpectRule('ITEMS.ARCHIVE.BLOCKED', read.archivedAt === null, `the item stays active (archivedAt ${JSON.stringify(read.archivedAt)})`);
-    t.softExpectRule('ITEMS.ARCHIVED_AT.STATE', read.archivedAt === null, `an active item has archivedAt null (got ${JSON.stringify(read.archivedAt)})`);
-  }, { concurrent: true });
+  scenario(
+    ['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVED_AT.STATE'],
+    `archiving an item with ${what} anchored to it is refused`,
+    async (t) => {
+      const blocked = await t.fixture(make);
+      const res = await patchItem(t, blocked.id, { archived: true });
+      // The refusal's status is not shown: any 4xx with an Error body (the error-shape check judges the body).
+      t.expectRule(
+        'ITEMS.ARCHIVE.BLOCKED',
+        res.status !== undefined && res.status >= 400 && res.status < 500,
+        `archiving is refused with a 4xx, got ${res.status ?? res.transportError}`,
+        res,
+      );
+      t.softExpectRule(
+        'ITEMS.ARCHIVE.BLOCKED',
+        typeof obj(res.body)?.message === 'string',
+        'the refusal is an Error (message)',
+        res,
+      );
+      const read = await readItem(t, blocked.id);
+      t.softExpectRule(
+        'ITEMS.ARCHIVE.BLOCKED',
+        read.archivedAt === null,
+        `the item stays active (archivedAt ${JSON.stringify(read.archivedAt)})`,
+      );
+      t.softExpectRule(
+        'ITEMS.ARCHIVED_AT.STATE',
+        read.archivedAt === null,
+        `an active item has archivedAt null (got ${JSON.stringify(read.archivedAt)})`,
+      );
+    },
+    { concurrent: true },
+  );
 
-  scenario(['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVE.BLOCKED'], `an item archives once ${what} is no longer anchored`, async (t) => {
-    const blocked = await t.fixture(make);
-    const refused = await patchItem(t, blocked.id, { archived: true });
-    t.expectRule('ITEMS.ARCHIVE.BLOCKED', refused.status !== undefined && refused.status >= 400 && refused.status < 500, `archiving is refused while anchored, got ${refused.status ?? refused.transportError}`, refused);
-    await blocked.removeDependants();
-    const res = await patchItem(t, blocked.id, { archived: true });
-    const item = updated(t, 'STATE.ITEM.ARCHIVE', res, `archiving once ${what} is gone`);
-    t.softExpectRule('STATE.ITEM.ARCHIVE', isDateTime(item.archivedAt), `archivedAt is set (got ${JSON.stringify(item.archivedAt)})`, res);
-  }, { concurrent: true, destructive: true });
+  scenario(
+    ['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVE.BLOCKED'],
+    `an item archives once ${what} is no longer anchored`,
+    async (t) => {
+      const blocked = await t.fixture(make);
+      const refused = await patchItem(t, blocked.id, { archived: true });
+      t.expectRule(
+        'ITEMS.ARCHIVE.BLOCKED',
+        refused.status !== undefined && refused.status >= 400 && refused.status < 500,
+        `archiving is refused while anchored, got ${refused.status ?? refused.transportError}`,
+        refused,
+      );
+      await blocked.removeDependants();
+      const res = await patchItem(t, blocked.id, { archived: true });
+      const item = updated(t, 'STATE.ITEM.ARCHIVE', res, `archiving once ${what} is gone`);
+      t.softExpectRule(
+        'STATE.ITEM.ARCHIVE',
+        isDateTime(item.archivedAt),
+        `archivedAt is set (got ${JSON.stringify(item.archivedAt)})`,
+        res,
+      );
+    },
+    { concurrent: true, destructive: true },
+  );
 }
 
-scenario(['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM', 'ITEMS.EXTERNAL_ID.ONE_PRIMARY', 'ITEMS.ARCHIVED.READABLE'], 'archiving demotes primary references, which stay attached; unarchiving does not reclaim them', async (t) => {
-  const { itemId, referenceIds } = await t.fixture((f) => f.itemWithPrimaryReference());
-  const before = await readItem(t, itemId);
-  const primaries = refsOf(before).filter((r) => r.isPrimary === true).map((r) => r.id);
-  if (primaries.length === 0) t.notJudged(`item ${itemId} holds no primary external reference to demote`, 'fixture-used-up');
-  checkOnePrimary(t, [before]);
+scenario(
+  [
+    'ITEMS.ARCHIVE.DEMOTES_PRIMARY',
+    'ITEMS.UNARCHIVE.NO_RECLAIM',
+    'ITEMS.EXTERNAL_ID.ONE_PRIMARY',
+    'ITEMS.ARCHIVED.READABLE',
+  ],
+  'archiving demotes primary references, which stay attached; unarchiving does not reclaim them',
+  async (t) => {
+    const { itemId, referenceIds } = await t.fixture((f) => f.itemWithPrimaryReference());
+    const before = await readItem(t, itemId);
+    const primaries = refsOf(before)
+      .filter((r) => r.isPrimary === true)
+      .map((r) => r.id);
+    if (primaries.length === 0)
+      t.notJudged(`item ${itemId} holds no primary external reference to demote`, 'fixture-used-up');
+    checkOnePrimary(t, [before]);
 
-  const res = await patchItem(t, itemId, { archived: true });
-  const archived = updated(t, 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', res, 'archiving the item');
-  const views: Array<[string, Json, Exchange | undefined]> = [['the archive answer', archived, res], ['the archived item read', await readArchived(t, itemId), undefined]];
-  for (const [where, item, ex] of views) {
-    const refs = refsOf(item);
-    const ids = refs.map((r) => r.id);
-    const missing = referenceIds.filter((id) => !ids.includes(id));
-    t.softExpectRule('ITEMS.ARCHIVE.DEMOTES_PRIMARY', missing.length === 0, `${where}: every reference stays attached (missing ${missing.join(', ') || 'none'})`, ex);
-    const stillPrimary = refs.filter((r) => r.isPrimary === true).map((r) => r.id);
-    t.softExpectRule('ITEMS.ARCHIVE.DEMOTES_PRIMARY', stillPrimary.length === 0, `${where}: no reference is primary any more (still primary: ${stillPrimary.join(', ') || 'none'})`, ex);
-  }
-  t.softExpectRule('ITEMS.ARCHIVED.READABLE', views[1][1].id === itemId, 'the archived item reads back with its references');
+    const res = await patchItem(t, itemId, { archived: true });
+    const archived = updated(t, 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', res, 'archiving the item');
+    const views: Array<[string, Json, Exchange | undefined]> = [
+      ['the archive answer', archived, res],
+      ['the archived item read', await readArchived(t, itemId), undefined],
+    ];
+    for (const [where, item, ex] of views) {
+      const refs = refsOf(item);
+      const ids = refs.map((r) => r.id);
+      const missing = referenceIds.filter((id) => !ids.includes(id));
+      t.softExpectRule(
+        'ITEMS.ARCHIVE.DEMOTES_PRIMARY',
+        missing.length === 0,
+        `${where}: every reference stays attached (missing ${missing.join(', ') || 'none'})`,
+        ex,
+      );
+      const stillPrimary = refs.filter((r) => r.isPrimary === true).map((r) => r.id);
+      t.softExpectRule(
+        'ITEMS.ARCHIVE.DEMOTES_PRIMARY',
+        stillPrimary.length === 0,
+        `${where}: no reference is primary any more (still primary: ${stillPrimary.join(', ') || 'none'})`,
+        ex,
+      );
+    }
+    t.softExpectRule(
+      'ITEMS.ARCHIVED.READABLE',
+      views[1][1].id === itemId,
+      'the archived item reads back with its references',
+    );
 
-  const back = updated(t, 'ITEMS.UNARCHIVE.NO_RECLAIM', await patchItem(t, itemId, { archived: false }), 'unarchiving the item');
-  const after = await readItem(t, itemId);
-  for (const [where, item] of [['the unarchive answer', back], ['the unarchived item read', after]] as const) {
-    const refs = refsOf(item);
-    const reclaimed = refs.filter((r) => primaries.includes(r.id) && r.isPrimary === true).map((r) => r.id);
-    t.softExpectRule('ITEMS.UNARCHIVE.NO_RECLAIM', reclaimed.length === 0, `${where}: primary status is not reclaimed (primary again: ${reclaimed.join(', ') || 'none'})`);
-    const missing = referenceIds.filter((id) => !refs.some((r) => r.id === id));
-    t.softExpectRule('ITEMS.UNARCHIVE.NO_RECLAIM', missing.length === 0, `${where}: the references are still attached (missing ${missing.join(', ') || 'none'})`);
-  }
-  for (const item of [archived, after]) checkOnePrimary(t, [item]);
-}, { concurrent: true });
+    const back = updated(
+      t,
+      'ITEMS.UNARCHIVE.NO_RECLAIM',
+      await patchItem(t, itemId, { archived: false }),
+      'unarchiving the item',
+    );
+    const after = await readItem(t, itemId);
+    for (const [where, item] of [
+      ['the unarchive answer', back],
+      ['the unarchived item read', after],
+    ] as const) {
+      const refs = refsOf(item);
+      const reclaimed = refs.filter((r) => primaries.includes(r.id) && r.isPrimary === true).map((r) => r.id);
+      t.softExpectRule(
+        'ITEMS.UNARCHIVE.NO_RECLAIM',
+        reclaimed.length === 0,
+        `${where}: primary status is not reclaimed (primary again: ${reclaimed.join(', ') || 'none'})`,
+      );
+      const missing = referenceIds.filter((id) => !refs.some((r) => r.id === id));
+      t.softExpectRule(
+        'ITEMS.UNARCHIVE.NO_RECLAIM',
+        missing.length === 0,
+        `${where}: the references are still attached (missing ${missing.join(', ') || 'none'})`,
+      );
+    }
+    for (const item of [archived, after]) checkOnePrimary(t, [item]);
+  },
+  { concurrent: true },
+);
 
-scenario(['ITEMS.EXTERNAL_ID.ONE_PRIMARY'], 'an external id claimed as primary by a second item is primary on at most one of them', async (t) => {
-  const { itemIds, externalId } = await t.fixture((f) => f.externalIdClaimedTwice());
-  const items = [await readItem(t, itemIds[0]), await readItem(t, itemIds[1])];
-  const holders = items.filter((item) => refsOf(item).some((r) => r.externalId === externalId && r.isPrimary === true)).map((item) => item.id);
-  t.softExpectRule('ITEMS.EXTERNAL_ID.ONE_PRIMARY', holders.length <= 1, `external id ${externalId} is primary on at most one item (primary on ${holders.join(', ') || 'none'})`);
-  checkOnePrimary(t, items);
-  t.note('ITEMS.EXTERNAL_ID.ONE_PRIMARY: whether the second claim is refused or moves the primary status is not shown; either passes');
-}, { concurrent: true });
+scenario(
+  ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
+  'an external id claimed as primary by a second item is primary on at most one of them',
+  async (t) => {
+    const { itemIds, externalId } = await t.fixture((f) => f.externalIdClaimedTwice());
+    const items = [await readItem(t, itemIds[0]), await readItem(t, itemIds[1])];
+    const holders = items
+      .filter((item) => refsOf(item).some((r) => r.externalId === externalId && r.isPrimary === true))
+      .map((item) => item.id);
+    t.softExpectRule(
+      'ITEMS.EXTERNAL_ID.ONE_PRIMARY',
+      holders.length <= 1,
+      `external id ${externalId} is primary on at most one item (primary on ${holders.join(', ') || 'none'})`,
+    );
+    checkOnePrimary(t, items);
+    t.note(
+      'ITEMS.EXTERNAL_ID.ONE_PRIMARY: whether the second claim is refused or moves the primary status is not shown; either passes',
+    );
+  },
+  { concurrent: true },
+);

@@ -11,46 +11,115 @@ function addressProblems(a: unknown): string[] {
   if (a === undefined || a === null) return [];
   if (typeof a !== 'object' || Array.isArray(a)) return [`not an object: ${JSON.stringify(a)}`];
   // Only the documented fields are judged: extra properties are allowed (CONV.EXTRA_FIELDS.ALLOWED).
-  return Object.entries(a as Json).filter(([k, v]) => ADDRESS_FIELDS.has(k) && typeof v !== 'string').map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return Object.entries(a as Json)
+    .filter(([k, v]) => ADDRESS_FIELDS.has(k) && typeof v !== 'string')
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
 }
 
-scenario(['MERCHANTS.CREATE.OBJECT', 'MERCHANTS.GET.ROUND_TRIP', 'VALIDATION.VALID_REQUEST.NOT_400'], 'POST /v0/merchants creates a merchant that GET /v0/merchants/{id} reads back', async (t) => {
-  const k = uniqueTag();
-  // Which fields are required is not shown: send every documented one.
-  const sent = {
-    name: `Conform merchant ${k}`,
-    email: `merchant-${k}@conform.invalid`,
-    description: 'created by the conform merchants suite',
-    metadata: { conform: k },
-    vatNumber: 'DE123456789',
-    address: { line1: '1 Main Street', line2: 'Floor 2', city: 'Berlin', state: 'BE', country: 'DE', zipCode: '10115' },
-    billingAddress: { line1: '2 Side Street', line2: '', city: 'Hamburg', state: 'HH', country: 'DE', zipCode: '20095' },
-    phone: '+49 30 1234567',
-  };
-  const created = await t.http.post('/v0/merchants', sent);
-  const m = expectValidAccepted(t, 'MERCHANTS.CREATE.OBJECT', created, 'POST /v0/merchants with every documented field');
-  t.expectRule('MERCHANTS.CREATE.OBJECT', m.object === 'merchant' && typeof m.id === 'string', `a merchant object with an id (got object ${JSON.stringify(m.object)}, id ${JSON.stringify(m.id)})`, created);
-  for (const field of ['address', 'billingAddress'] as const) {
-    const bad = addressProblems(m[field]);
-    t.expectRule('MERCHANTS.CREATE.OBJECT', bad.length === 0, `${field} holds only string fields line1, line2, city, state, country, zipCode (bad: ${bad.join(', ')})`, created);
-  }
-  const read = await t.http.get(`/v0/merchants/${enc(m.id)}`);
-  expectValidAccepted(t, 'MERCHANTS.GET.ROUND_TRIP', read, `GET /v0/merchants/${m.id}`);
-  const r = bodyOf(read);
-  t.expectRule('MERCHANTS.GET.ROUND_TRIP', r.id === m.id && r.object === 'merchant', `the merchant read is ${m.id} (got ${JSON.stringify(r.id)})`, read);
-  const differ = Object.entries(sent).filter(([k2, v]) => !holds(r[k2], v)).map(([k2]) => `${k2}: sent ${JSON.stringify((sent as Json)[k2])}, read ${JSON.stringify(r[k2])}`);
-  t.expectRule('MERCHANTS.GET.ROUND_TRIP', differ.length === 0, `the merchant reads back with the fields it was created with (${differ.join('; ')})`, read);
-}, concurrent);
+scenario(
+  ['MERCHANTS.CREATE.OBJECT', 'MERCHANTS.GET.ROUND_TRIP', 'VALIDATION.VALID_REQUEST.NOT_400'],
+  'POST /v0/merchants creates a merchant that GET /v0/merchants/{id} reads back',
+  async (t) => {
+    const k = uniqueTag();
+    // Which fields are required is not shown: send every documented one.
+    const sent = {
+      name: `Conform merchant ${k}`,
+      email: `merchant-${k}@conform.invalid`,
+      description: 'created by the conform merchants suite',
+      metadata: { conform: k },
+      vatNumber: 'DE123456789',
+      address: {
+        line1: '1 Main Street',
+        line2: 'Floor 2',
+        city: 'Berlin',
+        state: 'BE',
+        country: 'DE',
+        zipCode: '10115',
+      },
+      billingAddress: {
+        line1: '2 Side Street',
+        line2: '',
+        city: 'Hamburg',
+        state: 'HH',
+        country: 'DE',
+        zipCode: '20095',
+      },
+      phone: '+49 30 1234567',
+    };
+    const created = await t.http.post('/v0/merchants', sent);
+    const m = expectValidAccepted(
+      t,
+      'MERCHANTS.CREATE.OBJECT',
+      created,
+      'POST /v0/merchants with every documented field',
+    );
+    t.expectRule(
+      'MERCHANTS.CREATE.OBJECT',
+      m.object === 'merchant' && typeof m.id === 'string',
+      `a merchant object with an id (got object ${JSON.stringify(m.object)}, id ${JSON.stringify(m.id)})`,
+      created,
+    );
+    for (const field of ['address', 'billingAddress'] as const) {
+      const bad = addressProblems(m[field]);
+      t.expectRule(
+        'MERCHANTS.CREATE.OBJECT',
+        bad.length === 0,
+        `${field} holds only string fields line1, line2, city, state, country, zipCode (bad: ${bad.join(', ')})`,
+        created,
+      );
+    }
+    const read = await t.http.get(`/v0/merchants/${enc(m.id)}`);
+    expectValidAccepted(t, 'MERCHANTS.GET.ROUND_TRIP', read, `GET /v0/merchants/${m.id}`);
+    const r = bodyOf(read);
+    t.expectRule(
+      'MERCHANTS.GET.ROUND_TRIP',
+      r.id === m.id && r.object === 'merchant',
+      `the merchant read is ${m.id} (got ${JSON.stringify(r.id)})`,
+      read,
+    );
+    const differ = Object.entries(sent)
+      .filter(([k2, v]) => !holds(r[k2], v))
+      .map(([k2]) => `${k2}: sent ${JSON.stringify((sent as Json)[k2])}, read ${JSON.stringify(r[k2])}`);
+    t.expectRule(
+      'MERCHANTS.GET.ROUND_TRIP',
+      differ.length === 0,
+      `the merchant reads back with the fields it was created with (${differ.join('; ')})`,
+      read,
+    );
+  },
+  concurrent,
+);
 
-scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown merchant gets 404', async (t) => {
-  const res = await t.http.get('/v0/merchants/org_conform0unknown0merchant');
-  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
-}, concurrent);
+scenario(
+  ['STATUS.404.UNKNOWN_RESOURCE'],
+  'an unknown merchant gets 404',
+  async (t) => {
+    const res = await t.http.get('/v0/merchants/org_conform0unknown0merchant');
+    t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
+  },
+  concurrent,
+);
 
-scenario(['MERCHANTS.CREATE.REFERENCE_REQUIRED'], 'the reference requires no merchant field', async (t) => {
-  if (t.target.fixtureStrategy !== 'reference') t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
-  const res = await t.http.post('/v0/merchants', {});
-  const m = expectValidAccepted(t, 'MERCHANTS.CREATE.REFERENCE_REQUIRED', res, 'POST /v0/merchants with an empty body');
-  t.expectRule('MERCHANTS.CREATE.REFERENCE_REQUIRED', m.object === 'merchant' && typeof m.id === 'string', 'an empty body creates a merchant', res);
-  if (res.status !== 201) t.note(`POST /v0/merchants answered ${res.status}; the reference's choice is 201`);
-}, concurrent);
+scenario(
+  ['MERCHANTS.CREATE.REFERENCE_REQUIRED'],
+  'the reference requires no merchant field',
+  async (t) => {
+    if (t.target.fixtureStrategy !== 'reference')
+      t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
+    const res = await t.http.post('/v0/merchants', {});
+    const m = expectValidAccepted(
+      t,
+      'MERCHANTS.CREATE.REFERENCE_REQUIRED',
+      res,
+      'POST /v0/merchants with an empty body',
+    );
+    t.expectRule(
+      'MERCHANTS.CREATE.REFERENCE_REQUIRED',
+      m.object === 'merchant' && typeof m.id === 'string',
+      'an empty body creates a merchant',
+      res,
+    );
+    if (res.status !== 201) t.note(`POST /v0/merchants answered ${res.status}; the reference's choice is 201`);
+  },
+  concurrent,
+);

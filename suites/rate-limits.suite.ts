@@ -43,10 +43,22 @@ const spec = await loadSpec();
 
 // Scenarios start in this order (vitest runs a few at a time): the ones that wait out a window first.
 const ENDPOINTS: RateLimitedEndpoint[] = (await rateLimitedEndpoints(spec)).sort(
-  (a, b) => Number(b.windowSeconds <= QUICK_WAIT_MAX_S) - Number(a.windowSeconds <= QUICK_WAIT_MAX_S) || b.windowSeconds - a.windowSeconds || a.limit - b.limit,
+  (a, b) =>
+    Number(b.windowSeconds <= QUICK_WAIT_MAX_S) - Number(a.windowSeconds <= QUICK_WAIT_MAX_S) ||
+    b.windowSeconds - a.windowSeconds ||
+    a.limit - b.limit,
 );
 
-const COMMON = ['RATE.HEADERS.PRESENT', 'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED', 'RATE.REMAINING.DECREMENTS', 'RATE.REMAINING.NON_NEGATIVE', 'RATE.RESET.WITHIN_WINDOW', 'RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY', 'RATE.RETRY_AFTER.ON_429'];
+const COMMON = [
+  'RATE.HEADERS.PRESENT',
+  'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED',
+  'RATE.REMAINING.DECREMENTS',
+  'RATE.REMAINING.NON_NEGATIVE',
+  'RATE.RESET.WITHIN_WINDOW',
+  'RATE.EXCEEDED.STATUS',
+  'RATE.EXCEEDED.BODY',
+  'RATE.RETRY_AFTER.ON_429',
+];
 
 // ------------------------------------------------------------------ full profile: per-minute windows reset
 // First in the file: they wait longest, and vitest starts a few scenarios at a time in file order.
@@ -79,9 +91,16 @@ for (const ep of ENDPOINTS) {
       const [first, other, second] = await Promise.all([
         d.fresh(),
         d.fresh(),
-        ep.bucket === 'subscription' ? d.optional((f) => f.secondKeySameMerchant(), `${ep.label}: no second key of the merchant`) : undefined,
+        ep.bucket === 'subscription'
+          ? d.optional((f) => f.secondKeySameMerchant(), `${ep.label}: no second key of the merchant`)
+          : undefined,
       ]);
-      if (ep.bucket === 'subscription' && !second) t.ruleNotJudged('AUTH.ALLOWANCE.PER_MERCHANT', `${ep.label}: no second key of the merchant (secondKeySameMerchant)`, 'credential');
+      if (ep.bucket === 'subscription' && !second)
+        t.ruleNotJudged(
+          'AUTH.ALLOWANCE.PER_MERCHANT',
+          `${ep.label}: no second key of the merchant (secondKeySameMerchant)`,
+          'credential',
+        );
       // How the other bucket stands before this one is used up: an earlier run may have used it.
       const otherWas = await otherBefore(d, first, other);
       let done = await exhaust(d, { first });
@@ -104,7 +123,10 @@ for (const ep of ENDPOINTS.filter((e) => e.bucket === 'merchant')) {
     async (t) => {
       const d = new BucketDriver(t, ep);
       const second = await t.fixture((f) => f.secondKeySameMerchant());
-      const why = await keysShareBucket(d, await d.primary(), second.key, ['AUTH.ALLOWANCE.PER_MERCHANT', ep.bucketRule]);
+      const why = await keysShareBucket(d, await d.primary(), second.key, [
+        'AUTH.ALLOWANCE.PER_MERCHANT',
+        ep.bucketRule,
+      ]);
       if (why) t.notJudged(why, 'target');
     },
     { concurrent: true },
@@ -117,32 +139,46 @@ scenario(
   ['RATE.BUCKET.PER_ENDPOINT'],
   'each listed endpoint has its own bucket: using one up leaves the others of the same merchant or subscription as they were',
   async (t) => {
-    const groups = (['merchant', 'subscription'] as const).map((kind) => ENDPOINTS.filter((e) => e.bucket === kind).sort((a, b) => a.limit - b.limit)).filter((g) => g.length > 1);
-    const unjudged = await Promise.all(groups.map(async ([victim, ...others]): Promise<string | undefined> => {
-      const dv = new BucketDriver(t, victim);
-      const target = await dv.fresh();
-      const drivers = others.map((ep) => new BucketDriver(t, ep));
-      const targets = await Promise.all(drivers.map((d) => (target.subscriptionId ? d.forSubscription(target.subscriptionId, target.alone) : d.forMerchant(target.key, target.merchantId, target.alone))));
-      const before = await Promise.all(drivers.map((d, i) => d.send(targets[i])));
-      const done = await exhaust(dv, { first: target, next: async () => target });
-      if (!done.exhausted) return done.reason;
-      const after = await Promise.all(drivers.map((d, i) => d.send(targets[i])));
-      after.forEach((o, i) => {
-        if (before[i].ex.status === 429) {
-          t.ruleNotJudged('RATE.BUCKET.PER_ENDPOINT', `${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`, 'target');
-          return;
-        }
-        const was = rateHeaders(before[i].ex).remaining;
-        const now = rateHeaders(o.ex).remaining;
-        t.softExpectRule(
-          'RATE.BUCKET.PER_ENDPOINT',
-          o.ex.status !== 429 && (was === undefined || now === undefined || now >= was - 1),
-          `with ${victim.label} used up on ${target.label}, ${others[i].label} went from remaining ${was} to ${now} (${statusOf(o)}) on one request`,
-          o.ex,
+    const groups = (['merchant', 'subscription'] as const)
+      .map((kind) => ENDPOINTS.filter((e) => e.bucket === kind).sort((a, b) => a.limit - b.limit))
+      .filter((g) => g.length > 1);
+    const unjudged = await Promise.all(
+      groups.map(async ([victim, ...others]): Promise<string | undefined> => {
+        const dv = new BucketDriver(t, victim);
+        const target = await dv.fresh();
+        const drivers = others.map((ep) => new BucketDriver(t, ep));
+        const targets = await Promise.all(
+          drivers.map((d) =>
+            target.subscriptionId
+              ? d.forSubscription(target.subscriptionId, target.alone)
+              : d.forMerchant(target.key, target.merchantId, target.alone),
+          ),
         );
-      });
-      return undefined;
-    }));
+        const before = await Promise.all(drivers.map((d, i) => d.send(targets[i])));
+        const done = await exhaust(dv, { first: target, next: async () => target });
+        if (!done.exhausted) return done.reason;
+        const after = await Promise.all(drivers.map((d, i) => d.send(targets[i])));
+        after.forEach((o, i) => {
+          if (before[i].ex.status === 429) {
+            t.ruleNotJudged(
+              'RATE.BUCKET.PER_ENDPOINT',
+              `${others[i].label} on ${target.label} was already used up before ${victim.label} was: not compared`,
+              'target',
+            );
+            return;
+          }
+          const was = rateHeaders(before[i].ex).remaining;
+          const now = rateHeaders(o.ex).remaining;
+          t.softExpectRule(
+            'RATE.BUCKET.PER_ENDPOINT',
+            o.ex.status !== 429 && (was === undefined || now === undefined || now >= was - 1),
+            `with ${victim.label} used up on ${target.label}, ${others[i].label} went from remaining ${was} to ${now} (${statusOf(o)}) on one request`,
+            o.ex,
+          );
+        });
+        return undefined;
+      }),
+    );
     const reasons = unjudged.filter((r): r is string => r !== undefined);
     if (reasons.length === groups.length) t.notJudged(reasons.join('; '), 'target');
     for (const r of reasons) t.ruleNotJudged('RATE.BUCKET.PER_ENDPOINT', r, 'target');
@@ -169,8 +205,17 @@ scenario(
     const [a, b] = outcomes.map((o) => (o.exhausted ? o.rejected.ex : undefined));
     const [ma, mb] = [messageOf(a?.body), messageOf(b?.body)];
     // A 429 without a message is the too-many-requests check's finding; the two messages are compared when both have text.
-    if (ma === undefined || mb === undefined) return t.notJudged(`a 429 without a message (${FIRST.label}: ${JSON.stringify(ma)}, ${SECOND.label}: ${JSON.stringify(mb)}): nothing to compare`, 'target');
-    t.softExpectRule('RATE.EXCEEDED.BODY', ma !== mb, `the 429s of ${FIRST.label} and ${SECOND.label} carry the same message, ${JSON.stringify(ma)}: it is not specific to the endpoint`, b);
+    if (ma === undefined || mb === undefined)
+      return t.notJudged(
+        `a 429 without a message (${FIRST.label}: ${JSON.stringify(ma)}, ${SECOND.label}: ${JSON.stringify(mb)}): nothing to compare`,
+        'target',
+      );
+    t.softExpectRule(
+      'RATE.EXCEEDED.BODY',
+      ma !== mb,
+      `the 429s of ${FIRST.label} and ${SECOND.label} carry the same message, ${JSON.stringify(ma)}: it is not specific to the endpoint`,
+      b,
+    );
   },
   { concurrent: true },
 );
@@ -182,22 +227,34 @@ scenario(
   'requests failing authentication on the listed endpoints carry no rate headers',
   async (t) => {
     const revoked = await t.fixture((f) => f.revokedKey());
-    const subscription = ENDPOINTS.some((e) => e.bucket === 'subscription') ? (await t.fixture((f) => f.subscription())).subscriptionId : undefined;
+    const subscription = ENDPOINTS.some((e) => e.bucket === 'subscription')
+      ? (await t.fixture((f) => f.subscription())).subscriptionId
+      : undefined;
     const keys: Array<[string, ScenarioRequestOptions]> = [
       ['no Authorization', { key: null }],
       ['a malformed Authorization', { headers: { authorization: 'Bearer conform not-a-key' } }],
       ['a revoked key', { key: revoked }],
     ];
-    const sent = await Promise.all(ENDPOINTS.flatMap((ep) => keys.map(async ([, opts]) => {
-      const d = new BucketDriver(t, ep);
-      const target = ep.bucket === 'subscription' ? await d.forSubscription(subscription!, false) : await d.primary();
-      return (await d.send(target, undefined, { ...opts, unauthenticated: true })).ex;
-    })));
+    const sent = await Promise.all(
+      ENDPOINTS.flatMap((ep) =>
+        keys.map(async ([, opts]) => {
+          const d = new BucketDriver(t, ep);
+          const target =
+            ep.bucket === 'subscription' ? await d.forSubscription(subscription!, false) : await d.primary();
+          return (await d.send(target, undefined, { ...opts, unauthenticated: true })).ex;
+        }),
+      ),
+    );
     sent.forEach((ex, i) => {
       const [what] = keys[i % keys.length];
       t.expectStatus('RATE.FAILED_AUTH.NO_HEADERS', ex, 401);
       const present = [LIMIT, REMAINING, RESET, RETRY_AFTER].filter((h) => ex.responseHeaders[h] !== undefined);
-      t.softExpectRule('RATE.FAILED_AUTH.NO_HEADERS', present.length === 0, `${what}: the 401 carries ${present.join(', ')}`, ex);
+      t.softExpectRule(
+        'RATE.FAILED_AUTH.NO_HEADERS',
+        present.length === 0,
+        `${what}: the 401 carries ${present.join(', ')}`,
+        ex,
+      );
     });
   },
   { concurrent: true },

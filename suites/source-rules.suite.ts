@@ -9,7 +9,11 @@ import { concurrent, isDateTime, expectValidAccepted, uniqueTag, enc, same, type
 /** A condition is documented as {type, operator, value}: other properties a target adds are not compared. */
 function documented(field: string, v: unknown): unknown {
   if (field !== 'conditions' || !Array.isArray(v)) return v;
-  return v.map((c) => (c && typeof c === 'object' ? { type: (c as Json).type, operator: (c as Json).operator, value: (c as Json).value } : c));
+  return v.map((c) =>
+    c && typeof c === 'object'
+      ? { type: (c as Json).type, operator: (c as Json).operator, value: (c as Json).value }
+      : c,
+  );
 }
 
 const RULE_KEPT = ['id', 'sourceId', 'createdAt', 'conditions', 'description', 'enabled', 'name', 'order'] as const;
@@ -21,7 +25,9 @@ function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Jso
     // source rule carries is not shown; an empty string names none.
     object: (v) => typeof v === 'string' && v.trim().length > 0,
     id: (v) => v === ruleId,
-    conditions: (v) => Array.isArray(v) && v.every((c) => !!c && typeof c === 'object' && ['type', 'operator', 'value'].every((k) => k in c)),
+    conditions: (v) =>
+      Array.isArray(v) &&
+      v.every((c) => !!c && typeof c === 'object' && ['type', 'operator', 'value'].every((k) => k in c)),
     createdAt: isDateTime,
     updatedAt: isDateTime,
     description: (v) => typeof v === 'string',
@@ -32,40 +38,63 @@ function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Jso
     order: Number.isInteger,
     sourceId: (v) => typeof v === 'string',
   };
-  const bad = Object.entries(types).filter(([k, ok]) => !ok(r[k])).map(([k]) => `${k}=${JSON.stringify(r[k])}`);
-  t.expectRule('SOURCE_RULES.UPDATE.OBJECT', bad.length === 0, `the source rule carries every required field, conditions as {type, operator, value} (bad: ${bad.join(', ')})`, ex);
+  const bad = Object.entries(types)
+    .filter(([k, ok]) => !ok(r[k]))
+    .map(([k]) => `${k}=${JSON.stringify(r[k])}`);
+  t.expectRule(
+    'SOURCE_RULES.UPDATE.OBJECT',
+    bad.length === 0,
+    `the source rule carries every required field, conditions as {type, operator, value} (bad: ${bad.join(', ')})`,
+    ex,
+  );
   return r;
 }
 
-scenario(['SOURCE_RULES.UPDATE.PARTIAL', 'SOURCE_RULES.UPDATE.OBJECT'], 'PATCH /v0/sourceRules/{ruleId} changes only the fields given', async (t) => {
-  const { ruleId } = await t.fixture((f) => f.sourceRule());
-  const path = `/v0/sourceRules/${enc(ruleId)}`;
-  // No read endpoint is documented: the answer of a first PATCH is the baseline.
-  let current = expectRuleObject(t, await t.http.patch(path, { description: `conform baseline ${uniqueTag()}` }), ruleId);
-  const steps: Json[] = [
-    { name: `Conform renamed ${uniqueTag()}` },
-    { enabled: !current.enabled, order: (Number.isInteger(current.order) ? current.order : 0) + 5 },
-    { conditions: [{ type: 'amount', operator: 'gte', value: '1.00' }] },
-    { description: `conform changed ${uniqueTag()}` },
-  ];
-  for (const patch of steps) {
-    const ex = await t.http.patch(path, patch);
-    const next = expectRuleObject(t, ex, ruleId);
-    const wrong = RULE_KEPT.filter((k) => !same(documented(k, next[k]), documented(k, k in patch ? patch[k] : current[k])));
-    t.expectRule(
-      'SOURCE_RULES.UPDATE.PARTIAL',
-      wrong.length === 0,
-      `PATCH ${JSON.stringify(patch)} changes those fields only (wrong: ${wrong.map((k) => `${k}: expected ${JSON.stringify(k in patch ? patch[k] : current[k])}, got ${JSON.stringify(next[k])}`).join('; ')})`,
-      ex,
+scenario(
+  ['SOURCE_RULES.UPDATE.PARTIAL', 'SOURCE_RULES.UPDATE.OBJECT'],
+  'PATCH /v0/sourceRules/{ruleId} changes only the fields given',
+  async (t) => {
+    const { ruleId } = await t.fixture((f) => f.sourceRule());
+    const path = `/v0/sourceRules/${enc(ruleId)}`;
+    // No read endpoint is documented: the answer of a first PATCH is the baseline.
+    let current = expectRuleObject(
+      t,
+      await t.http.patch(path, { description: `conform baseline ${uniqueTag()}` }),
+      ruleId,
     );
-    current = next;
-  }
-}, concurrent);
+    const steps: Json[] = [
+      { name: `Conform renamed ${uniqueTag()}` },
+      { enabled: !current.enabled, order: (Number.isInteger(current.order) ? current.order : 0) + 5 },
+      { conditions: [{ type: 'amount', operator: 'gte', value: '1.00' }] },
+      { description: `conform changed ${uniqueTag()}` },
+    ];
+    for (const patch of steps) {
+      const ex = await t.http.patch(path, patch);
+      const next = expectRuleObject(t, ex, ruleId);
+      const wrong = RULE_KEPT.filter(
+        (k) => !same(documented(k, next[k]), documented(k, k in patch ? patch[k] : current[k])),
+      );
+      t.expectRule(
+        'SOURCE_RULES.UPDATE.PARTIAL',
+        wrong.length === 0,
+        `PATCH ${JSON.stringify(patch)} changes those fields only (wrong: ${wrong.map((k) => `${k}: expected ${JSON.stringify(k in patch ? patch[k] : current[k])}, got ${JSON.stringify(next[k])}`).join('; ')})`,
+        ex,
+      );
+      current = next;
+    }
+  },
+  concurrent,
+);
 
-scenario(['STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.TYPE.400'], 'an unknown source rule gets 404; a non-integer order gets 400', async (t) => {
-  const unknown = await t.http.patch('/v0/sourceRules/srule_conform0unknown', { name: 'nobody' });
-  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', unknown, 404);
-  const { ruleId } = await t.fixture((f) => f.sourceRule());
-  const wrongType = await t.http.patch(`/v0/sourceRules/${enc(ruleId)}`, { order: 'first' });
-  t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
-}, concurrent);
+scenario(
+  ['STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.TYPE.400'],
+  'an unknown source rule gets 404; a non-integer order gets 400',
+  async (t) => {
+    const unknown = await t.http.patch('/v0/sourceRules/srule_conform0unknown', { name: 'nobody' });
+    t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', unknown, 404);
+    const { ruleId } = await t.fixture((f) => f.sourceRule());
+    const wrongType = await t.http.patch(`/v0/sourceRules/${enc(ruleId)}`, { order: 'first' });
+    t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
+  },
+  concurrent,
+);

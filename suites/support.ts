@@ -41,7 +41,8 @@ export function uniqueTag(): string {
 /** Deep equality of JSON values; object key order does not matter. */
 export function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => same((a as Json)[k], (b as Json)[k]));
@@ -49,8 +50,12 @@ export function same(a: unknown, b: unknown): boolean {
 
 /** `actual` carries every value of `sent` (objects may hold more properties: extra fields are allowed). */
 export function holds(actual: unknown, sent: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(actual) && actual.length === sent.length && sent.every((x, i) => holds(actual[i], x));
-  if (sent && typeof sent === 'object') return !!actual && typeof actual === 'object' && Object.entries(sent).every(([k, v]) => holds((actual as Json)[k], v));
+  if (Array.isArray(sent))
+    return Array.isArray(actual) && actual.length === sent.length && sent.every((x, i) => holds(actual[i], x));
+  if (sent && typeof sent === 'object')
+    return (
+      !!actual && typeof actual === 'object' && Object.entries(sent).every(([k, v]) => holds((actual as Json)[k], v))
+    );
   return actual === sent;
 }
 
@@ -73,13 +78,22 @@ export function expectValidAccepted(t: ScenarioContext, ruleId: string, ex: Exch
  */
 export function notRefused(t: ScenarioContext, ex: Exchange): void {
   if (ex.status === undefined || ex.status >= 500) return;
-  t.softExpectRule('VALIDATION.VALID_REQUEST.NOT_400', ex.status !== 400, `a request meeting every documented constraint got 400`, ex);
+  t.softExpectRule(
+    'VALIDATION.VALID_REQUEST.NOT_400',
+    ex.status !== 400,
+    `a request meeting every documented constraint got 400`,
+    ex,
+  );
 }
 
 /** JSON with object keys sorted: two answers compare equal whatever their key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -98,7 +112,12 @@ export async function keepsUnsent(
   fields: string[],
 ): Promise<void> {
   const answer = (ex: Exchange, what: string): Json => {
-    t.expectRule(ruleId, ex.status !== undefined && ex.status >= 200 && ex.status < 300, `${what} succeeds (got ${ex.status ?? ex.transportError})`, ex);
+    t.expectRule(
+      ruleId,
+      ex.status !== undefined && ex.status >= 200 && ex.status < 300,
+      `${what} succeeds (got ${ex.status ?? ex.transportError})`,
+      ex,
+    );
     return (ex.body && typeof ex.body === 'object' ? ex.body : {}) as Json;
   };
   let before = answer(await send(first), `the update setting ${fields.join(', ')}`);
@@ -106,7 +125,12 @@ export async function keepsUnsent(
     const ex = await send(single);
     const after = answer(ex, `the update ${JSON.stringify(single)}`);
     for (const f of fields.filter((k) => !(k in single))) {
-      t.softExpectRule(ruleId, canonical(after[f]) === canonical(before[f]), `${f}, not sent in ${JSON.stringify(single)}, is kept (${canonical(before[f])} before, ${canonical(after[f])} after)`, ex);
+      t.softExpectRule(
+        ruleId,
+        canonical(after[f]) === canonical(before[f]),
+        `${f}, not sent in ${JSON.stringify(single)}, is kept (${canonical(before[f])} before, ${canonical(after[f])} after)`,
+        ex,
+      );
     }
     before = after;
   }

@@ -10,31 +10,68 @@ import { obj, is2xx, isFixtureUnavailable, type Json } from './support.ts';
 
 const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 
-const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+const sameInstant = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
 
 function migrate(t: ScenarioContext, subscriptionId: string, targetVersionNumber: unknown): Promise<Exchange> {
-  return t.http.post(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`, { targetVersionNumber });
+  return t.http.post(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`, {
+    targetVersionNumber,
+  });
 }
 
 /** A successful migration answer; stops the scenario (citing `rule`) when it is not one. */
-function accepted(t: ScenarioContext, rule: string, ex: Exchange): { subscription: Json; migration: Json; lineItems: Json } {
+function accepted(
+  t: ScenarioContext,
+  rule: string,
+  ex: Exchange,
+): { subscription: Json; migration: Json; lineItems: Json } {
   t.expectRule(rule, is2xx(ex), `the migration is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
   const body = obj(ex.body);
   const subscription = obj(body?.subscription);
   const migration = obj(body?.migration);
   const lineItems = obj(body?.lineItems);
-  t.expectRule('MIGRATION.RESPONSE.SHAPE', subscription && migration && lineItems, 'the answer carries subscription, migration and lineItems objects', ex);
+  t.expectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    subscription && migration && lineItems,
+    'the answer carries subscription, migration and lineItems objects',
+    ex,
+  );
   return { subscription: subscription!, migration: migration!, lineItems: lineItems! };
 }
 
 /** The whole answer shape of MIGRATION.RESPONSE.SHAPE, judged without stopping. */
 function checkShape(t: ScenarioContext, ex: Exchange, subscriptionId: string): void {
   const { subscription, migration, lineItems } = accepted(t, 'MIGRATION.RESPONSE.SHAPE', ex);
-  t.softExpectRule('MIGRATION.RESPONSE.SHAPE', subscription.object === 'subscription' && subscription.id === subscriptionId, `subscription is the migrated subscription (object ${JSON.stringify(subscription.object)}, id ${JSON.stringify(subscription.id)})`, ex);
-  t.softExpectRule('MIGRATION.RESPONSE.SHAPE', Number.isInteger(migration.fromVersionNumber) && Number.isInteger(migration.toVersionNumber), 'migration.fromVersionNumber and toVersionNumber are integers', ex);
-  t.softExpectRule('MIGRATION.RESPONSE.SHAPE', typeof migration.effectiveAt === 'string' && !Number.isNaN(Date.parse(migration.effectiveAt)), 'migration.effectiveAt is a date-time', ex);
-  t.softExpectRule('MIGRATION.RESPONSE.SHAPE', typeof migration.changed === 'boolean', 'migration.changed is a boolean', ex);
-  t.softExpectRule('MIGRATION.RESPONSE.SHAPE', typeof lineItems.syncFailed === 'boolean', 'lineItems.syncFailed is a boolean', ex);
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    subscription.object === 'subscription' && subscription.id === subscriptionId,
+    `subscription is the migrated subscription (object ${JSON.stringify(subscription.object)}, id ${JSON.stringify(subscription.id)})`,
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    Number.isInteger(migration.fromVersionNumber) && Number.isInteger(migration.toVersionNumber),
+    'migration.fromVersionNumber and toVersionNumber are integers',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof migration.effectiveAt === 'string' && !Number.isNaN(Date.parse(migration.effectiveAt)),
+    'migration.effectiveAt is a date-time',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof migration.changed === 'boolean',
+    'migration.changed is a boolean',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof lineItems.syncFailed === 'boolean',
+    'lineItems.syncFailed is a boolean',
+    ex,
+  );
 }
 
 /**
@@ -43,19 +80,40 @@ function checkShape(t: ScenarioContext, ex: Exchange, subscriptionId: string): v
  * is judged there only when present.
  */
 function checkVersioned(t: ScenarioContext, sub: Json, where: string, ex?: Exchange): void {
-  if (ex || sub.planVersionId !== undefined) t.softExpectRule('SUBSCRIPTIONS.VERSION.NUMBERED', typeof sub.planVersionId === 'string' && sub.planVersionId.length > 0, `${where}: planVersionId is a string (${JSON.stringify(sub.planVersionId)})`, ex);
-  t.softExpectRule('SUBSCRIPTIONS.VERSION.NUMBERED', Number.isInteger(sub.versionNumber) && sub.versionNumber >= 1, `${where}: versionNumber is an integer from 1 (${JSON.stringify(sub.versionNumber)})`, ex);
-  t.softExpectRule('SUBSCRIPTIONS.VERSION.NUMBERED', sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating', `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`, ex);
+  if (ex || sub.planVersionId !== undefined)
+    t.softExpectRule(
+      'SUBSCRIPTIONS.VERSION.NUMBERED',
+      typeof sub.planVersionId === 'string' && sub.planVersionId.length > 0,
+      `${where}: planVersionId is a string (${JSON.stringify(sub.planVersionId)})`,
+      ex,
+    );
+  t.softExpectRule(
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+    Number.isInteger(sub.versionNumber) && sub.versionNumber >= 1,
+    `${where}: versionNumber is an integer from 1 (${JSON.stringify(sub.versionNumber)})`,
+    ex,
+  );
+  t.softExpectRule(
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+    sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating',
+    `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`,
+    ex,
+  );
 }
 
-const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') => t.fixture((f) => f.migration(policy));
+const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') =>
+  t.fixture((f) => f.migration(policy));
 
 /**
  * The subscription as the fixtures read it (the document shows no subscription read), or
  * undefined where they cannot: what the migration answers show is judged either way, and
  * `readOnly` (rules only a read can show) are not judged here, with the reason.
  */
-async function readIfAvailable(t: ScenarioContext, subscriptionId: string, readOnly: string[] = []): Promise<Json | undefined> {
+async function readIfAvailable(
+  t: ScenarioContext,
+  subscriptionId: string,
+  readOnly: string[] = [],
+): Promise<Json | undefined> {
   try {
     return await t.fixture((f) => f.readSubscription(subscriptionId));
   } catch (err) {
@@ -78,49 +136,114 @@ function versionPrices(m: MigrationFixture, version: number): { own: string[]; o
   const byVersion = m.pricesByVersion;
   if (!byVersion?.[version]) return undefined;
   const own = byVersion[version];
-  const others = Object.entries(byVersion).filter(([v]) => Number(v) !== version).flatMap(([, ids]) => ids).filter((id) => !own.includes(id));
+  const others = Object.entries(byVersion)
+    .filter(([v]) => Number(v) !== version)
+    .flatMap(([, ids]) => ids)
+    .filter((id) => !own.includes(id));
   return { own, others };
 }
 
-function checkBilledFrom(t: ScenarioContext, rule: string, m: MigrationFixture, version: number, billed: string[]): void {
+function checkBilledFrom(
+  t: ScenarioContext,
+  rule: string,
+  m: MigrationFixture,
+  version: number,
+  billed: string[],
+): void {
   const prices = versionPrices(m, version);
-  if (!prices) return t.ruleNotJudged(rule, `the migration fixture names no prices for version ${version}: billing not compared`, 'fixture');
-  t.softExpectRule(rule, prices.own.every((p) => billed.includes(p)), `the period after the boundary bills version ${version}'s prices ${prices.own.join(', ')} (billed: ${billed.join(', ') || 'none'})`);
+  if (!prices)
+    return t.ruleNotJudged(
+      rule,
+      `the migration fixture names no prices for version ${version}: billing not compared`,
+      'fixture',
+    );
+  t.softExpectRule(
+    rule,
+    prices.own.every((p) => billed.includes(p)),
+    `the period after the boundary bills version ${version}'s prices ${prices.own.join(', ')} (billed: ${billed.join(', ') || 'none'})`,
+  );
   const stray = billed.filter((p) => prices.others.includes(p));
-  t.softExpectRule(rule, stray.length === 0, `the period after the boundary bills no price of another version (billed ${stray.join(', ') || 'none'})`);
+  t.softExpectRule(
+    rule,
+    stray.length === 0,
+    `the period after the boundary bills no price of another version (billed ${stray.join(', ') || 'none'})`,
+  );
 }
 
 // --------------------------------------------------------------------------- 400 / 404
 
 // One subscription takes every refusal: none of them may change it. The archived version is
 // judged where the fixture names one (cited only then would be a pass without a judgement).
-scenario(['MIGRATION.400.TARGET_RANGE', 'MIGRATION.404.MISSING_VERSION'], 'refused targets: out of range or not an integer gets 400, a missing or archived version 404, and nothing changes', async (t) => {
-  const m = await migrationFixture(t);
-  for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
-    const res = await migrate(t, m.subscriptionId, bad);
-    t.softExpectRule('MIGRATION.400.TARGET_RANGE', res.status === 400, `targetVersionNumber ${JSON.stringify(bad)} gets 400, got ${res.status ?? res.transportError}`, res);
-  }
-  const missingField = await t.http.post(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}/versionMigration`, {});
-  t.softExpectRule('MIGRATION.400.TARGET_RANGE', missingField.status === 400, `a body without targetVersionNumber gets 400, got ${missingField.status ?? missingField.transportError}`, missingField);
-  // The upper bound itself is in range: refused for not existing, never as a bad request.
-  const top = await migrate(t, m.subscriptionId, 2147483647);
-  t.softExpectRule('MIGRATION.400.TARGET_RANGE', top.status !== 400, `targetVersionNumber 2147483647 is in range (not 400), got ${top.status}`, top);
-  t.softExpectRule('MIGRATION.404.MISSING_VERSION', top.status === 404, `version 2147483647 does not exist on the plan: 404, got ${top.status ?? top.transportError}`, top);
-  const missing = await migrate(t, m.subscriptionId, m.missingVersionNumber);
-  t.softExpectRule('MIGRATION.404.MISSING_VERSION', missing.status === 404, `version ${m.missingVersionNumber} does not exist on the plan: 404, got ${missing.status ?? missing.transportError}`, missing);
-  if (m.archivedVersionNumber !== undefined) {
-    const archived = await migrate(t, m.subscriptionId, m.archivedVersionNumber);
-    t.softExpectRule('MIGRATION.404.ARCHIVED_VERSION', archived.status === 404, `archived version ${m.archivedVersionNumber}: 404, got ${archived.status ?? archived.transportError}`, archived);
-  } else t.ruleNotJudged('MIGRATION.404.ARCHIVED_VERSION', 'the migration fixture names no archived plan version', 'fixture');
-  // That nothing changed shows only in a read; the refusals themselves are judged above.
-  const after = await readIfAvailable(t, m.subscriptionId);
-  if (after) {
-    const unchanged = after.versionPolicy === m.versionPolicy && after.versionNumber === m.currentVersionNumber;
-    const what = `refused migrations leave the subscription as it was (${m.versionPolicy} on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`;
-    t.softExpectRule('MIGRATION.400.TARGET_RANGE', unchanged, what);
-    t.softExpectRule('MIGRATION.404.MISSING_VERSION', unchanged, what);
-  }
-}, { concurrent: true });
+scenario(
+  ['MIGRATION.400.TARGET_RANGE', 'MIGRATION.404.MISSING_VERSION'],
+  'refused targets: out of range or not an integer gets 400, a missing or archived version 404, and nothing changes',
+  async (t) => {
+    const m = await migrationFixture(t);
+    for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
+      const res = await migrate(t, m.subscriptionId, bad);
+      t.softExpectRule(
+        'MIGRATION.400.TARGET_RANGE',
+        res.status === 400,
+        `targetVersionNumber ${JSON.stringify(bad)} gets 400, got ${res.status ?? res.transportError}`,
+        res,
+      );
+    }
+    const missingField = await t.http.post(
+      `/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}/versionMigration`,
+      {},
+    );
+    t.softExpectRule(
+      'MIGRATION.400.TARGET_RANGE',
+      missingField.status === 400,
+      `a body without targetVersionNumber gets 400, got ${missingField.status ?? missingField.transportError}`,
+      missingField,
+    );
+    // The upper bound itself is in range: refused for not existing, never as a bad request.
+    const top = await migrate(t, m.subscriptionId, 2147483647);
+    t.softExpectRule(
+      'MIGRATION.400.TARGET_RANGE',
+      top.status !== 400,
+      `targetVersionNumber 2147483647 is in range (not 400), got ${top.status}`,
+      top,
+    );
+    t.softExpectRule(
+      'MIGRATION.404.MISSING_VERSION',
+      top.status === 404,
+      `version 2147483647 does not exist on the plan: 404, got ${top.status ?? top.transportError}`,
+      top,
+    );
+    const missing = await migrate(t, m.subscriptionId, m.missingVersionNumber);
+    t.softExpectRule(
+      'MIGRATION.404.MISSING_VERSION',
+      missing.status === 404,
+      `version ${m.missingVersionNumber} does not exist on the plan: 404, got ${missing.status ?? missing.transportError}`,
+      missing,
+    );
+    if (m.archivedVersionNumber !== undefined) {
+      const archived = await migrate(t, m.subscriptionId, m.archivedVersionNumber);
+      t.softExpectRule(
+        'MIGRATION.404.ARCHIVED_VERSION',
+        archived.status === 404,
+        `archived version ${m.archivedVersionNumber}: 404, got ${archived.status ?? archived.transportError}`,
+        archived,
+      );
+    } else
+      t.ruleNotJudged(
+        'MIGRATION.404.ARCHIVED_VERSION',
+        'the migration fixture names no archived plan version',
+        'fixture',
+      );
+    // That nothing changed shows only in a read; the refusals themselves are judged above.
+    const after = await readIfAvailable(t, m.subscriptionId);
+    if (after) {
+      const unchanged = after.versionPolicy === m.versionPolicy && after.versionNumber === m.currentVersionNumber;
+      const what = `refused migrations leave the subscription as it was (${m.versionPolicy} on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`;
+      t.softExpectRule('MIGRATION.400.TARGET_RANGE', unchanged, what);
+      t.softExpectRule('MIGRATION.404.MISSING_VERSION', unchanged, what);
+    }
+  },
+  { concurrent: true },
+);
 
 // --------------------------------------------------------------------------- 409
 
@@ -128,9 +251,21 @@ const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
   ['notLive', 'MIGRATION.409.NOT_LIVE', 'a subscription that is not live'],
   ['endsBeforeBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending at or before the boundary'],
   ['endsAtBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending exactly at the boundary'],
-  ['overrideRateMeaning', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose rate would mean something else on the new price'],
-  ['overridePricingUnitChange', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose new price draws down a credit pool instead of currency'],
-  ['overrideUnitBasisChange', 'MIGRATION.409.OVERRIDE_RATE', 'a kept override whose new price reads the rate as a proportion, not an amount per unit'],
+  [
+    'overrideRateMeaning',
+    'MIGRATION.409.OVERRIDE_RATE',
+    'a kept override whose rate would mean something else on the new price',
+  ],
+  [
+    'overridePricingUnitChange',
+    'MIGRATION.409.OVERRIDE_RATE',
+    'a kept override whose new price draws down a credit pool instead of currency',
+  ],
+  [
+    'overrideUnitBasisChange',
+    'MIGRATION.409.OVERRIDE_RATE',
+    'a kept override whose new price reads the rate as a proportion, not an amount per unit',
+  ],
   ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose reset period changes'],
   ['featureMetricChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose metric changes'],
   ['featurePricingUnitChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose pricing unit changes'],
@@ -138,26 +273,54 @@ const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
 ];
 
 for (const [kind, rule, what] of CONFLICTS) {
-  scenario([rule, 'MIGRATION.409.CODE_VALUES'], `migrating ${what} gets 409 with a code`, async (t) => {
-    const c = await t.fixture((f) => f.migrationConflict(kind));
-    // The 409 and its code are in the answer itself; that nothing changed shows only where the subscription can be read.
-    const before = await readIfAvailable(t, c.subscriptionId);
-    const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
-    t.expectStatus(rule, res, 409);
-    const after = before && (await readIfAvailable(t, c.subscriptionId));
-    if (before && after) t.softExpectRule(rule, after.versionPolicy === before.versionPolicy && after.versionNumber === before.versionNumber, `the refused migration changes nothing (${before.versionPolicy} on ${before.versionNumber} before, ${after.versionPolicy} on ${after.versionNumber} after)`);
-    const code = obj(res.body)?.code;
-    t.softExpectRule(rule, typeof code === 'string' && code.length > 0, `the 409 carries a code (${JSON.stringify(code)})`, res);
-    // Which codes: not shown. Only their form is judged.
-    t.softExpectRule('MIGRATION.409.CODE_VALUES', typeof code !== 'string' || UPPER_SNAKE.test(code), `the code ${JSON.stringify(code)} is UPPER_SNAKE_CASE`, res);
-    if (typeof code === 'string') t.note(`${kind}: code ${code} (code values are not shown in the document; not judged)`);
-  }, { concurrent: true });
+  scenario(
+    [rule, 'MIGRATION.409.CODE_VALUES'],
+    `migrating ${what} gets 409 with a code`,
+    async (t) => {
+      const c = await t.fixture((f) => f.migrationConflict(kind));
+      // The 409 and its code are in the answer itself; that nothing changed shows only where the subscription can be read.
+      const before = await readIfAvailable(t, c.subscriptionId);
+      const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
+      t.expectStatus(rule, res, 409);
+      const after = before && (await readIfAvailable(t, c.subscriptionId));
+      if (before && after)
+        t.softExpectRule(
+          rule,
+          after.versionPolicy === before.versionPolicy && after.versionNumber === before.versionNumber,
+          `the refused migration changes nothing (${before.versionPolicy} on ${before.versionNumber} before, ${after.versionPolicy} on ${after.versionNumber} after)`,
+        );
+      const code = obj(res.body)?.code;
+      t.softExpectRule(
+        rule,
+        typeof code === 'string' && code.length > 0,
+        `the 409 carries a code (${JSON.stringify(code)})`,
+        res,
+      );
+      // Which codes: not shown. Only their form is judged.
+      t.softExpectRule(
+        'MIGRATION.409.CODE_VALUES',
+        typeof code !== 'string' || UPPER_SNAKE.test(code),
+        `the code ${JSON.stringify(code)} is UPPER_SNAKE_CASE`,
+        res,
+      );
+      if (typeof code === 'string')
+        t.note(`${kind}: code ${code} (code values are not shown in the document; not judged)`);
+    },
+    { concurrent: true },
+  );
 }
 
 // --------------------------------------------------------------------------- accepted migrations
 
 scenario(
-  ['MIGRATION.RESPONSE.SHAPE', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.EFFECT.PINS', 'MIGRATION.EFFECT.PERIOD_END', 'STATE.SUBSCRIPTION.MIGRATE', 'SUBSCRIPTIONS.VERSION.NUMBERED'],
+  [
+    'MIGRATION.RESPONSE.SHAPE',
+    'MIGRATION.RESPONSE.VERSION_NUMBERS',
+    'MIGRATION.EFFECT.PINS',
+    'MIGRATION.EFFECT.PERIOD_END',
+    'STATE.SUBSCRIPTION.MIGRATE',
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+  ],
   'a migration of a floating subscription answers the documented shape, pins it and takes effect at the period end',
   async (t) => {
     const m = await migrationFixture(t, 'floating');
@@ -169,18 +332,56 @@ scenario(
     checkShape(t, res, m.subscriptionId);
     const { subscription, migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', res);
     checkVersioned(t, subscription, 'the migrated subscription', res);
-    t.softExpectRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.fromVersionNumber === m.currentVersionNumber, `fromVersionNumber is the version in use, ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`, res);
-    t.softExpectRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.toVersionNumber === target, `toVersionNumber is the requested ${target} (got ${JSON.stringify(migration.toVersionNumber)})`, res);
-    t.softExpectRule('MIGRATION.RESPONSE.SHAPE', migration.changed === true, `a move to another version answers changed true (got ${JSON.stringify(migration.changed)})`, res);
-    t.softExpectRule('MIGRATION.EFFECT.PINS', subscription.versionPolicy === 'pinned', `the answer's subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`, res);
-    t.softExpectRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is the end of the current billing period, ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`, res);
-    t.softExpectRule('STATE.SUBSCRIPTION.MIGRATE', subscription.versionPolicy === 'pinned' && sameInstant(migration.effectiveAt, m.currentPeriodEnd), 'the accepted migration leaves the subscription pinned, effective at the period end', res);
+    t.softExpectRule(
+      'MIGRATION.RESPONSE.VERSION_NUMBERS',
+      migration.fromVersionNumber === m.currentVersionNumber,
+      `fromVersionNumber is the version in use, ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.RESPONSE.VERSION_NUMBERS',
+      migration.toVersionNumber === target,
+      `toVersionNumber is the requested ${target} (got ${JSON.stringify(migration.toVersionNumber)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.RESPONSE.SHAPE',
+      migration.changed === true,
+      `a move to another version answers changed true (got ${JSON.stringify(migration.changed)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.EFFECT.PINS',
+      subscription.versionPolicy === 'pinned',
+      `the answer's subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.EFFECT.PERIOD_END',
+      sameInstant(migration.effectiveAt, m.currentPeriodEnd),
+      `effectiveAt is the end of the current billing period, ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`,
+      res,
+    );
+    t.softExpectRule(
+      'STATE.SUBSCRIPTION.MIGRATE',
+      subscription.versionPolicy === 'pinned' && sameInstant(migration.effectiveAt, m.currentPeriodEnd),
+      'the accepted migration leaves the subscription pinned, effective at the period end',
+      res,
+    );
     // The answer shows the pin and the effective date; a read, where there is one, shows them held.
     const after = await readIfAvailable(t, m.subscriptionId);
     if (!after) return;
-    t.softExpectRule('MIGRATION.EFFECT.PINS', after.versionPolicy === 'pinned', `the subscription reads pinned after the migration (got ${JSON.stringify(after.versionPolicy)})`);
+    t.softExpectRule(
+      'MIGRATION.EFFECT.PINS',
+      after.versionPolicy === 'pinned',
+      `the subscription reads pinned after the migration (got ${JSON.stringify(after.versionPolicy)})`,
+    );
     // The current period bills as before: until the boundary the subscription is on the version in use.
-    t.softExpectRule('MIGRATION.EFFECT.PERIOD_END', after.versionNumber === m.currentVersionNumber, `before the boundary the subscription stays on version ${m.currentVersionNumber} (reads ${after.versionNumber})`);
+    t.softExpectRule(
+      'MIGRATION.EFFECT.PERIOD_END',
+      after.versionNumber === m.currentVersionNumber,
+      `before the boundary the subscription stays on version ${m.currentVersionNumber} (reads ${after.versionNumber})`,
+    );
     checkVersioned(t, after, 'the subscription read after migrating');
   },
   { concurrent: true },
@@ -188,74 +389,177 @@ scenario(
 
 // A newer target, then an older one. Billing after the boundary is judged where the target
 // can cross it (test clocks); the answers always are.
-scenario(['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.TARGET.OLDER_OR_NEWER'], 'newer and older versions are both valid targets, and a second migration before the boundary replaces the first', async (t) => {
-  const m = await migrationFixture(t, 'floating');
-  const first = m.newerVersionNumbers[0];
-  const second = m.olderVersionNumbers[0];
-  if (first === undefined || second === undefined) t.notJudged('the migration fixture needs an older and a newer published version', 'fixture');
-  const one = await migrate(t, m.subscriptionId, first);
-  const a = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', one).migration;
-  t.softExpectRule('MIGRATION.TARGET.OLDER_OR_NEWER', a.changed === true && a.toVersionNumber === first, `the newer version ${first} is a real move (changed ${JSON.stringify(a.changed)}, to ${JSON.stringify(a.toVersionNumber)})`, one);
-  const res = await migrate(t, m.subscriptionId, second);
-  const { migration } = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', res);
-  t.softExpectRule('MIGRATION.TARGET.OLDER_OR_NEWER', migration.changed === true && migration.toVersionNumber === second, `the older version ${second} is a real move (changed ${JSON.stringify(migration.changed)}, to ${JSON.stringify(migration.toVersionNumber)})`, res);
-  t.softExpectRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', migration.fromVersionNumber === m.currentVersionNumber, `the first migration did not take effect before the boundary: from is still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`, res);
-  t.softExpectRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', migration.toVersionNumber === second && sameInstant(migration.effectiveAt, m.currentPeriodEnd), `the second answer moves to ${second} at ${m.currentPeriodEnd} (got ${migration.toVersionNumber} at ${migration.effectiveAt})`, res);
-  const billed = await crossBoundary(t, m.subscriptionId);
-  checkBilledFrom(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', m, second, billed);
-  checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, second, billed);
-  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
-  t.softExpectRule('MIGRATION.EFFECT.SECOND_REPLACES_FIRST', after.versionNumber === second, `after the boundary the subscription is on version ${second}, not ${first} (reads ${after.versionNumber})`);
-  // The plan's default is still the fixture's current version: a pinned subscription stays on its own.
-  t.softExpectRule('SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS', after.versionPolicy === 'pinned' && after.versionNumber === second, `the pinned subscription stays on version ${second} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`);
-}, { concurrent: true });
+scenario(
+  ['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.TARGET.OLDER_OR_NEWER'],
+  'newer and older versions are both valid targets, and a second migration before the boundary replaces the first',
+  async (t) => {
+    const m = await migrationFixture(t, 'floating');
+    const first = m.newerVersionNumbers[0];
+    const second = m.olderVersionNumbers[0];
+    if (first === undefined || second === undefined)
+      t.notJudged('the migration fixture needs an older and a newer published version', 'fixture');
+    const one = await migrate(t, m.subscriptionId, first);
+    const a = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', one).migration;
+    t.softExpectRule(
+      'MIGRATION.TARGET.OLDER_OR_NEWER',
+      a.changed === true && a.toVersionNumber === first,
+      `the newer version ${first} is a real move (changed ${JSON.stringify(a.changed)}, to ${JSON.stringify(a.toVersionNumber)})`,
+      one,
+    );
+    const res = await migrate(t, m.subscriptionId, second);
+    const { migration } = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', res);
+    t.softExpectRule(
+      'MIGRATION.TARGET.OLDER_OR_NEWER',
+      migration.changed === true && migration.toVersionNumber === second,
+      `the older version ${second} is a real move (changed ${JSON.stringify(migration.changed)}, to ${JSON.stringify(migration.toVersionNumber)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      migration.fromVersionNumber === m.currentVersionNumber,
+      `the first migration did not take effect before the boundary: from is still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
+      res,
+    );
+    t.softExpectRule(
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      migration.toVersionNumber === second && sameInstant(migration.effectiveAt, m.currentPeriodEnd),
+      `the second answer moves to ${second} at ${m.currentPeriodEnd} (got ${migration.toVersionNumber} at ${migration.effectiveAt})`,
+      res,
+    );
+    const billed = await crossBoundary(t, m.subscriptionId);
+    checkBilledFrom(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', m, second, billed);
+    checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, second, billed);
+    const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    t.softExpectRule(
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      after.versionNumber === second,
+      `after the boundary the subscription is on version ${second}, not ${first} (reads ${after.versionNumber})`,
+    );
+    // The plan's default is still the fixture's current version: a pinned subscription stays on its own.
+    t.softExpectRule(
+      'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
+      after.versionPolicy === 'pinned' && after.versionNumber === second,
+      `the pinned subscription stays on version ${second} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
+    );
+  },
+  { concurrent: true },
+);
 
-scenario(['MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'], 'after the boundary the subscription bills from the target version', async (t) => {
-  const m = await migrationFixture(t, 'pinned');
-  const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
-  if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
-  // Accepting the migration is the transition's rule; what the next period bills is this scenario's, judged past the boundary.
-  const { migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
-  t.softExpectRule('MIGRATION.EFFECT.PERIOD_END', sameInstant(migration.effectiveAt, m.currentPeriodEnd), `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`);
-  const billed = await crossBoundary(t, m.subscriptionId);
-  checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, target, billed);
-  const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
-  t.softExpectRule('MIGRATION.EFFECT.BILLS_TARGET', after.versionNumber === target, `after the boundary the subscription is on version ${target} (reads ${after.versionNumber})`);
-  t.softExpectRule('SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS', after.versionPolicy === 'pinned' && after.versionNumber === target, `the pinned subscription stays on version ${target} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`);
-}, { concurrent: true });
+scenario(
+  ['MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'],
+  'after the boundary the subscription bills from the target version',
+  async (t) => {
+    const m = await migrationFixture(t, 'pinned');
+    const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
+    if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
+    // Accepting the migration is the transition's rule; what the next period bills is this scenario's, judged past the boundary.
+    const { migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
+    t.softExpectRule(
+      'MIGRATION.EFFECT.PERIOD_END',
+      sameInstant(migration.effectiveAt, m.currentPeriodEnd),
+      `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`,
+    );
+    const billed = await crossBoundary(t, m.subscriptionId);
+    checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, target, billed);
+    const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
+    t.softExpectRule(
+      'MIGRATION.EFFECT.BILLS_TARGET',
+      after.versionNumber === target,
+      `after the boundary the subscription is on version ${target} (reads ${after.versionNumber})`,
+    );
+    t.softExpectRule(
+      'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
+      after.versionPolicy === 'pinned' && after.versionNumber === target,
+      `the pinned subscription stays on version ${target} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
+    );
+  },
+  { concurrent: true },
+);
 
 // --------------------------------------------------------------------------- same version
 
-scenario(['MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.SAME_VERSION.PINS_FLOATING', 'MIGRATION.SAME_VERSION.REPEATABLE', 'MIGRATION.RESPONSE.VERSION_NUMBERS'], 'migrating to the version in use changes nothing but pins, and can be repeated', async (t) => {
-  const m = await migrationFixture(t, 'floating');
-  const answers = [];
-  const subscriptions = [];
-  for (let i = 0; i < 2; i++) {
-    const res = await migrate(t, m.subscriptionId, m.currentVersionNumber);
-    const rule = i === 0 ? 'MIGRATION.SAME_VERSION.NO_CHANGE' : 'MIGRATION.SAME_VERSION.REPEATABLE';
-    const { subscription, migration } = accepted(t, rule, res);
-    t.softExpectRule(rule, migration.changed === false, `${i === 0 ? 'a' : 'a repeated'} same-version migration answers changed false (got ${JSON.stringify(migration.changed)})`, res);
-    t.softExpectRule('MIGRATION.RESPONSE.VERSION_NUMBERS', migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === m.currentVersionNumber, `from and to are both ${m.currentVersionNumber} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`, res);
-    t.softExpectRule(i === 0 ? 'MIGRATION.SAME_VERSION.PINS_FLOATING' : 'MIGRATION.SAME_VERSION.REPEATABLE', subscription.versionPolicy === 'pinned', `the floating subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`, res);
-    t.softExpectRule(rule, subscription.versionNumber === undefined || subscription.versionNumber === m.currentVersionNumber, `the subscription stays on version ${m.currentVersionNumber} (answer says ${subscription.versionNumber})`, res);
-    answers.push(migration);
-    subscriptions.push(subscription);
-  }
-  const [a, b] = answers;
-  t.softExpectRule('MIGRATION.SAME_VERSION.REPEATABLE', a.changed === b.changed && a.fromVersionNumber === b.fromVersionNumber && a.toVersionNumber === b.toVersionNumber, 'repeating gives the same outcome');
-  // The repeat finds the subscription pinned already: it "changes nothing", not even updatedAt.
-  const [s1, s2] = subscriptions;
-  if (typeof s1.updatedAt === 'string') t.softExpectRule('MIGRATION.SAME_VERSION.REPEATABLE', s2.updatedAt === s1.updatedAt, `the repeat leaves the pinned subscription untouched (updatedAt ${s1.updatedAt} then ${s2.updatedAt})`);
-  const after = await readIfAvailable(t, m.subscriptionId);
-  if (!after) return;
-  t.softExpectRule('MIGRATION.SAME_VERSION.PINS_FLOATING', after.versionPolicy === 'pinned', `the subscription reads pinned (got ${after.versionPolicy})`);
-  t.softExpectRule('MIGRATION.SAME_VERSION.NO_CHANGE', after.versionNumber === m.currentVersionNumber, `the subscription reads version ${m.currentVersionNumber} (got ${after.versionNumber})`);
-}, { concurrent: true });
+scenario(
+  [
+    'MIGRATION.SAME_VERSION.NO_CHANGE',
+    'MIGRATION.SAME_VERSION.PINS_FLOATING',
+    'MIGRATION.SAME_VERSION.REPEATABLE',
+    'MIGRATION.RESPONSE.VERSION_NUMBERS',
+  ],
+  'migrating to the version in use changes nothing but pins, and can be repeated',
+  async (t) => {
+    const m = await migrationFixture(t, 'floating');
+    const answers = [];
+    const subscriptions = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await migrate(t, m.subscriptionId, m.currentVersionNumber);
+      const rule = i === 0 ? 'MIGRATION.SAME_VERSION.NO_CHANGE' : 'MIGRATION.SAME_VERSION.REPEATABLE';
+      const { subscription, migration } = accepted(t, rule, res);
+      t.softExpectRule(
+        rule,
+        migration.changed === false,
+        `${i === 0 ? 'a' : 'a repeated'} same-version migration answers changed false (got ${JSON.stringify(migration.changed)})`,
+        res,
+      );
+      t.softExpectRule(
+        'MIGRATION.RESPONSE.VERSION_NUMBERS',
+        migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === m.currentVersionNumber,
+        `from and to are both ${m.currentVersionNumber} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`,
+        res,
+      );
+      t.softExpectRule(
+        i === 0 ? 'MIGRATION.SAME_VERSION.PINS_FLOATING' : 'MIGRATION.SAME_VERSION.REPEATABLE',
+        subscription.versionPolicy === 'pinned',
+        `the floating subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
+        res,
+      );
+      t.softExpectRule(
+        rule,
+        subscription.versionNumber === undefined || subscription.versionNumber === m.currentVersionNumber,
+        `the subscription stays on version ${m.currentVersionNumber} (answer says ${subscription.versionNumber})`,
+        res,
+      );
+      answers.push(migration);
+      subscriptions.push(subscription);
+    }
+    const [a, b] = answers;
+    t.softExpectRule(
+      'MIGRATION.SAME_VERSION.REPEATABLE',
+      a.changed === b.changed && a.fromVersionNumber === b.fromVersionNumber && a.toVersionNumber === b.toVersionNumber,
+      'repeating gives the same outcome',
+    );
+    // The repeat finds the subscription pinned already: it "changes nothing", not even updatedAt.
+    const [s1, s2] = subscriptions;
+    if (typeof s1.updatedAt === 'string')
+      t.softExpectRule(
+        'MIGRATION.SAME_VERSION.REPEATABLE',
+        s2.updatedAt === s1.updatedAt,
+        `the repeat leaves the pinned subscription untouched (updatedAt ${s1.updatedAt} then ${s2.updatedAt})`,
+      );
+    const after = await readIfAvailable(t, m.subscriptionId);
+    if (!after) return;
+    t.softExpectRule(
+      'MIGRATION.SAME_VERSION.PINS_FLOATING',
+      after.versionPolicy === 'pinned',
+      `the subscription reads pinned (got ${after.versionPolicy})`,
+    );
+    t.softExpectRule(
+      'MIGRATION.SAME_VERSION.NO_CHANGE',
+      after.versionNumber === m.currentVersionNumber,
+      `the subscription reads version ${m.currentVersionNumber} (got ${after.versionNumber})`,
+    );
+  },
+  { concurrent: true },
+);
 
 // --------------------------------------------------------------------------- floating again
 
 scenario(
-  ['STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', 'SUBSCRIPTIONS.UPDATE.BODY', 'SUBSCRIPTIONS.VERSION.NUMBERED'],
+  [
+    'STATE.SUBSCRIPTION.FLOATING',
+    'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+    'SUBSCRIPTIONS.UPDATE.BODY',
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+  ],
   'PATCH versionPolicy floating returns a pinned subscription to the plan default',
   async (t) => {
     const m = await migrationFixture(t, 'floating');
@@ -263,25 +567,62 @@ scenario(
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
     // A floating subscription is on the plan's default version: the fixture's current one. Only a read shows the policy.
     const start = await readIfAvailable(t, m.subscriptionId, ['SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT']);
-    if (start) t.softExpectRule('SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber, `a floating subscription is on the default version ${m.currentVersionNumber} (reads ${start.versionPolicy} on ${start.versionNumber})`);
+    if (start)
+      t.softExpectRule(
+        'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+        start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber,
+        `a floating subscription is on the default version ${m.currentVersionNumber} (reads ${start.versionPolicy} on ${start.versionNumber})`,
+      );
     accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
-    const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, { versionPolicy: 'floating' });
-    t.expectRule('STATE.SUBSCRIPTION.FLOATING', is2xx(res), `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`, res);
+    const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, {
+      versionPolicy: 'floating',
+    });
+    t.expectRule(
+      'STATE.SUBSCRIPTION.FLOATING',
+      is2xx(res),
+      `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`,
+      res,
+    );
     // The PATCH answer is not shown: judged only as a promise of the bundled reference.
     if (t.target.referenceServer) {
       const body = obj(res.body);
-      t.softExpectRule('SUBSCRIPTIONS.UPDATE.BODY', body?.object === 'subscription' && body?.id === m.subscriptionId && body?.versionPolicy === 'floating', 'the reference answers the floating subscription', res);
-    } else t.ruleNotJudged('SUBSCRIPTIONS.UPDATE.BODY', 'a reference rule (the PATCH answer is not shown): not judged on this target', 'not-applicable');
+      t.softExpectRule(
+        'SUBSCRIPTIONS.UPDATE.BODY',
+        body?.object === 'subscription' && body?.id === m.subscriptionId && body?.versionPolicy === 'floating',
+        'the reference answers the floating subscription',
+        res,
+      );
+    } else
+      t.ruleNotJudged(
+        'SUBSCRIPTIONS.UPDATE.BODY',
+        'a reference rule (the PATCH answer is not shown): not judged on this target',
+        'not-applicable',
+      );
     // The PATCH answer is not shown: that the subscription is floating again shows only in a read.
-    const after = await readIfAvailable(t, m.subscriptionId, ['STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT']);
+    const after = await readIfAvailable(t, m.subscriptionId, [
+      'STATE.SUBSCRIPTION.FLOATING',
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+    ]);
     if (!after) return;
     checkVersioned(t, after, 'the subscription read after PATCH');
-    t.softExpectRule('STATE.SUBSCRIPTION.FLOATING', after.versionPolicy === 'floating', `the subscription reads floating (got ${JSON.stringify(after.versionPolicy)})`);
-    t.softExpectRule('SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', after.versionNumber === m.currentVersionNumber, `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`);
+    t.softExpectRule(
+      'STATE.SUBSCRIPTION.FLOATING',
+      after.versionPolicy === 'floating',
+      `the subscription reads floating (got ${JSON.stringify(after.versionPolicy)})`,
+    );
+    t.softExpectRule(
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+      after.versionNumber === m.currentVersionNumber,
+      `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`,
+    );
     const billed = await crossBoundary(t, m.subscriptionId);
     checkBilledFrom(t, 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', m, m.currentVersionNumber, billed);
     const later = await t.fixture((f) => f.readSubscription(m.subscriptionId));
-    t.softExpectRule('STATE.SUBSCRIPTION.FLOATING', later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber, `after the boundary the subscription is still floating on the default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen (reads ${later.versionPolicy} on ${later.versionNumber})`);
+    t.softExpectRule(
+      'STATE.SUBSCRIPTION.FLOATING',
+      later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber,
+      `after the boundary the subscription is still floating on the default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen (reads ${later.versionPolicy} on ${later.versionNumber})`,
+    );
   },
   { concurrent: true },
 );

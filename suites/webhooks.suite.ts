@@ -8,25 +8,43 @@ import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { notRefused, bodyOf, isDateTime, type Json } from './support.ts';
 
-
 /** Judges the documented configuration shape; `enabled` must be the value asked for (judged under `enabledRule`). */
 function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean, enabledRule = 'WEBHOOKS.CONFIG.SHAPE'): Json {
   notRefused(t, ex);
   t.expectStatus('WEBHOOKS.CONFIG.SHAPE', ex, 200);
   const c = bodyOf(ex);
-  t.softExpectRule('WEBHOOKS.CONFIG.SHAPE', c.object === 'webhooks', `object is 'webhooks' (got ${JSON.stringify(c.object)})`, ex);
-  t.softExpectRule('WEBHOOKS.CONFIG.SHAPE', typeof c.applicationId === 'string' && c.applicationId.length > 0, 'applicationId is a non-empty string', ex);
+  t.softExpectRule(
+    'WEBHOOKS.CONFIG.SHAPE',
+    c.object === 'webhooks',
+    `object is 'webhooks' (got ${JSON.stringify(c.object)})`,
+    ex,
+  );
+  t.softExpectRule(
+    'WEBHOOKS.CONFIG.SHAPE',
+    typeof c.applicationId === 'string' && c.applicationId.length > 0,
+    'applicationId is a non-empty string',
+    ex,
+  );
   t.softExpectRule('WEBHOOKS.CONFIG.SHAPE', isDateTime(c.createdAt), 'createdAt is a date-time', ex);
   t.softExpectRule('WEBHOOKS.CONFIG.SHAPE', isDateTime(c.updatedAt), 'updatedAt is a date-time', ex);
   t.softExpectRule('WEBHOOKS.CONFIG.SHAPE', typeof c.merchantId === 'string', 'merchantId is a string', ex);
-  t.expectRule(enabledRule, c.enabled === enabled, `enabled is the requested ${enabled} (got ${JSON.stringify(c.enabled)})`, ex);
+  t.expectRule(
+    enabledRule,
+    c.enabled === enabled,
+    `enabled is the requested ${enabled} (got ${JSON.stringify(c.enabled)})`,
+    ex,
+  );
   return c;
 }
 
 /** JSON with object keys sorted: two reads of one endpoint compare equal whatever the key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -36,68 +54,145 @@ function lost(before: unknown[], after: unknown[]): unknown[] {
   return before.filter((e) => !seen.has(canonical(e)));
 }
 
-scenario(['WEBHOOKS.404.NEVER_ENABLED'], 'PATCH /v0/webhooks for a merchant whose webhooks were never enabled gets 404', async (t) => {
-  const { key } = await t.fixture((f) => f.merchantWithoutWebhooks());
-  for (const enabled of [true, false]) {
-    const res = await t.http.patch('/v0/webhooks', { enabled }, { key });
-    t.expectStatus('WEBHOOKS.404.NEVER_ENABLED', res, 404);
-    t.expectRule('WEBHOOKS.404.NEVER_ENABLED', typeof bodyOf(res).message === 'string', 'the 404 body is an Error with a message', res);
-  }
-}, { concurrent: true });
+scenario(
+  ['WEBHOOKS.404.NEVER_ENABLED'],
+  'PATCH /v0/webhooks for a merchant whose webhooks were never enabled gets 404',
+  async (t) => {
+    const { key } = await t.fixture((f) => f.merchantWithoutWebhooks());
+    for (const enabled of [true, false]) {
+      const res = await t.http.patch('/v0/webhooks', { enabled }, { key });
+      t.expectStatus('WEBHOOKS.404.NEVER_ENABLED', res, 404);
+      t.expectRule(
+        'WEBHOOKS.404.NEVER_ENABLED',
+        typeof bodyOf(res).message === 'string',
+        'the 404 body is an Error with a message',
+        res,
+      );
+    }
+  },
+  { concurrent: true },
+);
 
 scenario(
-  ['WEBHOOKS.CONFIG.SHAPE', 'WEBHOOKS.MERCHANT.DEFAULT', 'AUTH.MERCHANT.DEFAULT', 'STATUS.SUCCESS.CODE', 'VALIDATION.VALID_REQUEST.NOT_400'],
-  'PATCH /v0/webhooks without merchantId answers the configuration of the key\'s merchant',
+  [
+    'WEBHOOKS.CONFIG.SHAPE',
+    'WEBHOOKS.MERCHANT.DEFAULT',
+    'AUTH.MERCHANT.DEFAULT',
+    'STATUS.SUCCESS.CODE',
+    'VALIDATION.VALID_REQUEST.NOT_400',
+  ],
+  "PATCH /v0/webhooks without merchantId answers the configuration of the key's merchant",
   async (t) => {
     await t.fixture((f) => f.webhooksEnabled());
     const { merchantId } = await t.fixture((f) => f.merchant());
     const res = await t.http.patch('/v0/webhooks', { enabled: true });
     const c = expectConfig(t, res, true);
-    t.softExpectRule('AUTH.MERCHANT.DEFAULT', c.merchantId === merchantId, `without merchantId, the request acts for the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`, res);
-    t.expectRule('WEBHOOKS.MERCHANT.DEFAULT', c.merchantId === merchantId, `merchantId is the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`, res);
+    t.softExpectRule(
+      'AUTH.MERCHANT.DEFAULT',
+      c.merchantId === merchantId,
+      `without merchantId, the request acts for the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`,
+      res,
+    );
+    t.expectRule(
+      'WEBHOOKS.MERCHANT.DEFAULT',
+      c.merchantId === merchantId,
+      `merchantId is the key's merchant ${merchantId} (got ${JSON.stringify(c.merchantId)})`,
+      res,
+    );
     // Naming the key's own merchant reaches the same configuration.
     const named = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId } });
     const n = expectConfig(t, named, true);
-    t.expectRule('WEBHOOKS.MERCHANT.DEFAULT', n.merchantId === merchantId && n.applicationId === c.applicationId, 'the explicit merchantId of the key names the same configuration as the default', named);
+    t.expectRule(
+      'WEBHOOKS.MERCHANT.DEFAULT',
+      n.merchantId === merchantId && n.applicationId === c.applicationId,
+      'the explicit merchantId of the key names the same configuration as the default',
+      named,
+    );
   },
   { concurrent: true },
 );
 
-scenario(['WEBHOOKS.MERCHANT.NAMED', 'VALIDATION.VALID_REQUEST.NOT_400'], 'PATCH /v0/webhooks naming another merchant never answers the configuration of the key\'s merchant', async (t) => {
-  await t.fixture((f) => f.webhooksEnabled());
-  const own = (await t.fixture((f) => f.merchant())).merchantId;
-  const other = (await t.fixture((f) => f.merchantWithoutWebhooks())).merchantId;
-  const res = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId: other } });
-  notRefused(t, res);
-  const c = bodyOf(res);
-  if (res.status === 200) {
-    t.softExpectRule('WEBHOOKS.MERCHANT.NAMED', c.merchantId === other, `the 200 answers the configuration of ${other}, the merchant named (got merchantId ${JSON.stringify(c.merchantId)}; the key's merchant is ${own})`, res);
-  } else {
-    t.softExpectRule('WEBHOOKS.MERCHANT.NAMED', res.status !== undefined && res.status >= 400 && res.status < 500, `naming another merchant answers 200 for it or refuses with a 4xx, got ${res.status ?? res.transportError}`, res);
-  }
-}, { concurrent: true });
-
-scenario(['WEBHOOKS.MERCHANT.UNMANAGED'], 'PATCH /v0/webhooks naming a merchant the key may not manage is refused', async (t) => {
-  const other = await t.fixture((f) => f.unmanagedMerchant());
-  // That merchant's delivery is on: a target letting the key through turns it off.
-  const res = await t.http.patch('/v0/webhooks', { enabled: false }, { query: { merchantId: other.merchantId } });
-  t.expectRule('WEBHOOKS.MERCHANT.UNMANAGED', res.status === 403 || res.status === 404, `naming merchant ${other.merchantId}, which the key may not manage, is refused with 403 (or 404), got ${res.status ?? res.transportError}`, res);
-  t.softExpectRule('WEBHOOKS.MERCHANT.UNMANAGED', typeof bodyOf(res).message === 'string', 'the refusal is an Error with a message', res);
-  // Its own key still reaches its configuration.
-  const own = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
-  t.softExpectRule('WEBHOOKS.MERCHANT.UNMANAGED', own.status === 200 && bodyOf(own).merchantId === other.merchantId, `the merchant's own key still reaches its configuration (got ${own.status ?? own.transportError}, merchantId ${JSON.stringify(bodyOf(own).merchantId)})`, own);
-}, { concurrent: true });
-
-scenario(['VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'], 'PATCH /v0/webhooks without enabled, or with a non-boolean, gets 400', async (t) => {
-  await t.fixture((f) => f.webhooksEnabled());
-  const missing = await t.http.patch('/v0/webhooks', {});
-  t.expectStatus('VALIDATION.REQUIRED.400', missing, 400);
-  const wrongType = await t.http.patch('/v0/webhooks', { enabled: 'yes' });
-  t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
-}, { concurrent: true });
+scenario(
+  ['WEBHOOKS.MERCHANT.NAMED', 'VALIDATION.VALID_REQUEST.NOT_400'],
+  "PATCH /v0/webhooks naming another merchant never answers the configuration of the key's merchant",
+  async (t) => {
+    await t.fixture((f) => f.webhooksEnabled());
+    const own = (await t.fixture((f) => f.merchant())).merchantId;
+    const other = (await t.fixture((f) => f.merchantWithoutWebhooks())).merchantId;
+    const res = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId: other } });
+    notRefused(t, res);
+    const c = bodyOf(res);
+    if (res.status === 200) {
+      t.softExpectRule(
+        'WEBHOOKS.MERCHANT.NAMED',
+        c.merchantId === other,
+        `the 200 answers the configuration of ${other}, the merchant named (got merchantId ${JSON.stringify(c.merchantId)}; the key's merchant is ${own})`,
+        res,
+      );
+    } else {
+      t.softExpectRule(
+        'WEBHOOKS.MERCHANT.NAMED',
+        res.status !== undefined && res.status >= 400 && res.status < 500,
+        `naming another merchant answers 200 for it or refuses with a 4xx, got ${res.status ?? res.transportError}`,
+        res,
+      );
+    }
+  },
+  { concurrent: true },
+);
 
 scenario(
-  ['WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', 'STATE.WEBHOOKS.DISABLE', 'STATE.WEBHOOKS.ENABLE', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'WEBHOOKS.CONFIG.SHAPE'],
+  ['WEBHOOKS.MERCHANT.UNMANAGED'],
+  'PATCH /v0/webhooks naming a merchant the key may not manage is refused',
+  async (t) => {
+    const other = await t.fixture((f) => f.unmanagedMerchant());
+    // That merchant's delivery is on: a target letting the key through turns it off.
+    const res = await t.http.patch('/v0/webhooks', { enabled: false }, { query: { merchantId: other.merchantId } });
+    t.expectRule(
+      'WEBHOOKS.MERCHANT.UNMANAGED',
+      res.status === 403 || res.status === 404,
+      `naming merchant ${other.merchantId}, which the key may not manage, is refused with 403 (or 404), got ${res.status ?? res.transportError}`,
+      res,
+    );
+    t.softExpectRule(
+      'WEBHOOKS.MERCHANT.UNMANAGED',
+      typeof bodyOf(res).message === 'string',
+      'the refusal is an Error with a message',
+      res,
+    );
+    // Its own key still reaches its configuration.
+    const own = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+    t.softExpectRule(
+      'WEBHOOKS.MERCHANT.UNMANAGED',
+      own.status === 200 && bodyOf(own).merchantId === other.merchantId,
+      `the merchant's own key still reaches its configuration (got ${own.status ?? own.transportError}, merchantId ${JSON.stringify(bodyOf(own).merchantId)})`,
+      own,
+    );
+  },
+  { concurrent: true },
+);
+
+scenario(
+  ['VALIDATION.REQUIRED.400', 'VALIDATION.TYPE.400'],
+  'PATCH /v0/webhooks without enabled, or with a non-boolean, gets 400',
+  async (t) => {
+    await t.fixture((f) => f.webhooksEnabled());
+    const missing = await t.http.patch('/v0/webhooks', {});
+    t.expectStatus('VALIDATION.REQUIRED.400', missing, 400);
+    const wrongType = await t.http.patch('/v0/webhooks', { enabled: 'yes' });
+    t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
+  },
+  { concurrent: true },
+);
+
+scenario(
+  [
+    'WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS',
+    'STATE.WEBHOOKS.DISABLE',
+    'STATE.WEBHOOKS.ENABLE',
+    'WEBHOOKS.CREATED_AT.FIRST_ENABLED',
+    'WEBHOOKS.CONFIG.SHAPE',
+  ],
   'disabling and enabling delivery keeps the endpoints, their event subscriptions and createdAt',
   async (t) => {
     await t.fixture((f) => f.webhooksEnabled());
@@ -108,16 +203,34 @@ scenario(
     const disabled = expectConfig(t, off, false, 'STATE.WEBHOOKS.DISABLE');
     const whileOff = await t.fixture((f) => f.webhookEndpoints());
     const lostOff = lost(before, whileOff);
-    t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOff.length === 0, `disabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOff)})`, off);
+    t.expectRule(
+      'WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS',
+      lostOff.length === 0,
+      `disabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOff)})`,
+      off,
+    );
 
     const on = await t.http.patch('/v0/webhooks', { enabled: true });
     const enabled = expectConfig(t, on, true, 'STATE.WEBHOOKS.ENABLE');
     const after = await t.fixture((f) => f.webhookEndpoints());
     const lostOn = lost(before, after);
-    t.expectRule('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', lostOn.length === 0, `re-enabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOn)})`, on);
+    t.expectRule(
+      'WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS',
+      lostOn.length === 0,
+      `re-enabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(lostOn)})`,
+      on,
+    );
 
-    for (const [c, ex] of [[disabled, off], [enabled, on]] as const) {
-      t.expectRule('WEBHOOKS.CREATED_AT.FIRST_ENABLED', c.createdAt === first.createdAt, `createdAt stays ${first.createdAt} when delivery is toggled (got ${JSON.stringify(c.createdAt)})`, ex);
+    for (const [c, ex] of [
+      [disabled, off],
+      [enabled, on],
+    ] as const) {
+      t.expectRule(
+        'WEBHOOKS.CREATED_AT.FIRST_ENABLED',
+        c.createdAt === first.createdAt,
+        `createdAt stays ${first.createdAt} when delivery is toggled (got ${JSON.stringify(c.createdAt)})`,
+        ex,
+      );
     }
   },
 );

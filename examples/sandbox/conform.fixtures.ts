@@ -16,7 +16,14 @@
  *   CONFORM_ADMIN_KEY   its credential (default: the suite's own API key)
  */
 import { randomBytes } from 'node:crypto';
-import { FixtureUnavailable, type BlockedDelete, type FixtureModuleContext, type Fixtures, type MigrationConflictKind, type MigrationFixture } from 'billing-conform/fixtures';
+import {
+  FixtureUnavailable,
+  type BlockedDelete,
+  type FixtureModuleContext,
+  type Fixtures,
+  type MigrationConflictKind,
+  type MigrationFixture,
+} from 'billing-conform/fixtures';
 
 type Json = Record<string, any>;
 const DAY_MS = 86_400_000;
@@ -29,17 +36,27 @@ const today = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 class Admin {
   private readonly undo: Array<() => Promise<unknown>> = [];
 
-  constructor(private readonly http: FixtureModuleContext['http'], private readonly fixture: string) {}
+  constructor(
+    private readonly http: FixtureModuleContext['http'],
+    private readonly fixture: string,
+  ) {}
 
   /** The same back office, naming `fixture` in its refusals (what was created is still undone by close()). */
   for(fixture: string): Admin {
     return Object.assign(Object.create(this) as Admin, { fixture });
   }
 
-  async send(method: string, path: string, body?: unknown, query?: Record<string, string | number>, key?: string): Promise<Json> {
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Record<string, string | number>,
+    key?: string,
+  ): Promise<Json> {
     const ex = await this.http.request(method, path, { body, query, key });
     if (ex.status !== undefined && ex.status >= 200 && ex.status < 300) return (ex.body ?? {}) as Json;
-    const why = ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
+    const why =
+      ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
     throw new FixtureUnavailable(this.fixture, `the back office answered ${method} ${path.split('?')[0]} with ${why}`);
   }
 
@@ -65,10 +82,17 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
   const adminUrl = process.env.CONFORM_ADMIN_URL;
   if (!adminUrl) throw new Error('CONFORM_ADMIN_URL is not set: the back-office URL the fixtures are created through');
   const adminKey = process.env.CONFORM_ADMIN_KEY ?? ctx.apiKey;
-  const root = new Admin(ctx.http.with({ baseUrl: adminUrl, apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' }), 'fixtures');
+  const root = new Admin(
+    ctx.http.with({ baseUrl: adminUrl, apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' }),
+    'fixtures',
+  );
   const memo = new Map<string, Promise<unknown>>();
   const once = <T>(key: string, make: () => Promise<T>): Promise<T> => {
-    if (!memo.has(key)) memo.set(key, make().catch((err) => (memo.delete(key), Promise.reject(err))));
+    if (!memo.has(key))
+      memo.set(
+        key,
+        make().catch((err) => (memo.delete(key), Promise.reject(err))),
+      );
     return memo.get(key) as Promise<T>;
   };
 
@@ -90,7 +114,19 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       return k.merchantId as string;
     });
   const product = () =>
-    once('product', async () => (await root.for('product').post('/v0/products', { name: `Conform ${tag()}`, description: 'conform fixtures', merchantId: await merchantId() })).id as string);
+    once(
+      'product',
+      async () =>
+        (
+          await root
+            .for('product')
+            .post('/v0/products', {
+              name: `Conform ${tag()}`,
+              description: 'conform fixtures',
+              merchantId: await merchantId(),
+            })
+        ).id as string,
+    );
   const customer = async (a: Admin) => {
     const c = await a.post('/v0/customers', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
     a.later(() => a.send('DELETE', `/v0/customers/${enc(c.id)}`));
@@ -105,7 +141,16 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
   /** A monthly fee price paid in advance: standard at `unitPrice`, or volume with `tiers`. */
   const price = async (a: Admin, feeId: string, p: { unitPrice?: string; tiers?: Json[]; pricingUnitId?: string }) => {
     const properties = p.tiers ? { tiers: p.tiers } : { unitPrice: p.unitPrice ?? '10.00' };
-    const body = { feeId, model: p.tiers ? 'volume' : 'standard', currency: 'USD', properties, cadence: 'P1M', paymentTerm: 'in_advance', ...(p.tiers ? {} : { quantity: 1 }), ...(p.pricingUnitId ? { pricingUnitId: p.pricingUnitId } : {}) };
+    const body = {
+      feeId,
+      model: p.tiers ? 'volume' : 'standard',
+      currency: 'USD',
+      properties,
+      cadence: 'P1M',
+      paymentTerm: 'in_advance',
+      ...(p.tiers ? {} : { quantity: 1 }),
+      ...(p.pricingUnitId ? { pricingUnitId: p.pricingUnitId } : {}),
+    };
     const created = await a.post('/v0/prices', body);
     a.later(() => a.send('DELETE', `/v0/prices/${enc(created.id)}`));
     return created.id as string;
@@ -117,24 +162,49 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     return ids;
   };
   const metric = async (a: Admin, extra: Json = {}) => {
-    const m = await a.post('/v0/billableMetrics', { name: `Conform metric ${tag()}`, unit: 'call', productId: await product(), ...extra });
+    const m = await a.post('/v0/billableMetrics', {
+      name: `Conform metric ${tag()}`,
+      unit: 'call',
+      productId: await product(),
+      ...extra,
+    });
     a.later(() => a.send('DELETE', `/v0/billableMetrics/${enc(m.id)}`));
     return m.id as string;
   };
   /** A standard price of a billable metric (metered, in arrears), its rate an amount per unit or a proportion. */
   const metricPrice = async (a: Admin, billableMetricId: string, unitPrice: string, unitBasis?: 'proportion') => {
-    const created = await a.post('/v0/prices', { billableMetricId, model: 'standard', currency: 'USD', properties: { unitPrice }, paymentTerm: 'in_arrears', ...(unitBasis ? { unitBasis } : {}) });
+    const created = await a.post('/v0/prices', {
+      billableMetricId,
+      model: 'standard',
+      currency: 'USD',
+      properties: { unitPrice },
+      paymentTerm: 'in_arrears',
+      ...(unitBasis ? { unitBasis } : {}),
+    });
     a.later(() => a.send('DELETE', `/v0/prices/${enc(created.id)}`));
     return created.id as string;
   };
-  const pricingUnit = async (a: Admin) => (await a.post('/v0/pricingUnits', { name: `Conform credits ${tag()}` })).id as string;
-  const item = async (a: Admin, productId: string) => (await a.post('/v0/items', { name: `Conform item ${tag()}`, catalogId: productId, metadata: { conform: true } })).id as string;
+  const pricingUnit = async (a: Admin) =>
+    (await a.post('/v0/pricingUnits', { name: `Conform credits ${tag()}` })).id as string;
+  const item = async (a: Admin, productId: string) =>
+    (await a.post('/v0/items', { name: `Conform item ${tag()}`, catalogId: productId, metadata: { conform: true } }))
+      .id as string;
   /** A plan publishing each version in order (1, 2, ...); versions marked `archive` are archived afterwards. */
-  const plan = async (a: Admin, versions: Array<{ priceIds: string[]; features?: Json[]; makeDefault?: boolean; archive?: boolean }>) => {
-    const p = await a.post('/v0/plans', { productId: await product(), name: `Conform plan ${tag()}`, billingCadence: 'P1M', currency: 'USD' });
+  const plan = async (
+    a: Admin,
+    versions: Array<{ priceIds: string[]; features?: Json[]; makeDefault?: boolean; archive?: boolean }>,
+  ) => {
+    const p = await a.post('/v0/plans', {
+      productId: await product(),
+      name: `Conform plan ${tag()}`,
+      billingCadence: 'P1M',
+      currency: 'USD',
+    });
     const byVersion: Record<number, string[]> = {};
-    for (const { archive: _, ...v } of versions) byVersion[(await a.post(`/v0/plans/${enc(p.id)}/versions`, v)).versionNumber] = v.priceIds;
-    for (const [i, v] of versions.entries()) if (v.archive) await a.post(`/v0/plans/${enc(p.id)}/versions/${i + 1}/archive`);
+    for (const { archive: _, ...v } of versions)
+      byVersion[(await a.post(`/v0/plans/${enc(p.id)}/versions`, v)).versionNumber] = v.priceIds;
+    for (const [i, v] of versions.entries())
+      if (v.archive) await a.post(`/v0/plans/${enc(p.id)}/versions/${i + 1}/archive`);
     return { planId: p.id as string, pricesByVersion: byVersion };
   };
   const subscribe = async (a: Admin, body: Json) => {
@@ -154,14 +224,17 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     return ids;
   };
   const readSubscription = (a: Admin, id: string) => a.get(`/v0/subscriptions/${enc(id)}`);
-  const order = async (a: Admin, customerId: string, lineItems: Json[]) => (await a.post('/v0/orders', { customerId, lineItems })).id as string;
+  const order = async (a: Admin, customerId: string, lineItems: Json[]) =>
+    (await a.post('/v0/orders', { customerId, lineItems })).id as string;
   const schedule = async (a: Admin, body: Json) => {
     const s = await a.post('/v0/billingSchedules', body);
     a.later(() => a.send('DELETE', `/v0/billingSchedules/${enc(s.id)}`));
     return s.id as string;
   };
-  const draftInvoice = async (a: Admin, lineItems: Json[]) => a.post('/v2/invoices', { customerId: await customer(a), currency: 'USD', lineItems });
-  const wallet = async (a: Admin) => (await a.post('/v0/wallets', { customerId: await customer(a), currency: 'USD' })).id as string;
+  const draftInvoice = async (a: Admin, lineItems: Json[]) =>
+    a.post('/v2/invoices', { customerId: await customer(a), currency: 'USD', lineItems });
+  const wallet = async (a: Admin) =>
+    (await a.post('/v0/wallets', { customerId: await customer(a), currency: 'USD' })).id as string;
 
   /**
    * A subscription on a fresh plan and its own test clock (frozen at the start of the day),
@@ -174,7 +247,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     const customerId = await customer(a);
     const id = await subscribe(a, { customerId, planId: built.planId, testClockId, startedAt: t0, ...sub });
     const read = await readSubscription(a, id);
-    if (read.status !== 'active' || typeof read.currentPeriodEnd !== 'string') throw new FixtureUnavailable('migration', `subscription ${id} is not live with a current period`);
+    if (read.status !== 'active' || typeof read.currentPeriodEnd !== 'string')
+      throw new FixtureUnavailable('migration', `subscription ${id} is not live with a current period`);
     return { ...built, t0, testClockId, customerId, sub: read };
   };
 
@@ -193,15 +267,48 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     const calls = { key: 'conform_calls', resetPeriod: 'P1M', billableMetricId: await metric(a) };
     const { planId, pricesByVersion, sub, customerId, t0 } = await clocked(
       a,
-      [{ priceIds: [p1], features: [seats], archive: true }, { priceIds: [p2], features: [seats] }, { priceIds: [p3, extra], features: [seats], makeDefault: true }, { priceIds: [p4], features: [seats, calls] }],
-      { ...(policy === 'pinned' ? { versionNumber: 3 } : {}), endingAt: new Date(today().getTime() + 800 * DAY_MS).toISOString(), overrides: [{ priceId: p3, unitPrice: '27.50' }, { priceId: extra, unitPrice: '4.50' }] },
+      [
+        { priceIds: [p1], features: [seats], archive: true },
+        { priceIds: [p2], features: [seats] },
+        { priceIds: [p3, extra], features: [seats], makeDefault: true },
+        { priceIds: [p4], features: [seats, calls] },
+      ],
+      {
+        ...(policy === 'pinned' ? { versionNumber: 3 } : {}),
+        endingAt: new Date(today().getTime() + 800 * DAY_MS).toISOString(),
+        overrides: [
+          { priceId: p3, unitPrice: '27.50' },
+          { priceId: extra, unitPrice: '4.50' },
+        ],
+      },
     );
-    const line = (priceId: string) => ({ description: 'Conform scheduled line', quantity: 1, unitPrice: '1.00', priceId });
-    await schedule(a, { orderId: await order(a, customerId, [line(p2), line(p4)]), startDate: t0, endDate: sub.currentPeriodEnd });
-    await schedule(a, { orderId: await order(a, customerId, [line(extra)]), startDate: t0, endDate: new Date(Date.parse(t0) + 180 * DAY_MS).toISOString() });
+    const line = (priceId: string) => ({
+      description: 'Conform scheduled line',
+      quantity: 1,
+      unitPrice: '1.00',
+      priceId,
+    });
+    await schedule(a, {
+      orderId: await order(a, customerId, [line(p2), line(p4)]),
+      startDate: t0,
+      endDate: sub.currentPeriodEnd,
+    });
+    await schedule(a, {
+      orderId: await order(a, customerId, [line(extra)]),
+      startDate: t0,
+      endDate: new Date(Date.parse(t0) + 180 * DAY_MS).toISOString(),
+    });
     return {
-      subscriptionId: sub.id, planId, versionPolicy: policy, currentVersionNumber: 3, olderVersionNumbers: [2], newerVersionNumbers: [4],
-      archivedVersionNumber: 1, missingVersionNumber: 1000, currentPeriodEnd: sub.currentPeriodEnd, pricesByVersion,
+      subscriptionId: sub.id,
+      planId,
+      versionPolicy: policy,
+      currentVersionNumber: 3,
+      olderVersionNumbers: [2],
+      newerVersionNumbers: [4],
+      archivedVersionNumber: 1,
+      missingVersionNumber: 1000,
+      currentPeriodEnd: sub.currentPeriodEnd,
+      pricesByVersion,
     };
   };
 
@@ -222,17 +329,33 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       case 'endsAtBoundary': {
         // The boundary is learnt from a first subscription on the same plan and clock.
         const first = await twoVersions();
-        return subscribe(a, { customerId: await customer(a), planId: first.planId, testClockId: first.testClockId, startedAt: first.t0, endingAt: first.sub.currentPeriodEnd });
+        return subscribe(a, {
+          customerId: await customer(a),
+          planId: first.planId,
+          testClockId: first.testClockId,
+          startedAt: first.t0,
+          endingAt: first.sub.currentPeriodEnd,
+        });
       }
       case 'overrideRateMeaning':
       case 'overridePricingUnitChange': {
         // The override keeps its rate on the fee's version-2 price: volume-priced, or drawing down a credit pool.
         const feeId = await fee(a);
         const usd = await price(a, feeId, { unitPrice: '10.00' });
-        const next = kind === 'overrideRateMeaning'
-          ? await price(a, feeId, { tiers: [{ unitPrice: '9.00', upTo: '100' }, { unitPrice: '8.00', upTo: null }] })
-          : await price(a, feeId, { unitPrice: '10.00', pricingUnitId: await pricingUnit(a) });
-        return (await clocked(a, [{ priceIds: [usd] }, { priceIds: [next] }], { overrides: [{ priceId: usd, unitPrice: '7.50' }] })).sub.id;
+        const next =
+          kind === 'overrideRateMeaning'
+            ? await price(a, feeId, {
+                tiers: [
+                  { unitPrice: '9.00', upTo: '100' },
+                  { unitPrice: '8.00', upTo: null },
+                ],
+              })
+            : await price(a, feeId, { unitPrice: '10.00', pricingUnitId: await pricingUnit(a) });
+        return (
+          await clocked(a, [{ priceIds: [usd] }, { priceIds: [next] }], {
+            overrides: [{ priceId: usd, unitPrice: '7.50' }],
+          })
+        ).sub.id;
       }
       case 'overrideUnitBasisChange': {
         // Version 1 charges an amount per unit of a metric; version 2 prices the same metric as a
@@ -240,7 +363,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         const metricId = await metric(a);
         const amount = await metricPrice(a, metricId, '1.00');
         const proportion = await metricPrice(a, metricId, '0.02', 'proportion');
-        return (await clocked(a, [{ priceIds: [amount] }, { priceIds: [proportion] }], { overrides: [{ priceId: amount, unitPrice: '0.75' }] })).sub.id;
+        return (
+          await clocked(a, [{ priceIds: [amount] }, { priceIds: [proportion] }], {
+            overrides: [{ priceId: amount, unitPrice: '0.75' }],
+          })
+        ).sub.id;
       }
       case 'featureChange':
       case 'featureMetricChange':
@@ -248,16 +375,32 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         // One feature key; version 2 changes its reset period, its metric or its pricing unit.
         const [p1, p2] = await prices(a, ['10.00', '20.00']);
         const m1 = await metric(a);
-        const f1 = { key: 'conform_feature', resetPeriod: 'P1M', billableMetricId: m1, ...(kind === 'featurePricingUnitChange' ? { pricingUnitId: await pricingUnit(a) } : {}) };
+        const f1 = {
+          key: 'conform_feature',
+          resetPeriod: 'P1M',
+          billableMetricId: m1,
+          ...(kind === 'featurePricingUnitChange' ? { pricingUnitId: await pricingUnit(a) } : {}),
+        };
         const f2 =
-          kind === 'featureChange' ? { ...f1, resetPeriod: 'P1Y' } : kind === 'featureMetricChange' ? { ...f1, billableMetricId: await metric(a) } : { ...f1, pricingUnitId: await pricingUnit(a) };
-        return (await clocked(a, [{ priceIds: [p1], features: [f1] }, { priceIds: [p2], features: [f2] }])).sub.id;
+          kind === 'featureChange'
+            ? { ...f1, resetPeriod: 'P1Y' }
+            : kind === 'featureMetricChange'
+              ? { ...f1, billableMetricId: await metric(a) }
+              : { ...f1, pricingUnitId: await pricingUnit(a) };
+        return (
+          await clocked(a, [
+            { priceIds: [p1], features: [f1] },
+            { priceIds: [p2], features: [f2] },
+          ])
+        ).sub.id;
       }
       case 'priceCoveredByInterval': {
         // An order of the same customer bills version 2's price on a schedule running past the boundary.
         const [p1, p2] = await prices(a, ['10.00', '20.00']);
         const { sub, customerId, t0 } = await clocked(a, [{ priceIds: [p1] }, { priceIds: [p2] }]);
-        const orderId = await order(a, customerId, [{ description: 'Conform covered price', quantity: 1, unitPrice: '20.00', priceId: p2 }]);
+        const orderId = await order(a, customerId, [
+          { description: 'Conform covered price', quantity: 1, unitPrice: '20.00', priceId: p2 },
+        ]);
         await schedule(a, { orderId, startDate: t0, endDate: new Date(Date.parse(t0) + 180 * DAY_MS).toISOString() });
         return sub.id;
       }
@@ -270,12 +413,22 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
   const billedFrom = async (a: Admin, subscriptionId: string, boundary: string) => {
     const page = await a.get('/v2/invoices', { subscriptionId, limit: 100 });
     const lines = (page.data as Json[]).flatMap((inv) => (inv.lineItems ?? []) as Json[]);
-    return [...new Set(lines.filter((l) => l.priceId && Date.parse(l.periodStart) === Date.parse(boundary)).map((l) => l.priceId as string))];
+    return [
+      ...new Set(
+        lines
+          .filter((l) => l.priceId && Date.parse(l.periodStart) === Date.parse(boundary))
+          .map((l) => l.priceId as string),
+      ),
+    ];
   };
 
   // --- the fixtures --------------------------------------------------------------------
 
-  const blocked = (id: string, dependants: Record<string, string[]>, remove: () => Promise<unknown>): BlockedDelete => ({ id, dependants, removeDependants: async () => void (await remove()) });
+  const blocked = (
+    id: string,
+    dependants: Record<string, string[]>,
+    remove: () => Promise<unknown>,
+  ): BlockedDelete => ({ id, dependants, removeDependants: async () => void (await remove()) });
 
   return {
     merchant: async () => ({ merchantId: await merchantId() }),
@@ -300,10 +453,28 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         const a = root.for('unmanagedMerchant');
         const middle = await a.post('/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
         const middleKey = (await key(a, { name: 'conform middle merchant', merchantId: middle.id })).secret;
-        const m = await a.send('POST', '/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` }, undefined, middleKey);
-        const k = await a.send('POST', '/v0/apiKeys', { name: 'conform unmanaged merchant', merchantId: m.id }, undefined, middleKey);
+        const m = await a.send(
+          'POST',
+          '/v0/merchants',
+          { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` },
+          undefined,
+          middleKey,
+        );
+        const k = await a.send(
+          'POST',
+          '/v0/apiKeys',
+          { name: 'conform unmanaged merchant', merchantId: m.id },
+          undefined,
+          middleKey,
+        );
         ctx.registerSecret(k.secret);
-        await a.send('POST', '/v0/webhooks', { endpoints: [{ url: 'https://hooks.conform.invalid/unmanaged', eventTypes: ['invoice.paid'] }] }, undefined, k.secret);
+        await a.send(
+          'POST',
+          '/v0/webhooks',
+          { endpoints: [{ url: 'https://hooks.conform.invalid/unmanaged', eventTypes: ['invoice.paid'] }] },
+          undefined,
+          k.secret,
+        );
         return { key: k.secret as string, merchantId: m.id as string };
       }),
     async revokedKey() {
@@ -315,14 +486,26 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     async forbiddenAction() {
       const a = root.for('forbiddenAction');
       const k = await key(a, { name: 'conform read-only key', scope: 'read_only' });
-      return { key: k.secret, method: 'PATCH', path: `/v0/customers/${enc(await customer(a))}`, body: { externalId: 'conform-forbidden' } };
+      return {
+        key: k.secret,
+        method: 'PATCH',
+        path: `/v0/customers/${enc(await customer(a))}`,
+        body: { externalId: 'conform-forbidden' },
+      };
     },
 
     async webhooksEnabled() {
       const a = root.for('webhooksEnabled');
-      const cfg = await a.post('/v0/webhooks', { endpoints: [{ url: 'https://hooks.conform.invalid/billing', eventTypes: ['invoice.paid', 'subscription.updated'] }] });
+      const cfg = await a.post('/v0/webhooks', {
+        endpoints: [
+          { url: 'https://hooks.conform.invalid/billing', eventTypes: ['invoice.paid', 'subscription.updated'] },
+        ],
+      });
       if (cfg.enabled !== true) await a.send('PATCH', '/v0/webhooks', { enabled: true });
-      return { merchantId: cfg.merchantId ?? (await merchantId()), endpoints: (await a.get('/v0/webhooks/endpoints')).data };
+      return {
+        merchantId: cfg.merchantId ?? (await merchantId()),
+        endpoints: (await a.get('/v0/webhooks/endpoints')).data,
+      };
     },
     webhookEndpoints: async () => (await root.for('webhookEndpoints').get('/v0/webhooks/endpoints')).data,
 
@@ -331,13 +514,27 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const a = root.for('customerWithSubscriptions');
       const [planId, customerId] = await Promise.all([simplePlan(), customer(a)]);
       const subs = [await subscribe(a, { customerId, planId }), await subscribe(a, { customerId, planId })];
-      return blocked(customerId, { subscriptions: subs }, () => Promise.all(subs.map((id) => a.post(`/v0/subscriptions/${enc(id)}/cancel`, { reason: 'conform: unblock delete' }))));
+      return blocked(customerId, { subscriptions: subs }, () =>
+        Promise.all(
+          subs.map((id) => a.post(`/v0/subscriptions/${enc(id)}/cancel`, { reason: 'conform: unblock delete' })),
+        ),
+      );
     },
     async feeWithPrices() {
       const a = root.for('feeWithPrices');
       const feeId = await fee(a);
-      const ids = [await price(a, feeId, { unitPrice: '12.50' }), await price(a, feeId, { tiers: [{ unitPrice: '5.00', upTo: '10' }, { unitPrice: '4.00', upTo: null }] })];
-      return blocked(feeId, { prices: ids }, () => Promise.all(ids.map((id) => a.send('DELETE', `/v0/prices/${enc(id)}`))));
+      const ids = [
+        await price(a, feeId, { unitPrice: '12.50' }),
+        await price(a, feeId, {
+          tiers: [
+            { unitPrice: '5.00', upTo: '10' },
+            { unitPrice: '4.00', upTo: null },
+          ],
+        }),
+      ];
+      return blocked(feeId, { prices: ids }, () =>
+        Promise.all(ids.map((id) => a.send('DELETE', `/v0/prices/${enc(id)}`))),
+      );
     },
     async feeWithoutPrices() {
       return { feeId: await fee(root.for('feeWithoutPrices')) };
@@ -357,14 +554,24 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const a = root.for('itemWithAnchoredMetric');
       const itemId = await item(a, await product());
       const metricId = await metric(a, { itemId });
-      return blocked(itemId, { billableMetrics: [metricId] }, () => a.send('DELETE', `/v0/billableMetrics/${enc(metricId)}`));
+      return blocked(itemId, { billableMetrics: [metricId] }, () =>
+        a.send('DELETE', `/v0/billableMetrics/${enc(metricId)}`),
+      );
     },
     async itemWithPrimaryReference() {
       const a = root.for('itemWithPrimaryReference');
       const itemId = await item(a, await product());
       const referenceIds: string[] = [];
       for (const isPrimary of [true, false]) {
-        const ref = await a.post('/v0/externalReferences', { entityType: 'item', entityId: itemId, provider: 'salesforce', externalId: tag('ext'), isPrimary, isDefault: isPrimary, externalLabel: 'Conform' });
+        const ref = await a.post('/v0/externalReferences', {
+          entityType: 'item',
+          entityId: itemId,
+          provider: 'salesforce',
+          externalId: tag('ext'),
+          isPrimary,
+          isDefault: isPrimary,
+          externalLabel: 'Conform',
+        });
         referenceIds.push(ref.id);
       }
       return { itemId, referenceIds };
@@ -374,7 +581,14 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const productId = await product();
       const itemIds: [string, string] = [await item(a, productId), await item(a, productId)];
       const externalId = tag('ext');
-      const claim = (entityId: string) => ({ entityType: 'item', entityId, provider: 'salesforce', externalId, isPrimary: true, isDefault: true });
+      const claim = (entityId: string) => ({
+        entityType: 'item',
+        entityId,
+        provider: 'salesforce',
+        externalId,
+        isPrimary: true,
+        isDefault: true,
+      });
       await a.post('/v0/externalReferences', claim(itemIds[0]));
       // The second claim may be refused or move the primary status: the scenario judges the outcome.
       await a.post('/v0/externalReferences', claim(itemIds[1])).catch(() => undefined);
@@ -383,13 +597,18 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     readItem: (itemId) => root.for('readItem').get(`/v0/items/${enc(itemId)}`),
 
     migration: (policy = 'floating') => migration(root.for('migration'), policy),
-    migrationConflict: async (kind) => ({ subscriptionId: await conflict(root.for('migrationConflict'), kind), targetVersionNumber: 2 }),
-    readSubscription: (id) => readSubscription(root.for('readSubscription'), id) as ReturnType<Fixtures['readSubscription']>,
+    migrationConflict: async (kind) => ({
+      subscriptionId: await conflict(root.for('migrationConflict'), kind),
+      targetVersionNumber: 2,
+    }),
+    readSubscription: (id) =>
+      readSubscription(root.for('readSubscription'), id) as ReturnType<Fixtures['readSubscription']>,
     /** Advances the subscription's test clock to its period end (once more for in-arrears prices); returns what the next period bills. */
     async advancePastBoundary(subscriptionId) {
       const a = root.for('advancePastBoundary');
       const sub = await readSubscription(a, subscriptionId);
-      if (typeof sub.testClockId !== 'string') throw new FixtureUnavailable('advancePastBoundary', `subscription ${subscriptionId} is not on a test clock`);
+      if (typeof sub.testClockId !== 'string')
+        throw new FixtureUnavailable('advancePastBoundary', `subscription ${subscriptionId} is not on a test clock`);
       const boundary = sub.currentPeriodEnd as string;
       await a.post(`/v0/testClocks/${enc(sub.testClockId)}/advance`, { frozenTime: boundary });
       let billed = await billedFrom(a, subscriptionId, boundary);
@@ -398,7 +617,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         await a.post(`/v0/testClocks/${enc(sub.testClockId)}/advance`, { frozenTime: next.currentPeriodEnd });
         billed = await billedFrom(a, subscriptionId, boundary);
       }
-      if (!billed.length) throw new FixtureUnavailable('advancePastBoundary', `nothing of subscription ${subscriptionId} bills the period starting at ${boundary}`);
+      if (!billed.length)
+        throw new FixtureUnavailable(
+          'advancePastBoundary',
+          `nothing of subscription ${subscriptionId} bills the period starting at ${boundary}`,
+        );
       return { billedPriceIds: billed };
     },
 
@@ -408,18 +631,33 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const walletId = await wallet(a);
       const alertIds: string[] = [];
       for (let i = 0; i < minAlerts; i++) {
-        const body = { resourceId: walletId, type: 'wallet_low_balance', config: { threshold: `${10 + i}.00` }, enabled: true, notifyPeriod: 3600, recipients: ['billing@conform.invalid'] };
+        const body = {
+          resourceId: walletId,
+          type: 'wallet_low_balance',
+          config: { threshold: `${10 + i}.00` },
+          enabled: true,
+          notifyPeriod: 3600,
+          recipients: ['billing@conform.invalid'],
+        };
         alertIds.push((await a.post('/v0/alerts', body)).id);
       }
       return { walletId, alertIds };
     },
     async order() {
       const a = root.for('order');
-      return { orderId: await order(a, await customer(a), [{ description: 'Conform order line', quantity: 2, unitPrice: '25.00' }]) };
+      return {
+        orderId: await order(a, await customer(a), [
+          { description: 'Conform order line', quantity: 2, unitPrice: '25.00' },
+        ]),
+      };
     },
     async scheduleWithIntervals(minIntervals) {
       const a = root.for('scheduleWithIntervals');
-      const lines = Array.from({ length: Math.max(1, minIntervals) }, (_, i) => ({ description: `Conform line ${i + 1}`, quantity: i + 1, unitPrice: '10.00' }));
+      const lines = Array.from({ length: Math.max(1, minIntervals) }, (_, i) => ({
+        description: `Conform line ${i + 1}`,
+        quantity: i + 1,
+        unitPrice: '10.00',
+      }));
       const orderId = await order(a, await customer(a), lines);
       return { scheduleId: await schedule(a, { orderId }), orderId, intervalCount: lines.length };
     },
@@ -429,7 +667,10 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /** A PAID invoice with two taxed lines; amount and taxAmount are what a full refund returns. */
     async paidInvoice() {
       const a = root.for('paidInvoice');
-      const draft = await draftInvoice(a, [{ description: 'Conform seats', amount: '19.99', quantity: 3, taxRate: 8.25 }, { description: 'Conform setup', amount: '0.10', quantity: 1, taxRate: 20 }]);
+      const draft = await draftInvoice(a, [
+        { description: 'Conform seats', amount: '19.99', quantity: 3, taxRate: 8.25 },
+        { description: 'Conform setup', amount: '0.10', quantity: 1, taxRate: 20 },
+      ]);
       await a.post(`/v2/invoices/${enc(draft.id)}/finalize`);
       const paid = await a.post(`/v2/invoices/${enc(draft.id)}/pay`);
       return { invoiceId: paid.id, amount: paid.subtotal, taxAmount: paid.taxAmount };
@@ -443,12 +684,20 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     },
     async payment() {
       const a = root.for('payment');
-      const body = { amount: '42.50', currency: 'USD', customerId: await customer(a), reference: tag('ref'), lineItems: [{ description: 'Conform one-off', amount: '42.50', quantity: 1 }] };
+      const body = {
+        amount: '42.50',
+        currency: 'USD',
+        customerId: await customer(a),
+        reference: tag('ref'),
+        lineItems: [{ description: 'Conform one-off', amount: '42.50', quantity: 1 }],
+      };
       return { paymentId: (await a.post('/v0/payments', body)).id };
     },
     /** A draft invoice of its own per call, and a body adding one line to it (the payload is not shown). */
     async invoiceLineItemsBody() {
-      const draft = await draftInvoice(root.for('invoiceLineItemsBody'), [{ description: 'Conform base line', amount: '5.00' }]);
+      const draft = await draftInvoice(root.for('invoiceLineItemsBody'), [
+        { description: 'Conform base line', amount: '5.00' },
+      ]);
       return { invoiceId: draft.id, lineItems: [{ description: 'Conform extra line', amount: '1.25', quantity: 2 }] };
     },
 
@@ -456,17 +705,38 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const a = root.for('prices');
       const feeId = await fee(a);
       const standard = await price(a, feeId, { unitPrice: '9.99' });
-      const volume = await price(a, feeId, { tiers: [{ unitPrice: '3.00', upTo: '100' }, { unitPrice: '2.50', upTo: '1000' }, { unitPrice: '2.00', upTo: null }] });
+      const volume = await price(a, feeId, {
+        tiers: [
+          { unitPrice: '3.00', upTo: '100' },
+          { unitPrice: '2.50', upTo: '1000' },
+          { unitPrice: '2.00', upTo: null },
+        ],
+      });
       // Legacy models (dynamic, percentage) cannot be created: the sandbox's seeded ones are listed.
       const legacy: string[] = [];
-      for (const model of ['dynamic', 'percentage']) legacy.push(...((await a.get('/v0/prices', { model, limit: 5 })).data as Json[]).map((p) => p.id as string));
+      for (const model of ['dynamic', 'percentage'])
+        legacy.push(...((await a.get('/v0/prices', { model, limit: 5 })).data as Json[]).map((p) => p.id as string));
       return { standard, volume, legacy };
     },
     async sourceRule() {
       const a = root.for('sourceRule');
       const source = await a.post('/v0/sources', { name: `Conform source ${tag()}` });
-      const conditions = [{ type: 'amount', operator: 'lt', value: '100.00' }, { type: 'currency', operator: 'eq', value: 'USD' }];
-      return { ruleId: (await a.post('/v0/sourceRules', { sourceId: source.id, name: 'Conform rule', description: 'auto-accept small usage', order: 1, enabled: true, conditions })).id };
+      const conditions = [
+        { type: 'amount', operator: 'lt', value: '100.00' },
+        { type: 'currency', operator: 'eq', value: 'USD' },
+      ];
+      return {
+        ruleId: (
+          await a.post('/v0/sourceRules', {
+            sourceId: source.id,
+            name: 'Conform rule',
+            description: 'auto-accept small usage',
+            order: 1,
+            enabled: true,
+            conditions,
+          })
+        ).id,
+      };
     },
     crmProvider: async () => 'salesforce',
 

@@ -19,15 +19,26 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
-import { FIXTURE_CATALOG, MIGRATION_CONFLICT_KINDS, minimumEntries, type Fixtures } from '../../src/engine/fixtures/index.ts';
+import {
+  FIXTURE_CATALOG,
+  MIGRATION_CONFLICT_KINDS,
+  minimumEntries,
+  type Fixtures,
+} from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
 
-
 /** Entries for `runs` runs: the catalog's minimum, and a few more of what scenarios share, so they seldom take turns. */
-const count = (key: string, runs: number, spread = 1) => Math.max(minimumEntries(FIXTURE_CATALOG.find((f) => f.key === key)!, runs), spread);
+const count = (key: string, runs: number, spread = 1) =>
+  Math.max(
+    minimumEntries(
+      FIXTURE_CATALOG.find((f) => f.key === key)!,
+      runs,
+    ),
+    spread,
+  );
 const times = async <T>(n: number, make: () => Promise<T>): Promise<T[]> => {
   const out: T[] = [];
   for (let i = 0; i < n; i++) out.push(await make());
@@ -59,12 +70,16 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
   const noWebhooks = await need('merchantWithoutWebhooks')();
   const unmanaged = await need('unmanagedMerchant')();
   const { endpoints } = await need('webhooksEnabled')();
-  const blocked = async (m: 'customerWithSubscriptions' | 'feeWithPrices' | 'itemWithAnchoredFee' | 'itemWithAnchoredMetric') =>
+  const blocked = async (
+    m: 'customerWithSubscriptions' | 'feeWithPrices' | 'itemWithAnchoredFee' | 'itemWithAnchoredMetric',
+  ) =>
     (await times(count(m, runs), () => need(m)())).map((b) => ({
       id: b.id,
       dependants: b.dependants,
       // DELETE /v0/fees/{id} is documented; cancelling subscriptions, deleting prices and archiving metrics are not.
-      ...(m === 'itemWithAnchoredFee' ? { remove: b.dependants.fees.map((id) => ({ method: 'DELETE', path: `/v0/fees/${encodeURIComponent(id)}` })) } : {}),
+      ...(m === 'itemWithAnchoredFee'
+        ? { remove: b.dependants.fees.map((id) => ({ method: 'DELETE', path: `/v0/fees/${encodeURIComponent(id)}` })) }
+        : {}),
     }));
   const strip = <T extends { versionPolicy?: unknown }>(m: T) => {
     const { versionPolicy: _, ...rest } = m;
@@ -76,10 +91,21 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     version: 1,
     merchantId,
     secondKeySameMerchant: { keyEnv: named('BILLING_SECOND_KEY', second.key) },
-    otherMerchantKey: others.map((o, i) => ({ keyEnv: named(`BILLING_OTHER_MERCHANT_KEY_${i + 1}`, o.key), merchantId: o.merchantId })),
+    otherMerchantKey: others.map((o, i) => ({
+      keyEnv: named(`BILLING_OTHER_MERCHANT_KEY_${i + 1}`, o.key),
+      merchantId: o.merchantId,
+    })),
     revokedKey: { keyEnv: named('BILLING_REVOKED_KEY', await need('revokedKey')()) },
-    forbiddenAction: { keyEnv: named('BILLING_READ_ONLY_KEY', forbidden.key), method: forbidden.method, path: forbidden.path, ...(forbidden.body !== undefined ? { body: forbidden.body } : {}) },
-    merchantWithoutWebhooks: { keyEnv: named('BILLING_NO_WEBHOOKS_KEY', noWebhooks.key), merchantId: noWebhooks.merchantId },
+    forbiddenAction: {
+      keyEnv: named('BILLING_READ_ONLY_KEY', forbidden.key),
+      method: forbidden.method,
+      path: forbidden.path,
+      ...(forbidden.body !== undefined ? { body: forbidden.body } : {}),
+    },
+    merchantWithoutWebhooks: {
+      keyEnv: named('BILLING_NO_WEBHOOKS_KEY', noWebhooks.key),
+      merchantId: noWebhooks.merchantId,
+    },
     unmanagedMerchant: { keyEnv: named('BILLING_UNMANAGED_KEY', unmanaged.key), merchantId: unmanaged.merchantId },
     webhookEndpoints: endpoints,
     customer: (await times(count('customer', runs, 3), () => need('customer')())).map((c) => c.customerId),
@@ -88,7 +114,9 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     item: await times(count('item', runs, 2), () => need('item')()),
     itemWithAnchoredFee: await blocked('itemWithAnchoredFee'),
     itemWithAnchoredMetric: await blocked('itemWithAnchoredMetric'),
-    itemWithPrimaryReference: await times(count('itemWithPrimaryReference', runs), () => need('itemWithPrimaryReference')()),
+    itemWithPrimaryReference: await times(count('itemWithPrimaryReference', runs), () =>
+      need('itemWithPrimaryReference')(),
+    ),
     migration: {
       floating: (await times(count('migration.floating', runs), () => need('migration')('floating'))).map(strip),
       pinned: (await times(count('migration.pinned', runs), () => need('migration')('pinned'))).map(strip),
@@ -97,7 +125,9 @@ export async function seed(f: Partial<Fixtures> & Pick<Fixtures, 'merchant'>, ru
     wallet: (await times(count('wallet', runs, 2), () => need('wallet')())).map((w) => w.walletId),
     walletWithAlerts: await times(count('walletWithAlerts', runs, 2), () => need('walletWithAlerts')(11)),
     order: (await times(count('order', runs, 2), () => need('order')())).map((o) => o.orderId),
-    subscription: (await times(count('subscription', runs, 2), () => need('subscription')())).map((s) => s.subscriptionId),
+    subscription: (await times(count('subscription', runs, 2), () => need('subscription')())).map(
+      (s) => s.subscriptionId,
+    ),
     subscriptions: await need('subscriptions')(8),
     scheduleWithIntervals: await times(count('scheduleWithIntervals', runs), () => need('scheduleWithIntervals')(3)),
     paidInvoice: await times(count('paidInvoice', runs), () => need('paidInvoice')()),
@@ -117,20 +147,39 @@ export function fixturesYaml(s: Seeded, runs: number): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'base-url': { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, env: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      'base-url': { type: 'string' },
+      runs: { type: 'string' },
+      out: { type: 'string' },
+      env: { type: 'string' },
+    },
+  });
   const apiKey = process.env.BILLING_API_KEY;
   const baseUrl = values['base-url'];
-  if (!apiKey || !baseUrl || !process.env.CONFORM_ADMIN_URL) throw new Error('set BILLING_API_KEY and CONFORM_ADMIN_URL, and pass --base-url');
+  if (!apiKey || !baseUrl || !process.env.CONFORM_ADMIN_URL)
+    throw new Error('set BILLING_API_KEY and CONFORM_ADMIN_URL, and pass --base-url');
   const runs = Number(values.runs ?? 2);
   registerSecret(apiKey, 'BILLING_API_KEY');
   const http = new HttpClient({ baseUrl, apiKey, apiKeyLabel: 'BILLING_API_KEY' });
   // The engine's client, as `conform run` hands it to the module.
-  const fixtures = await createFixtures({ baseUrl, apiKey, http: http as unknown as FixtureModuleContext['http'], registerSecret: (v) => registerSecret(v) });
+  const fixtures = await createFixtures({
+    baseUrl,
+    apiKey,
+    http: http as unknown as FixtureModuleContext['http'],
+    registerSecret: (v) => registerSecret(v),
+  });
   const seeded = await seed(fixtures as Parameters<typeof seed>[0], runs);
   const out = values.out ?? 'conform.fixtures.yaml';
   const envFile = values.env ?? 'conform.fixtures.env';
   await writeFile(out, fixturesYaml(seeded, runs));
-  await writeFile(envFile, `${Object.entries(seeded.env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+  await writeFile(
+    envFile,
+    `${Object.entries(seeded.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+    { mode: 0o600 },
+  );
   console.log(`wrote ${out} (${runs} runs) and ${envFile} (the keys it names; keep it secret)`);
 }
 

@@ -27,32 +27,64 @@ export interface DocumentedResource {
 }
 
 export const RESOURCES: DocumentedResource[] = [
-  { title: 'Webhooks configuration', object: 'webhooks', names: ['WebhooksConfiguration', 'WebhookConfiguration', 'WebhooksConfig', 'WebhookConfig', 'Webhooks'], ids: {} },
+  {
+    title: 'Webhooks configuration',
+    object: 'webhooks',
+    names: ['WebhooksConfiguration', 'WebhookConfiguration', 'WebhooksConfig', 'WebhookConfig', 'Webhooks'],
+    ids: {},
+  },
   { title: 'Billing schedule', object: 'billing_schedule', names: ['BillingSchedule'], ids: {} },
   { title: 'Schedule interval', object: 'schedule_interval', names: ['ScheduleInterval'], ids: {} },
   {
-    title: 'Item', object: 'item', names: ['Item'],
-    ids: { id: { exact: ID_PATTERNS.item }, merchantId: { exact: ID_PATTERNS.organization }, catalogId: { exact: ID_PATTERNS.product } },
+    title: 'Item',
+    object: 'item',
+    names: ['Item'],
+    ids: {
+      id: { exact: ID_PATTERNS.item },
+      merchantId: { exact: ID_PATTERNS.organization },
+      catalogId: { exact: ID_PATTERNS.product },
+    },
   },
   { title: 'External reference', object: 'externalReference', names: ['ExternalReference'], ids: {} },
   {
-    title: 'Customer', object: 'customer', names: ['Customer'],
-    ids: { id: { exact: ID_PATTERNS.customer }, consumerId: { exact: ID_PATTERNS.organization }, merchantId: { exact: ID_PATTERNS.organization } },
+    title: 'Customer',
+    object: 'customer',
+    names: ['Customer'],
+    ids: {
+      id: { exact: ID_PATTERNS.customer },
+      consumerId: { exact: ID_PATTERNS.organization },
+      merchantId: { exact: ID_PATTERNS.organization },
+    },
   },
   { title: 'Subscription', object: 'subscription', names: ['Subscription'], ids: {} },
   {
-    title: 'Price', object: 'price', names: ['Price'],
+    title: 'Price',
+    object: 'price',
+    names: ['Price'],
     ids: {
-      id: { exact: ID_PATTERNS.price }, merchantId: { exact: ID_PATTERNS.organization }, billableMetricId: { exact: ID_PATTERNS.billableMetric },
-      feeId: { exact: ID_PATTERNS.fee }, pricingUnitId: { exact: ID_PATTERNS.pricingUnit },
+      id: { exact: ID_PATTERNS.price },
+      merchantId: { exact: ID_PATTERNS.organization },
+      billableMetricId: { exact: ID_PATTERNS.billableMetric },
+      feeId: { exact: ID_PATTERNS.fee },
+      pricingUnitId: { exact: ID_PATTERNS.pricingUnit },
     },
   },
   { title: 'Payment', object: 'payment', names: ['Payment'], ids: { id: { prefix: 'pay_' } } },
-  { title: 'Invoice refund (credit note)', object: 'invoice_refund', names: ['InvoiceRefund', 'CreditNote', 'Refund'], ids: { id: { prefix: 'crn_' } } },
+  {
+    title: 'Invoice refund (credit note)',
+    object: 'invoice_refund',
+    names: ['InvoiceRefund', 'CreditNote', 'Refund'],
+    ids: { id: { prefix: 'crn_' } },
+  },
   { title: 'Merchant organization', object: 'merchant', names: ['Merchant', 'MerchantOrganization'], ids: {} },
   { title: 'Product', object: 'product', names: ['Product'], ids: {} },
   { title: 'Alert', object: 'alert', names: ['Alert'], ids: {} },
-  { title: 'Auto top-up configuration', object: 'autoTopupConfig', names: ['AutoTopupConfig', 'AutoTopupConfiguration', 'AutoTopUpConfig'], ids: {} },
+  {
+    title: 'Auto top-up configuration',
+    object: 'autoTopupConfig',
+    names: ['AutoTopupConfig', 'AutoTopupConfiguration', 'AutoTopUpConfig'],
+    ids: {},
+  },
   // The Source rule table shows no `object` field; its schema is not required to have one.
   { title: 'Source rule', object: null, names: ['SourceRule'], ids: {} },
 ];
@@ -104,7 +136,14 @@ export const DOCUMENTED_OPERATIONS: DocumentedOperation[] = [
 ];
 
 /** The six operations of the Limits table. */
-export const RATE_LIMITED_OPERATIONS = ['listCustomers', 'createReconciliation', 'createPortalSession', 'createInvoiceLineItems', 'getCostsReport', 'listCrmAccounts'];
+export const RATE_LIMITED_OPERATIONS = [
+  'listCustomers',
+  'createReconciliation',
+  'createPortalSession',
+  'createInvoiceLineItems',
+  'getCostsReport',
+  'listCrmAccounts',
+];
 
 export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 export const RETRY_AFTER = 'retry-after';

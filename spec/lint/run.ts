@@ -60,7 +60,12 @@ export async function lintOpenApi(text: string, source: string): Promise<LintFin
 export async function lint(options: LintOptions = {}): Promise<LintResult> {
   const specPath = options.specPath ?? DEFAULT_SPEC_PATH;
   const rulesPath = options.rulesPath ?? DEFAULT_RULES_PATH;
-  return lintTexts({ specText: await readText(specPath), specSource: specPath, rulesText: await readText(rulesPath), rulesSource: rulesPath });
+  return lintTexts({
+    specText: await readText(specPath),
+    specSource: specPath,
+    rulesText: await readText(rulesPath),
+    rulesSource: rulesPath,
+  });
 }
 
 export interface LintTexts {
@@ -76,7 +81,13 @@ export async function lintTexts({ specText, specSource, rulesText, rulesSource }
   const findings: LintFinding[] = [];
   let openapi: Record<string, any> | undefined;
   if (specText === undefined) {
-    findings.push({ severity: 'error', code: 'spec-missing', source: display(specSource), path: '', message: 'The OpenAPI document does not exist.' });
+    findings.push({
+      severity: 'error',
+      code: 'spec-missing',
+      source: display(specSource),
+      path: '',
+      message: 'The OpenAPI document does not exist.',
+    });
   } else {
     findings.push(...(await lintOpenApi(specText, specSource)));
     try {
@@ -87,12 +98,23 @@ export async function lintTexts({ specText, specSource, rulesText, rulesSource }
     }
   }
   if (rulesText === undefined) {
-    findings.push({ severity: 'error', code: 'rules-missing', source: display(rulesSource), path: '', message: 'The rules document does not exist.' });
+    findings.push({
+      severity: 'error',
+      code: 'rules-missing',
+      source: display(rulesSource),
+      path: '',
+      message: 'The rules document does not exist.',
+    });
   } else {
     findings.push(...checkRules(rulesText, display(rulesSource), openapi));
     findings.push(...(await rulesSchemaFindings(rulesText, display(rulesSource))));
   }
-  findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.source.localeCompare(b.source) || (a.line ?? 0) - (b.line ?? 0));
+  findings.sort(
+    (a, b) =>
+      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+      a.source.localeCompare(b.source) ||
+      (a.line ?? 0) - (b.line ?? 0),
+  );
   return {
     findings,
     errors: findings.filter((f) => f.severity === 'error').length,

@@ -8,7 +8,10 @@ export interface Command {
 
 /** A usage or environment problem: the CLI prints its message on one line and exits 2. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
     super(message);
     this.name = 'CliError';
   }
@@ -21,13 +24,15 @@ export function wantsHelp(argv: string[]): boolean {
 
 /** `--profile`: quick or full (undefined when not given). */
 export function parseProfile(value: string | undefined): 'quick' | 'full' | undefined {
-  if (value !== undefined && value !== 'quick' && value !== 'full') throw new CliError(`--profile must be quick or full, got '${value}'`);
+  if (value !== undefined && value !== 'quick' && value !== 'full')
+    throw new CliError(`--profile must be quick or full, got '${value}'`);
   return value;
 }
 
 /** `--seed`: an integer in 0..2147483647 (fast-check's seed range), undefined when not given. */
 export function parseSeed(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > 2147483647) throw new CliError(`--seed must be an integer in 0..2147483647, got '${value}'`);
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2147483647)
+    throw new CliError(`--seed must be an integer in 0..2147483647, got '${value}'`);
   return Number(value);
 }

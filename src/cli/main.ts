@@ -3,15 +3,39 @@ import { toolVersion } from './version.ts';
 
 /** Sub-commands, loaded on demand so `conform rules` does not pay for the server or vitest. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  run: { summary: 'Run the conformance suites against a target (default: the bundled reference server)', load: async () => (await import('./commands/run.ts')).default },
-  serve: { summary: 'Start the bundled reference server', load: async () => (await import('./commands/serve.ts')).default },
-  lint: { summary: 'Lint spec/openapi.yaml and spec/rules.yaml', load: async () => (await import('./commands/lint.ts')).default },
-  rules: { summary: 'Print the rule index: id, statement, source section', load: async () => (await import('./commands/rules.ts')).default },
+  run: {
+    summary: 'Run the conformance suites against a target (default: the bundled reference server)',
+    load: async () => (await import('./commands/run.ts')).default,
+  },
+  serve: {
+    summary: 'Start the bundled reference server',
+    load: async () => (await import('./commands/serve.ts')).default,
+  },
+  lint: {
+    summary: 'Lint spec/openapi.yaml and spec/rules.yaml',
+    load: async () => (await import('./commands/lint.ts')).default,
+  },
+  rules: {
+    summary: 'Print the rule index: id, statement, source section',
+    load: async () => (await import('./commands/rules.ts')).default,
+  },
   merge: { summary: 'Merge shard reports into one', load: async () => (await import('./commands/merge.ts')).default },
-  faults: { summary: 'Run the fault-injection catalog through a proxy in front of a target', load: async () => (await import('./commands/faults.ts')).default },
-  proxy: { summary: 'Judge live traffic: a reverse proxy that judges the target and its clients', load: async () => (await import('./commands/proxy.ts')).default },
-  fixtures: { summary: 'Write a fixtures file skeleton (init), or check one against the target (check)', load: async () => (await import('./commands/fixtures.ts')).default },
-  judge: { summary: 'Judge recorded traffic (a HAR file): the target and its clients', load: async () => (await import('./commands/judge.ts')).default },
+  faults: {
+    summary: 'Run the fault-injection catalog through a proxy in front of a target',
+    load: async () => (await import('./commands/faults.ts')).default,
+  },
+  proxy: {
+    summary: 'Judge live traffic: a reverse proxy that judges the target and its clients',
+    load: async () => (await import('./commands/proxy.ts')).default,
+  },
+  fixtures: {
+    summary: 'Write a fixtures file skeleton (init), or check one against the target (check)',
+    load: async () => (await import('./commands/fixtures.ts')).default,
+  },
+  judge: {
+    summary: 'Judge recorded traffic (a HAR file): the target and its clients',
+    load: async () => (await import('./commands/judge.ts')).default,
+  },
 };
 
 /** A sub-command by name (undefined when there is none), loaded: its `usage` lists its options. */
@@ -59,7 +83,10 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`conform ${name}: ${err.message}`);
       return err.exitCode;
     }
-    if ((err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('/src/cli/commands/')) {
+    if (
+      (err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' &&
+      String((err as Error).message).includes('/src/cli/commands/')
+    ) {
       console.error(`conform ${name}: this command is not available in this build.`);
       return 2;
     }

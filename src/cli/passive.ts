@@ -16,7 +16,12 @@ export interface ParsedArgs {
 }
 
 /** `--name value`, `--name=value`, boolean flags, positionals; anything else is a usage error. */
-export function parseArgs(argv: string[], valueFlags: readonly string[], booleanFlags: readonly string[], command: string): ParsedArgs {
+export function parseArgs(
+  argv: string[],
+  valueFlags: readonly string[],
+  booleanFlags: readonly string[],
+  command: string,
+): ParsedArgs {
   const out: ParsedArgs = { values: new Map(), flags: new Set(), positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -35,7 +40,8 @@ export function parseArgs(argv: string[], valueFlags: readonly string[], boolean
 
 export function parseFailOn(v: string | undefined): FailOn {
   if (v === undefined) return 'both';
-  if (v !== 'server' && v !== 'client' && v !== 'both') throw new CliError(`--fail-on must be server, client or both, got '${v}'`);
+  if (v !== 'server' && v !== 'client' && v !== 'both')
+    throw new CliError(`--fail-on must be server, client or both, got '${v}'`);
   return v;
 }
 
@@ -43,7 +49,8 @@ export function parseFailOn(v: string | undefined): FailOn {
 export function parseDuration(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
-  if (!m || Number(m[1]) <= 0) throw new CliError(`--duration must be a positive time such as 30s, 10m or 1h, got '${v}'`);
+  if (!m || Number(m[1]) <= 0)
+    throw new CliError(`--duration must be a positive time such as 30s, 10m or 1h, got '${v}'`);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
   return Number(m[1]) * unit;
 }
@@ -55,7 +62,8 @@ export function parseBaseUrl(flag: string, v: string): string {
   } catch {
     throw new CliError(`${flag} must be an http(s) URL, got '${v}'`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`${flag} must be an http(s) URL, got '${v}'`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new CliError(`${flag} must be an http(s) URL, got '${v}'`);
   if (u.search || u.hash) throw new CliError(`${flag} must not carry a query or fragment, got '${v}'`);
   return u.href.replace(/\/$/, '');
 }
@@ -83,19 +91,35 @@ export interface Finish {
 /** Writes the four reports, prints the closing lines, returns the exit code. */
 export async function finishPassive(f: Finish): Promise<{ exitCode: number; report: Report; dir: string }> {
   const runId = newPassiveRunId(f.kind);
-  const report = buildPassiveReport({ outcome: f.outcome, rules: f.rules, baseUrl: f.baseUrl, source: f.source, toolVersion: toolVersion(), specVersion: f.specVersion, runId });
+  const report = buildPassiveReport({
+    outcome: f.outcome,
+    rules: f.rules,
+    baseUrl: f.baseUrl,
+    source: f.source,
+    toolVersion: toolVersion(),
+    specVersion: f.specVersion,
+    runId,
+  });
   const dir = resolve(f.reportDir ?? join('reports', runId));
   await writeReports(report, dir);
   const v = passiveVerdict(report, f.rules, f.failOn);
   const o = f.outcome;
   const judged = report.rules.filter((r) => r.verdict === 'passed' || r.verdict === 'failed');
   const { style } = f;
-  style.write(`${o.exchanges} exchanges from ${o.clients.length} client(s)${o.unjudgedExchanges ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)` : ''}`);
-  style.write(`judged ${judged.length} of ${report.rules.length} rules from the traffic: ${judged.filter((r) => r.verdict === 'passed').length} passed, ${v.serverFailed.length + v.clientFailed.length} failed; the rest no exchange touched`);
+  style.write(
+    `${o.exchanges} exchanges from ${o.clients.length} client(s)${o.unjudgedExchanges ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)` : ''}`,
+  );
+  style.write(
+    `judged ${judged.length} of ${report.rules.length} rules from the traffic: ${judged.filter((r) => r.verdict === 'passed').length} passed, ${v.serverFailed.length + v.clientFailed.length} failed; the rest no exchange touched`,
+  );
   if (v.serverFailed.length) style.write(paint(style, 'red', `server rules failed: ${v.serverFailed.join(', ')}`));
   if (v.clientFailed.length) {
-    const clients = o.sources.filter((s) => s.suite === 'clients' && s.state === 'failed').map((s) => s.title.replace(/^client /, ''));
-    style.write(paint(style, 'red', `client rules failed: ${v.clientFailed.join(', ')} (clients ${clients.join(', ')})`));
+    const clients = o.sources
+      .filter((s) => s.suite === 'clients' && s.state === 'failed')
+      .map((s) => s.title.replace(/^client /, ''));
+    style.write(
+      paint(style, 'red', `client rules failed: ${v.clientFailed.join(', ')} (clients ${clients.join(', ')})`),
+    );
   }
   for (const e of report.errors.slice(0, 5)) style.write(`error: ${e.message.split('\n')[0]}`);
   style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);

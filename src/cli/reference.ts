@@ -3,5 +3,10 @@
  * that a run against a remote target never loads the server); no other file of the CLI,
  * the engine or the suites imports src/reference (test/architecture/walls.test.ts).
  */
-export { optionsFromEnv, startReferenceServer, type ReferenceOptions, type RunningReference } from '../reference/index.ts';
+export {
+  optionsFromEnv,
+  startReferenceServer,
+  type ReferenceOptions,
+  type RunningReference,
+} from '../reference/index.ts';
 export { parseRateLimitFlag, RateLimitConfigError } from '../reference/ratelimit/limits.ts';

@@ -81,14 +81,21 @@ export function workerFixtures(target: TargetContext, http: HttpClient): Promise
 }
 
 async function createWorkerFixtures(target: TargetContext, http: HttpClient): Promise<Fixtures> {
-  if (target.fixtures.strategy === 'none') return unavailableFixtures(`no fixture strategy (${target.fixtures.reason}); configure fixtures in conform.config.yaml`);
+  if (target.fixtures.strategy === 'none')
+    return unavailableFixtures(
+      `no fixture strategy (${target.fixtures.reason}); configure fixtures in conform.config.yaml`,
+    );
   let mod: { createFixtures?: CreateFixtures };
   try {
     mod = await import('./fixtures/index.ts');
   } catch (err) {
-    return unavailableFixtures(`fixture strategies are not available in this build (${(err as Error).message.split('\n')[0]})`, target.fixtures.strategy);
+    return unavailableFixtures(
+      `fixture strategies are not available in this build (${(err as Error).message.split('\n')[0]})`,
+      target.fixtures.strategy,
+    );
   }
-  if (typeof mod.createFixtures !== 'function') return unavailableFixtures('src/engine/fixtures/index.ts exports no createFixtures()', target.fixtures.strategy);
+  if (typeof mod.createFixtures !== 'function')
+    return unavailableFixtures('src/engine/fixtures/index.ts exports no createFixtures()', target.fixtures.strategy);
   return mod.createFixtures(target, http);
 }
 

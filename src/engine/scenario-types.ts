@@ -88,7 +88,10 @@ export interface ScenarioContext {
 
 /** Thrown by t.notJudged: ends the scenario without a failure. */
 export class NotJudged extends Error {
-  constructor(readonly reason: string, readonly category: NotJudgedCategory) {
+  constructor(
+    readonly reason: string,
+    readonly category: NotJudgedCategory,
+  ) {
     super(`not judged (${category}): ${reason}`);
     this.name = 'NotJudged';
   }

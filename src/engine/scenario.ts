@@ -27,13 +27,22 @@ import { runChecks, type CheckContext } from './checks/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
-import { ConformanceFailure, EngineError, NotJudged, type ScenarioContext, type ScenarioHttp, type ScenarioOptions, type ScenarioRecord, type ScenarioRequestOptions, type TargetInfo } from './scenario-types.ts';
+import {
+  ConformanceFailure,
+  EngineError,
+  NotJudged,
+  type ScenarioContext,
+  type ScenarioHttp,
+  type ScenarioOptions,
+  type ScenarioRecord,
+  type ScenarioRequestOptions,
+  type TargetInfo,
+} from './scenario-types.ts';
 
 export { describe, beforeAll, afterAll } from 'vitest';
 export * from './scenario-types.ts';
 export { FixtureUnavailable } from './fixtures/types.ts';
 export type { NotJudgedCategory } from './types.ts';
-
 
 /** Findings kept as evidence per scenario; verdicts count every finding (record.failed). */
 export const MAX_FINDINGS = 50;
@@ -101,7 +110,9 @@ class Scenario implements ScenarioContext {
   }
 
   private async send(method: string, path: string, opts: ScenarioRequestOptions): Promise<Exchange> {
-    const unauthenticated = opts.unauthenticated ?? (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
+    const unauthenticated =
+      opts.unauthenticated ??
+      (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
     const { unauthenticated: _, ...rest } = opts;
     return this.client.request(method, path, {
       ...rest,
@@ -112,7 +123,8 @@ class Scenario implements ScenarioContext {
         const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
         // No usable response (the transport check cites no rule): the scenario's rules fail with it.
-        for (const f of outcome.findings) this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
+        for (const f of outcome.findings)
+          this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
         for (const e of outcome.errors) this.engineError(e.message, e.stack, e.source);
         opts.onExchange?.(exchange);
       },
@@ -126,16 +138,30 @@ class Scenario implements ScenarioContext {
     if (this.record.findings.length < MAX_FINDINGS) {
       // A rate limit is broken by a sequence, not by its last request: the first finding of each rule carries the whole of it.
       const fresh = f.ruleIds.filter((id) => !this.sequenceRules.has(id));
-      const sequence = this.sequence && fresh.length && this.sequenceRules.size < MAX_SEQUENCE_RULES ? this.sequence.script(this.title) : undefined;
+      const sequence =
+        this.sequence && fresh.length && this.sequenceRules.size < MAX_SEQUENCE_RULES
+          ? this.sequence.script(this.title)
+          : undefined;
       if (sequence) for (const id of fresh) this.sequenceRules.add(id);
-      this.record.findings.push(redactDeep({ ...f, exchange: f.exchange ? compactExchange(f.exchange) : undefined, ...(sequence ? { replaySequence: sequence } : {}) }));
+      this.record.findings.push(
+        redactDeep({
+          ...f,
+          exchange: f.exchange ? compactExchange(f.exchange) : undefined,
+          ...(sequence ? { replaySequence: sequence } : {}),
+        }),
+      );
     }
   }
 
   /** The tool broke: recorded with its stack against the rules cited and not judged yet. */
   engineError(message: string, stack?: string, source = 'scenario'): void {
     const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
-    this.record.engineErrors.push({ source, message: redact(message).slice(0, MAX_STACK), ...(stack ? { stack: redact(stack).slice(0, MAX_STACK) } : {}), ruleIds });
+    this.record.engineErrors.push({
+      source,
+      message: redact(message).slice(0, MAX_STACK),
+      ...(stack ? { stack: redact(stack).slice(0, MAX_STACK) } : {}),
+      ruleIds,
+    });
   }
 
   async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
@@ -146,7 +172,9 @@ class Scenario implements ScenarioContext {
   private judge(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
     if (condition) return true;
-    const detail = exchange ? `${exchange.method} ${exchange.path} → ${exchange.status ?? exchange.transportError ?? 'no response'}` : '';
+    const detail = exchange
+      ? `${exchange.method} ${exchange.path} → ${exchange.status ?? exchange.transportError ?? 'no response'}`
+      : '';
     this.addFinding({
       source: 'scenario',
       ruleIds: [ruleId],
@@ -210,7 +238,17 @@ class Scenario implements ScenarioContext {
 const cleanupRegistered = new Set<string>();
 
 function emptyRecord(ruleIds: string[]): ScenarioRecord {
-  return { ruleIds: [...ruleIds], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged: [], engineErrors: [] };
+  return {
+    ruleIds: [...ruleIds],
+    judged: {},
+    failed: {},
+    findings: [],
+    findingCount: 0,
+    notes: [],
+    exchanges: 0,
+    notJudged: [],
+    engineErrors: [],
+  };
 }
 
 /** How a scenario that did not run to its end is reported (ctx.skip: vitest's own marker). */
@@ -219,9 +257,13 @@ function endWithout(ctx: TestContext, record: ScenarioRecord, reason: string, ca
   ctx.skip(redact(reason));
 }
 
-
 /** Defines a scenario: a vitest test citing the rule ids it judges. */
-export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioContext) => Promise<void>, opts: ScenarioOptions = {}): void {
+export function scenario(
+  ruleIds: string[],
+  title: string,
+  fn: (t: ScenarioContext) => Promise<void>,
+  opts: ScenarioOptions = {},
+): void {
   const file = expect.getState().testPath ?? '';
   if (!cleanupRegistered.has(file)) {
     // Once per suite file: release what the fixtures created when the file is done.
@@ -236,12 +278,24 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
       (ctx.task.meta as { conform?: ScenarioRecord }).conform = record;
       const target = targetContext();
       if (opts.destructive && !target.destructive) {
-        return endWithout(ctx, record, 'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml', 'destructive');
+        return endWithout(
+          ctx,
+          record,
+          'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml',
+          'destructive',
+        );
       }
-      if (opts.profile === 'full' && target.profile !== 'full') return endWithout(ctx, record, 'runs in the full profile only (--profile full)', 'profile');
+      if (opts.profile === 'full' && target.profile !== 'full')
+        return endWithout(ctx, record, 'runs in the full profile only (--profile full)', 'profile');
       const checked = await contract();
       const resolveOperation = (method: string, path: string) => checked.spec.findOperation(method, path)?.operationId;
-      const options = { baseUrl: target.baseUrl, apiKey: target.apiKey.value, apiKeyLabel: target.apiKey.label, timeoutMs: target.timeoutMs, resolveOperation };
+      const options = {
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey.value,
+        apiKeyLabel: target.apiKey.label,
+        timeoutMs: target.timeoutMs,
+        resolveOperation,
+      };
       const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
@@ -249,7 +303,9 @@ export function scenario(ruleIds: string[], title: string, fn: (t: ScenarioConte
       } catch (err) {
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =
-            err instanceof NotJudged ? [err.reason, err.category] : [`fixture '${err.fixture}' unavailable: ${err.reason}`, err.category ?? 'fixture'];
+            err instanceof NotJudged
+              ? [err.reason, err.category]
+              : [`fixture '${err.fixture}' unavailable: ${err.reason}`, err.category ?? 'fixture'];
           t.endNotJudged(reason, category);
           // What was found before still stands.
           if (t.findings.length) throw new ConformanceFailure(t.findings);

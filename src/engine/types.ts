@@ -44,7 +44,8 @@ export interface Finding {
  * the run's profile or destructive setting, a property of the target the suite cannot
  * judge through, or a rule that does not apply to this target.
  */
-export type NotJudgedCategory = 'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
+export type NotJudgedCategory =
+  'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
 
 /** Rules a scenario (or a judge) could not judge, and why. */
 export interface NotJudgedMark {
@@ -64,4 +65,3 @@ export interface EngineErrorRecord {
   /** Rules left unjudged by it. */
   ruleIds: string[];
 }
-

@@ -51,7 +51,8 @@ export function resolveOptions(opts: ReferenceOptions = {}): ResolvedOptions {
   const port = opts.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port '${port}' is not in 0..65535`);
   const apiKey = opts.apiKey ?? DEFAULT_API_KEY;
-  if (!/^[\x21-\x7e]{8,512}$/.test(apiKey)) throw new Error('API key must be 8..512 printable ASCII characters without spaces');
+  if (!/^[\x21-\x7e]{8,512}$/.test(apiKey))
+    throw new Error('API key must be 8..512 printable ASCII characters without spaces');
   return {
     host: opts.host ?? DEFAULT_HOST,
     port,

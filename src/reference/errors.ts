@@ -36,7 +36,11 @@ export class ApiError extends Error {
   /** Extra response headers (retry-after...). */
   readonly headers?: Record<string, string>;
 
-  constructor(statusCode: number, message: string, opts: { error?: string; code?: string; details?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+  constructor(
+    statusCode: number,
+    message: string,
+    opts: { error?: string; code?: string; details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;

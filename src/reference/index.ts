@@ -45,20 +45,32 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const c = await loadContract();
   const rateLimits = resolveRateLimits(c.publishedLimits(), opts.rateLimits);
   const migrations = allMigrations();
-  const db = await openDb(opts.database, { key: migrationsKey(migrations), prepare: async (d) => void (await migrate(d, migrations)) });
+  const db = await openDb(opts.database, {
+    key: migrationsKey(migrations),
+    prepare: async (d) => void (await migrate(d, migrations)),
+  });
   let app: FastifyInstance | undefined;
   try {
     await migrate(db, migrations);
     const merchantId = await ensureSandboxMerchant(db, opts.apiKey);
     const repo = createRepository(db, { now: opts.now });
     app = await buildApp({
-      db, repo, contract: c, rateLimits, logger: opts.logger, bodyLimit: opts.bodyLimit, now: opts.now,
-      transport: opts.transport, sweepEveryMs: opts.sweepEveryMs, errorLog: opts.errorLog,
+      db,
+      repo,
+      contract: c,
+      rateLimits,
+      logger: opts.logger,
+      bodyLimit: opts.bodyLimit,
+      now: opts.now,
+      transport: opts.transport,
+      sweepEveryMs: opts.sweepEveryMs,
+      errorLog: opts.errorLog,
     });
     await app.listen({ host: opts.host, port: opts.port });
     // PGlite runs no autovacuum: refresh statistics and the visibility map now and then
     // (PostgreSQL does its own).
-    const analyze = db.kind === 'postgres' ? undefined : setInterval(() => void db.query('VACUUM ANALYZE').catch(() => {}), 60_000);
+    const analyze =
+      db.kind === 'postgres' ? undefined : setInterval(() => void db.query('VACUUM ANALYZE').catch(() => {}), 60_000);
     analyze?.unref();
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -73,14 +85,15 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
       db,
       repo,
       rateLimits,
-      close: () => (closing ??= (async () => {
-        try {
-          if (analyze) clearInterval(analyze);
-          await app!.close();
-        } finally {
-          await db.close();
-        }
-      })()),
+      close: () =>
+        (closing ??= (async () => {
+          try {
+            if (analyze) clearInterval(analyze);
+            await app!.close();
+          } finally {
+            await db.close();
+          }
+        })()),
     };
     return running;
   } catch (err) {

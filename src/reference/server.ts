@@ -5,7 +5,12 @@ import type { Contract } from './http/contract.ts';
 import { installErrorHandler } from './http/errorHandler.ts';
 import type { PluginDeps, ResourcePlugin } from './http/plugin.ts';
 import { rateLimitHook } from './http/rateLimit.ts';
-import { DEFAULT_TRANSPORT_LIMITS, installTransportLimits, serverOptions, type TransportLimits } from './http/transport.ts';
+import {
+  DEFAULT_TRANSPORT_LIMITS,
+  installTransportLimits,
+  serverOptions,
+  type TransportLimits,
+} from './http/transport.ts';
 import { RequestValidator } from './http/validation.ts';
 import { plugins as defaultPlugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
@@ -46,7 +51,10 @@ function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): Ro
   return async function (this: FastifyInstance, request, reply) {
     return repo.transaction(async () => {
       const answer = await handler.call(this, request, reply);
-      if (reply.sent) throw new Error(`${request.method} ${request.routeOptions.url}: the handler sent its reply before its transaction committed; return the body instead`);
+      if (reply.sent)
+        throw new Error(
+          `${request.method} ${request.routeOptions.url}: the handler sent its reply before its transaction committed; return the body instead`,
+        );
       return answer;
     });
   };
@@ -88,7 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A route without an operationId would skip auth, rate limits and validation: refuse it.
     const config = route.config as { operationId?: string; public?: boolean } | undefined;
     if (!config?.operationId && !config?.public) {
-      throw new Error(`route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`);
+      throw new Error(
+        `route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`,
+      );
     }
     if (!isRead(route.method)) route.handler = inRequestTransaction(repo, route.handler as RouteHandlerMethod);
   });

@@ -85,9 +85,11 @@ export function componentValidator(ajv: Ajv2020, name: string): ValidateFunction
 export function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
   return (errors ?? []).map((e) => {
     const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-    const path = missing !== undefined ? `${e.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}` : e.instancePath;
+    const path =
+      missing !== undefined ? `${e.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}` : e.instancePath;
     let message = e.message ?? e.keyword;
-    if (e.keyword === 'enum') message += `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (e.keyword === 'enum')
+      message += `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     if (e.keyword === 'const') message += `: ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
     return { path, message, keyword: e.keyword };
   });

@@ -14,7 +14,15 @@ import type { BuildOptions, PathMatch, RequestSchemas, Spec } from './types.ts';
 export * from './rules.ts';
 export { SPEC_PATH, SpecError, parseDocument } from './load.ts';
 export type { JsonObject } from './load.ts';
-export type { JsonSchema, Operation, Parameter, RateLimit, RequestBody, Response, ResponseHeader } from './operations.ts';
+export type {
+  JsonSchema,
+  Operation,
+  Parameter,
+  RateLimit,
+  RequestBody,
+  Response,
+  ResponseHeader,
+} from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
 export { compileTemplate, matchTemplate } from './paths.ts';
 export type * from './types.ts';
@@ -77,7 +85,9 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     ajv = createAjv(document);
     coercing = createAjv(document, { coerce: true });
   } catch (err) {
-    throw new SpecError(`components/schemas: ${(err as Error).message.replaceAll('data/$defs/', 'components/schemas/')}`);
+    throw new SpecError(
+      `components/schemas: ${(err as Error).message.replaceAll('data/$defs/', 'components/schemas/')}`,
+    );
   }
 
   const component = (name: string): ValidateFunction | undefined => {
@@ -118,10 +128,13 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
   for (const op of operations.values()) {
     const where = `${op.method} ${op.pathTemplate} (${op.operationId})`;
     for (const r of Object.values(op.responses)) {
-      if (r.rawSchema) responseValidators.set(`${op.operationId} ${r.key}`, lazy(ajv, r.rawSchema, `${where} response ${r.key}`));
-      for (const h of Object.values(r.headers)) headerValidators.push(lazy(ajv, h.schema, `${where} response ${r.key} header ${h.name}`));
+      if (r.rawSchema)
+        responseValidators.set(`${op.operationId} ${r.key}`, lazy(ajv, r.rawSchema, `${where} response ${r.key}`));
+      for (const h of Object.values(r.headers))
+        headerValidators.push(lazy(ajv, h.schema, `${where} response ${r.key} header ${h.name}`));
     }
-    if (op.requestBody) bodyValidators.set(op.operationId, lazy(ajv, op.requestBody.rawSchema, `${where} request body`));
+    if (op.requestBody)
+      bodyValidators.set(op.operationId, lazy(ajv, op.requestBody.rawSchema, `${where} request body`));
     const schemas: RequestSchemas = { bodyRequired: op.requestBody?.required ?? false };
     for (const location of ['path', 'query'] as const) {
       const schema = objectSchema(op.parameters.filter((p) => p.in === location));
@@ -141,7 +154,8 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     let best: { template: PathTemplate; op: Operation; params: Record<string, string> } | undefined;
     for (const candidate of templates.get(method.toUpperCase()) ?? []) {
       const params = matchTemplate(candidate.template, concretePath);
-      if (params && (!best || compareSpecificity(candidate.template, best.template) < 0)) best = { ...candidate, params };
+      if (params && (!best || compareSpecificity(candidate.template, best.template) < 0))
+        best = { ...candidate, params };
     }
     return best && { operation: best.op, params: best.params };
   };
@@ -171,7 +185,8 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     validateRequestBody(operationId, body) {
       const op = operations.get(operationId);
       if (!op) return fail(`unknown operation ${operationId}`);
-      if (body === undefined) return op.requestBody?.required ? fail('request body is required') : { valid: true, errors: [] };
+      if (body === undefined)
+        return op.requestBody?.required ? fail('request body is required') : { valid: true, errors: [] };
       const validate = bodyValidators.get(operationId);
       return validate ? run(validate(), body) : fail(`${operationId} takes no request body`);
     },
@@ -199,10 +214,15 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     rules: () => loadRules(),
     compileAll() {
       for (const name of schemaNames) component(name);
-      for (const thunks of [responseValidators.values(), bodyValidators.values(), paramValidators.values(), headerValidators]) for (const t of thunks) t();
+      for (const thunks of [
+        responseValidators.values(),
+        bodyValidators.values(),
+        paramValidators.values(),
+        headerValidators,
+      ])
+        for (const t of thunks) t();
     },
   };
   if (options.eager) spec.compileAll();
   return spec;
 }
-

@@ -25,7 +25,8 @@ export function parseDocument(text: string, origin = 'openapi.yaml'): JsonObject
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError(`${origin}: not an object`);
   const d = doc as JsonObject;
-  if (typeof d.openapi !== 'string' || !d.openapi.startsWith('3.1')) throw new SpecError(`${origin}: expected openapi 3.1.x, got ${String(d.openapi)}`);
+  if (typeof d.openapi !== 'string' || !d.openapi.startsWith('3.1'))
+    throw new SpecError(`${origin}: expected openapi 3.1.x, got ${String(d.openapi)}`);
   if (!d.paths || typeof d.paths !== 'object') throw new SpecError(`${origin}: no paths`);
   return d;
 }

@@ -93,14 +93,16 @@ function note(value: unknown): string | undefined {
 
 function jsonContent(content: unknown): { contentType: string; schema: unknown } | undefined {
   if (!isObject(content)) return undefined;
-  const type = Object.keys(content).find((t) => t === 'application/json') ?? Object.keys(content).find((t) => /json/.test(t));
+  const type =
+    Object.keys(content).find((t) => t === 'application/json') ?? Object.keys(content).find((t) => /json/.test(t));
   if (!type) return undefined;
   return { contentType: type, schema: (content[type] as JsonObject)?.schema };
 }
 
 function parameterFrom(doc: JsonObject, raw: unknown): Parameter {
   const p = deref(doc, raw);
-  if (typeof p.name !== 'string' || typeof p.in !== 'string') throw new SpecError(`parameter without name or in: ${JSON.stringify(raw)}`);
+  if (typeof p.name !== 'string' || typeof p.in !== 'string')
+    throw new SpecError(`parameter without name or in: ${JSON.stringify(raw)}`);
   return {
     name: p.name,
     in: p.in as Parameter['in'],
@@ -136,7 +138,9 @@ function responseFrom(doc: JsonObject, key: string, raw: unknown): Response {
     ...(ref?.startsWith('#/components/schemas/') ? { schemaName: ref.slice('#/components/schemas/'.length) } : {}),
     headers,
     headerNames: Object.keys(headers),
-    requiredHeaders: Object.values(headers).filter((h) => h.required).map((h) => h.name),
+    requiredHeaders: Object.values(headers)
+      .filter((h) => h.required)
+      .map((h) => h.name),
     ...(note(r['x-not-shown']) ? { notShown: note(r['x-not-shown']) } : {}),
     ...(note(r['x-reference-choice']) ? { referenceChoice: note(r['x-reference-choice']) } : {}),
   };
@@ -144,8 +148,15 @@ function responseFrom(doc: JsonObject, key: string, raw: unknown): Response {
 
 function rateLimitFrom(raw: unknown, where: string): RateLimit | undefined {
   if (raw === undefined) return undefined;
-  if (!isObject(raw) || typeof raw.limit !== 'number' || typeof raw.windowSeconds !== 'number' || (raw.bucket !== 'merchant' && raw.bucket !== 'subscription')) {
-    throw new SpecError(`${where}: x-rate-limit must be {limit: number, windowSeconds: number, bucket: merchant|subscription}`);
+  if (
+    !isObject(raw) ||
+    typeof raw.limit !== 'number' ||
+    typeof raw.windowSeconds !== 'number' ||
+    (raw.bucket !== 'merchant' && raw.bucket !== 'subscription')
+  ) {
+    throw new SpecError(
+      `${where}: x-rate-limit must be {limit: number, windowSeconds: number, bucket: merchant|subscription}`,
+    );
   }
   return { limit: raw.limit, windowSeconds: raw.windowSeconds, bucket: raw.bucket };
 }

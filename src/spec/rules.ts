@@ -5,9 +5,30 @@ import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 export const RULE_FAMILIES = [
-  'CONV', 'SCHEMA', 'STATUS', 'ERRORS', 'AUTH', 'RATE', 'RETRY', 'STATE', 'WEBHOOKS',
-  'SCHEDULES', 'ITEMS', 'CUSTOMERS', 'SOURCE_RULES', 'REFUNDS', 'PAYMENTS', 'MERCHANTS',
-  'PRODUCTS', 'PRICES', 'FEES', 'ALERTS', 'WALLETS', 'MIGRATION', 'SUBSCRIPTIONS', 'VALIDATION',
+  'CONV',
+  'SCHEMA',
+  'STATUS',
+  'ERRORS',
+  'AUTH',
+  'RATE',
+  'RETRY',
+  'STATE',
+  'WEBHOOKS',
+  'SCHEDULES',
+  'ITEMS',
+  'CUSTOMERS',
+  'SOURCE_RULES',
+  'REFUNDS',
+  'PAYMENTS',
+  'MERCHANTS',
+  'PRODUCTS',
+  'PRICES',
+  'FEES',
+  'ALERTS',
+  'WALLETS',
+  'MIGRATION',
+  'SUBSCRIPTIONS',
+  'VALIDATION',
 ] as const;
 export type RuleFamily = (typeof RULE_FAMILIES)[number];
 
@@ -64,7 +85,9 @@ export class RulesError extends Error {
   }
 }
 
-type Validator = ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: unknown }[] | null };
+type Validator = ((data: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string; params?: unknown }[] | null;
+};
 let validator: Validator | undefined;
 
 async function compileSchema(): Promise<Validator> {
@@ -87,7 +110,10 @@ export interface RulesSchemaProblem {
 export async function rulesSchemaProblems(doc: unknown): Promise<RulesSchemaProblem[]> {
   const validate = await compileSchema();
   if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: `${e.message}${paramsNote(e.params)}` }));
+  return (validate.errors ?? []).map((e) => ({
+    instancePath: e.instancePath,
+    message: `${e.message}${paramsNote(e.params)}`,
+  }));
 }
 
 /** Parses and validates a rules document; `origin` names it in errors. */
@@ -115,9 +141,13 @@ export async function parseRules(text: string, origin = 'rules.yaml'): Promise<R
   const rules = (doc as { rules: Rule[] }).rules;
   const seen = new Map<string, number>();
   rules.forEach((r, i) => {
-    if (seen.has(r.id)) throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) repeats the id of entry ${seen.get(r.id)}`);
+    if (seen.has(r.id))
+      throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) repeats the id of entry ${seen.get(r.id)}`);
     seen.set(r.id, i);
-    if (!r.id.startsWith(`${r.family}.`)) throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) has family ${r.family} but its id does not start with ${r.family}.`);
+    if (!r.id.startsWith(`${r.family}.`))
+      throw new RulesError(
+        `${origin} is invalid: rule ${r.id} (entry ${i}) has family ${r.family} but its id does not start with ${r.family}.`,
+      );
   });
   return makeIndex(rules);
 }
@@ -151,7 +181,9 @@ function makeIndex(rules: Rule[]): RuleIndex {
  * The document's Limits table as spec/rules.yaml carries it (the params of the RATE.*.LIMIT
  * rules), by the operationId each rule cites. The drift test compares it with the document.
  */
-export function limitsTable(index: RuleIndex): Record<string, Pick<RateLimitParams, 'limit' | 'windowSeconds' | 'bucket'>> {
+export function limitsTable(
+  index: RuleIndex,
+): Record<string, Pick<RateLimitParams, 'limit' | 'windowSeconds' | 'bucket'>> {
   const out: Record<string, Pick<RateLimitParams, 'limit' | 'windowSeconds' | 'bucket'>> = {};
   for (const r of index.rules) {
     if (r.family !== 'RATE' || !r.id.endsWith('.LIMIT') || r.operations.length !== 1) continue;

@@ -58,7 +58,11 @@ export interface Spec {
   /** Body against the request body schema; `undefined` stands for an absent body. */
   validateRequestBody(operationId: string, body: unknown): ValidationResult;
   /** Parameters of one location; string values are coerced per schema and defaults filled. */
-  validateParameters(operationId: string, location: ParameterLocation, values: Record<string, unknown>): ParameterValidation;
+  validateParameters(
+    operationId: string,
+    location: ParameterLocation,
+    values: Record<string, unknown>,
+  ): ParameterValidation;
   /** A value against components/schemas/<componentName>. */
   validateSchema(componentName: string, value: unknown): ValidationResult;
   /** components/schemas/<name> with every $ref inlined. */

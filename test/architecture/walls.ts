@@ -76,7 +76,13 @@ interface ImportRef {
 
 /** Every module reference in one source file; `specifier` is undefined for a computed import. */
 export function importsOf(fileName: string, text: string): ImportRef[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('.js') || fileName.endsWith('.mjs') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('.js') || fileName.endsWith('.mjs') ? ts.ScriptKind.JS : ts.ScriptKind.TS,
+  );
   const out: ImportRef[] = [];
   const add = (node: ts.Node, arg: ts.Node | undefined) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
@@ -84,10 +90,17 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
     out.push({ specifier: arg && ts.isStringLiteralLike(arg) ? arg.text : urlLiteral(arg), line });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node, node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      add(node, node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node, node.moduleReference.expression);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) add(node, node.arguments[0]);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      add(node, node.arguments[0]);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -97,9 +110,11 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
 /** `new URL('./x.ts', import.meta.url)` or its `.href`: a literal path after all. */
 function urlLiteral(node: ts.Node | undefined): string | undefined {
   if (node && ts.isPropertyAccessExpression(node) && node.name.text === 'href') node = node.expression;
-  if (!node || !ts.isNewExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== 'URL') return undefined;
+  if (!node || !ts.isNewExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== 'URL')
+    return undefined;
   const [path, base] = node.arguments ?? [];
-  const isImportMetaUrl = base && ts.isPropertyAccessExpression(base) && base.name.text === 'url' && ts.isMetaProperty(base.expression);
+  const isImportMetaUrl =
+    base && ts.isPropertyAccessExpression(base) && base.name.text === 'url' && ts.isMetaProperty(base.expression);
   return path && ts.isStringLiteralLike(path) && isImportMetaUrl ? path.text : undefined;
 }
 
@@ -110,7 +125,12 @@ export function checkFile(file: string, text: string): Violation[] {
   const sides = new Set<'engine' | 'reference'>();
   for (const ref of importsOf(file, text)) {
     if (ref.specifier === undefined) {
-      if (!(file in COMPUTED_IMPORTS)) violations.push({ file: `${file}:${ref.line}`, specifier: '(computed)', rule: 'a computed import() hides what it loads: import a literal path' });
+      if (!(file in COMPUTED_IMPORTS))
+        violations.push({
+          file: `${file}:${ref.line}`,
+          specifier: '(computed)',
+          rule: 'a computed import() hides what it loads: import a literal path',
+        });
       continue;
     }
     if (!ref.specifier.startsWith('.')) continue; // a package or a node: builtin
@@ -119,9 +139,15 @@ export function checkFile(file: string, text: string): Violation[] {
     if (to === from) continue;
     if (ENGINE_SIDE.includes(to)) sides.add('engine');
     if (REFERENCE_SIDE.includes(to)) sides.add('reference');
-    if (!ALLOWED[from].includes(to)) violations.push({ file: `${file}:${ref.line}`, specifier: ref.specifier, rule: ruleText(from, to) });
+    if (!ALLOWED[from].includes(to))
+      violations.push({ file: `${file}:${ref.line}`, specifier: ref.specifier, rule: ruleText(from, to) });
   }
-  if (from === 'tool' && sides.size === 2) violations.push({ file, specifier: '(both sides)', rule: 'a tool imports the engine side or the reference side, never both' });
+  if (from === 'tool' && sides.size === 2)
+    violations.push({
+      file,
+      specifier: '(both sides)',
+      rule: 'a tool imports the engine side or the reference side, never both',
+    });
   return violations;
 }
 
@@ -147,7 +173,8 @@ export function sourceFiles(root: string): string[] {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
         if (e.name !== 'node_modules') walk(abs);
-      } else if (/\.(ts|mts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(relative(root, abs).split(sep).join('/'));
+      } else if (/\.(ts|mts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+        out.push(relative(root, abs).split(sep).join('/'));
     }
   };
   for (const dir of SCANNED) walk(resolve(root, dir));

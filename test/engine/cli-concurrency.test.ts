@@ -28,7 +28,17 @@ beforeAll(async () => {
     inFlight -= 1;
     const now = new Date().toISOString();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: m[1], object: 'customer', consumerId: 'org_c1', merchantId: 'org_m1', createdAt: now, updatedAt: now, validTaxAddress: { valid: true, message: null } }));
+    res.end(
+      JSON.stringify({
+        id: m[1],
+        object: 'customer',
+        consumerId: 'org_c1',
+        merchantId: 'org_m1',
+        createdAt: now,
+        updatedAt: now,
+        validTaxAddress: { valid: true, message: null },
+      }),
+    );
   });
   work = await mkdtemp(join(tmpdir(), 'conform-concurrency-'));
 });
@@ -40,10 +50,26 @@ afterAll(async () => {
 async function runWith(concurrency: number): Promise<number> {
   peak = 0;
   const config = join(work, `c${concurrency}.yaml`);
-  await writeFile(config, `baseUrl: ${target.baseUrl}\napiKeyEnv: CONCURRENCY_KEY\nconcurrency: ${concurrency}\nfixtures: { strategy: none }\n`);
+  await writeFile(
+    config,
+    `baseUrl: ${target.baseUrl}\napiKeyEnv: CONCURRENCY_KEY\nconcurrency: ${concurrency}\nfixtures: { strategy: none }\n`,
+  );
   const code = await new Promise<number>((resolve) =>
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), 'run', '--config', config, '--suites-dir', SUITES, '--report-dir', join(work, `r${concurrency}`), '--plain'], { cwd: work, env: { ...process.env, CONCURRENCY_KEY: 'sk_test_concurrency' }, timeout: 120_000 }, (err) =>
-      resolve(err ? (typeof err.code === 'number' ? err.code : 99) : 0),
+    execFile(
+      process.execPath,
+      [
+        join(ROOT, 'bin/conform.js'),
+        'run',
+        '--config',
+        config,
+        '--suites-dir',
+        SUITES,
+        '--report-dir',
+        join(work, `r${concurrency}`),
+        '--plain',
+      ],
+      { cwd: work, env: { ...process.env, CONCURRENCY_KEY: 'sk_test_concurrency' }, timeout: 120_000 },
+      (err) => resolve(err ? (typeof err.code === 'number' ? err.code : 99) : 0),
     ),
   );
   expect(code).toBeLessThan(2);

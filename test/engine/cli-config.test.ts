@@ -13,9 +13,14 @@ const SUITES = join(ROOT, 'test/engine/fixtures-suites');
 
 function conform(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '' }, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/conform.js'), ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '' }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -42,7 +47,11 @@ describe.concurrent('config files that would silently test the bundled reference
   test.each([
     ['empty.yaml', '', /^conform run: .*empty\.yaml: the file holds no settings; give at least baseUrl/],
     ['comments.yaml', '# baseUrl: https://sandbox.example\n', /holds no settings/],
-    ['typo.yaml', 'baseURL: https://sandbox.example\napiKeyEnv: BILLING_API_KEY\n', /typo\.yaml: unknown setting 'baseURL'$/],
+    [
+      'typo.yaml',
+      'baseURL: https://sandbox.example\napiKeyEnv: BILLING_API_KEY\n',
+      /typo\.yaml: unknown setting 'baseURL'$/,
+    ],
   ])('%s: exit 2 with one line, before any request', async (name, text, message) => {
     const path = join(work, name);
     await writeFile(path, text);
@@ -66,7 +75,22 @@ describe('conform run --sandbox', () => {
   test('allows destructive scenarios, as sandbox: true does', async () => {
     // Without it the destructive scenario is not run on a non-sandbox URL (destructiveAllowed, config.test.ts).
     // The demo suite has a scenario whose fixture the fake target cannot give: that gap is accepted.
-    const on = await conform(['run', '--base-url', target.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--sandbox', '--allow-unjudged', '--report-dir', join(work, 'on')], work);
+    const on = await conform(
+      [
+        'run',
+        '--base-url',
+        target.baseUrl,
+        '--api-key',
+        FAKE_KEY,
+        '--suites-dir',
+        SUITES,
+        '--sandbox',
+        '--allow-unjudged',
+        '--report-dir',
+        join(work, 'on'),
+      ],
+      work,
+    );
     expect(on.code, on.stdout).toBe(0);
     expect(on.stdout).toMatch(/ · destructive allowed · /);
     expect(on.stdout).toMatch(/^PASS demo > a destructive scenario/m);

@@ -21,9 +21,14 @@ interface Result {
 
 function conform(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '', ...env }, timeout: 240_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/conform.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: '', ...env }, timeout: 240_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -37,7 +42,10 @@ let broken: FakeTarget;
 let work: string;
 
 beforeAll(async () => {
-  [good, broken] = await Promise.all([startFakeBilling(), startFakeBilling(['drop-required-field', 'ok-instead-of-404'])]);
+  [good, broken] = await Promise.all([
+    startFakeBilling(),
+    startFakeBilling(['drop-required-field', 'ok-instead-of-404']),
+  ]);
   work = await mkdtemp(join(tmpdir(), 'conform-cli-'));
 });
 afterAll(async () => {
@@ -47,7 +55,10 @@ afterAll(async () => {
 describe('conform run', () => {
   test('a conforming target missing a fixture: exit 3 naming the unjudged rule; --allow-unjudged accepts it (exit 0); progress lines, four report files, no key anywhere', async () => {
     const dir = join(work, 'good');
-    const r = await conform(['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7'], { CONFORM_API_KEY: FAKE_KEY });
+    const r = await conform(
+      ['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7'],
+      { CONFORM_API_KEY: FAKE_KEY },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^PASS demo > a customer reads back by id \[CUSTOMERS.GET.BY_ID\]/m);
@@ -55,10 +66,26 @@ describe('conform run', () => {
     expect(r.stdout).toMatch(/not judged \(fixture\): fixture 'merchantWithoutWebhooks' unavailable/);
     expect(r.stdout).toMatch(/^judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\)$/m);
     expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+NOT JUDGED\s+ENGINE ERROR$/m);
-    expect(r.stdout).toMatch(/^  missing fixture: fixture 'merchantWithoutWebhooks' unavailable: .* \(1\): WEBHOOKS.404.NEVER_ENABLED$/m);
-    expect(r.stdout).toMatch(/^unjudged for a missing fixture or credential, not accepted: WEBHOOKS.404.NEVER_ENABLED$/m);
+    expect(r.stdout).toMatch(
+      /^  missing fixture: fixture 'merchantWithoutWebhooks' unavailable: .* \(1\): WEBHOOKS.404.NEVER_ENABLED$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^unjudged for a missing fixture or credential, not accepted: WEBHOOKS.404.NEVER_ENABLED$/m,
+    );
     expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged/m);
-    const accepted = await conform(['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', join(work, 'good-accepted'), '--allow-unjudged=WEBHOOKS'], { CONFORM_API_KEY: FAKE_KEY });
+    const accepted = await conform(
+      [
+        'run',
+        '--base-url',
+        good.baseUrl,
+        '--suites-dir',
+        SUITES,
+        '--report-dir',
+        join(work, 'good-accepted'),
+        '--allow-unjudged=WEBHOOKS',
+      ],
+      { CONFORM_API_KEY: FAKE_KEY },
+    );
     expect(accepted.code, accepted.stdout).toBe(0);
     expect(accepted.stdout).toMatch(/^accepted gaps \(unjudged for a missing fixture or credential\): 1 rule\(s\)$/m);
     expect(accepted.stdout).toMatch(/^PASSED \(exit 0\): judged/m);
@@ -67,7 +94,11 @@ describe('conform run', () => {
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run).toMatchObject({ seed: 7, profile: 'quick', target: { baseUrl: good.baseUrl, bundled: false } });
     expect(report.summary).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
-    expect(report.rules.filter((x: { verdict: string }) => x.verdict === 'passed').every((x: { judgements: number }) => x.judgements > 0)).toBe(true);
+    expect(
+      report.rules
+        .filter((x: { verdict: string }) => x.verdict === 'passed')
+        .every((x: { judgements: number }) => x.judgements > 0),
+    ).toBe(true);
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
     const validate = ajv.compile(JSON.parse(await readFile(join(ROOT, 'schemas/report.schema.json'), 'utf8')));
@@ -77,7 +108,18 @@ describe('conform run', () => {
 
   test('a broken target: exit 1, naming the broken rules, with evidence and a redacted replay', async () => {
     const dir = join(work, 'broken');
-    const r = await conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', dir, '--plain']);
+    const r = await conform([
+      'run',
+      '--base-url',
+      broken.baseUrl,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      SUITES,
+      '--report-dir',
+      dir,
+      '--plain',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL demo > a customer reads back by id/m);
     expect(r.stdout).toMatch(/\[SCHEMA.REQUIRED.PRESENT\] Required field missing in getCustomer response/);
@@ -93,7 +135,17 @@ describe('conform run', () => {
   });
 
   test('nothing listening: exit 2 with one line', async () => {
-    const r = await conform(['run', '--base-url', 'http://127.0.0.1:1', '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', join(work, 'none')]);
+    const r = await conform([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      SUITES,
+      '--report-dir',
+      join(work, 'none'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -103,13 +155,33 @@ describe('conform run', () => {
 
   test('https:// at a plain-HTTP port: exit 2 with one line saying the target does not speak TLS', async () => {
     const url = good.baseUrl.replace('http:', 'https:');
-    const r = await conform(['run', '--base-url', url, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--report-dir', join(work, 'tls')]);
+    const r = await conform([
+      'run',
+      '--base-url',
+      url,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      SUITES,
+      '--report-dir',
+      join(work, 'tls'),
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`,
+    ]);
   });
 
   test('a rejected key: exit 2 with one line', async () => {
-    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', 'sk_wrong_key_0000000', '--suites-dir', SUITES]);
+    const r = await conform([
+      'run',
+      '--base-url',
+      good.baseUrl,
+      '--api-key',
+      'sk_wrong_key_0000000',
+      '--suites-dir',
+      SUITES,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/rejected the API key \(401/);
     expect(r.stderr).not.toContain('sk_wrong_key_0000000');
@@ -124,7 +196,10 @@ describe('conform run', () => {
     [['run', '--shard', '3/2'], /--shard must be i\/n/],
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--base-url', 'http://x.example'], /no API key/],
-    [['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'], /unknown suite 'nope'; available: demo/],
+    [
+      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'],
+      /unknown suite 'nope'; available: demo/,
+    ],
   ])('bad input %j: exit 2 with one line', async (args, message) => {
     const r = await conform(args as string[]);
     expect(r.code).toBe(2);
@@ -140,7 +215,10 @@ describe('conform run', () => {
     expect(r.stderr).toMatch(/literal API key/);
     expect(r.stderr).not.toContain(FAKE_KEY);
     const ok = join(work, 'ok.yaml');
-    await writeFile(ok, `baseUrl: ${good.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nsandbox: true\nprofile: quick\nreportDir: ok-reports\n`);
+    await writeFile(
+      ok,
+      `baseUrl: ${good.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nsandbox: true\nprofile: quick\nreportDir: ok-reports\n`,
+    );
     const r2 = await conform(['run', '--config', ok, '--suites-dir', SUITES], { FAKE_BILLING_KEY: FAKE_KEY });
     expect(r2.code).toBe(3);
     // sandbox: true allows the destructive scenario, which then runs.
@@ -151,23 +229,40 @@ describe('conform run', () => {
   test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
     const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
     const ext = await startFakeTarget((req, res) => {
-      if (req.headers.authorization !== `Bearer ${FAKE_KEY}`) return json(res, 401, { error: 'unauthorized', message: 'no key' });
+      if (req.headers.authorization !== `Bearer ${FAKE_KEY}`)
+        return json(res, 401, { error: 'unauthorized', message: 'no key' });
       const path = new URL(req.url!, 'http://x').pathname;
-      if (req.method === 'POST' && probeRoutes.includes(path)) return json(res, 400, { error: 'validation_error', message: 'invalid', errors: [{ field: 'x', message: 'bad' }] });
+      if (req.method === 'POST' && probeRoutes.includes(path))
+        return json(res, 400, {
+          error: 'validation_error',
+          message: 'invalid',
+          errors: [{ field: 'x', message: 'bad' }],
+        });
       return json(res, 404, { error: 'not_found', message: 'no such route' });
     });
     try {
       const withFile = join(work, 'with-file.yaml');
-      await writeFile(withFile, `baseUrl: ${ext.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nfixtures:\n  file: ${join(ROOT, 'test/engine/fixtures/samples/minimal.fixtures.yaml')}\n`);
+      await writeFile(
+        withFile,
+        `baseUrl: ${ext.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nfixtures:\n  file: ${join(ROOT, 'test/engine/fixtures/samples/minimal.fixtures.yaml')}\n`,
+      );
       const [fileRun, probeRun] = await Promise.all([
-        conform(['run', '--config', withFile, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-file')], { FAKE_BILLING_KEY: FAKE_KEY }),
-        conform(['run', '--base-url', ext.baseUrl, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-probe')], { CONFORM_API_KEY: FAKE_KEY }),
+        conform(['run', '--config', withFile, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-file')], {
+          FAKE_BILLING_KEY: FAKE_KEY,
+        }),
+        conform(['run', '--base-url', ext.baseUrl, '--suites-dir', SUITES, '--report-dir', join(work, 'fx-probe')], {
+          CONFORM_API_KEY: FAKE_KEY,
+        }),
       ]);
       expect(fileRun.stdout).toMatch(/ · fixtures file · /);
       expect(fileRun.code).not.toBe(2);
-      expect(JSON.parse(await readFile(join(work, 'fx-file', 'report.json'), 'utf8')).run.fixtures.strategy).toBe('file');
+      expect(JSON.parse(await readFile(join(work, 'fx-file', 'report.json'), 'utf8')).run.fixtures.strategy).toBe(
+        'file',
+      );
       expect(probeRun.stdout).toMatch(/ · fixtures reference · /);
-      expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe('reference');
+      expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe(
+        'reference',
+      );
       // The probe sends only extension routes, never a documented one such as GET /v0/prices.
       expect(ext.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v0/prices'))).toEqual([]);
     } finally {
@@ -187,8 +282,32 @@ describe('conform run', () => {
     const s1 = join(work, 'shard1');
     const s2 = join(work, 'shard2');
     const [a, b] = await Promise.all([
-      conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '1/2', '--report-dir', s1]),
-      conform(['run', '--base-url', broken.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', SUITES, '--shard', '2/2', '--report-dir', s2]),
+      conform([
+        'run',
+        '--base-url',
+        broken.baseUrl,
+        '--api-key',
+        FAKE_KEY,
+        '--suites-dir',
+        SUITES,
+        '--shard',
+        '1/2',
+        '--report-dir',
+        s1,
+      ]),
+      conform([
+        'run',
+        '--base-url',
+        broken.baseUrl,
+        '--api-key',
+        FAKE_KEY,
+        '--suites-dir',
+        SUITES,
+        '--shard',
+        '2/2',
+        '--report-dir',
+        s2,
+      ]),
     ]);
     // One suite file: one shard runs it, the other has nothing to do (every rule not in this run).
     expect([a.code, b.code].sort()).toEqual([0, 1]);
@@ -209,7 +328,9 @@ describe('conform run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--shard i\/n/);
     // The key is better passed in the environment than on a command line.
-    expect(r.stdout).toMatch(/--api-key KEY .*\$CONFORM_API_KEY[\s\S]*prefer the variable: a key on the command line is visible/);
+    expect(r.stdout).toMatch(
+      /--api-key KEY .*\$CONFORM_API_KEY[\s\S]*prefer the variable: a key on the command line is visible/,
+    );
     const m = await conform(['merge', '--help']);
     expect(m.code).toBe(0);
     expect(m.stdout).toMatch(/--out DIR/);
@@ -219,25 +340,63 @@ describe('conform run', () => {
 describe('scenario API through a run', () => {
   test('retry, not-judged ends, soft checks, engine errors and hangs land in the report as they should', async () => {
     const dir = join(work, 'features');
-    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'features'), '--report-dir', dir]);
+    const r = await conform([
+      'run',
+      '--base-url',
+      good.baseUrl,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      join(SUITES, 'features'),
+      '--report-dir',
+      dir,
+    ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const sc = Object.fromEntries(report.scenarios.map((s: { title: string }) => [s.title, s]));
     const rule = Object.fromEntries(report.rules.map((x: { id: string }) => [x.id, x]));
     expect(sc['rate-limit scenarios send once and see the 429']).toMatchObject({ state: 'passed', exchanges: 1 });
     expect(sc['other scenarios obey the retry rule: five attempts']).toMatchObject({ state: 'passed', exchanges: 5 });
-    expect(sc['soft checks carry on and notes are kept']).toMatchObject({ state: 'failed', notes: ['an advisory note'], findings: 1 });
+    expect(sc['soft checks carry on and notes are kept']).toMatchObject({
+      state: 'failed',
+      notes: ['an advisory note'],
+      findings: 1,
+    });
     expect(rule['CUSTOMERS.TAX_ID.NULL_CLEARS'].verdict).toBe('failed');
     expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
-    expect(sc['a not-judged end names its reason and category']).toMatchObject({ state: 'skipped', skipReason: 'the target has no wallets' });
-    expect(rule['ALERTS.LIST.PAGINATED']).toMatchObject({ verdict: 'not_judged', reasons: ['the target has no wallets'], notJudged: [{ category: 'fixture' }] });
-    expect(sc["an unexpected error is an engine error, never the target's failure"]).toMatchObject({ state: 'error', error: expect.stringMatching(/deeper|undefined/) });
-    expect(rule['PRICES.GET.BY_ID']).toMatchObject({ verdict: 'engine_error', failureCount: 0, engineErrors: [{ stack: expect.stringContaining('api.suite.ts') }] });
-    expect(rule['PRODUCTS.CREATE.OBJECT']).toMatchObject({ verdict: 'not_judged', reasons: ["scenario 'citing a rule without judging it passes nothing' ended without judging it"] });
+    expect(sc['a not-judged end names its reason and category']).toMatchObject({
+      state: 'skipped',
+      skipReason: 'the target has no wallets',
+    });
+    expect(rule['ALERTS.LIST.PAGINATED']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ['the target has no wallets'],
+      notJudged: [{ category: 'fixture' }],
+    });
+    expect(sc["an unexpected error is an engine error, never the target's failure"]).toMatchObject({
+      state: 'error',
+      error: expect.stringMatching(/deeper|undefined/),
+    });
+    expect(rule['PRICES.GET.BY_ID']).toMatchObject({
+      verdict: 'engine_error',
+      failureCount: 0,
+      engineErrors: [{ stack: expect.stringContaining('api.suite.ts') }],
+    });
+    expect(rule['PRODUCTS.CREATE.OBJECT']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ["scenario 'citing a rule without judging it passes nothing' ended without judging it"],
+    });
     expect(rule['SCHEDULES.OWNER.EXACTLY_ONE'].verdict).toBe('passed');
-    expect(rule['SCHEDULES.END_DATE.PRESENT']).toMatchObject({ verdict: 'not_judged', notJudged: [{ reason: 'endDate defaulting is not shown on this target', category: 'target' }] });
+    expect(rule['SCHEDULES.END_DATE.PRESENT']).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [{ reason: 'endDate defaulting is not shown on this target', category: 'target' }],
+    });
     expect(rule['PAYMENTS.GET.BY_ID'].failures.map((f: { title: string }) => f.title)).toContain('No usable response');
-    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({ verdict: 'not_judged', reasons: ['runs in the full profile only (--profile full)'], notJudged: [{ category: 'profile' }] });
+    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ['runs in the full profile only (--profile full)'],
+      notJudged: [{ category: 'profile' }],
+    });
     expect(r.stdout).toMatch(/^engine errors \(the tool broke, not the target\): PRICES.GET.BY_ID/m);
     expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
@@ -246,18 +405,39 @@ describe('scenario API through a run', () => {
   test('an engine error alone exits 2', async () => {
     const only = join(work, 'engine-error-suites');
     await mkdir(only, { recursive: true });
-    await writeFile(join(only, 'crash.suite.ts'), `import { scenario } from '${join(ROOT, 'src/engine/scenario.ts')}';\nscenario(['PRICES.GET.BY_ID'], 'the tool breaks', async (t) => { const res = await t.http.get('/v0/customers/cus_demo1'); (res.body as any).missing.deeper; });\n`);
-    const r = await conform(['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', only, '--report-dir', join(work, 'engine-error'), '--allow-unjudged']);
+    await writeFile(
+      join(only, 'crash.suite.ts'),
+      `import { scenario } from '${join(ROOT, 'src/engine/scenario.ts')}';\nscenario(['PRICES.GET.BY_ID'], 'the tool breaks', async (t) => { const res = await t.http.get('/v0/customers/cus_demo1'); (res.body as any).missing.deeper; });\n`,
+    );
+    const r = await conform([
+      'run',
+      '--base-url',
+      good.baseUrl,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      only,
+      '--report-dir',
+      join(work, 'engine-error'),
+      '--allow-unjudged',
+    ]);
     expect(r.code, r.stdout).toBe(2);
-    expect(r.stdout).toMatch(/^ERROR \(exit 2\): judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged, 1 engine error\)/m);
+    expect(r.stdout).toMatch(
+      /^ERROR \(exit 2\): judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged, 1 engine error\)/m,
+    );
   });
 
   test('--fail-on-skip: a run that would pass exits 3 when a scenario ended early (not for the profile), naming it and why', async () => {
     const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
-    const [plain, strict] = await Promise.all([conform([...args, '--report-dir', join(work, 'skips')]), conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip'])]);
+    const [plain, strict] = await Promise.all([
+      conform([...args, '--report-dir', join(work, 'skips')]),
+      conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']),
+    ]);
     expect(plain.code, plain.stdout).toBe(0);
     expect(strict.code).toBe(3);
-    expect(strict.stdout).toMatch(/--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/);
+    expect(strict.stdout).toMatch(
+      /--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/,
+    );
   }, 180_000);
 });
 

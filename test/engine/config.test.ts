@@ -3,7 +3,14 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { chooseFixtureStrategy, ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, validateConfig } from '../../src/engine/config/index.ts';
+import {
+  chooseFixtureStrategy,
+  ConfigError,
+  destructiveAllowed,
+  loadConfigFile,
+  resolveConfig,
+  validateConfig,
+} from '../../src/engine/config/index.ts';
 import { parseRunArgs } from '../../src/cli/commands/run.ts';
 import { publishedSchemas, SCHEMA_FILES } from '../../src/engine/config/published-schemas.ts';
 import { configSchema } from '../../src/engine/config/schema.ts';
@@ -50,7 +57,13 @@ describe('conform.config.yaml validation', () => {
   });
 
   test('one clear line per problem', () => {
-    const p = problems({ baseUrl: 'ftp://x', profile: 'deep', seed: -1, colour: true, fixtures: { strategy: 'module' } });
+    const p = problems({
+      baseUrl: 'ftp://x',
+      profile: 'deep',
+      seed: -1,
+      colour: true,
+      fixtures: { strategy: 'module' },
+    });
     expect(p).toEqual(
       expect.arrayContaining([
         'baseUrl must be an http:// or https:// URL',
@@ -75,11 +88,19 @@ describe('resolveConfig', () => {
   const env = { BILLING_API_KEY: 'sk_from_env_123456', CONFORM_API_KEY: 'sk_conform_env_999' };
 
   test('keys come from the named env var; flags override the file', () => {
-    const c = resolveConfig({ baseUrl: 'https://a.example', apiKeyEnv: 'BILLING_API_KEY', profile: 'quick', seed: 1 }, { profile: 'full', seed: 7 }, env);
+    const c = resolveConfig(
+      { baseUrl: 'https://a.example', apiKeyEnv: 'BILLING_API_KEY', profile: 'quick', seed: 1 },
+      { profile: 'full', seed: 7 },
+      env,
+    );
     expect(c.apiKey).toEqual({ value: 'sk_from_env_123456', label: 'BILLING_API_KEY' });
     expect(c.profile).toBe('full');
     expect(c.seed).toBe(7);
-    const d = resolveConfig({ baseUrl: 'https://a.example', apiKeyEnv: 'BILLING_API_KEY' }, { baseUrl: 'http://b.example/', apiKey: 'sk_flag_key_123' }, env);
+    const d = resolveConfig(
+      { baseUrl: 'https://a.example', apiKeyEnv: 'BILLING_API_KEY' },
+      { baseUrl: 'http://b.example/', apiKey: 'sk_flag_key_123' },
+      env,
+    );
     expect(d.baseUrl).toBe('http://b.example');
     expect(d.apiKey).toEqual({ value: 'sk_flag_key_123', label: 'CONFORM_API_KEY' });
   });
@@ -89,9 +110,13 @@ describe('resolveConfig', () => {
   });
 
   test('a named but unset env var and a target without key are errors', () => {
-    expect(() => resolveConfig({ apiKeyEnv: 'NOPE', secondKeyEnv: 'NOPE2' }, {}, {})).toThrow(/apiKeyEnv names the environment variable NOPE, which is not set[\s\S]*NOPE2/);
+    expect(() => resolveConfig({ apiKeyEnv: 'NOPE', secondKeyEnv: 'NOPE2' }, {}, {})).toThrow(
+      /apiKeyEnv names the environment variable NOPE, which is not set[\s\S]*NOPE2/,
+    );
     expect(() => resolveConfig({}, { baseUrl: 'http://x.example' }, {})).toThrow(/no API key/);
-    expect(() => resolveConfig({}, { baseUrl: 'x.example', apiKey: 'sk_abcdefg' }, {})).toThrow(/--base-url must be an http/);
+    expect(() => resolveConfig({}, { baseUrl: 'x.example', apiKey: 'sk_abcdefg' }, {})).toThrow(
+      /--base-url must be an http/,
+    );
   });
 
   test('no base URL and no key is the bundled reference: fine', () => {
@@ -115,7 +140,12 @@ describe('resolveConfig', () => {
     expect(chooseFixtureStrategy(base, true, false).strategy).toBe('reference');
     expect(chooseFixtureStrategy(base, false, true).strategy).toBe('reference');
     expect(chooseFixtureStrategy(base, false, false).strategy).toBe('none');
-    const withFile = resolveConfig({ fixtures: { file: 'f.yaml' } }, { baseUrl: 'http://x.example', apiKey: 'sk_abcdefg' }, {}, '/etc/conf/conform.config.yaml');
+    const withFile = resolveConfig(
+      { fixtures: { file: 'f.yaml' } },
+      { baseUrl: 'http://x.example', apiKey: 'sk_abcdefg' },
+      {},
+      '/etc/conf/conform.config.yaml',
+    );
     expect(chooseFixtureStrategy(withFile, false, false)).toMatchObject({ strategy: 'file', file: '/etc/conf/f.yaml' });
     expect(chooseFixtureStrategy({ ...withFile, fixtures: { strategy: 'none' } }, true, true).strategy).toBe('none');
   });
@@ -124,7 +154,10 @@ describe('resolveConfig', () => {
 describe('strict files: never a silent run against the bundled reference', () => {
   test('an empty file, or one of comments only, is an error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conform-config-'));
-    for (const [name, text] of [['empty.yaml', ''], ['comments.yaml', '# baseUrl: https://x.example\n\n']]) {
+    for (const [name, text] of [
+      ['empty.yaml', ''],
+      ['comments.yaml', '# baseUrl: https://x.example\n\n'],
+    ]) {
       await writeFile(join(dir, name), text);
       await expect(loadConfigFile(join(dir, name))).rejects.toThrow(/holds no settings; give at least baseUrl/);
     }
@@ -137,7 +170,9 @@ describe('strict files: never a silent run against the bundled reference', () =>
 
   test('settings that describe a target, with no base URL anywhere, are an error', () => {
     const env = { K: 'sk_test_abcdef' };
-    expect(() => resolveConfig({ apiKeyEnv: 'K', merchantId: 'org_1' }, {}, env)).toThrow(/apiKeyEnv, merchantId describe a target, but no baseUrl is given/);
+    expect(() => resolveConfig({ apiKeyEnv: 'K', merchantId: 'org_1' }, {}, env)).toThrow(
+      /apiKeyEnv, merchantId describe a target, but no baseUrl is given/,
+    );
     expect(resolveConfig({ apiKeyEnv: 'K' }, { baseUrl: 'https://x.example' }, env).baseUrl).toBe('https://x.example');
     expect(resolveConfig({ profile: 'full' }, {}, env).baseUrl).toBeUndefined();
   });
@@ -161,9 +196,18 @@ describe('schemas/config.schema.json and docs/config.md', () => {
   });
 
   test('the published schema agrees with the CLI on valid and invalid files', async () => {
-    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(await read(SCHEMA_FILES.config)));
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+      JSON.parse(await read(SCHEMA_FILES.config)),
+    );
     const samples: unknown[] = [
-      { baseUrl: 'https://x.example', apiKeyEnv: 'K', sandbox: true, fixtures: { strategy: 'module', module: 'f.ts' }, timeoutMs: 5000, concurrency: 2 },
+      {
+        baseUrl: 'https://x.example',
+        apiKeyEnv: 'K',
+        sandbox: true,
+        fixtures: { strategy: 'module', module: 'f.ts' },
+        timeoutMs: 5000,
+        concurrency: 2,
+      },
       { baseUrl: 'https://x.example', colour: true },
       { profile: 'deep' },
       { seed: -1 },
@@ -193,15 +237,27 @@ describe('accepting unjudged rules', () => {
   test('allowUnjudged (true or rule ids and families) and minJudged validate; anything else is one clear line', () => {
     expect(problems({ allowUnjudged: true, minJudged: 100 })).toEqual([]);
     expect(problems({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT'] })).toEqual([]);
-    expect(problems({ allowUnjudged: 'all' })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
-    expect(problems({ allowUnjudged: ['auth'] })).toEqual(['allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])']);
+    expect(problems({ allowUnjudged: 'all' })).toEqual([
+      'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])',
+    ]);
+    expect(problems({ allowUnjudged: ['auth'] })).toEqual([
+      'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])',
+    ]);
     expect(problems({ minJudged: -1 })).toHaveLength(1);
   });
 
   test('flags add to the file: --allow-unjudged alone accepts every gap, --allow-unjudged=IDS adds ids, --min-judged wins', () => {
     const env = {};
-    expect(resolveConfig({ allowUnjudged: ['AUTH'], minJudged: 3 }, parseRunArgs(['--allow-unjudged=RATE.PORTAL.LIMIT,WEBHOOKS', '--min-judged', '9']), env).acceptance).toEqual({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT', 'WEBHOOKS'], minJudged: 9 });
-    expect(resolveConfig({ allowUnjudged: ['AUTH'] }, parseRunArgs(['--allow-unjudged']), env).acceptance).toEqual({ allowUnjudged: true });
+    expect(
+      resolveConfig(
+        { allowUnjudged: ['AUTH'], minJudged: 3 },
+        parseRunArgs(['--allow-unjudged=RATE.PORTAL.LIMIT,WEBHOOKS', '--min-judged', '9']),
+        env,
+      ).acceptance,
+    ).toEqual({ allowUnjudged: ['AUTH', 'RATE.PORTAL.LIMIT', 'WEBHOOKS'], minJudged: 9 });
+    expect(resolveConfig({ allowUnjudged: ['AUTH'] }, parseRunArgs(['--allow-unjudged']), env).acceptance).toEqual({
+      allowUnjudged: true,
+    });
     expect(resolveConfig({}, {}, env).acceptance).toEqual({});
     expect(() => parseRunArgs(['--min-judged', 'most'])).toThrow(/--min-judged must be a whole number/);
   });

@@ -17,8 +17,16 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function conform(args: string[], key: string): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), 'run', '--plain', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: key }, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout }),
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/conform.js'), 'run', '--plain', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: key },
+        timeout: 240_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout }),
     );
   });
 }
@@ -42,7 +50,12 @@ beforeAll(async () => {
     res.writeHead(500, { 'content-type': 'text/html' });
     res.end('<html><body><h1>500 Internal Server Error</h1></body></html>');
   });
-  reference = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: `sk_test_${randomBytes(12).toString('hex')}` });
+  reference = await startReferenceServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: 'memory',
+    apiKey: `sk_test_${randomBytes(12).toString('hex')}`,
+  });
 }, 60_000);
 afterAll(async () => {
   await html500?.close();
@@ -71,21 +84,34 @@ describe('honest verdicts end to end', () => {
     const config = join(work, 'none.yaml');
     await writeFile(config, `baseUrl: ${reference.baseUrl}\nfixtures:\n  strategy: none\n`);
     const dir = join(work, 'none');
-    const r = await conform(['--config', config, '--report-dir', dir, '--suite', 'customers', 'webhooks', 'alerts'], reference.apiKey);
+    const r = await conform(
+      ['--config', config, '--report-dir', dir, '--suite', 'customers', 'webhooks', 'alerts'],
+      reference.apiKey,
+    );
     expect(r.code, r.stdout.slice(-3000)).toBe(3);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const gaps: string[] = report.summary.gaps.unaccepted;
-    expect(gaps).toEqual(expect.arrayContaining(['CUSTOMERS.TAX_ID.NULL_CLEARS', 'WEBHOOKS.404.NEVER_ENABLED', 'ALERTS.LIST.LIMIT_RANGE']));
+    expect(gaps).toEqual(
+      expect.arrayContaining(['CUSTOMERS.TAX_ID.NULL_CLEARS', 'WEBHOOKS.404.NEVER_ENABLED', 'ALERTS.LIST.LIMIT_RANGE']),
+    );
     for (const id of gaps) {
       const rule = (report.rules as ReportRule[]).find((x) => x.id === id)!;
       expect(rule.verdict, id).toBe('not_judged');
-      expect(rule.notJudged.some((n) => n.category === 'fixture' && /no fixture strategy/.test(n.reason)), id).toBe(true);
+      expect(
+        rule.notJudged.some((n) => n.category === 'fixture' && /no fixture strategy/.test(n.reason)),
+        id,
+      ).toBe(true);
     }
     // Rules judged without fixtures are judged; nothing passes on citation alone.
     expect((report.rules as ReportRule[]).filter((x) => x.verdict === 'passed' && x.judgements === 0)).toEqual([]);
     expect(report.summary.rules.passed).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/^judged \d+ of \d+ rules/m);
-    expect(r.stdout).toMatch(new RegExp(`^unjudged for a missing fixture or credential, not accepted: .*${gaps[0].replace(/\./g, '\\.')}`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^unjudged for a missing fixture or credential, not accepted: .*${gaps[0].replace(/\./g, '\\.')}`,
+        'm',
+      ),
+    );
     expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): /m);
     expect(r.stdout).not.toContain(reference.apiKey);
   }, 250_000);

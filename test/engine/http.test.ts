@@ -2,7 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { HttpClient, replayCommand, retryDelayMs, parseRetryAfter, readRetryAfter } from '../../src/engine/http/index.ts';
+import {
+  HttpClient,
+  replayCommand,
+  retryDelayMs,
+  parseRetryAfter,
+  readRetryAfter,
+} from '../../src/engine/http/index.ts';
 import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
@@ -16,7 +22,11 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     switch (url.pathname) {
       case '/ok':
-        return json(res, 200, { object: 'thing', echo: req.bodyText ? JSON.parse(req.bodyText) : null, auth: req.headers.authorization });
+        return json(res, 200, {
+          object: 'thing',
+          echo: req.bodyText ? JSON.parse(req.bodyText) : null,
+          auth: req.headers.authorization,
+        });
       case '/hang':
         return; // never answers
       case '/slow-body':
@@ -53,7 +63,12 @@ beforeAll(async () => {
           '/gzip-br': ['gzip, br', brotliCompressSync(gzipSync(plain))],
         };
         const [coding, bytes] = encode[url.pathname];
-        res.writeHead(Number(url.searchParams.get('status') ?? 200), { 'content-type': 'application/json', 'content-encoding': coding, 'x-request-id': 'r1', vary: 'accept-encoding' });
+        res.writeHead(Number(url.searchParams.get('status') ?? 200), {
+          'content-type': 'application/json',
+          'content-encoding': coding,
+          'x-request-id': 'r1',
+          vary: 'accept-encoding',
+        });
         res.end(bytes);
         return;
       }
@@ -97,7 +112,14 @@ beforeEach(() => {
 });
 
 function client(extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
-  return new HttpClient({ baseUrl: target.baseUrl, apiKey: KEY, apiKeyLabel: 'CONFORM_API_KEY', timeoutMs: 400, maxBodyBytes: 1024, ...extra });
+  return new HttpClient({
+    baseUrl: target.baseUrl,
+    apiKey: KEY,
+    apiKeyLabel: 'CONFORM_API_KEY',
+    timeoutMs: 400,
+    maxBodyBytes: 1024,
+    ...extra,
+  });
 }
 
 describe('HttpClient', () => {
@@ -168,7 +190,14 @@ describe('HttpClient', () => {
   });
 
   test('accepts gzip, deflate and br, and decodes each, error statuses included; headers are kept as sent', async () => {
-    for (const [path, coding] of [['/gzip', 'gzip'], ['/deflate', 'deflate'], ['/deflate-raw', 'deflate'], ['/br', 'br'], ['/gzip-br', 'gzip, br'], ['/gzip?status=429', 'gzip']]) {
+    for (const [path, coding] of [
+      ['/gzip', 'gzip'],
+      ['/deflate', 'deflate'],
+      ['/deflate-raw', 'deflate'],
+      ['/br', 'br'],
+      ['/gzip-br', 'gzip, br'],
+      ['/gzip?status=429', 'gzip'],
+    ]) {
       const ex = await client({ maxBodyBytes: 4096, retry429: false }).get(path);
       expect([path, ex.transportError, ex.jsonError]).toEqual([path, undefined, undefined]);
       expect(ex.body).toMatchObject({ object: 'thing', zeta: 1, alpha: [1, 2] });
@@ -185,7 +214,9 @@ describe('HttpClient', () => {
     expect(corrupt.transportError).toMatch(/^response body is not valid gzip/);
     expect(corrupt.rawBody).toBe('(15 bytes in content-coding gzip, not decoded)');
     const zstd = await client().get('/zstd');
-    expect(zstd.transportError).toBe('response body in the content-coding "zstd", which the client did not accept (Accept-Encoding: gzip, deflate, br)');
+    expect(zstd.transportError).toBe(
+      'response body in the content-coding "zstd", which the client did not accept (Accept-Encoding: gzip, deflate, br)',
+    );
   });
 
   test('a chunked body on a connection the target closes is read whole, whatever the key order', async () => {
@@ -198,11 +229,15 @@ describe('HttpClient', () => {
 
   test('an https:// URL at a plain-HTTP port says in one line that the target does not speak TLS', async () => {
     const ex = await new HttpClient({ baseUrl: target.baseUrl.replace('http:', 'https:'), timeoutMs: 2000 }).get('/ok');
-    expect(ex.transportError).toBe('the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)');
+    expect(ex.transportError).toBe(
+      'the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)',
+    );
   });
 
   test('attributes exchanges to their operation', async () => {
-    const ex = await client({ resolveOperation: (m, p) => (m === 'GET' && p === '/ok' ? 'getOk' : undefined) }).get('/ok?x=1');
+    const ex = await client({ resolveOperation: (m, p) => (m === 'GET' && p === '/ok' ? 'getOk' : undefined) }).get(
+      '/ok?x=1',
+    );
     expect(ex.operationId).toBe('getOk');
   });
 });
@@ -211,7 +246,10 @@ describe('429 retry rule', () => {
   test('waits retry-after seconds and stops when admitted', async () => {
     const waits: number[] = [];
     const seen: Exchange[] = [];
-    const ex = await client({ sleep: async (ms) => void waits.push(ms), onExchange: (e) => seen.push(e) }).get('/limited', { query: { after: 2, ra: 3 } });
+    const ex = await client({ sleep: async (ms) => void waits.push(ms), onExchange: (e) => seen.push(e) }).get(
+      '/limited',
+      { query: { after: 2, ra: 3 } },
+    );
     expect(ex.status).toBe(200);
     expect(waits).toEqual([3000, 3000]);
     expect(seen.map((e) => e.status)).toEqual([429, 429, 200]);
@@ -227,13 +265,18 @@ describe('429 retry rule', () => {
 
   test('never retries at once: every retry is preceded by a wait', async () => {
     const events: string[] = [];
-    await client({ sleep: async (ms) => void events.push(`wait ${ms}`), onExchange: (e) => events.push(String(e.status)) }).get('/limited', { query: { after: 1 } });
+    await client({
+      sleep: async (ms) => void events.push(`wait ${ms}`),
+      onExchange: (e) => events.push(String(e.status)),
+    }).get('/limited', { query: { after: 1 } });
     expect(events).toEqual(['429', 'wait 1000', '200']);
   });
 
   test('rate-limit scenarios turn the retry off', async () => {
     const waits: number[] = [];
-    const ex = await client({ retry429: false, sleep: async (ms) => void waits.push(ms) }).get('/limited', { query: { ra: 1 } });
+    const ex = await client({ retry429: false, sleep: async (ms) => void waits.push(ms) }).get('/limited', {
+      query: { ra: 1 },
+    });
     expect(ex.status).toBe(429);
     expect(waits).toEqual([]);
     expect(hits429).toBe(1);
@@ -263,13 +306,20 @@ describe('429 retry rule', () => {
     const waits: number[] = [];
     const server = createServer((_req, res) => {
       const now = new Date();
-      res.writeHead(429, { 'content-type': 'application/json', date: now.toUTCString(), 'retry-after': new Date(now.getTime() + 4000).toUTCString() });
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        date: now.toUTCString(),
+        'retry-after': new Date(now.getTime() + 4000).toUTCString(),
+      });
       res.end('{"error":"rate_limit_exceeded","message":"slow down"}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const ex = await new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, sleep: async (ms) => void waits.push(ms) }).get('/x');
+      const ex = await new HttpClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        sleep: async (ms) => void waits.push(ms),
+      }).get('/x');
       expect(ex.status).toBe(429);
       expect(waits).toEqual([4000, 4000, 4000, 4000]);
     } finally {
@@ -295,7 +345,11 @@ describe('replay commands', () => {
 
   test('an unlabelled secret becomes Bearer ***', () => {
     registerSecret('sk_other_key_123456');
-    const cmd = replayCommand({ method: 'GET', url: 'http://h/x', requestHeaders: { authorization: 'Bearer sk_other_key_123456' } });
+    const cmd = replayCommand({
+      method: 'GET',
+      url: 'http://h/x',
+      requestHeaders: { authorization: 'Bearer sk_other_key_123456' },
+    });
     expect(cmd).toContain(`'Authorization: Bearer ***'`);
     expect(cmd).not.toContain('sk_other_key_123456');
   });

@@ -5,18 +5,53 @@
  * on the rule they break.
  */
 import { describe, expect, test } from 'vitest';
-import { BucketDriver, exhaust, keysShareBucket, otherBefore, otherUntouched, rateHeaders, readmit, secondKeyRefused, stillRefused, windowSurelyLastsUntil, REQUEST_BUDGET, type Clock, type LimitScenario, type RateLimitedEndpoint } from '../../src/engine/ratelimit/index.ts';
-import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../src/engine/faults/catalog/limiters.ts';
+import {
+  BucketDriver,
+  exhaust,
+  keysShareBucket,
+  otherBefore,
+  otherUntouched,
+  rateHeaders,
+  readmit,
+  secondKeyRefused,
+  stillRefused,
+  windowSurelyLastsUntil,
+  REQUEST_BUDGET,
+  type Clock,
+  type LimitScenario,
+  type RateLimitedEndpoint,
+} from '../../src/engine/ratelimit/index.ts';
+import {
+  fixedWindow,
+  headerSeconds,
+  slidingWindow,
+  tokenBucket,
+  type LimiterModel,
+} from '../../src/engine/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { Fixtures } from '../../src/engine/fixtures/types.ts';
 
 const CUSTOMERS: RateLimitedEndpoint = {
-  operationId: 'listCustomers', limitRule: 'RATE.CUSTOMERS_LIST.LIMIT', bucketRule: 'RATE.CUSTOMERS_LIST.BUCKET',
-  method: 'GET', pathTemplate: '/v0/customers', limit: 60, windowSeconds: 6, bucket: 'merchant', label: 'GET /v0/customers',
+  operationId: 'listCustomers',
+  limitRule: 'RATE.CUSTOMERS_LIST.LIMIT',
+  bucketRule: 'RATE.CUSTOMERS_LIST.BUCKET',
+  method: 'GET',
+  pathTemplate: '/v0/customers',
+  limit: 60,
+  windowSeconds: 6,
+  bucket: 'merchant',
+  label: 'GET /v0/customers',
 };
 const PORTAL: RateLimitedEndpoint = {
-  operationId: 'createPortalSession', limitRule: 'RATE.PORTAL.LIMIT', bucketRule: 'RATE.PORTAL.BUCKET',
-  method: 'POST', pathTemplate: '/v0/subscriptions/{id}/portal', limit: 1, windowSeconds: 1, bucket: 'subscription', label: 'POST /v0/subscriptions/{id}/portal',
+  operationId: 'createPortalSession',
+  limitRule: 'RATE.PORTAL.LIMIT',
+  bucketRule: 'RATE.PORTAL.BUCKET',
+  method: 'POST',
+  pathTemplate: '/v0/subscriptions/{id}/portal',
+  limit: 1,
+  windowSeconds: 1,
+  bucket: 'subscription',
+  label: 'POST /v0/subscriptions/{id}/portal',
 };
 
 class FakeClock implements Clock {
@@ -71,16 +106,37 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
       const b = buckets.get(id) ?? { state: undefined, spent: false };
       buckets.set(id, b);
       const enforced = lim.enforce ? lim.enforce(limit) : limit;
-      const d = lim.neverResets && b.spent ? { admitted: false, remaining: 0, resetMs: windowMs, retryAfterMs: windowMs, state: b.state } : lim.model.hit(b.state, clock.now(), enforced, windowMs);
+      const d =
+        lim.neverResets && b.spent
+          ? { admitted: false, remaining: 0, resetMs: windowMs, retryAfterMs: windowMs, state: b.state }
+          : lim.model.hit(b.state, clock.now(), enforced, windowMs);
       b.state = d.state;
       if (!d.admitted) b.spent = true;
       const admitted = lim.admitsAll || d.admitted;
       const remaining = lim.stuckRemaining && admitted ? limit - 1 : Math.max(0, d.remaining + (limit - enforced));
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(admitted ? remaining : 0), 'x-ratelimit-reset': secs(d.resetMs) };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(admitted ? remaining : 0),
+        'x-ratelimit-reset': secs(d.resetMs),
+      };
       if (!admitted) headers['retry-after'] = secs(d.retryAfterMs);
       await clock.sleep(latency / 2);
-      const body = admitted ? { object: 'list', data: [] } : { error: 'rate_limit_exceeded', message: `Too many requests to ${ep.label}` };
-      return { method, path, url: `http://fake${path}`, requestHeaders: {}, status: admitted ? 200 : 429, responseHeaders: headers, body, rawBody: JSON.stringify(body), durationMs: latency, startedAt: new Date(0).toISOString() };
+      const body = admitted
+        ? { object: 'list', data: [] }
+        : { error: 'rate_limit_exceeded', message: `Too many requests to ${ep.label}` };
+      return {
+        method,
+        path,
+        url: `http://fake${path}`,
+        requestHeaders: {},
+        status: admitted ? 200 : 429,
+        responseHeaders: headers,
+        body,
+        rawBody: JSON.stringify(body),
+        durationMs: latency,
+        startedAt: new Date(0).toISOString(),
+      };
     },
   };
 }
@@ -88,7 +144,11 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
 class Failed extends Error {}
 
 /** A scenario context recording judgements; expectRule throws on a failure as the real one does. */
-function fakeScenario(target: ReturnType<typeof fakeTarget>, profile: 'quick' | 'full' = 'quick', reused: string[] = []) {
+function fakeScenario(
+  target: ReturnType<typeof fakeTarget>,
+  profile: 'quick' | 'full' = 'quick',
+  reused: string[] = [],
+) {
   const judged: Array<{ rule: string; ok: boolean; message: string }> = [];
   const notJudged: Array<{ rules: string[]; reason: string; category?: string }> = [];
   const notes: string[] = [];
@@ -159,7 +219,8 @@ describe('conforming limiters are never failed', () => {
       const r = await scenario(ep, { model: fixedWindow });
       expect(r.failed(), ep.label).toEqual([]);
       expect(r.reason).toBeUndefined();
-      for (const rule of ['RATE.EXCEEDED.STATUS', ep.limitRule, ep.bucketRule, 'RATE.WINDOW.READMITS']) expect(r.passed(rule), `${ep.label} ${rule}`).toBe(true);
+      for (const rule of ['RATE.EXCEEDED.STATUS', ep.limitRule, ep.bucketRule, 'RATE.WINDOW.READMITS'])
+        expect(r.passed(rule), `${ep.label} ${rule}`).toBe(true);
     }
     expect((await scenario(CUSTOMERS, { model: fixedWindow })).passed('RATE.REMAINING.DECREMENTS')).toBe(true);
   });
@@ -171,7 +232,9 @@ describe('conforming limiters are never failed', () => {
     const x100 = await scenario(CUSTOMERS, { model: fixedWindow, factor: 100 });
     expect(x100.failed()).toEqual([]);
     expect(x100.passed('RATE.EXCEEDED.STATUS')).toBe(false);
-    expect(x100.reason).toContain(`x-ratelimit-remaining is 5999, so using the bucket up takes more than the ${REQUEST_BUDGET} requests`);
+    expect(x100.reason).toContain(
+      `x-ratelimit-remaining is 5999, so using the bucket up takes more than the ${REQUEST_BUDGET} requests`,
+    );
     // The published limit still is: no 429 within it.
     expect(x100.passed(CUSTOMERS.limitRule)).toBe(true);
     expect(x100.sent).toBeLessThan(REQUEST_BUDGET);
@@ -228,8 +291,15 @@ describe('conforming limiters are never failed', () => {
 
 describe('another bucket used by an earlier run', () => {
   const CRM: RateLimitedEndpoint = {
-    operationId: 'listCrmAccounts', limitRule: 'RATE.CRM_ACCOUNTS.LIMIT', bucketRule: 'RATE.CRM_ACCOUNTS.BUCKET',
-    method: 'GET', pathTemplate: '/v0/integrations/salesforce/accounts', limit: 30, windowSeconds: 60, bucket: 'merchant', label: 'GET /v0/integrations/{crmProvider}/accounts',
+    operationId: 'listCrmAccounts',
+    limitRule: 'RATE.CRM_ACCOUNTS.LIMIT',
+    bucketRule: 'RATE.CRM_ACCOUNTS.BUCKET',
+    method: 'GET',
+    pathTemplate: '/v0/integrations/salesforce/accounts',
+    limit: 30,
+    windowSeconds: 60,
+    bucket: 'merchant',
+    label: 'GET /v0/integrations/{crmProvider}/accounts',
   };
 
   /**
@@ -267,23 +337,37 @@ describe('another bucket used by an earlier run', () => {
     const s = await rerun(5, 'other');
     expect(s.failed()).toEqual([]);
     expect(s.passed(CRM.bucketRule)).toBe(false);
-    expect(s.notJudged).toEqual([expect.objectContaining({ rules: [CRM.bucketRule], category: 'target', reason: expect.stringMatching(/had no request left before .* its 429 is not attributable/) })]);
+    expect(s.notJudged).toEqual([
+      expect.objectContaining({
+        rules: [CRM.bucketRule],
+        category: 'target',
+        reason: expect.stringMatching(/had no request left before .* its 429 is not attributable/),
+      }),
+    ]);
   });
 
   test('the bucket to use up was used up: a fresh one is used up instead, so the published limit is judged', async () => {
     const s = await rerun(1, 'first');
     expect(s.failed()).toEqual([]);
-    expect(s.notes.join('\n')).toMatch(/bucket found used up \(earlier traffic within its window\); trying a fresh one/);
-    expect(s.judged.filter((j) => j.rule === CRM.limitRule && j.message.startsWith('429 after only'))).toEqual([expect.objectContaining({ ok: true })]);
+    expect(s.notes.join('\n')).toMatch(
+      /bucket found used up \(earlier traffic within its window\); trying a fresh one/,
+    );
+    expect(s.judged.filter((j) => j.rule === CRM.limitRule && j.message.startsWith('429 after only'))).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
     expect(s.passed(CRM.bucketRule)).toBe(true);
   });
 
   test('every bucket tried was used up: the published limit is judged on the 429s x-ratelimit-limit, and a lower one fails', async () => {
     const ok = await rerun(5, 'first');
     expect(ok.failed()).toEqual([]);
-    expect(ok.judged.filter((j) => j.rule === CRM.limitRule)).toContainEqual(expect.objectContaining({ ok: true, message: expect.stringMatching(/^x-ratelimit-limit 30 /) }));
+    expect(ok.judged.filter((j) => j.rule === CRM.limitRule)).toContainEqual(
+      expect.objectContaining({ ok: true, message: expect.stringMatching(/^x-ratelimit-limit 30 /) }),
+    );
     const low = await rerun(5, 'first', 0.5);
-    expect(low.failed()).toContainEqual(expect.stringMatching(/^RATE\.CRM_ACCOUNTS\.LIMIT: x-ratelimit-limit 15 is below the published 30/));
+    expect(low.failed()).toContainEqual(
+      expect.stringMatching(/^RATE\.CRM_ACCOUNTS\.LIMIT: x-ratelimit-limit 15 is below the published 30/),
+    );
   });
 });
 
@@ -291,13 +375,22 @@ describe('defective limiters fail the rule they break', () => {
   test('one bucket for every merchant: the BUCKET rule, on the per-merchant and the per-subscription endpoint alike', async () => {
     for (const ep of [CUSTOMERS, PORTAL]) {
       const r = await scenario(ep, { model: fixedWindow, global: true });
-      expect(r.failed().filter((f) => f.startsWith(ep.bucketRule)), ep.label).toEqual([expect.stringMatching(/got 429 \(it had \d+ request\(s\) left before, and only this scenario sends on it\)/)]);
+      expect(
+        r.failed().filter((f) => f.startsWith(ep.bucketRule)),
+        ep.label,
+      ).toEqual([
+        expect.stringMatching(/got 429 \(it had \d+ request\(s\) left before, and only this scenario sends on it\)/),
+      ]);
     }
   });
 
   test('no 429 past the limit: RATE.EXCEEDED.STATUS', async () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, admitsAll: true });
-    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers: 61 requests admitted on merchant org_other\d+ within one window whose x-ratelimit-limit is 60/)]);
+    expect(r.failed()).toEqual([
+      expect.stringMatching(
+        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers: 61 requests admitted on merchant org_other\d+ within one window whose x-ratelimit-limit is 60/,
+      ),
+    ]);
   });
 
   test('a 429 before the limit: the LIMIT rule', async () => {
@@ -308,12 +401,16 @@ describe('defective limiters fail the rule they break', () => {
   test('a remaining that does not count: RATE.REMAINING.DECREMENTS', async () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, stuckRemaining: true });
     // One pair of answers cannot tell it from a token bucket refilling; the whole count can.
-    expect(r.failed()[0]).toMatch(/^RATE\.REMAINING\.DECREMENTS: GET \/v0\/customers: remaining fell by 0 \(from 59 to 59\) over 59 more requests/);
+    expect(r.failed()[0]).toMatch(
+      /^RATE\.REMAINING\.DECREMENTS: GET \/v0\/customers: remaining fell by 0 \(from 59 to 59\) over 59 more requests/,
+    );
   });
 
   test('a window that never reopens: RATE.WINDOW.READMITS', async () => {
     const r = await scenario(PORTAL, { model: fixedWindow, neverResets: true });
-    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.WINDOW\.READMITS: POST \/v0\/subscriptions\/\{id\}\/portal: still 429/)]);
+    expect(r.failed()).toEqual([
+      expect.stringMatching(/^RATE\.WINDOW\.READMITS: POST \/v0\/subscriptions\/\{id\}\/portal: still 429/),
+    ]);
   });
 
   test('an admission right after a 429, within the window the 429 gave: RATE.EXCEEDED.STATUS; the same admission once the window may have reset: not judged', async () => {
@@ -332,7 +429,16 @@ describe('defective limiters fail the rule they break', () => {
     // Whole-second resets rounded up: 1 s of the 429's window is not sure to remain.
     const coarse = fakeScenario(target);
     const d2 = new BucketDriver(coarse.t, CUSTOMERS, clock);
-    const late = { ...done, rejected: { ...done.rejected, ex: { ...done.rejected.ex, responseHeaders: { ...done.rejected.ex.responseHeaders, 'x-ratelimit-reset': '1', 'retry-after': '1' } } } };
+    const late = {
+      ...done,
+      rejected: {
+        ...done.rejected,
+        ex: {
+          ...done.rejected.ex,
+          responseHeaders: { ...done.rejected.ex.responseHeaders, 'x-ratelimit-reset': '1', 'retry-after': '1' },
+        },
+      },
+    };
     coarse.t.http.request = s.t.http.request;
     await stillRefused(d2, late);
     expect(coarse.judged).toEqual([]);
@@ -341,11 +447,15 @@ describe('defective limiters fail the rule they break', () => {
 
   test('buckets per key: a second key is admitted on a used-up subscription, and keys of one merchant do not share', async () => {
     const r = await scenario(PORTAL, { model: fixedWindow, perKey: true, fineReset: true });
-    expect(r.failed()).toEqual([expect.stringMatching(/^AUTH\.ALLOWANCE\.PER_MERCHANT: .*another key of the same merchant was admitted/)]);
+    expect(r.failed()).toEqual([
+      expect.stringMatching(/^AUTH\.ALLOWANCE\.PER_MERCHANT: .*another key of the same merchant was admitted/),
+    ]);
     const clock = new FakeClock();
     const s = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow, perKey: true }, clock));
     const d = new BucketDriver(s.t, CUSTOMERS, clock);
-    expect(await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule])).toBeUndefined();
+    expect(
+      await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule]),
+    ).toBeUndefined();
     expect(s.failed().map((f) => f.split(':')[0])).toEqual(['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule]);
   });
 
@@ -357,18 +467,43 @@ describe('defective limiters fail the rule they break', () => {
     expect(s.judged).toEqual([expect.objectContaining({ rule: 'AUTH.ALLOWANCE.PER_MERCHANT', ok: true })]);
     const tb = fakeScenario(fakeTarget(CUSTOMERS, { model: tokenBucket }, clock));
     const d2 = new BucketDriver(tb.t, CUSTOMERS, clock);
-    expect(await keysShareBucket(d2, await d2.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT'])).toMatch(/no window of the primary merchant surely lasted/);
+    expect(await keysShareBucket(d2, await d2.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT'])).toMatch(
+      /no window of the primary merchant surely lasted/,
+    );
     expect(tb.judged).toEqual([]);
   });
 });
 
 describe('reading the waits', () => {
-  const answer = (status: number, headers: Record<string, string>): Exchange => ({ method: 'GET', path: '/v0/customers', url: 'http://fake/v0/customers', requestHeaders: {}, status, responseHeaders: headers, rawBody: '', durationMs: 1, startedAt: new Date(0).toISOString() });
+  const answer = (status: number, headers: Record<string, string>): Exchange => ({
+    method: 'GET',
+    path: '/v0/customers',
+    url: 'http://fake/v0/customers',
+    requestHeaders: {},
+    status,
+    responseHeaders: headers,
+    rawBody: '',
+    durationMs: 1,
+    startedAt: new Date(0).toISOString(),
+  });
 
   test('a wait keeps the precision it was written with; an HTTP-date retry-after counts from the date header, to the second', () => {
-    expect(rateHeaders(answer(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '6' }))).toEqual({ limit: 60, remaining: 7, reset: { seconds: 6, precision: 1 }, retryAfter: undefined });
-    expect(rateHeaders(answer(429, { 'x-ratelimit-reset': '0.25', 'retry-after': 'Sun, 06 Nov 1994 08:49:40 GMT', date: 'Sun, 06 Nov 1994 08:49:37 GMT' }))).toMatchObject({ reset: { seconds: 0.25, precision: 0.01 }, retryAfter: { seconds: 3, precision: 1 } });
-    expect(rateHeaders(answer(200, { 'x-ratelimit-limit': 'many', 'x-ratelimit-remaining': '-1' }))).toMatchObject({ limit: undefined, remaining: undefined });
+    expect(
+      rateHeaders(answer(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '6' })),
+    ).toEqual({ limit: 60, remaining: 7, reset: { seconds: 6, precision: 1 }, retryAfter: undefined });
+    expect(
+      rateHeaders(
+        answer(429, {
+          'x-ratelimit-reset': '0.25',
+          'retry-after': 'Sun, 06 Nov 1994 08:49:40 GMT',
+          date: 'Sun, 06 Nov 1994 08:49:37 GMT',
+        }),
+      ),
+    ).toMatchObject({ reset: { seconds: 0.25, precision: 0.01 }, retryAfter: { seconds: 3, precision: 1 } });
+    expect(rateHeaders(answer(200, { 'x-ratelimit-limit': 'many', 'x-ratelimit-remaining': '-1' }))).toMatchObject({
+      limit: undefined,
+      remaining: undefined,
+    });
   });
 
   test('a window surely lasts its reset less one unit of precision from when the request was sent; a 429 by the shorter of reset and retry-after', () => {
@@ -376,7 +511,9 @@ describe('reading the waits', () => {
     expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '6' }) })).toBe(15_000);
     expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '1' }) })).toBe(10_000);
     expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, { 'x-ratelimit-reset': '2.5' }) })).toBe(12_400);
-    expect(windowSurelyLastsUntil({ ...sent, ex: answer(429, { 'x-ratelimit-reset': '6', 'retry-after': '3' }) })).toBe(12_000);
+    expect(windowSurelyLastsUntil({ ...sent, ex: answer(429, { 'x-ratelimit-reset': '6', 'retry-after': '3' }) })).toBe(
+      12_000,
+    );
     expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, {}) })).toBeUndefined();
   });
 });

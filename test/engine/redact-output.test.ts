@@ -9,7 +9,9 @@ describe('redaction', () => {
   test('labelled secrets become $LABEL, unlabelled ***; every occurrence, keys of objects too', () => {
     registerSecret('sk_live_primary_0001', 'BILLING_API_KEY');
     registerSecret('sk_live_other_00002');
-    expect(redact('a sk_live_primary_0001 b sk_live_primary_0001 c sk_live_other_00002')).toBe('a $BILLING_API_KEY b $BILLING_API_KEY c ***');
+    expect(redact('a sk_live_primary_0001 b sk_live_primary_0001 c sk_live_other_00002')).toBe(
+      'a $BILLING_API_KEY b $BILLING_API_KEY c ***',
+    );
     expect(redactDeep({ k: ['x sk_live_other_00002'], sk_live_other_00002: 1 })).toEqual({ k: ['x ***'], '***': 1 });
     expect(redactAuthorization('Bearer sk_live_primary_0001')).toBe('Bearer $BILLING_API_KEY');
   });
@@ -44,12 +46,47 @@ describe('output style', () => {
 
   test('progress lines: PASS/FAIL/NOT JUDGED/ENGINE ERROR in plain mode with rule ids, reasons and findings', () => {
     const style = outputStyle({ env: { CI: 'true' }, write: () => undefined });
-    const base: ScenarioResult = { id: '1', suite: 'auth', file: 'f', title: 'no bearer', fullName: 'no bearer', state: 'passed', durationMs: 12.4, ruleIds: ['AUTH.401.SHAPE'], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 1, notJudged: [], engineErrors: [] };
+    const base: ScenarioResult = {
+      id: '1',
+      suite: 'auth',
+      file: 'f',
+      title: 'no bearer',
+      fullName: 'no bearer',
+      state: 'passed',
+      durationMs: 12.4,
+      ruleIds: ['AUTH.401.SHAPE'],
+      judged: {},
+      failed: {},
+      findings: [],
+      findingCount: 0,
+      notes: [],
+      exchanges: 1,
+      notJudged: [],
+      engineErrors: [],
+    };
     expect(progressLine(style, base)).toEqual(['PASS auth > no bearer [AUTH.401.SHAPE] 12 ms']);
-    expect(progressLine(style, { ...base, state: 'skipped', skipReason: 'no fixture', notJudged: [{ reason: 'no fixture', category: 'fixture', ruleIds: ['AUTH.401.SHAPE'], endedScenario: true }] })).toEqual(['NOT JUDGED auth > no bearer [AUTH.401.SHAPE] 12 ms', '    not judged (fixture): no fixture']);
-    const failed = progressLine(style, { ...base, state: 'failed', findingCount: 1, findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'got 200', message: 'm' }] });
+    expect(
+      progressLine(style, {
+        ...base,
+        state: 'skipped',
+        skipReason: 'no fixture',
+        notJudged: [{ reason: 'no fixture', category: 'fixture', ruleIds: ['AUTH.401.SHAPE'], endedScenario: true }],
+      }),
+    ).toEqual(['NOT JUDGED auth > no bearer [AUTH.401.SHAPE] 12 ms', '    not judged (fixture): no fixture']);
+    const failed = progressLine(style, {
+      ...base,
+      state: 'failed',
+      findingCount: 1,
+      findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'got 200', message: 'm' }],
+    });
     expect(failed[1]).toBe('    [AUTH.401.SHAPE] got 200');
-    expect(progressLine(style, { ...base, state: 'error', engineErrors: [{ source: 'scenario', message: 'TypeError: x\nat y', ruleIds: [] }] })).toEqual(['ENGINE ERROR auth > no bearer [AUTH.401.SHAPE] 12 ms', '    engine error (scenario): TypeError: x']);
+    expect(
+      progressLine(style, {
+        ...base,
+        state: 'error',
+        engineErrors: [{ source: 'scenario', message: 'TypeError: x\nat y', ruleIds: [] }],
+      }),
+    ).toEqual(['ENGINE ERROR auth > no bearer [AUTH.401.SHAPE] 12 ms', '    engine error (scenario): TypeError: x']);
     expect(paint(style, 'red', 'x')).toBe('x');
     expect(paint(outputStyle({ env: {}, isTTY: true }), 'red', 'x')).toBe('\u001b[31mx\u001b[0m');
   });

@@ -25,16 +25,56 @@ beforeAll(async () => {
 });
 
 function scenario(partial: Partial<ScenarioResult>): ScenarioResult {
-  return { id: 'x', suite: 'demo', file: 'suites/demo.suite.ts', title: 't', fullName: 't', state: 'passed', durationMs: 0, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 1, notJudged: [], engineErrors: [], ...partial };
+  return {
+    id: 'x',
+    suite: 'demo',
+    file: 'suites/demo.suite.ts',
+    title: 't',
+    fullName: 't',
+    state: 'passed',
+    durationMs: 0,
+    ruleIds: [],
+    judged: {},
+    failed: {},
+    findings: [],
+    findingCount: 0,
+    notes: [],
+    exchanges: 1,
+    notJudged: [],
+    engineErrors: [],
+    ...partial,
+  };
 }
 
 function report(): Report {
   const seq = new RequestSequence();
-  for (let i = 0; i < 61; i++) seq.add({ method: 'GET', url: 'https://sandbox.example.com/v0/customers', requestHeaders: { authorization: 'Bearer $CONFORM_API_KEY' } }, i);
+  for (let i = 0; i < 61; i++)
+    seq.add(
+      {
+        method: 'GET',
+        url: 'https://sandbox.example.com/v0/customers',
+        requestHeaders: { authorization: 'Bearer $CONFORM_API_KEY' },
+      },
+      i,
+    );
   const last = ex('GET', '/v0/customers', 200, { object: 'list', data: [] });
   const results = [
-    scenario({ id: 'a', title: 'reads back', durationMs: 1250, ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 2 }, notes: ['the target answered with extra fields'] }),
-    scenario({ id: 'b', title: 'reads another', durationMs: 750, ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 }, notes: ['second note'] }),
+    scenario({
+      id: 'a',
+      title: 'reads back',
+      durationMs: 1250,
+      ruleIds: ['CUSTOMERS.GET.BY_ID'],
+      judged: { 'CUSTOMERS.GET.BY_ID': 2 },
+      notes: ['the target answered with extra fields'],
+    }),
+    scenario({
+      id: 'b',
+      title: 'reads another',
+      durationMs: 750,
+      ruleIds: ['CUSTOMERS.GET.BY_ID'],
+      judged: { 'CUSTOMERS.GET.BY_ID': 1 },
+      notes: ['second note'],
+    }),
     scenario({
       id: 'c',
       suite: 'rate-limits',
@@ -45,13 +85,48 @@ function report(): Report {
       judged: { 'RATE.CUSTOMERS_LIST.LIMIT': 1 },
       failed: { 'RATE.CUSTOMERS_LIST.LIMIT': 1 },
       findingCount: 1,
-      findings: [{ source: 'scenario', ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'], title: 'request 61 of a window whose x-ratelimit-limit is 60 was admitted', message: 'request 61 admitted', exchange: last, replay: 'curl -X GET https://sandbox.example.com/v0/customers', replaySequence: seq.script('GET /v0/customers: 60 per 6 s') }],
+      findings: [
+        {
+          source: 'scenario',
+          ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
+          title: 'request 61 of a window whose x-ratelimit-limit is 60 was admitted',
+          message: 'request 61 admitted',
+          exchange: last,
+          replay: 'curl -X GET https://sandbox.example.com/v0/customers',
+          replaySequence: seq.script('GET /v0/customers: 60 per 6 s'),
+        },
+      ],
     }),
-    scenario({ id: 'd', suite: 'webhooks', title: 'never enabled', state: 'skipped', ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], notJudged: [{ reason: "fixture 'merchantWithoutWebhooks' unavailable: not in fixtures file", category: 'fixture', ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], endedScenario: true }] }),
+    scenario({
+      id: 'd',
+      suite: 'webhooks',
+      title: 'never enabled',
+      state: 'skipped',
+      ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+      notJudged: [
+        {
+          reason: "fixture 'merchantWithoutWebhooks' unavailable: not in fixtures file",
+          category: 'fixture',
+          ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+          endedScenario: true,
+        },
+      ],
+    }),
   ];
   return buildReport({
-    runId: 'run-red', toolVersion: '0.1.0', startedAt: '2024-05-01T10:00:00.000Z', durationMs: 9000, target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
-    profile: 'quick', seed: 1, suites: ['demo', 'rate-limits', 'webhooks'], fixtures: { strategy: 'file', reason: 'test' }, destructive: true, rules, results, errors: [],
+    runId: 'run-red',
+    toolVersion: '0.1.0',
+    startedAt: '2024-05-01T10:00:00.000Z',
+    durationMs: 9000,
+    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
+    profile: 'quick',
+    seed: 1,
+    suites: ['demo', 'rate-limits', 'webhooks'],
+    fixtures: { strategy: 'file', reason: 'test' },
+    destructive: true,
+    rules,
+    results,
+    errors: [],
   });
 }
 
@@ -66,14 +141,18 @@ test('report.html: failed rules linked at the very top, then the not-judged ones
   expect(failed).toContain('<a href="#RATE.CUSTOMERS_LIST.LIMIT">');
   expect(failed).toContain('request 61 of a window whose x-ratelimit-limit is 60 was admitted');
   expect(failed).not.toContain('CUSTOMERS.GET.BY_ID');
-  expect(main.slice(at('<section id="not-judged">'))).toMatch(/missing fixture<\/td><td>fixture &#39;merchantWithoutWebhooks&#39; unavailable: not in fixtures file<\/td><td><a href="#WEBHOOKS.404.NEVER_ENABLED">/);
+  expect(main.slice(at('<section id="not-judged">'))).toMatch(
+    /missing fixture<\/td><td>fixture &#39;merchantWithoutWebhooks&#39; unavailable: not in fixtures file<\/td><td><a href="#WEBHOOKS.404.NEVER_ENABLED">/,
+  );
   // The rule itself, where the link leads.
   expect(html).toContain('<div class="rule" id="RATE.CUSTOMERS_LIST.LIMIT">');
 });
 
 test('report.html: failed cells highlighted in the family table; notes counted apart from failures', () => {
   const html = renderHtml(report());
-  expect(html).toMatch(/<tr><td><a href="#RATE\.CUSTOMERS_LIST\.LIMIT">RATE<\/a><\/td><td class="n">0<\/td><td class="n hot">1<\/td>/);
+  expect(html).toMatch(
+    /<tr><td><a href="#RATE\.CUSTOMERS_LIST\.LIMIT">RATE<\/a><\/td><td class="n">0<\/td><td class="n hot">1<\/td>/,
+  );
   expect(html).toMatch(/<tr><td>CUSTOMERS<\/td><td class="n">1<\/td><td class="n">0<\/td>/);
   expect(html).toMatch(/<a href="#notes">2 advisory notes<\/a>, counted apart: never failures/);
   expect(html).toContain('<span class="badge failed">1 failed</span>');
@@ -83,8 +162,12 @@ test('a rate-limit failure carries the replay of its whole sequence, in report.h
   const r = report();
   const failure = r.rules.find((x) => x.id === 'RATE.CUSTOMERS_LIST.LIMIT')!.failures[0];
   expect(failure.replaySequence).toMatch(/for _ in \$\(seq 61\); do curl/);
-  expect(renderHtml(r)).toMatch(/replay the whole sequence[\s\S]*for _ in \$\(seq 61\); do curl -sS -o \/dev\/null -w &quot;\$show&quot; -X GET &#39;https:\/\/sandbox\.example\.com\/v0\/customers&#39;/);
-  expect(renderJunit(r)).toMatch(/replay \(the whole sequence\):\n    #!\/usr\/bin\/env bash\n[\s\S]*    for _ in \$\(seq 61\); do curl/);
+  expect(renderHtml(r)).toMatch(
+    /replay the whole sequence[\s\S]*for _ in \$\(seq 61\); do curl -sS -o \/dev\/null -w &quot;\$show&quot; -X GET &#39;https:\/\/sandbox\.example\.com\/v0\/customers&#39;/,
+  );
+  expect(renderJunit(r)).toMatch(
+    /replay \(the whole sequence\):\n    #!\/usr\/bin\/env bash\n[\s\S]*    for _ in \$\(seq 61\); do curl/,
+  );
 });
 
 test('junit.xml: each testcase takes the time of the scenarios that judged its rule', () => {

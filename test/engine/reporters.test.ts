@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseRules, type RuleIndex } from '../../src/spec/rules.ts';
-import { buildReport, mergeReports, renderHtml, renderJunit, renderMarkdown, writeReports, type Acceptance, type Report } from '../../src/engine/reporters/index.ts';
+import {
+  buildReport,
+  mergeReports,
+  renderHtml,
+  renderJunit,
+  renderMarkdown,
+  writeReports,
+  type Acceptance,
+  type Report,
+} from '../../src/engine/reporters/index.ts';
 import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
@@ -31,20 +40,51 @@ beforeAll(async () => {
   rules = await parseRules(RULES_YAML);
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  schemaValidate = ajv.compile(JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')));
+  schemaValidate = ajv.compile(
+    JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')),
+  );
 });
 
 function scenario(partial: Partial<ScenarioResult>): ScenarioResult {
-  return { id: 'x', suite: 'demo', file: 'suites/demo.suite.ts', title: 't', fullName: 't', state: 'passed', durationMs: 3.4, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 1, notJudged: [], engineErrors: [], ...partial };
+  return {
+    id: 'x',
+    suite: 'demo',
+    file: 'suites/demo.suite.ts',
+    title: 't',
+    fullName: 't',
+    state: 'passed',
+    durationMs: 3.4,
+    ruleIds: [],
+    judged: {},
+    failed: {},
+    findings: [],
+    findingCount: 0,
+    notes: [],
+    exchanges: 1,
+    notJudged: [],
+    engineErrors: [],
+    ...partial,
+  };
 }
 
-const fixtureGap = (ruleIds: string[], reason = "fixture 'merchantWithoutWebhooks' unavailable: no strategy") => [{ reason, category: 'fixture' as const, ruleIds, endedScenario: true }];
+const fixtureGap = (ruleIds: string[], reason = "fixture 'merchantWithoutWebhooks' unavailable: no strategy") => [
+  { reason, category: 'fixture' as const, ruleIds, endedScenario: true },
+];
 
 function results(): ScenarioResult[] {
-  const broken = ex('GET', '/v0/customers/cus_1', 200, { id: 'cus_1', object: 'customer', note: `<script>${SECRET}</script>` });
+  const broken = ex('GET', '/v0/customers/cus_1', 200, {
+    id: 'cus_1',
+    object: 'customer',
+    note: `<script>${SECRET}</script>`,
+  });
   broken.requestHeaders.authorization = `Bearer ${SECRET}`;
   return [
-    scenario({ id: 'a', title: 'reads back', ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 2, 'SCHEMA.REQUIRED.PRESENT': 1 } }),
+    scenario({
+      id: 'a',
+      title: 'reads back',
+      ruleIds: ['CUSTOMERS.GET.BY_ID'],
+      judged: { 'CUSTOMERS.GET.BY_ID': 2, 'SCHEMA.REQUIRED.PRESENT': 1 },
+    }),
     scenario({
       id: 'b',
       title: 'shape of a read',
@@ -53,10 +93,40 @@ function results(): ScenarioResult[] {
       judged: { 'SCHEMA.REQUIRED.PRESENT': 1 },
       failed: { 'SCHEMA.REQUIRED.PRESENT': 1 },
       findingCount: 1,
-      findings: [{ source: 'check:response-schema', ruleIds: ['SCHEMA.REQUIRED.PRESENT'], title: 'Required field missing', message: '/validTaxAddress missing', exchange: broken, replay: `curl -H "Authorization: Bearer ${SECRET}"` }],
+      findings: [
+        {
+          source: 'check:response-schema',
+          ruleIds: ['SCHEMA.REQUIRED.PRESENT'],
+          title: 'Required field missing',
+          message: '/validTaxAddress missing',
+          exchange: broken,
+          replay: `curl -H "Authorization: Bearer ${SECRET}"`,
+        },
+      ],
     }),
-    scenario({ id: 'c', title: 'never enabled', state: 'skipped', ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], skipReason: "fixture 'merchantWithoutWebhooks' unavailable: no strategy", notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED']) }),
-    scenario({ id: 'd', title: 'keys', state: 'error', ruleIds: ['AUTH.KEYS.REFERENCE'], error: 'TypeError: cannot read id', engineErrors: [{ source: 'scenario', message: 'TypeError: cannot read id', stack: 'TypeError: cannot read id\n    at keys (suites/auth.suite.ts:1:1)', ruleIds: ['AUTH.KEYS.REFERENCE'] }] }),
+    scenario({
+      id: 'c',
+      title: 'never enabled',
+      state: 'skipped',
+      ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+      skipReason: "fixture 'merchantWithoutWebhooks' unavailable: no strategy",
+      notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED']),
+    }),
+    scenario({
+      id: 'd',
+      title: 'keys',
+      state: 'error',
+      ruleIds: ['AUTH.KEYS.REFERENCE'],
+      error: 'TypeError: cannot read id',
+      engineErrors: [
+        {
+          source: 'scenario',
+          message: 'TypeError: cannot read id',
+          stack: 'TypeError: cannot read id\n    at keys (suites/auth.suite.ts:1:1)',
+          ruleIds: ['AUTH.KEYS.REFERENCE'],
+        },
+      ],
+    }),
   ];
 }
 
@@ -79,7 +149,8 @@ function report(bundled = false, acceptance?: Acceptance): Report {
   });
 }
 
-const verdictOf = (list: ScenarioResult[], bundled = false) => Object.fromEntries(computeVerdicts(rules, list, { bundled }).map((r) => [r.id, r]));
+const verdictOf = (list: ScenarioResult[], bundled = false) =>
+  Object.fromEntries(computeVerdicts(rules, list, { bundled }).map((r) => [r.id, r]));
 
 describe('verdicts', () => {
   test('passed needs a judgement; failed; not judged with its reason and category; not applicable', () => {
@@ -87,51 +158,133 @@ describe('verdicts', () => {
     expect(v['SCHEMA.REQUIRED.PRESENT'].verdict).toBe('failed');
     expect(v['SCHEMA.REQUIRED.PRESENT'].failures[0].exchange?.status).toBe(200);
     expect(v['CUSTOMERS.GET.BY_ID']).toMatchObject({ verdict: 'passed', judgements: 2 });
-    expect(v['WEBHOOKS.404.NEVER_ENABLED']).toMatchObject({ verdict: 'not_judged', reasons: ["fixture 'merchantWithoutWebhooks' unavailable: no strategy"], notJudged: [{ category: 'fixture' }] });
-    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({ verdict: 'not_judged', notJudged: [{ category: 'not-run' }] });
-    expect(v['AUTH.KEYS.REFERENCE']).toMatchObject({ verdict: 'not_judged', notJudged: [{ category: 'not-applicable' }] });
-    expect(verdictOf(results(), true)['AUTH.KEYS.REFERENCE']).toMatchObject({ verdict: 'engine_error', engineErrors: [{ message: 'TypeError: cannot read id', stack: expect.stringContaining('auth.suite.ts') }] });
+    expect(v['WEBHOOKS.404.NEVER_ENABLED']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ["fixture 'merchantWithoutWebhooks' unavailable: no strategy"],
+      notJudged: [{ category: 'fixture' }],
+    });
+    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [{ category: 'not-run' }],
+    });
+    expect(v['AUTH.KEYS.REFERENCE']).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [{ category: 'not-applicable' }],
+    });
+    expect(verdictOf(results(), true)['AUTH.KEYS.REFERENCE']).toMatchObject({
+      verdict: 'engine_error',
+      engineErrors: [{ message: 'TypeError: cannot read id', stack: expect.stringContaining('auth.suite.ts') }],
+    });
   });
 
   test('citation never passes a rule: a passing scenario that judged nothing of a rule it cites leaves it not judged', () => {
-    const v = verdictOf([scenario({ title: 'cites only', ruleIds: ['CUSTOMERS.GET.BY_ID', 'AUTH.401.SHAPE'], judged: { 'AUTH.401.SHAPE': 1 } })]);
+    const v = verdictOf([
+      scenario({
+        title: 'cites only',
+        ruleIds: ['CUSTOMERS.GET.BY_ID', 'AUTH.401.SHAPE'],
+        judged: { 'AUTH.401.SHAPE': 1 },
+      }),
+    ]);
     expect(v['AUTH.401.SHAPE'].verdict).toBe('passed');
-    expect(v['CUSTOMERS.GET.BY_ID']).toMatchObject({ verdict: 'not_judged', reasons: ["scenario 'cites only' ended without judging it"], notJudged: [{ category: 'target' }] });
+    expect(v['CUSTOMERS.GET.BY_ID']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ["scenario 'cites only' ended without judging it"],
+      notJudged: [{ category: 'target' }],
+    });
   });
 
   test('a scenario stopped by a failure leaves its other rules not judged, not passed', () => {
-    const v = verdictOf([scenario({ title: 'stops', state: 'failed', ruleIds: ['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'], judged: { 'CUSTOMERS.GET.BY_ID': 1 }, failed: { 'CUSTOMERS.GET.BY_ID': 1 }, findingCount: 1 })]);
+    const v = verdictOf([
+      scenario({
+        title: 'stops',
+        state: 'failed',
+        ruleIds: ['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'],
+        judged: { 'CUSTOMERS.GET.BY_ID': 1 },
+        failed: { 'CUSTOMERS.GET.BY_ID': 1 },
+        findingCount: 1,
+      }),
+    ]);
     expect(v['CUSTOMERS.GET.BY_ID'].verdict).toBe('failed');
-    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({ verdict: 'not_judged', reasons: ["scenario 'stops' stopped on a failure before judging it"] });
+    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({
+      verdict: 'not_judged',
+      reasons: ["scenario 'stops' stopped on a failure before judging it"],
+    });
   });
 
   test('a not-judged end keeps what was judged before it', () => {
     const v = verdictOf([
-      scenario({ state: 'skipped', ruleIds: ['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'], judged: { 'CUSTOMERS.GET.BY_ID': 3 }, notJudged: [{ reason: 'no second customer', category: 'target', ruleIds: ['CUSTOMERS.TAX_ID.NULL_CLEARS'], endedScenario: true }] }),
+      scenario({
+        state: 'skipped',
+        ruleIds: ['CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS'],
+        judged: { 'CUSTOMERS.GET.BY_ID': 3 },
+        notJudged: [
+          {
+            reason: 'no second customer',
+            category: 'target',
+            ruleIds: ['CUSTOMERS.TAX_ID.NULL_CLEARS'],
+            endedScenario: true,
+          },
+        ],
+      }),
     ]);
     expect(v['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
     expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({ verdict: 'not_judged', reasons: ['no second customer'] });
   });
 
   test('verdicts count every finding, not only the evidence kept', () => {
-    const v = verdictOf([scenario({ state: 'failed', ruleIds: ['AUTH.401.SHAPE'], judged: { 'AUTH.401.SHAPE': 80 }, failed: { 'AUTH.401.SHAPE': 80 }, findingCount: 80, findings: [] })]);
+    const v = verdictOf([
+      scenario({
+        state: 'failed',
+        ruleIds: ['AUTH.401.SHAPE'],
+        judged: { 'AUTH.401.SHAPE': 80 },
+        failed: { 'AUTH.401.SHAPE': 80 },
+        findingCount: 80,
+        findings: [],
+      }),
+    ]);
     expect(v['AUTH.401.SHAPE']).toMatchObject({ verdict: 'failed', failureCount: 80 });
   });
 
-  test('an engine error is never the target\'s failure, and beats a pass elsewhere', () => {
-    const crash = scenario({ state: 'error', ruleIds: ['CUSTOMERS.GET.BY_ID'], engineErrors: [{ source: 'check:money', message: 'check money crashed', ruleIds: ['CUSTOMERS.GET.BY_ID'] }] });
+  test("an engine error is never the target's failure, and beats a pass elsewhere", () => {
+    const crash = scenario({
+      state: 'error',
+      ruleIds: ['CUSTOMERS.GET.BY_ID'],
+      engineErrors: [{ source: 'check:money', message: 'check money crashed', ruleIds: ['CUSTOMERS.GET.BY_ID'] }],
+    });
     const v = verdictOf([crash, scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } })]);
     expect(v['CUSTOMERS.GET.BY_ID']).toMatchObject({ verdict: 'engine_error', failureCount: 0 });
   });
 
   test('computeVerdicts takes plain judgement sources (no vitest run needed)', () => {
-    const v = Object.fromEntries(computeVerdicts(rules, [{ title: 'live traffic', ruleIds: [], judged: { 'AUTH.401.SHAPE': 3 }, findings: [{ source: 'proxy', ruleIds: ['AUTH.401.SHAPE'], title: 'not an Error', message: 'x' }] }], { bundled: false }).map((r) => [r.id, r]));
+    const v = Object.fromEntries(
+      computeVerdicts(
+        rules,
+        [
+          {
+            title: 'live traffic',
+            ruleIds: [],
+            judged: { 'AUTH.401.SHAPE': 3 },
+            findings: [{ source: 'proxy', ruleIds: ['AUTH.401.SHAPE'], title: 'not an Error', message: 'x' }],
+          },
+        ],
+        { bundled: false },
+      ).map((r) => [r.id, r]),
+    );
     expect(v['AUTH.401.SHAPE']).toMatchObject({ verdict: 'failed', failureCount: 1 });
   });
 
   test('run errors without failures exit 2; engine errors exit 2', () => {
-    expect(buildReport({ ...baseInput(), errors: [{ suite: 'auth', message: 'SyntaxError' }] }).summary).toMatchObject({ exitCode: 2, verdict: 'error' });
-    expect(buildReport({ ...baseInput(), target: { baseUrl: 'http://x', bundled: true, sandbox: false }, results: [results()[3]] }).summary).toMatchObject({ exitCode: 2, verdict: 'error' });
+    expect(buildReport({ ...baseInput(), errors: [{ suite: 'auth', message: 'SyntaxError' }] }).summary).toMatchObject({
+      exitCode: 2,
+      verdict: 'error',
+    });
+    expect(
+      buildReport({
+        ...baseInput(),
+        target: { baseUrl: 'http://x', bundled: true, sandbox: false },
+        results: [results()[3]],
+      }).summary,
+    ).toMatchObject({ exitCode: 2, verdict: 'error' });
   });
 
   test('a failure exits 1 even with gaps and engine errors', () => {
@@ -140,16 +293,26 @@ describe('verdicts', () => {
 });
 
 describe('gaps and exit code 3', () => {
-  const gapOnly = () => [scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }), results()[2]];
+  const gapOnly = () => [
+    scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
+    results()[2],
+  ];
   const exit = (acceptance?: Acceptance) => buildReport({ ...baseInput(), results: gapOnly(), acceptance }).summary;
 
   test('a rule unjudged for a missing fixture exits 3 and is named', () => {
-    expect(exit()).toMatchObject({ exitCode: 3, verdict: 'unjudged', gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'], accepted: [] } });
+    expect(exit()).toMatchObject({
+      exitCode: 3,
+      verdict: 'unjudged',
+      gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'], accepted: [] },
+    });
   });
 
   test('--allow-unjudged, allowUnjudged by id or family, and minJudged accept the gap', () => {
     expect(exit({ allowUnjudged: true }).exitCode).toBe(0);
-    expect(exit({ allowUnjudged: ['WEBHOOKS'] })).toMatchObject({ exitCode: 0, gaps: { accepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
+    expect(exit({ allowUnjudged: ['WEBHOOKS'] })).toMatchObject({
+      exitCode: 0,
+      gaps: { accepted: ['WEBHOOKS.404.NEVER_ENABLED'] },
+    });
     expect(exit({ allowUnjudged: ['WEBHOOKS.404.NEVER_ENABLED'] }).exitCode).toBe(0);
     expect(exit({ allowUnjudged: ['AUTH'] }).exitCode).toBe(3);
     expect(exit({ minJudged: 1 }).exitCode).toBe(0);
@@ -157,13 +320,42 @@ describe('gaps and exit code 3', () => {
   });
 
   test('rules not judged for the profile, the target or not run are no gap; not-applicable ones are not counted', () => {
-    const s = buildReport({ ...baseInput(), results: [scenario({ state: 'skipped', ruleIds: ['CUSTOMERS.GET.BY_ID'], notJudged: [{ reason: 'full profile only', category: 'profile', ruleIds: ['CUSTOMERS.GET.BY_ID'], endedScenario: true }] })] }).summary;
-    expect(s).toMatchObject({ exitCode: 0, rules: { total: 5, judged: 0, notJudged: 5, notApplicable: 1 }, headline: 'judged 0 of 5 rules (0 passed, 0 failed; 5 not judged)' });
+    const s = buildReport({
+      ...baseInput(),
+      results: [
+        scenario({
+          state: 'skipped',
+          ruleIds: ['CUSTOMERS.GET.BY_ID'],
+          notJudged: [
+            { reason: 'full profile only', category: 'profile', ruleIds: ['CUSTOMERS.GET.BY_ID'], endedScenario: true },
+          ],
+        }),
+      ],
+    }).summary;
+    expect(s).toMatchObject({
+      exitCode: 0,
+      rules: { total: 5, judged: 0, notJudged: 5, notApplicable: 1 },
+      headline: 'judged 0 of 5 rules (0 passed, 0 failed; 5 not judged)',
+    });
   });
 });
 
 function baseInput() {
-  return { runId: 'r', toolVersion: '0', startedAt: '2024-05-01T10:00:00.000Z', durationMs: 1, target: { baseUrl: 'http://x', bundled: false, sandbox: false }, profile: 'quick' as const, seed: 1, suites: [], fixtures: { strategy: 'none', reason: '' }, destructive: false, rules, results: [] as ScenarioResult[], errors: [] };
+  return {
+    runId: 'r',
+    toolVersion: '0',
+    startedAt: '2024-05-01T10:00:00.000Z',
+    durationMs: 1,
+    target: { baseUrl: 'http://x', bundled: false, sandbox: false },
+    profile: 'quick' as const,
+    seed: 1,
+    suites: [],
+    fixtures: { strategy: 'none', reason: '' },
+    destructive: false,
+    rules,
+    results: [] as ScenarioResult[],
+    errors: [],
+  };
 }
 
 describe('report files', () => {
@@ -191,12 +383,18 @@ describe('report files', () => {
     const xml = renderJunit(report(true));
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
     expect(xml).toMatch(/<testsuites name="billing-conform run-1: judged 2 of 6 rules/);
-    expect(xml).toMatch(/<testsuite name="summary"[^>]*>\s*<testcase name="judged 2 of 6 rules[^"]*" classname="conformance.summary"[^>]*>\s*<failure message="1 rule\(s\) not judged for a missing fixture or credential/);
+    expect(xml).toMatch(
+      /<testsuite name="summary"[^>]*>\s*<testcase name="judged 2 of 6 rules[^"]*" classname="conformance.summary"[^>]*>\s*<failure message="1 rule\(s\) not judged for a missing fixture or credential/,
+    );
     expect(xml.match(/<testsuite /g)).toHaveLength(5);
     expect(xml.match(/<testcase /g)).toHaveLength(7);
     expect(xml).toMatch(/<testcase name="SCHEMA.REQUIRED.PRESENT"[^>]*>\s*<failure message="Required field missing"/);
-    expect(xml).toContain('<skipped message="not judged (fixture): fixture &apos;merchantWithoutWebhooks&apos; unavailable: no strategy"/>');
-    expect(xml).toMatch(/<testcase name="AUTH.KEYS.REFERENCE"[^>]*>\s*<error message="engine error \(the tool broke, not the target\)/);
+    expect(xml).toContain(
+      '<skipped message="not judged (fixture): fixture &apos;merchantWithoutWebhooks&apos; unavailable: no strategy"/>',
+    );
+    expect(xml).toMatch(
+      /<testcase name="AUTH.KEYS.REFERENCE"[^>]*>\s*<error message="engine error \(the tool broke, not the target\)/,
+    );
     expect(xml).toContain('Required fields &lt;present&gt; &amp; typed.');
     expect(xml).not.toMatch(/<script>/);
   });
@@ -206,7 +404,9 @@ describe('report files', () => {
     expect(html).not.toMatch(/<(link|script)\b|src=["']http/);
     expect(html).toMatch(/<h1>Conformance: judged 2 of 5 rules/);
     expect(html).toMatch(/<section id="not-judged"><h2>Not judged \(3 rules\)<\/h2>/);
-    expect(html).toContain('<td>missing fixture</td><td>fixture &#39;merchantWithoutWebhooks&#39; unavailable: no strategy</td><td><a href="#WEBHOOKS.404.NEVER_ENABLED">');
+    expect(html).toContain(
+      '<td>missing fixture</td><td>fixture &#39;merchantWithoutWebhooks&#39; unavailable: no strategy</td><td><a href="#WEBHOOKS.404.NEVER_ENABLED">',
+    );
     expect(html).toContain('<h2>Endpoints &gt; Customers</h2>');
     expect(html).toMatch(/<details open><summary>1 finding<\/summary>/);
     expect(html).toContain('Requirements coverage');
@@ -215,8 +415,12 @@ describe('report files', () => {
 
   test('summary.md leads with the headline, names the unjudged rules with their reasons, and the failed rules', () => {
     const md = renderMarkdown(report());
-    expect(md).toMatch(/^## ❌ Conformance: judged 2 of 5 rules \(1 passed, 1 failed; 3 not judged\) · failed \(exit 1\)/);
-    expect(md).toContain("- **missing fixture**: fixture 'merchantWithoutWebhooks' unavailable: no strategy — `WEBHOOKS.404.NEVER_ENABLED`");
+    expect(md).toMatch(
+      /^## ❌ Conformance: judged 2 of 5 rules \(1 passed, 1 failed; 3 not judged\) · failed \(exit 1\)/,
+    );
+    expect(md).toContain(
+      "- **missing fixture**: fixture 'merchantWithoutWebhooks' unavailable: no strategy — `WEBHOOKS.404.NEVER_ENABLED`",
+    );
     expect(md).toContain('**1 rule(s) went unjudged for a missing fixture or credential** (exit 3)');
     expect(md).toContain('- **SCHEMA.REQUIRED.PRESENT**: Required field missing — `GET /v0/customers/cus_1` → 200');
     expect(md).toContain('| CUSTOMERS | 1 | 0 | 1 | 0 |');
@@ -228,7 +432,12 @@ describe('report files', () => {
     registerSecret(SECRET, 'CONFORM_API_KEY');
     const dir = await mkdtemp(join(tmpdir(), 'conform-report-'));
     const files = await writeReports(report(), dir);
-    expect(files.map((f) => f.slice(dir.length + 1))).toEqual(['report.json', 'junit.xml', 'report.html', 'summary.md']);
+    expect(files.map((f) => f.slice(dir.length + 1))).toEqual([
+      'report.json',
+      'junit.xml',
+      'report.html',
+      'summary.md',
+    ]);
     for (const f of files) {
       const text = await readFile(f, 'utf8');
       expect(text, f).not.toContain(SECRET);
@@ -239,25 +448,85 @@ describe('report files', () => {
 
 describe('merge', () => {
   test('shards merge: failed anywhere fails, a judgement beats not judged, findings and scenarios add up', () => {
-    const a = buildReport({ ...baseInput(), runId: 'r-shard1of2', shard: { index: 1, count: 2 }, results: [scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }), scenario({ state: 'skipped', ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED'], 'no fixture') }), scenario({ state: 'failed', ruleIds: ['AUTH.401.SHAPE'], judged: { 'AUTH.401.SHAPE': 2 }, failed: { 'AUTH.401.SHAPE': 2 }, findingCount: 2, findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'not 401', message: 'x' }] })] });
-    const b = buildReport({ ...baseInput(), runId: 'r-shard2of2', shard: { index: 2, count: 2 }, results: [scenario({ ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], judged: { 'WEBHOOKS.404.NEVER_ENABLED': 1 } }), scenario({ state: 'failed', ruleIds: ['AUTH.401.SHAPE'], judged: { 'AUTH.401.SHAPE': 1 }, failed: { 'AUTH.401.SHAPE': 1 }, findingCount: 1, findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'not 401', message: 'y' }] })] });
+    const a = buildReport({
+      ...baseInput(),
+      runId: 'r-shard1of2',
+      shard: { index: 1, count: 2 },
+      results: [
+        scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
+        scenario({
+          state: 'skipped',
+          ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+          notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED'], 'no fixture'),
+        }),
+        scenario({
+          state: 'failed',
+          ruleIds: ['AUTH.401.SHAPE'],
+          judged: { 'AUTH.401.SHAPE': 2 },
+          failed: { 'AUTH.401.SHAPE': 2 },
+          findingCount: 2,
+          findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'not 401', message: 'x' }],
+        }),
+      ],
+    });
+    const b = buildReport({
+      ...baseInput(),
+      runId: 'r-shard2of2',
+      shard: { index: 2, count: 2 },
+      results: [
+        scenario({ ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], judged: { 'WEBHOOKS.404.NEVER_ENABLED': 1 } }),
+        scenario({
+          state: 'failed',
+          ruleIds: ['AUTH.401.SHAPE'],
+          judged: { 'AUTH.401.SHAPE': 1 },
+          failed: { 'AUTH.401.SHAPE': 1 },
+          findingCount: 1,
+          findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'not 401', message: 'y' }],
+        }),
+      ],
+    });
     const m = mergeReports([a, b]);
     const v = Object.fromEntries(m.rules.map((r) => [r.id, r]));
     expect(v['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
     expect(v['WEBHOOKS.404.NEVER_ENABLED'].verdict).toBe('passed');
     expect(v['AUTH.401.SHAPE']).toMatchObject({ verdict: 'failed', failureCount: 3, judgements: 3 });
-    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({ verdict: 'not_judged', notJudged: [{ category: 'not-run' }] });
-    expect(v['AUTH.KEYS.REFERENCE']).toMatchObject({ verdict: 'not_judged', notJudged: [{ category: 'not-applicable' }] });
+    expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [{ category: 'not-run' }],
+    });
+    expect(v['AUTH.KEYS.REFERENCE']).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [{ category: 'not-applicable' }],
+    });
     expect(m.scenarios).toHaveLength(5);
     expect(m.run.shard).toBeUndefined();
     expect(m.run.id).toBe('r-merged');
-    expect(m.summary).toMatchObject({ exitCode: 1, headline: 'judged 3 of 5 rules (2 passed, 1 failed; 2 not judged)' });
+    expect(m.summary).toMatchObject({
+      exitCode: 1,
+      headline: 'judged 3 of 5 rules (2 passed, 1 failed; 2 not judged)',
+    });
     expect(schemaValidate(JSON.parse(JSON.stringify(m)))).toBe(true);
   });
 
   test('a gap in one shard that another shard judged is no gap; the acceptance of the run carries over', () => {
-    const gap = (shard: number, acceptance?: Acceptance) => buildReport({ ...baseInput(), runId: `r-shard${shard}of2`, shard: { index: shard, count: 2 }, acceptance, results: [scenario({ state: 'skipped', ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'], notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED'], 'no fixture') })] });
-    expect(mergeReports([gap(1), gap(2)]).summary).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
+    const gap = (shard: number, acceptance?: Acceptance) =>
+      buildReport({
+        ...baseInput(),
+        runId: `r-shard${shard}of2`,
+        shard: { index: shard, count: 2 },
+        acceptance,
+        results: [
+          scenario({
+            state: 'skipped',
+            ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+            notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED'], 'no fixture'),
+          }),
+        ],
+      });
+    expect(mergeReports([gap(1), gap(2)]).summary).toMatchObject({
+      exitCode: 3,
+      gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] },
+    });
     expect(mergeReports([gap(1, { allowUnjudged: true }), gap(2, { allowUnjudged: true })]).summary.exitCode).toBe(0);
   });
 

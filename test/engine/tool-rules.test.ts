@@ -17,13 +17,30 @@ beforeAll(async () => {
   contract = { spec: await loadSpec(), rules: await loadRules() };
 });
 
-const customer = { id: 'cus_1', object: 'customer', merchantId: 'org_1', consumerId: 'org_2', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null } };
+const customer = {
+  id: 'cus_1',
+  object: 'customer',
+  merchantId: 'org_1',
+  consumerId: 'org_2',
+  createdAt: '2024-01-01T00:00:00Z',
+  updatedAt: '2024-01-01T00:00:00Z',
+  validTaxAddress: { valid: true, message: null },
+};
 const judgedOf = (e: ReturnType<typeof ex>) => runChecks(e, contract);
 
 describe('restraint rules: the check registry never judges what the document leaves open', () => {
   test('the tool rules are marked restraint or client, each saying why', async () => {
     const rules = await loadRules();
-    const kinds = Object.fromEntries(['RATE.UNLISTED.NOT_JUDGED', 'RATE.DASHBOARD.EXEMPT', 'CONV.EXTRA_FIELDS.ALLOWED', 'SCHEMA.NOT_SHOWN.OPEN', 'RETRY.CLIENT.WAIT', 'RETRY.CLIENT.MAX_ATTEMPTS'].map((id) => [id, rules.byId(id)?.kind]));
+    const kinds = Object.fromEntries(
+      [
+        'RATE.UNLISTED.NOT_JUDGED',
+        'RATE.DASHBOARD.EXEMPT',
+        'CONV.EXTRA_FIELDS.ALLOWED',
+        'SCHEMA.NOT_SHOWN.OPEN',
+        'RETRY.CLIENT.WAIT',
+        'RETRY.CLIENT.MAX_ATTEMPTS',
+      ].map((id) => [id, rules.byId(id)?.kind]),
+    );
     expect(kinds).toEqual({
       'RATE.UNLISTED.NOT_JUDGED': 'restraint',
       'RATE.DASHBOARD.EXEMPT': 'restraint',
@@ -32,7 +49,8 @@ describe('restraint rules: the check registry never judges what the document lea
       'RETRY.CLIENT.WAIT': 'client',
       'RETRY.CLIENT.MAX_ATTEMPTS': 'client',
     });
-    for (const r of rules.rules.filter((x) => x.kind === 'restraint' || x.kind === 'client')) expect(r.notes ?? '', r.id).toMatch(/test\/engine\/tool-rules\.test\.ts/);
+    for (const r of rules.rules.filter((x) => x.kind === 'restraint' || x.kind === 'client'))
+      expect(r.notes ?? '', r.id).toMatch(/test\/engine\/tool-rules\.test\.ts/);
   });
 
   test('RATE.UNLISTED.NOT_JUDGED: x-ratelimit headers on an endpoint outside the Limits table are never judged', () => {
@@ -41,14 +59,30 @@ describe('restraint rules: the check registry never judges what the document lea
     expect(out.findings).toEqual([]);
     expect(out.judged.filter((id) => id.startsWith('RATE.'))).toEqual([]);
     // The same headers on a listed endpoint are judged, and fail: the restraint is about the table.
-    const listed = judgedOf(ex('GET', '/v0/customers', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }, headers));
+    const listed = judgedOf(
+      ex(
+        'GET',
+        '/v0/customers',
+        200,
+        { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } },
+        headers,
+      ),
+    );
     expect(listed.judged).toContain('RATE.HEADERS.PRESENT');
     expect(listed.findings.length).toBeGreaterThan(0);
   });
 
   test('RATE.DASHBOARD.EXEMPT: a bucket found in use (by dashboard or other traffic) is no violation; nothing judges the dashboard', () => {
     const inUse = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '2' };
-    const out = judgedOf(ex('GET', '/v0/customers', 200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }, inUse));
+    const out = judgedOf(
+      ex(
+        'GET',
+        '/v0/customers',
+        200,
+        { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } },
+        inUse,
+      ),
+    );
     expect(out.findings).toEqual([]);
     expect(out.judged).not.toContain('RATE.DASHBOARD.EXEMPT');
   });
@@ -70,7 +104,10 @@ describe('restraint rules: the check registry never judges what the document lea
     }
     // organization is an object whose fields are not shown: any fields are accepted.
     for (const organization of [{ name: 1, nested: { deep: [] } }, {}, { id: null, members: ['a'] }]) {
-      expect(judgedOf(ex('GET', '/v0/customers/cus_1', 200, { ...customer, organization })).findings, JSON.stringify(organization)).toEqual([]);
+      expect(
+        judgedOf(ex('GET', '/v0/customers/cus_1', 200, { ...customer, organization })).findings,
+        JSON.stringify(organization),
+      ).toEqual([]);
     }
   });
 });
@@ -83,22 +120,35 @@ describe("client rules: the engine's own HTTP client against a fake server", () 
     server = await startFakeTarget((_req, res) => {
       const next = script.shift();
       if (next === 'ok') return json(res, 200, { ok: true });
-      return json(res, 429, { error: 'rate_limit_exceeded', message: 'GET /v0/customers: slow down' }, next === undefined ? {} : { 'retry-after': next });
+      return json(
+        res,
+        429,
+        { error: 'rate_limit_exceeded', message: 'GET /v0/customers: slow down' },
+        next === undefined ? {} : { 'retry-after': next },
+      );
     });
   });
   afterAll(() => server.close());
 
-  async function attempts(retryAfters: Array<string | undefined>): Promise<{ waits: number[]; sent: number; last?: number }> {
+  async function attempts(
+    retryAfters: Array<string | undefined>,
+  ): Promise<{ waits: number[]; sent: number; last?: number }> {
     script = [...retryAfters];
     const waits: number[] = [];
     const before = server.requests.length;
-    const client = new HttpClient({ baseUrl: server.baseUrl, apiKey: 'sk_test_tool_rules', sleep: async (ms) => void waits.push(ms) });
+    const client = new HttpClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'sk_test_tool_rules',
+      sleep: async (ms) => void waits.push(ms),
+    });
     const res = await client.get('/v0/customers');
     return { waits, sent: server.requests.length - before, last: res.status };
   }
 
   test('RETRY.CLIENT.WAIT: never at once; retry-after seconds, else 1 s doubled on each further rejection', async () => {
-    expect((await attempts([undefined, undefined, undefined, undefined, undefined])).waits).toEqual([1000, 2000, 4000, 8000]);
+    expect((await attempts([undefined, undefined, undefined, undefined, undefined])).waits).toEqual([
+      1000, 2000, 4000, 8000,
+    ]);
     expect((await attempts(['3', '1', 'ok'])).waits).toEqual([3000, 1000]);
     const mixed = await attempts(['2', undefined, 'ok']);
     expect(mixed.waits).toEqual([2000, 2000]);

@@ -95,7 +95,8 @@ async function checkCall(call: string[]): Promise<string[]> {
   for (const arg of args) {
     if (!arg.startsWith('-')) continue;
     const flag = arg.split('=')[0];
-    if (!new RegExp(`(^|[\\s,])${flag.replace(/[-]/g, '\\-')}([\\s,=]|$)`, 'm').test(command.usage)) problems.push(`'${sub} ${flag}' is not an option of ${sub} (conform ${sub} --help)`);
+    if (!new RegExp(`(^|[\\s,])${flag.replace(/[-]/g, '\\-')}([\\s,=]|$)`, 'm').test(command.usage))
+      problems.push(`'${sub} ${flag}' is not an option of ${sub} (conform ${sub} --help)`);
   }
   return problems;
 }
@@ -103,7 +104,8 @@ async function checkCall(call: string[]): Promise<string[]> {
 async function checkScripts(scripts: string[]): Promise<{ calls: string[][]; problems: string[] }> {
   const commands = scripts.flatMap(commandsOf);
   const problems: string[] = [];
-  for (const words of commands) if (!KNOWN_PROGRAMS.includes(words[0])) problems.push(`unknown program '${words[0]}' in: ${words.join(' ')}`);
+  for (const words of commands)
+    if (!KNOWN_PROGRAMS.includes(words[0])) problems.push(`unknown program '${words[0]}' in: ${words.join(' ')}`);
   const calls = cliCalls(commands);
   for (const call of calls) problems.push(...(await checkCall(call)));
   return { calls, problems };
@@ -117,22 +119,43 @@ function githubSteps(): Json[] {
 }
 
 function gitlabScripts(): string[] {
-  const jobs = Object.entries(gitlab).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)) as [string, Json][];
-  return jobs.flatMap(([, j]) => ['before_script', 'script', 'after_script'].flatMap((k) => (Array.isArray(j[k]) ? (j[k] as string[]) : [])));
+  const jobs = Object.entries(gitlab).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)) as [
+    string,
+    Json,
+  ][];
+  return jobs.flatMap(([, j]) =>
+    ['before_script', 'script', 'after_script'].flatMap((k) => (Array.isArray(j[k]) ? (j[k] as string[]) : [])),
+  );
 }
 
 describe('the command checker', () => {
   it('splits shell lines into commands and finds the CLI calls, flags included', async () => {
-    expect(commandsOf('npm ci && npx billing-conform run --shard "$I/3" \\\n  --report-dir r # note\ncat a.md >> "$GITHUB_STEP_SUMMARY"')).toEqual([
+    expect(
+      commandsOf(
+        'npm ci && npx billing-conform run --shard "$I/3" \\\n  --report-dir r # note\ncat a.md >> "$GITHUB_STEP_SUMMARY"',
+      ),
+    ).toEqual([
       ['npm', 'ci'],
       ['npx', 'billing-conform', 'run', '--shard', '$I/3', '--report-dir', 'r'],
       ['cat', 'a.md'],
     ]);
-    expect(commandsOf('npx billing-conform run --shard ${{ matrix.shard }}/3')[0]).toEqual(['npx', 'billing-conform', 'run', '--shard', '${{matrix.shard}}/3']);
+    expect(commandsOf('npx billing-conform run --shard ${{ matrix.shard }}/3')[0]).toEqual([
+      'npx',
+      'billing-conform',
+      'run',
+      '--shard',
+      '${{matrix.shard}}/3',
+    ]);
   });
 
   it('fails on a command, a flag or a program that does not exist', async () => {
-    const bad = await checkScripts(['npx billing-conform runn', 'npx billing-conform run --shards 1/2', 'npx billing-conform merge a --output m', 'npx billing-conform --versions', 'curlx http://x']);
+    const bad = await checkScripts([
+      'npx billing-conform runn',
+      'npx billing-conform run --shards 1/2',
+      'npx billing-conform merge a --output m',
+      'npx billing-conform --versions',
+      'curlx http://x',
+    ]);
     expect(bad.problems).toEqual([
       "unknown program 'curlx' in: curlx http://x",
       "'runn' is not a billing-conform command",
@@ -140,13 +163,24 @@ describe('the command checker', () => {
       "'merge --output' is not an option of merge (conform merge --help)",
       "'--versions' is not a global option of billing-conform",
     ]);
-    expect((await checkScripts(['npx billing-conform run --sandbox --shard 1/2 --report-dir=x', 'npx billing-conform --version'])).problems).toEqual([]);
+    expect(
+      (
+        await checkScripts([
+          'npx billing-conform run --sandbox --shard 1/2 --report-dir=x',
+          'npx billing-conform --version',
+        ])
+      ).problems,
+    ).toEqual([]);
   });
 });
 
 describe('examples/ci/github-actions.yml', () => {
   it('runs only commands and flags that exist', async () => {
-    const { calls, problems } = await checkScripts(githubSteps().filter((s) => typeof s.run === 'string').map((s) => s.run as string));
+    const { calls, problems } = await checkScripts(
+      githubSteps()
+        .filter((s) => typeof s.run === 'string')
+        .map((s) => s.run as string),
+    );
     expect(problems).toEqual([]);
     expect(calls.map((c) => c[0]).sort()).toEqual(['merge', 'run']);
   });
@@ -158,12 +192,23 @@ describe('examples/ci/github-actions.yml', () => {
     expect(runStep.run).toContain(`--shard \${{ matrix.shard }}/${shards.length}`);
     expect((shardJob.steps as Json[]).some((s) => /^npm ci\b/.test(s.run ?? ''))).toBe(true);
     // The merge must fail when a shard is missing, so that a lost shard cannot pass the gate.
-    expect(shardProblem(shards.slice(1).map((index) => ({ run: { shard: { index, count: shards.length } } }) as never))).toMatch(/shard 1\/\d missing/);
+    expect(
+      shardProblem(shards.slice(1).map((index) => ({ run: { shard: { index, count: shards.length } } }) as never)),
+    ).toMatch(/shard 1\/\d missing/);
     const steps = githubSteps();
-    expect(steps.some((s) => /billing-conform merge shards\/conformance-shard-\* --out reports\/merged/.test(s.run ?? ''))).toBe(true);
-    expect(steps.find((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ''))?.run).toBe('cat reports/merged/summary.md >> "$GITHUB_STEP_SUMMARY"');
-    expect(steps.some((s) => /junit/.test(s.uses ?? '') && s.with?.report_paths === 'reports/merged/junit.xml')).toBe(true);
-    expect(steps.filter((s) => /^actions\/upload-artifact@/.test(s.uses ?? '')).map((s) => s.with.path)).toEqual(['reports/shard-${{ matrix.shard }}', 'reports/merged']);
+    expect(
+      steps.some((s) => /billing-conform merge shards\/conformance-shard-\* --out reports\/merged/.test(s.run ?? '')),
+    ).toBe(true);
+    expect(steps.find((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ''))?.run).toBe(
+      'cat reports/merged/summary.md >> "$GITHUB_STEP_SUMMARY"',
+    );
+    expect(steps.some((s) => /junit/.test(s.uses ?? '') && s.with?.report_paths === 'reports/merged/junit.xml')).toBe(
+      true,
+    );
+    expect(steps.filter((s) => /^actions\/upload-artifact@/.test(s.uses ?? '')).map((s) => s.with.path)).toEqual([
+      'reports/shard-${{ matrix.shard }}',
+      'reports/merged',
+    ]);
   });
 });
 
@@ -178,7 +223,9 @@ describe('examples/ci/gitlab-ci.yml', () => {
     expect(gitlabScripts().some((s) => /^npm ci\b/.test(s))).toBe(true);
     expect(gitlab.conformance.parallel).toBeGreaterThan(1);
     expect(gitlab.conformance.script.join('\n')).toContain('--shard "$CI_NODE_INDEX/$CI_NODE_TOTAL"');
-    expect(gitlab['conformance-report'].script.join('\n')).toContain('billing-conform merge reports/shard-* --out reports/merged');
+    expect(gitlab['conformance-report'].script.join('\n')).toContain(
+      'billing-conform merge reports/shard-* --out reports/merged',
+    );
     expect(gitlab['conformance-report'].artifacts.reports.junit).toBe('reports/merged/junit.xml');
     expect(gitlab.conformance.artifacts.when).toBe('always');
   });

@@ -15,7 +15,13 @@ const report = {
         { id: '2', mutatorName: 'StringLiteral', replacement: '""', status: 'Survived', location: at(2, 21, 26) },
         { id: '3', mutatorName: 'StringLiteral', replacement: '""', status: 'NoCoverage', location: at(3, 10, 17) },
         { id: '4', mutatorName: 'BlockStatement', replacement: '{}', status: 'Timeout', location: at(1, 30, 1) },
-        { id: '5', mutatorName: 'ConditionalExpression', replacement: 'true', status: 'Ignored', location: at(2, 7, 12) },
+        {
+          id: '5',
+          mutatorName: 'ConditionalExpression',
+          replacement: 'true',
+          status: 'Ignored',
+          location: at(2, 7, 12),
+        },
       ],
     },
   },
@@ -82,8 +88,16 @@ describe('mutation survivors', () => {
       },
     };
     const mutants = reportedMutants(twins);
-    expect(mutants.map((m) => [m.id, m.occurrence, m.twins])).toEqual([['6', 1, 2], ['7', 2, 2]]);
-    const one = (extra: string) => loadReviews(reviewsFile(`survivors:\n  - {file: src/reference/y.ts, mutator: StringLiteral, original: '"x"', replacement: '""', ${extra}verdict: equivalent, reason: only a label nobody reads}\n`));
+    expect(mutants.map((m) => [m.id, m.occurrence, m.twins])).toEqual([
+      ['6', 1, 2],
+      ['7', 2, 2],
+    ]);
+    const one = (extra: string) =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: src/reference/y.ts, mutator: StringLiteral, original: '"x"', replacement: '""', ${extra}verdict: equivalent, reason: only a label nobody reads}\n`,
+        ),
+      );
     // Without an occurrence a review matches no twin: each needs its own decision.
     expect(summarize(mutants, one('')).unreviewed.map((m) => m.id)).toEqual(['6', '7']);
     const second = summarize(mutants, one('occurrence: 2, '));
@@ -92,11 +106,29 @@ describe('mutation survivors', () => {
   });
 
   test('only exact reviews are accepted: no regular expressions, no wildcard mutator, no duplicates', () => {
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, match: '^x', replacement: '""', verdict: equivalent, reason: a real reason}\n`))).toThrow(/unknown key match/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: '*', original: a, replacement: b, verdict: equivalent, reason: a real reason}\n`))).toThrow(/one Stryker mutator name/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: StringLiteral, match: '^x', replacement: '""', verdict: equivalent, reason: a real reason}\n`,
+        ),
+      ),
+    ).toThrow(/unknown key match/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: '*', original: a, replacement: b, verdict: equivalent, reason: a real reason}\n`,
+        ),
+      ),
+    ).toThrow(/one Stryker mutator name/);
     const dup = `  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: equivalent, reason: a real reason}\n`;
     expect(() => loadReviews(reviewsFile(`survivors:\n${dup}${dup}`))).toThrow(/two reviews of the same mutant/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, occurrence: 0, verdict: equivalent, reason: a real reason}\n`))).toThrow(/occurrence/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, occurrence: 0, verdict: equivalent, reason: a real reason}\n`,
+        ),
+      ),
+    ).toThrow(/occurrence/);
   });
 
   test('the reviews of the project load, each naming one mutant', () => {
@@ -106,8 +138,26 @@ describe('mutation survivors', () => {
   });
 
   test('a review without a verdict or a reason is refused, naming the entry', () => {
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: fine, reason: because it is}\n`))).toThrow(/survivors\[0\]: verdict must be equivalent or unobservable/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: equivalent, reason: ok}\n`))).toThrow(/survivors\[0\]: the reason must say why/);
-    expect(() => loadReviews(reviewsFile(`survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, verdict: equivalent, reason: a real reason}\n`))).toThrow(/'replacement' must be a string/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: fine, reason: because it is}\n`,
+        ),
+      ),
+    ).toThrow(/survivors\[0\]: verdict must be equivalent or unobservable/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, replacement: b, verdict: equivalent, reason: ok}\n`,
+        ),
+      ),
+    ).toThrow(/survivors\[0\]: the reason must say why/);
+    expect(() =>
+      loadReviews(
+        reviewsFile(
+          `survivors:\n  - {file: a.ts, mutator: StringLiteral, original: a, verdict: equivalent, reason: a real reason}\n`,
+        ),
+      ),
+    ).toThrow(/'replacement' must be a string/);
   });
 });

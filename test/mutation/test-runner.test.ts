@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { outcome, splitPasses } from '../../mutation/conform-test-runner.js';
 
 describe('Stryker conform test runner', () => {
-  test('a static mutant runs its file\'s suites first, then the rest; all at once when its file has none', () => {
+  test("a static mutant runs its file's suites first, then the rest; all at once when its file has none", () => {
     const all = ['auth', 'items', 'webhooks'];
     expect(splitPasses(['items'], all)).toEqual([['items'], ['auth', 'webhooks']]);
     expect(splitPasses([], all)).toEqual([all]);

@@ -31,20 +31,38 @@ interface Result {
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env }, timeout: 240_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
-    });
+    execFile(
+      cmd,
+      args,
+      {
+        cwd,
+        env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env },
+        timeout: 240_000,
+        maxBuffer: 16 << 20,
+      },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** A lockfile for a project whose one dev dependency is the tarball: this project's lock less its own dev dependencies. */
 function consumerLock(tarball: string, integrity: string): object {
-  const own = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Record<string, unknown>> };
+  const own = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, Record<string, unknown>>;
+  };
   const packages: Record<string, unknown> = {
     '': { name: 'consumer', version: '1.0.0', devDependencies: { [PKG.name]: `file:${tarball}` } },
     [`node_modules/${PKG.name}`]: {
-      version: PKG.version, resolved: `file:${tarball}`, integrity, dev: true, license: PKG.license,
-      dependencies: PKG.dependencies, bin: PKG.bin, engines: PKG.engines,
+      version: PKG.version,
+      resolved: `file:${tarball}`,
+      integrity,
+      dev: true,
+      license: PKG.license,
+      dependencies: PKG.dependencies,
+      bin: PKG.bin,
+      engines: PKG.engines,
     },
   };
   for (const [path, entry] of Object.entries(own.packages)) {
@@ -83,8 +101,24 @@ describe('installed from an npm pack tarball into another project', () => {
     expect(pack.code, pack.stderr).toBe(0);
     // Lifecycle scripts (prepare) may print before npm's JSON, which starts on a line of its own.
     packed = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)))[0];
-    await writeFile(join(work, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', devDependencies: { [PKG.name]: `file:${packed.filename}` } }, null, 2));
-    await writeFile(join(work, 'package-lock.json'), JSON.stringify(consumerLock(packed.filename, packed.integrity), null, 2));
+    await writeFile(
+      join(work, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'consumer',
+          version: '1.0.0',
+          private: true,
+          type: 'module',
+          devDependencies: { [PKG.name]: `file:${packed.filename}` },
+        },
+        null,
+        2,
+      ),
+    );
+    await writeFile(
+      join(work, 'package-lock.json'),
+      JSON.stringify(consumerLock(packed.filename, packed.integrity), null, 2),
+    );
     installed = await run(NPM, ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], work);
   }, 240_000);
 
@@ -95,7 +129,17 @@ describe('installed from an npm pack tarball into another project', () => {
 
   it('the tarball holds the CLI, suites, spec, schemas and type declarations, and none of the project’s own tests or tools', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['bin/conform.js', 'src/cli/main.ts', 'suites/auth.suite.ts', 'spec/openapi.yaml', 'spec/rules.yaml', 'schemas/config.schema.json', 'schemas/fixtures.schema.json', 'types/engine/fixtures/public.d.ts']) expect(paths).toContain(p);
+    for (const p of [
+      'bin/conform.js',
+      'src/cli/main.ts',
+      'suites/auth.suite.ts',
+      'spec/openapi.yaml',
+      'spec/rules.yaml',
+      'schemas/config.schema.json',
+      'schemas/fixtures.schema.json',
+      'types/engine/fixtures/public.d.ts',
+    ])
+      expect(paths).toContain(p);
     expect(paths.filter((p) => /^(test|mutation|bench|scripts|reports)\//.test(p))).toEqual([]);
   });
 
@@ -121,24 +165,62 @@ describe('installed from an npm pack tarball into another project', () => {
   });
 
   it('a short run (the auth suite) against a conform serve started from the installed package passes', async () => {
-    server = spawn(process.execPath, [join(work, 'node_modules', PKG.name, 'bin', 'conform.js'), 'serve', '--port', '0', '--api-key', KEY], { cwd: work, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(
+      process.execPath,
+      [join(work, 'node_modules', PKG.name, 'bin', 'conform.js'), 'serve', '--port', '0', '--api-key', KEY],
+      { cwd: work, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: server!.stdout! }).once('line', resolve);
       server!.once('exit', (code) => reject(new Error(`conform serve exited (${code}) before listening`)));
     });
     const baseUrl = /listening on (http:\/\/\S+)/.exec(line)?.[1];
     expect(baseUrl, line).toBeDefined();
-    const r = await run(NPX, ['billing-conform', 'run', '--base-url', baseUrl!, '--suite', 'auth', '--plain', '--report-dir', 'reports/auth', '--seed', '1'], work, { CI: 'true', CONFORM_API_KEY: KEY });
+    const r = await run(
+      NPX,
+      [
+        'billing-conform',
+        'run',
+        '--base-url',
+        baseUrl!,
+        '--suite',
+        'auth',
+        '--plain',
+        '--report-dir',
+        'reports/auth',
+        '--seed',
+        '1',
+      ],
+      work,
+      { CI: 'true', CONFORM_API_KEY: KEY },
+    );
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     const report = JSON.parse(await readFile(join(work, 'reports', 'auth', 'report.json'), 'utf8'));
     expect(report.summary.rules.failed).toBe(0);
     expect(report.summary.rules.passed).toBeGreaterThan(3);
-    expect(report.rules.filter((x: { id: string; verdict: string }) => x.id.startsWith('AUTH.') && x.verdict === 'passed').length).toBeGreaterThan(3);
+    expect(
+      report.rules.filter((x: { id: string; verdict: string }) => x.id.startsWith('AUTH.') && x.verdict === 'passed')
+        .length,
+    ).toBeGreaterThan(3);
     expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
   });
 
   it('billing-conform/fixtures gives a fixtures module its types, and FixtureUnavailable at run time', async () => {
-    await writeFile(join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['*.ts'] }));
+    await writeFile(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        include: ['*.ts'],
+      }),
+    );
     await writeFile(
       join(work, 'good.fixtures.ts'),
       `import { FixtureUnavailable, type FixtureFactory } from 'billing-conform/fixtures';
@@ -152,12 +234,24 @@ const create: FixtureFactory = (ctx) => ({
 export default create;
 `,
     );
-    await writeFile(join(work, 'bad.fixtures.ts'), `import type { FixtureFactory } from 'billing-conform/fixtures';\nexport default (() => ({ async customer() { return { customerId: 1 }; } })) satisfies FixtureFactory;\n`);
+    await writeFile(
+      join(work, 'bad.fixtures.ts'),
+      `import type { FixtureFactory } from 'billing-conform/fixtures';\nexport default (() => ({ async customer() { return { customerId: 1 }; } })) satisfies FixtureFactory;\n`,
+    );
     const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], work);
     const errorFiles = [...tsc.stdout.matchAll(/^(\S+?)\(\d+,\d+\): error/gm)].map((m) => m[1]);
     expect(errorFiles, tsc.stdout).toEqual(['bad.fixtures.ts']);
     expect(tsc.stdout).toMatch(/customerId/);
-    const loaded = await run(process.execPath, ['--import', 'tsx', '-e', "const m = await import('./good.fixtures.ts'); const { FixtureUnavailable } = await import('billing-conform/fixtures'); console.log(typeof m.default, new FixtureUnavailable('x', 'y').name)"], work);
+    const loaded = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "const m = await import('./good.fixtures.ts'); const { FixtureUnavailable } = await import('billing-conform/fixtures'); console.log(typeof m.default, new FixtureUnavailable('x', 'y').name)",
+      ],
+      work,
+    );
     expect(loaded.stdout.trim(), loaded.stderr).toBe('function FixtureUnavailable');
   });
 });

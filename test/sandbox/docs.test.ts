@@ -16,7 +16,13 @@ test('the fixture table of docs/fixtures.md is the one src/engine/fixtures/catal
 test('the catalog names every fixture method a file can serve, and only those', () => {
   const fromFile = new Set(FIXTURE_CATALOG.map((f) => (f.key === 'merchantId' ? 'merchant' : f.key.split('.')[0])));
   // No key of their own: reads and steps (readPaths, remove), a request, time; webhooksEnabled() uses webhookEndpoints.
-  const notFromFile = ['readItem', 'readSubscription', 'advancePastBoundary', 'externalIdClaimedTwice', 'webhooksEnabled'];
+  const notFromFile = [
+    'readItem',
+    'readSubscription',
+    'advancePastBoundary',
+    'externalIdClaimedTwice',
+    'webhooksEnabled',
+  ];
   expect(FIXTURE_METHODS.filter((m) => !fromFile.has(m) && !notFromFile.includes(m))).toEqual([]);
   expect([...fromFile].filter((m) => !(FIXTURE_METHODS as readonly string[]).includes(m))).toEqual([]);
 });

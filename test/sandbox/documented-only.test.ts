@@ -18,7 +18,10 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-  proxy = await startProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, fault: documentedOnly(await loadSpec()) });
+  proxy = await startProxy({
+    upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    fault: documentedOnly(await loadSpec()),
+  });
 });
 
 afterAll(async () => {
@@ -27,7 +30,11 @@ afterAll(async () => {
 });
 
 async function send(method: string, path: string) {
-  const res = await request(`${proxy.url}${path}`, { method: method as 'GET', headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+  const res = await request(`${proxy.url}${path}`, {
+    method: method as 'GET',
+    headers: { 'content-type': 'application/json' },
+    body: method === 'GET' ? undefined : '{}',
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 

@@ -24,7 +24,9 @@ export interface DocumentedOnlyTarget {
 
 export async function startDocumentedOnlyTarget(): Promise<DocumentedOnlyTarget> {
   const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--documented-port', '0', '--api-key', apiKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--documented-port', '0', '--api-key', apiKey], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const up = await new Promise<RegExpExecArray[]>((resolve, reject) => {
@@ -54,18 +56,37 @@ export interface RunOutcome {
   code: number | null;
   stdout: string;
   stderr: string;
-  report: { rules: Array<{ id: string; verdict: string; kind?: string; reasons?: string[]; notJudged?: Array<{ reason: string; category: string }>; informational?: boolean }>; summary: Record<string, any> };
+  report: {
+    rules: Array<{
+      id: string;
+      verdict: string;
+      kind?: string;
+      reasons?: string[];
+      notJudged?: Array<{ reason: string; category: string }>;
+      informational?: boolean;
+    }>;
+    summary: Record<string, any>;
+  };
 }
 
 /** `conform run ...args` from `cwd`, reading back report.json from `reportDir`. */
-export async function conformRun(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; reportDir: string }): Promise<RunOutcome> {
-  const proc = spawn(process.execPath, [BIN, 'run', '--plain', '--report-dir', opts.reportDir, ...args], { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function conformRun(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; reportDir: string },
+): Promise<RunOutcome> {
+  const proc = spawn(process.execPath, [BIN, 'run', '--plain', '--report-dir', opts.reportDir, ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (c) => (stdout += c));
   proc.stderr!.on('data', (c) => (stderr += c));
   const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
-  const report = JSON.parse(await readFile(join(opts.reportDir, 'report.json'), 'utf8').catch(() => '{"rules":[],"summary":{}}'));
+  const report = JSON.parse(
+    await readFile(join(opts.reportDir, 'report.json'), 'utf8').catch(() => '{"rules":[],"summary":{}}'),
+  );
   return { code, stdout, stderr, report };
 }
 
@@ -75,5 +96,10 @@ export function tally(o: RunOutcome): { passed: number; failed: string[]; notJud
   const passed = by((v) => v === 'passed').length;
   const failed = by((v) => v === 'failed');
   const notJudged = by((v) => v !== 'passed' && v !== 'failed');
-  return { passed, failed, notJudged, line: `passed ${passed}, failed ${failed.length}, not judged ${notJudged.length}, exit ${o.code}` };
+  return {
+    passed,
+    failed,
+    notJudged,
+    line: `passed ${passed}, failed ${failed.length}, not judged ${notJudged.length}, exit ${o.code}`,
+  };
 }

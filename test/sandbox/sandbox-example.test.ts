@@ -14,7 +14,14 @@ import { HttpClient } from '../../src/engine/http/index.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import createFixtures from '../../examples/sandbox/conform.fixtures.ts';
 import { fixturesYaml, seed } from '../../examples/sandbox/seed-fixtures-file.ts';
-import { conformRun, ROOT, startDocumentedOnlyTarget, tally, type DocumentedOnlyTarget, type RunOutcome } from './harness.ts';
+import {
+  conformRun,
+  ROOT,
+  startDocumentedOnlyTarget,
+  tally,
+  type DocumentedOnlyTarget,
+  type RunOutcome,
+} from './harness.ts';
 
 const EXAMPLE = join(ROOT, 'examples/sandbox');
 /**
@@ -29,7 +36,10 @@ let target: DocumentedOnlyTarget;
 let work: string;
 
 beforeAll(async () => {
-  [target, work] = await Promise.all([startDocumentedOnlyTarget(), mkdtemp(join(tmpdir(), 'conform-sandbox-example-'))]);
+  [target, work] = await Promise.all([
+    startDocumentedOnlyTarget(),
+    mkdtemp(join(tmpdir(), 'conform-sandbox-example-')),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -41,14 +51,23 @@ afterAll(async () => {
 async function documentedUnjudged(strategy: 'module' | 'file'): Promise<string[]> {
   const doc = await readFile(join(ROOT, 'docs/fixtures.md'), 'utf8');
   const section = doc.split('## Not judged on a documented-endpoints-only target')[1]?.split('\n## ')[0] ?? '';
-  const rows = section.split('\n').filter((l) => /^\| `[A-Z_.]+` \|/.test(l)).map((l) => l.split('|').map((c) => c.trim()));
+  const rows = section
+    .split('\n')
+    .filter((l) => /^\| `[A-Z_.]+` \|/.test(l))
+    .map((l) => l.split('|').map((c) => c.trim()));
   const column = strategy === 'module' ? 2 : 3;
-  return rows.filter((r) => r[column] === 'not judged').map((r) => r[1].replace(/`/g, '')).sort();
+  return rows
+    .filter((r) => r[column] === 'not judged')
+    .map((r) => r[1].replace(/`/g, ''))
+    .sort();
 }
 
 /** Contract rules only: reference rules are not applicable to a target other than the reference. */
 function contractUnjudged(o: RunOutcome): string[] {
-  return o.report.rules.filter((r) => (r.kind ?? 'contract') === 'contract' && r.verdict !== 'passed' && r.verdict !== 'failed').map((r) => r.id).sort();
+  return o.report.rules
+    .filter((r) => (r.kind ?? 'contract') === 'contract' && r.verdict !== 'passed' && r.verdict !== 'failed')
+    .map((r) => r.id)
+    .sort();
 }
 
 /**
@@ -58,55 +77,89 @@ function contractUnjudged(o: RunOutcome): string[] {
  */
 function unattributable(o: RunOutcome): string[] {
   return o.report.rules
-    .filter((r) => r.id.startsWith('RATE.') && r.verdict === 'not_judged' && (r.notJudged ?? []).length > 0 && r.notJudged!.every((n) => n.category === 'target'))
+    .filter(
+      (r) =>
+        r.id.startsWith('RATE.') &&
+        r.verdict === 'not_judged' &&
+        (r.notJudged ?? []).length > 0 &&
+        r.notJudged!.every((n) => n.category === 'target'),
+    )
     .map((r) => r.id);
 }
 
 function expectClean(o: RunOutcome, expectedUnjudged: string[], label: string): void {
   const t = tally(o);
-  const failures = o.report.rules.filter((r) => r.verdict === 'failed').map((r) => `${r.id}: ${JSON.stringify(r).slice(0, 600)}`);
+  const failures = o.report.rules
+    .filter((r) => r.verdict === 'failed')
+    .map((r) => `${r.id}: ${JSON.stringify(r).slice(0, 600)}`);
   expect(failures, o.stdout.slice(-2000)).toEqual([]);
   expect(o.stdout).not.toContain(target.apiKey);
   const slow = unattributable(o);
-  if (slow.length) console.log(`${label}: rate-limit rules not attributable at this machine's pace (not judged, category target): ${slow.join(', ')}`);
+  if (slow.length)
+    console.log(
+      `${label}: rate-limit rules not attributable at this machine's pace (not judged, category target): ${slow.join(', ')}`,
+    );
   const unjudged = contractUnjudged(o).filter((id) => !slow.includes(id));
-  const unexpected = o.report.rules.filter((r) => unjudged.includes(r.id) && !expectedUnjudged.includes(r.id)).map((r) => `${r.id}: ${(r.notJudged ?? []).map((n) => `[${n.category}] ${n.reason}`).join('; ')}`);
+  const unexpected = o.report.rules
+    .filter((r) => unjudged.includes(r.id) && !expectedUnjudged.includes(r.id))
+    .map((r) => `${r.id}: ${(r.notJudged ?? []).map((n) => `[${n.category}] ${n.reason}`).join('; ')}`);
   expect(unjudged, `${label}: ${t.line}\n${unexpected.join('\n')}`).toEqual(expectedUnjudged);
   // The family is judged, not waved through: its core rules pass in every run.
-  for (const id of ['RATE.HEADERS.PRESENT', 'RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY']) expect(o.report.rules.find((r) => r.id === id)?.verdict, `${label}: ${id}`).toBe('passed');
+  for (const id of ['RATE.HEADERS.PRESENT', 'RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY'])
+    expect(o.report.rules.find((r) => r.id === id)?.verdict, `${label}: ${id}`).toBe('passed');
   expect(o.code, `${label}: ${t.line}\n${o.stdout.slice(-1500)}\n${o.stderr.slice(-1500)}`).toBe(0);
 }
 
 describe('examples/sandbox against a documented-endpoints-only target', () => {
-  test('module strategy (fixtures through CONFORM_ADMIN_URL), twice in a row: 0 failed, only the documented gaps unjudged', async () => {
-    const expected = await documentedUnjudged('module');
-    const env = { BILLING_API_KEY: target.apiKey, CONFORM_ADMIN_URL: target.adminUrl, CONFORM_API_KEY: '' };
-    for (const n of [1, 2]) {
-      const o = await conformRun(['--base-url', target.baseUrl, '--seed', String(n)], { cwd: EXAMPLE, env, reportDir: join(work, `module-${n}`) });
-      console.log(`module strategy, run ${n}: ${tally(o).line}`);
-      expectClean(o, expected, `module strategy, run ${n}`);
-    }
-  }, 2 * RUN_TIMEOUT_MS);
+  test(
+    'module strategy (fixtures through CONFORM_ADMIN_URL), twice in a row: 0 failed, only the documented gaps unjudged',
+    async () => {
+      const expected = await documentedUnjudged('module');
+      const env = { BILLING_API_KEY: target.apiKey, CONFORM_ADMIN_URL: target.adminUrl, CONFORM_API_KEY: '' };
+      for (const n of [1, 2]) {
+        const o = await conformRun(['--base-url', target.baseUrl, '--seed', String(n)], {
+          cwd: EXAMPLE,
+          env,
+          reportDir: join(work, `module-${n}`),
+        });
+        console.log(`module strategy, run ${n}: ${tally(o).line}`);
+        expectClean(o, expected, `module strategy, run ${n}`);
+      }
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
 
-  test(`file strategy (a file seeded through the same back office for two runs), ${FILE_RUNS.length === 2 ? 'twice in a row' : 'once'}: 0 failed, only the documented gaps unjudged`, async () => {
-    const expected = await documentedUnjudged('file');
-    // What seed-fixtures-file.ts does from the command line: the example's module creates, the file names.
-    const http = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey });
-    process.env.CONFORM_ADMIN_URL = target.adminUrl;
-    const module = await createFixtures({ baseUrl: target.baseUrl, apiKey: target.apiKey, http: http as never, registerSecret: (v) => registerSecret(v) });
-    delete process.env.CONFORM_ADMIN_URL;
-    const seeded = await seed(module as Parameters<typeof seed>[0], 2);
-    await writeFile(join(work, 'conform.fixtures.yaml'), fixturesYaml(seeded, 2));
-    // The example's file config, its fixtures file in the work folder.
-    const config = parse(await readFile(join(EXAMPLE, 'conform.file.config.yaml'), 'utf8'));
-    config.fixtures.file = join(work, 'conform.fixtures.yaml');
-    await writeFile(join(work, 'conform.file.config.yaml'), stringify(config));
-    const env = { BILLING_API_KEY: target.apiKey, CONFORM_API_KEY: '', ...seeded.env };
-    for (const n of FILE_RUNS) {
-      const o = await conformRun(['--config', join(work, 'conform.file.config.yaml'), '--base-url', target.baseUrl, '--seed', String(n)], { cwd: EXAMPLE, env, reportDir: join(work, `file-${n}`) });
-      console.log(`file strategy, run ${n}: ${tally(o).line}`);
-      for (const key of Object.values(seeded.env)) expect(o.stdout).not.toContain(key);
-      expectClean(o, expected, `file strategy, run ${n}`);
-    }
-  }, 3 * RUN_TIMEOUT_MS);
+  test(
+    `file strategy (a file seeded through the same back office for two runs), ${FILE_RUNS.length === 2 ? 'twice in a row' : 'once'}: 0 failed, only the documented gaps unjudged`,
+    async () => {
+      const expected = await documentedUnjudged('file');
+      // What seed-fixtures-file.ts does from the command line: the example's module creates, the file names.
+      const http = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey });
+      process.env.CONFORM_ADMIN_URL = target.adminUrl;
+      const module = await createFixtures({
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey,
+        http: http as never,
+        registerSecret: (v) => registerSecret(v),
+      });
+      delete process.env.CONFORM_ADMIN_URL;
+      const seeded = await seed(module as Parameters<typeof seed>[0], 2);
+      await writeFile(join(work, 'conform.fixtures.yaml'), fixturesYaml(seeded, 2));
+      // The example's file config, its fixtures file in the work folder.
+      const config = parse(await readFile(join(EXAMPLE, 'conform.file.config.yaml'), 'utf8'));
+      config.fixtures.file = join(work, 'conform.fixtures.yaml');
+      await writeFile(join(work, 'conform.file.config.yaml'), stringify(config));
+      const env = { BILLING_API_KEY: target.apiKey, CONFORM_API_KEY: '', ...seeded.env };
+      for (const n of FILE_RUNS) {
+        const o = await conformRun(
+          ['--config', join(work, 'conform.file.config.yaml'), '--base-url', target.baseUrl, '--seed', String(n)],
+          { cwd: EXAMPLE, env, reportDir: join(work, `file-${n}`) },
+        );
+        console.log(`file strategy, run ${n}: ${tally(o).line}`);
+        for (const key of Object.values(seeded.env)) expect(o.stdout).not.toContain(key);
+        expectClean(o, expected, `file strategy, run ${n}`);
+      }
+    },
+    3 * RUN_TIMEOUT_MS,
+  );
 });

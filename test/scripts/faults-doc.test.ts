@@ -2,15 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { catalogSection } from '../../scripts/faults-doc.ts';
 
 const result = (over: Record<string, unknown>) => ({
-  name: 'f', family: 'items', benign: false, description: 'does a | b', expectedRules: ['ITEMS.X'], suites: ['items'],
-  outcome: 'caught', rulesFired: ['OTHER.Y', 'ITEMS.X'], expectedFired: ['ITEMS.X'], durationMs: 8123, ...over,
+  name: 'f',
+  family: 'items',
+  benign: false,
+  description: 'does a | b',
+  expectedRules: ['ITEMS.X'],
+  suites: ['items'],
+  outcome: 'caught',
+  rulesFired: ['OTHER.Y', 'ITEMS.X'],
+  expectedFired: ['ITEMS.X'],
+  durationMs: 8123,
+  ...over,
 });
 
 describe('scripts/faults-doc catalogSection', () => {
   const md = catalogSection([
     result({}),
     result({ name: 'g', outcome: 'missed', rulesFired: [], expectedFired: [] }),
-    result({ name: 'b', family: 'conventions', benign: true, outcome: 'flagged', suites: [], rulesFired: ['CONV.Z'], expectedFired: [] }),
+    result({
+      name: 'b',
+      family: 'conventions',
+      benign: true,
+      outcome: 'flagged',
+      suites: [],
+      rulesFired: ['CONV.Z'],
+      expectedFired: [],
+    }),
     result({ name: 'c', family: 'conventions', benign: true, outcome: 'passed', rulesFired: [], expectedFired: [] }),
   ]);
 

@@ -33,43 +33,69 @@ function rateLimitedEndpoints(text: string): { listed: string[]; table: string[]
 
 describe(`drift: spec/openapi.yaml against the interface document${skipNote}`, () => {
   test('the helpers read headings and normalise parameters', () => {
-    expect(endpointHeadings('x **PATCH /v0/sourceRules/{ruleId}** — y\n**GET /v0/alerts** z')).toEqual(['PATCH /v0/sourceRules/{ruleId}', 'GET /v0/alerts']);
-    expect(normalisePath('/v0/integrations/<crm_provider>/accounts')).toBe(normalisePath('/v0/integrations/{crmProvider}/accounts'));
+    expect(endpointHeadings('x **PATCH /v0/sourceRules/{ruleId}** — y\n**GET /v0/alerts** z')).toEqual([
+      'PATCH /v0/sourceRules/{ruleId}',
+      'GET /v0/alerts',
+    ]);
+    expect(normalisePath('/v0/integrations/<crm_provider>/accounts')).toBe(
+      normalisePath('/v0/integrations/{crmProvider}/accounts'),
+    );
     expect(normalisePath('/v0/sourceRules/{ruleId}')).toBe('/v0/sourceRules/{}');
   });
 
-  test.skipIf(!present)(`every **METHOD /path** endpoint heading exists in the spec with that method${skipNote}`, async () => {
-    const spec = await loadSpec();
-    const have = new Set([...spec.operations.values()].map((o) => `${o.method} ${normalisePath(o.pathTemplate)}`));
-    const headings = endpointHeadings(doc);
-    expect(headings.length).toBeGreaterThanOrEqual(20);
-    expect(headings.filter((h) => {
-      const [method, path] = h.split(' ');
-      return !have.has(`${method} ${normalisePath(path)}`);
-    })).toEqual([]);
-  });
+  test.skipIf(!present)(
+    `every **METHOD /path** endpoint heading exists in the spec with that method${skipNote}`,
+    async () => {
+      const spec = await loadSpec();
+      const have = new Set([...spec.operations.values()].map((o) => `${o.method} ${normalisePath(o.pathTemplate)}`));
+      const headings = endpointHeadings(doc);
+      expect(headings.length).toBeGreaterThanOrEqual(20);
+      expect(
+        headings.filter((h) => {
+          const [method, path] = h.split(' ');
+          return !have.has(`${method} ${normalisePath(path)}`);
+        }),
+      ).toEqual([]);
+    },
+  );
 
   test.skipIf(!present)(`the six rate-limited endpoints exist and are marked rate-limited${skipNote}`, async () => {
     const spec = await loadSpec();
     const { listed, table } = rateLimitedEndpoints(doc);
     expect(listed).toHaveLength(6);
     expect(table.map(normalisePath).sort()).toEqual(listed.map(normalisePath).sort());
-    const limited = new Set([...spec.operations.values()].filter((o) => o.rateLimit).map((o) => `${o.method} ${normalisePath(o.pathTemplate)}`));
-    expect(listed.filter((e) => {
-      const [method, path] = e.split(' ');
-      return !limited.has(`${method} ${normalisePath(path)}`);
-    })).toEqual([]);
+    const limited = new Set(
+      [...spec.operations.values()]
+        .filter((o) => o.rateLimit)
+        .map((o) => `${o.method} ${normalisePath(o.pathTemplate)}`),
+    );
+    expect(
+      listed.filter((e) => {
+        const [method, path] = e.split(' ');
+        return !limited.has(`${method} ${normalisePath(path)}`);
+      }),
+    ).toEqual([]);
   });
 
   test.skipIf(!present)(`the Limits table's figures match each operation's x-rate-limit${skipNote}`, async () => {
     const spec = await loadSpec();
     const limits = doc.split(/^## Limits/m)[1]?.split(/^## /m)[0] ?? '';
-    const rows = [...limits.matchAll(/^\| (GET|POST|PATCH|DELETE) (\/\S+) \| (\d+) per (\d+ seconds|second|minute) \| (Merchant|Subscription) \|/gm)];
+    const rows = [
+      ...limits.matchAll(
+        /^\| (GET|POST|PATCH|DELETE) (\/\S+) \| (\d+) per (\d+ seconds|second|minute) \| (Merchant|Subscription) \|/gm,
+      ),
+    ];
     expect(rows).toHaveLength(6);
     for (const [, method, path, limit, per, bucket] of rows) {
       const window = per === 'second' ? 1 : per === 'minute' ? 60 : Number(per.split(' ')[0]);
-      const op = [...spec.operations.values()].find((o) => o.method === method && normalisePath(o.pathTemplate) === normalisePath(path));
-      expect(op?.rateLimit, `${method} ${path}`).toEqual({ limit: Number(limit), windowSeconds: window, bucket: bucket.toLowerCase() });
+      const op = [...spec.operations.values()].find(
+        (o) => o.method === method && normalisePath(o.pathTemplate) === normalisePath(path),
+      );
+      expect(op?.rateLimit, `${method} ${path}`).toEqual({
+        limit: Number(limit),
+        windowSeconds: window,
+        bucket: bucket.toLowerCase(),
+      });
     }
   });
 });

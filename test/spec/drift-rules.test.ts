@@ -20,7 +20,12 @@ function section(heading: string): string[] {
 
 /** Data rows of the first markdown table whose header row starts with `firstHeader`. */
 function tableRows(lines: string[], firstHeader: string): string[][] {
-  const cells = (l: string) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  const cells = (l: string) =>
+    l
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
   const start = lines.findIndex((l) => l.trim().startsWith('|') && cells(l)[0] === firstHeader);
   if (start < 0) return [];
   const rows: string[][] = [];
@@ -31,7 +36,14 @@ function tableRows(lines: string[], firstHeader: string): string[][] {
   return rows;
 }
 
-const UNIT_SECONDS: Record<string, number> = { second: 1, seconds: 1, minute: 60, minutes: 60, hour: 3600, hours: 3600 };
+const UNIT_SECONDS: Record<string, number> = {
+  second: 1,
+  seconds: 1,
+  minute: 60,
+  minutes: 60,
+  hour: 3600,
+  hours: 3600,
+};
 
 /** "60 per 6 seconds" → {limit: 60, windowSeconds: 6}; "2 per second" → {2, 1}. */
 function parseLimit(cell: string): { limit: number; windowSeconds: number } {
@@ -46,27 +58,30 @@ const template = (path: string) => path.replace(/<[^>]+>|\{[^}]+\}/g, '{}');
 const why = 'skipped when ../shared/source/billing-service-interface.md is absent';
 
 describe('rules.yaml follows the interface document', () => {
-  test.skipIf(!exists)(`every row of the Limits table is a RATE.*.LIMIT rule with matching limit, window, bucket and operation (${why})`, async () => {
-    const rows = tableRows(section('Limits'), 'Endpoint');
-    expect(rows.length, 'rows of the Limits table').toBeGreaterThan(0);
-    const { rules } = await loadRules();
-    const limitRules = rules.filter((r) => /^RATE\.[A-Z0-9_]+\.LIMIT$/.test(r.id));
-    for (const [endpoint, limitCell, bucketCell] of rows) {
-      const [method, path] = endpoint.split(/\s+/);
-      const rule = limitRules.find((r) => {
-        const p = r.params as unknown as RateLimitParams;
-        return p?.method?.toUpperCase() === method.toUpperCase() && template(p.path) === template(path);
-      });
-      expect(rule, `a RATE.*.LIMIT rule for ${endpoint}`).toBeDefined();
-      const p = rule!.params as unknown as RateLimitParams;
-      expect({ limit: p.limit, windowSeconds: p.windowSeconds }, endpoint).toEqual(parseLimit(limitCell));
-      expect(p.bucket, endpoint).toBe(bucketCell.toLowerCase());
-      expect(rule!.operations, endpoint).toHaveLength(1);
-      const bucketRule = rules.find((r) => r.id === rule!.id.replace(/\.LIMIT$/, '.BUCKET'));
-      expect(bucketRule?.params?.bucket, `${rule!.id} bucket rule`).toBe(bucketCell.toLowerCase());
-    }
-    expect(limitRules).toHaveLength(rows.length);
-  });
+  test.skipIf(!exists)(
+    `every row of the Limits table is a RATE.*.LIMIT rule with matching limit, window, bucket and operation (${why})`,
+    async () => {
+      const rows = tableRows(section('Limits'), 'Endpoint');
+      expect(rows.length, 'rows of the Limits table').toBeGreaterThan(0);
+      const { rules } = await loadRules();
+      const limitRules = rules.filter((r) => /^RATE\.[A-Z0-9_]+\.LIMIT$/.test(r.id));
+      for (const [endpoint, limitCell, bucketCell] of rows) {
+        const [method, path] = endpoint.split(/\s+/);
+        const rule = limitRules.find((r) => {
+          const p = r.params as unknown as RateLimitParams;
+          return p?.method?.toUpperCase() === method.toUpperCase() && template(p.path) === template(path);
+        });
+        expect(rule, `a RATE.*.LIMIT rule for ${endpoint}`).toBeDefined();
+        const p = rule!.params as unknown as RateLimitParams;
+        expect({ limit: p.limit, windowSeconds: p.windowSeconds }, endpoint).toEqual(parseLimit(limitCell));
+        expect(p.bucket, endpoint).toBe(bucketCell.toLowerCase());
+        expect(rule!.operations, endpoint).toHaveLength(1);
+        const bucketRule = rules.find((r) => r.id === rule!.id.replace(/\.LIMIT$/, '.BUCKET'));
+        expect(bucketRule?.params?.bucket, `${rule!.id} bucket rule`).toBe(bucketCell.toLowerCase());
+      }
+      expect(limitRules).toHaveLength(rows.length);
+    },
+  );
 
   test.skipIf(!exists)(`every row of "States and transitions" has its STATE rule (${why})`, async () => {
     const rows = tableRows(section('States and transitions'), 'Resource');

@@ -15,12 +15,15 @@ function capture() {
 }
 
 describe('the real spec', () => {
-  test.skipIf(!specExists)('spec/openapi.yaml and spec/rules.yaml lint with 0 errors (skipped when spec/openapi.yaml is absent)', async () => {
-    const result = await lint();
-    const errors = result.findings.filter((f) => f.severity === 'error');
-    expect(errors.map((f) => `${f.code} ${f.source}:${f.line} ${f.path}: ${f.message}`)).toEqual([]);
-    expect(result.errors).toBe(0);
-  });
+  test.skipIf(!specExists)(
+    'spec/openapi.yaml and spec/rules.yaml lint with 0 errors (skipped when spec/openapi.yaml is absent)',
+    async () => {
+      const result = await lint();
+      const errors = result.findings.filter((f) => f.severity === 'error');
+      expect(errors.map((f) => `${f.code} ${f.source}:${f.line} ${f.path}: ${f.message}`)).toEqual([]);
+      expect(result.errors).toBe(0);
+    },
+  );
 });
 
 describe('conform lint', () => {
@@ -31,7 +34,18 @@ describe('conform lint', () => {
     const code = await command.run(['--spec', fixture('broken-openapi.yaml'), '--rules', fixture('broken-rules.yaml')]);
     expect(code).toBe(1);
     const text = out.join('\n');
-    for (const expected of ['bm-auth-responses', 'bm-bearer-security', 'bm-rate-limit-headers', 'bm-resource-object', 'bm-documented-operations', 'rules-id-format', 'rules-id-unique', 'rules-section', 'rules-operation-exists', 'rules-rate-params']) {
+    for (const expected of [
+      'bm-auth-responses',
+      'bm-bearer-security',
+      'bm-rate-limit-headers',
+      'bm-resource-object',
+      'bm-documented-operations',
+      'rules-id-format',
+      'rules-id-unique',
+      'rules-section',
+      'rules-operation-exists',
+      'rules-rate-params',
+    ]) {
       expect(text).toMatch(new RegExp(`^error\\s+${expected}\\s`, 'm'));
     }
     expect(text).toMatch(/broken-openapi\.yaml:\d+ paths\.\/v0\/customers\/\{id\}\.get/);
@@ -41,10 +55,16 @@ describe('conform lint', () => {
 
   test('--json gives the findings as data and the same exit code', async () => {
     const out = capture();
-    expect(await command.run(['--json', '--spec', fixture('broken-openapi.yaml'), '--rules', fixture('broken-rules.yaml')])).toBe(1);
+    expect(
+      await command.run(['--json', '--spec', fixture('broken-openapi.yaml'), '--rules', fixture('broken-rules.yaml')]),
+    ).toBe(1);
     const data = JSON.parse(out.join('\n'));
     expect(data.errors).toBeGreaterThan(0);
-    expect(data.findings.find((f: { code: string }) => f.code === 'bm-auth-responses')).toMatchObject({ severity: 'error', path: expect.any(String), message: expect.stringMatching(/401/) });
+    expect(data.findings.find((f: { code: string }) => f.code === 'bm-auth-responses')).toMatchObject({
+      severity: 'error',
+      path: expect.any(String),
+      message: expect.stringMatching(/401/),
+    });
   });
 
   test.skipIf(!specExists)('the real spec exits 0 (skipped when spec/openapi.yaml is absent)', async () => {

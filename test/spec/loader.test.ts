@@ -28,7 +28,10 @@ describe('spec loader', () => {
     expect(spec.findOperation('GET', '/v0/integrations/hubspot/accounts')?.operationId).toBe('listCrmAccounts');
     expect(spec.findOperation('PUT', '/v0/customers/cus_1')).toBeUndefined();
     expect(spec.findOperation('GET', '/v0/nowhere')).toBeUndefined();
-    expect(spec.matchPath('POST', '/v0/plans/plan_1/versions/3/archive')?.params).toEqual({ id: 'plan_1', versionNumber: '3' });
+    expect(spec.matchPath('POST', '/v0/plans/plan_1/versions/3/archive')?.params).toEqual({
+      id: 'plan_1',
+      versionNumber: '3',
+    });
   });
 
   test('literal-first matching does not depend on declaration order', () => {
@@ -65,7 +68,9 @@ paths:
     expect(list.rateLimit).toEqual({ limit: 60, windowSeconds: 6, bucket: 'merchant' });
     expect(list.security).toEqual(['bearerAuth']);
     expect(list.notShown.length).toBeGreaterThan(0);
-    expect(list.responses['429'].requiredHeaders).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
+    expect(list.responses['429'].requiredHeaders).toEqual(
+      expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']),
+    );
     expect(list.responses['401'].headerNames).toEqual([]);
 
     const create = spec.operations.get('createCustomer')!;
@@ -74,11 +79,17 @@ paths:
 
     const alerts = spec.operations.get('listAlerts')!;
     expect(alerts.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
-      ['resourceId', 'query', true], ['limit', 'query', false], ['offset', 'query', false],
+      ['resourceId', 'query', true],
+      ['limit', 'query', false],
+      ['offset', 'query', false],
     ]);
     const migrate = spec.operations.get('migrateSubscriptionVersion')!;
     expect(migrate.requestBody?.required).toBe(true);
-    expect(migrate.requestBody?.schema.properties.targetVersionNumber).toMatchObject({ type: 'integer', minimum: 1, maximum: 2147483647 });
+    expect(migrate.requestBody?.schema.properties.targetVersionNumber).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 2147483647,
+    });
   });
 
   test('validateParameters coerces query strings and fills defaults', async () => {
@@ -98,14 +109,20 @@ paths:
 
   test('validateRequestBody applies documented bounds and required flags', async () => {
     const spec = await loadSpec();
-    expect(spec.validateRequestBody('updateCustomer', { externalId: 'x'.repeat(255), taxRates: 100, taxId: null }).valid).toBe(true);
+    expect(
+      spec.validateRequestBody('updateCustomer', { externalId: 'x'.repeat(255), taxRates: 100, taxId: null }).valid,
+    ).toBe(true);
     expect(spec.validateRequestBody('updateCustomer', { externalId: 'x'.repeat(256) }).valid).toBe(false);
     expect(spec.validateRequestBody('updateCustomer', { taxRates: 100.01 }).valid).toBe(false);
     expect(spec.validateRequestBody('updateCustomer', { taxRates: -1 }).valid).toBe(false);
     expect(spec.validateRequestBody('updateCustomer', { somethingElse: true }).valid).toBe(true);
     expect(spec.validateRequestBody('migrateSubscriptionVersion', { targetVersionNumber: 0 }).valid).toBe(false);
-    expect(spec.validateRequestBody('migrateSubscriptionVersion', { targetVersionNumber: 2147483648 }).valid).toBe(false);
-    expect(spec.validateRequestBody('migrateSubscriptionVersion', { targetVersionNumber: 2147483647 }).valid).toBe(true);
+    expect(spec.validateRequestBody('migrateSubscriptionVersion', { targetVersionNumber: 2147483648 }).valid).toBe(
+      false,
+    );
+    expect(spec.validateRequestBody('migrateSubscriptionVersion', { targetVersionNumber: 2147483647 }).valid).toBe(
+      true,
+    );
     expect(spec.validateRequestBody('createProduct', { name: 'n', description: 'd' }).errors).toEqual([
       { path: '/merchantId', message: "must have required property 'merchantId'", keyword: 'required' },
     ]);
@@ -121,7 +138,11 @@ paths:
     expect(s.body?.properties.customerId.pattern).toBe('^cus_[a-zA-Z0-9]+$');
     expect(s.bodyRequired).toBe(true);
     const item = spec.requestSchemas('updateItem')!;
-    expect(item.path).toEqual({ type: 'object', properties: { id: { type: 'string', pattern: '^itm_[a-zA-Z0-9]+$' } }, required: ['id'] });
+    expect(item.path).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string', pattern: '^itm_[a-zA-Z0-9]+$' } },
+      required: ['id'],
+    });
     // Parameter-level notes travel into the schema, where the generators look for them.
     expect(spec.requestSchemas('listCustomers')!.query!.properties.limit['x-reference-choice']).toBeTruthy();
     expect(spec.requestSchemas('createMerchant')!.body!['x-reference-choice']).toBeTruthy();

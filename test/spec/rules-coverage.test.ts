@@ -31,11 +31,30 @@ describe('rules.yaml coverage', () => {
   test('the rules of the limits, the retry rule, migrations, delete blockers, schedules, refunds, payments and auth exist under their stable ids', async () => {
     const index = await loadRules();
     const required = [
-      'RATE.CUSTOMERS_LIST.LIMIT', 'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED', 'RATE.FAILED_AUTH.NO_HEADERS', 'RATE.DASHBOARD.EXEMPT', 'RATE.UNLISTED.NOT_JUDGED',
-      'RETRY.CLIENT.WAIT', 'RETRY.CLIENT.MAX_ATTEMPTS', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.404.MISSING_VERSION',
-      'MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED',
-      'CUSTOMERS.DELETE.BLOCKED', 'FEES.DELETE.BLOCKED', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED',
-      'REFUNDS.TOTAL.SUM', 'REFUNDS.ID.PREFIX', 'PAYMENTS.ID.PREFIX', 'AUTH.MERCHANT.DEFAULT', 'AUTH.401.SHAPE', 'AUTH.403.SHAPE',
+      'RATE.CUSTOMERS_LIST.LIMIT',
+      'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED',
+      'RATE.FAILED_AUTH.NO_HEADERS',
+      'RATE.DASHBOARD.EXEMPT',
+      'RATE.UNLISTED.NOT_JUDGED',
+      'RETRY.CLIENT.WAIT',
+      'RETRY.CLIENT.MAX_ATTEMPTS',
+      'MIGRATION.404.ARCHIVED_VERSION',
+      'MIGRATION.404.MISSING_VERSION',
+      'MIGRATION.409.NOT_LIVE',
+      'MIGRATION.409.ENDS_BEFORE_BOUNDARY',
+      'MIGRATION.409.OVERRIDE_RATE',
+      'MIGRATION.409.FEATURE_CHANGE',
+      'MIGRATION.409.INTERVAL_COVERED',
+      'CUSTOMERS.DELETE.BLOCKED',
+      'FEES.DELETE.BLOCKED',
+      'SCHEDULES.OWNER.EXACTLY_ONE',
+      'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED',
+      'REFUNDS.TOTAL.SUM',
+      'REFUNDS.ID.PREFIX',
+      'PAYMENTS.ID.PREFIX',
+      'AUTH.MERCHANT.DEFAULT',
+      'AUTH.401.SHAPE',
+      'AUTH.403.SHAPE',
     ];
     for (const id of required) expect(index.byId(id), id).toBeDefined();
   });
@@ -55,19 +74,27 @@ describe('rules.yaml coverage', () => {
     }
   });
 
-  test.skipIf(!specExists)('every operation a rule names exists in spec/openapi.yaml (skipped when the OpenAPI document is absent)', async () => {
-    const ops = openapiOperations();
-    const { rules } = await loadRules();
-    const missing = rules.flatMap((r) => r.operations.filter((o) => !ops.has(o)).map((o) => `${r.id}: ${o}`));
-    expect(missing).toEqual([]);
-  });
+  test.skipIf(!specExists)(
+    'every operation a rule names exists in spec/openapi.yaml (skipped when the OpenAPI document is absent)',
+    async () => {
+      const ops = openapiOperations();
+      const { rules } = await loadRules();
+      const missing = rules.flatMap((r) => r.operations.filter((o) => !ops.has(o)).map((o) => `${r.id}: ${o}`));
+      expect(missing).toEqual([]);
+    },
+  );
 
-  test.skipIf(!specExists)('contract rules are about documented operations; reference-extension operations only appear in reference rules', async () => {
-    const ops = openapiOperations();
-    const { rules } = await loadRules();
-    const offenders = rules.filter((r) => r.kind === 'contract' && r.operations.some((o) => ops.get(o)?.extension)).map((r) => r.id);
-    expect(offenders).toEqual([]);
-  });
+  test.skipIf(!specExists)(
+    'contract rules are about documented operations; reference-extension operations only appear in reference rules',
+    async () => {
+      const ops = openapiOperations();
+      const { rules } = await loadRules();
+      const offenders = rules
+        .filter((r) => r.kind === 'contract' && r.operations.some((o) => ops.get(o)?.extension))
+        .map((r) => r.id);
+      expect(offenders).toEqual([]);
+    },
+  );
 
   test.skipIf(!specExists)('rate-limit params name the method and path of their operation', async () => {
     const ops = openapiOperations();

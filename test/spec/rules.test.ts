@@ -38,7 +38,14 @@ describe('spec/rules.yaml', () => {
 });
 
 describe('rules validation errors name the bad entry', () => {
-  const good = { id: 'RATE.X.LIMIT', family: 'RATE', statement: 'A statement long enough.', section: 'Limits', operations: [], kind: 'contract' };
+  const good = {
+    id: 'RATE.X.LIMIT',
+    family: 'RATE',
+    statement: 'A statement long enough.',
+    section: 'Limits',
+    operations: [],
+    kind: 'contract',
+  };
   const doc = (rules: unknown[]) => JSON.stringify({ version: 1, rules });
 
   test('a missing section', async () => {
@@ -59,7 +66,9 @@ describe('rules validation errors name the bad entry', () => {
   });
 
   test('an unknown kind and an unknown field', async () => {
-    await expect(parseRules(doc([{ ...good, kind: 'maybe', extra: 1 }]))).rejects.toThrow(/kind.*(contract|reference)[\s\S]*extra|extra[\s\S]*kind/);
+    await expect(parseRules(doc([{ ...good, kind: 'maybe', extra: 1 }]))).rejects.toThrow(
+      /kind.*(contract|reference)[\s\S]*extra|extra[\s\S]*kind/,
+    );
   });
 
   test('invalid YAML', async () => {

@@ -38,27 +38,60 @@ describe('alerts suite', () => {
           if (changed) ctx.applied();
           else if (!new URL(req.path, 'http://proxy.invalid').searchParams.has('resourceId')) {
             ctx.applied();
-            return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } })) };
+            return {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+              body: Buffer.from(
+                JSON.stringify({ object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }),
+              ),
+            };
           }
         }
-        if (isPatch(req, '/v0/alerts/') && withQuery(req, (q) => (q.get('resource') === 'wallet' ? false : (q.set('resource', 'wallet'), true)))) ctx.applied();
+        if (
+          isPatch(req, '/v0/alerts/') &&
+          withQuery(req, (q) => (q.get('resource') === 'wallet' ? false : (q.set('resource', 'wallet'), true)))
+        )
+          ctx.applied();
       },
     });
-    expectFailed(results, ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.LIMIT_RANGE', 'ALERTS.LIST.RESOURCE_ID_REQUIRED', 'ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.BOUNDS.400', 'VALIDATION.REQUIRED.400']);
+    expectFailed(results, [
+      'ALERTS.LIST.LIMIT_DEFAULT',
+      'ALERTS.LIST.LIMIT_RANGE',
+      'ALERTS.LIST.RESOURCE_ID_REQUIRED',
+      'ALERTS.UPDATE.RESOURCE_REQUIRED',
+      'VALIDATION.BOUNDS.400',
+      'VALIDATION.REQUIRED.400',
+    ]);
   });
 
   test('fails on a negative offset accepted, resource=customer read as wallet, and a PATCH that ignores the fields sent', async () => {
     const results = await run({
       name: 'negative-offset-accepted, resource-enum-ignored, patch-ignored',
       onRequest(req, ctx) {
-        if (isListAlerts(req) && withQuery(req, (q) => (Number(q.get('offset')) < 0 ? (q.set('offset', '0'), true) : false))) ctx.applied();
-        if (isPatch(req, '/v0/alerts/') && withQuery(req, (q) => (q.has('resource') && q.get('resource') !== 'wallet' ? (q.set('resource', 'wallet'), true) : false))) ctx.applied();
+        if (
+          isListAlerts(req) &&
+          withQuery(req, (q) => (Number(q.get('offset')) < 0 ? (q.set('offset', '0'), true) : false))
+        )
+          ctx.applied();
+        if (
+          isPatch(req, '/v0/alerts/') &&
+          withQuery(req, (q) =>
+            q.has('resource') && q.get('resource') !== 'wallet' ? (q.set('resource', 'wallet'), true) : false,
+          )
+        )
+          ctx.applied();
         if (isPatch(req, '/v0/alerts/') && req.json && typeof req.json === 'object') {
           req.json = {};
           ctx.applied();
         }
       },
     });
-    expectFailed(results, ['ALERTS.LIST.OFFSET', 'ALERTS.UPDATE.OK', 'ALERTS.UPDATE.RESOURCE_REQUIRED', 'VALIDATION.ENUM.400', 'VALIDATION.BOUNDS.400']);
+    expectFailed(results, [
+      'ALERTS.LIST.OFFSET',
+      'ALERTS.UPDATE.OK',
+      'ALERTS.UPDATE.RESOURCE_REQUIRED',
+      'VALIDATION.ENUM.400',
+      'VALIDATION.BOUNDS.400',
+    ]);
   });
 });

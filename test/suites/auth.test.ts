@@ -27,22 +27,40 @@ afterAll(async () => {
 async function run(fault?: Fault): Promise<ScenarioResult[]> {
   proxy.setFault(fault);
   const target: TargetContext = {
-    runId: `test-${SUITE}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
-    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
-    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+    runId: `test-${SUITE}`,
+    baseUrl: proxy.url,
+    bundled: false,
+    sandbox: true,
+    destructive: true,
+    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' },
+    merchantId: ref.merchantId,
+    profile: 'quick',
+    seed: 1,
+    timeoutMs: 10_000,
+    fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
   };
-  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  const outcome = await runSuites({
+    target,
+    suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }],
+    maxWorkers: 1,
+  });
   expect(outcome.errors).toEqual([]);
   return outcome.results;
 }
 
-const describeResult = (r: ScenarioResult) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
+const describeResult = (r: ScenarioResult) =>
+  `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
 
 /** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
 function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
   expect(proxy.stats.applied).toBeGreaterThan(0);
-  const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
-  expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
+  const cited = new Set(
+    results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)),
+  );
+  expect(
+    ruleIds.filter((id) => !cited.has(id)),
+    `failed rules: ${[...cited].join(', ')}`,
+  ).toEqual([]);
   expect(results.filter((r) => r.state === 'skipped').map(describeResult)).toEqual([]);
 }
 
@@ -71,7 +89,16 @@ describe('auth suite', () => {
       onResponse(_req, res, ctx) {
         if (res.status !== 401) return;
         ctx.applied();
-        return { status: 401, headers: { 'content-type': 'text/plain', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' }, body: Buffer.from('Unauthorized') };
+        return {
+          status: 401,
+          headers: {
+            'content-type': 'text/plain',
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '59',
+            'x-ratelimit-reset': '6',
+          },
+          body: Buffer.from('Unauthorized'),
+        };
       },
     });
     expectFailed(results, ['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS']);
@@ -83,7 +110,11 @@ describe('auth suite', () => {
       onResponse(req, res, ctx) {
         if (res.status === 403) {
           ctx.applied();
-          return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: 'not_found', message: 'Not found' })) };
+          return {
+            status: 404,
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(JSON.stringify({ error: 'not_found', message: 'Not found' })),
+          };
         }
         if (req.method === 'PATCH' && req.path === '/v0/webhooks' && res.status === 200) {
           (res.json as Json).merchantId = 'org_someoneElse';

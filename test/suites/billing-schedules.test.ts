@@ -22,13 +22,25 @@ const ownerFault: Fault = {
     ctx.applied();
     const now = new Date().toISOString();
     return json(201, {
-      id: `bs_fault${Date.now()}`, object: 'billing_schedule', ...body,
-      endDate: body.endDate ?? now, metadata: {}, createdAt: now, updatedAt: now,
+      id: `bs_fault${Date.now()}`,
+      object: 'billing_schedule',
+      ...body,
+      endDate: body.endDate ?? now,
+      metadata: {},
+      createdAt: now,
+      updatedAt: now,
     });
   },
   onResponse(req, res, ctx) {
     const list = res.json as Json | undefined;
-    if (req.method !== 'GET' || !INTERVALS.test(req.path) || res.status !== 200 || !Array.isArray(list?.data) || list.data.length === 0) return;
+    if (
+      req.method !== 'GET' ||
+      !INTERVALS.test(req.path) ||
+      res.status !== 200 ||
+      !Array.isArray(list?.data) ||
+      list.data.length === 0
+    )
+      return;
     ctx.applied();
     for (const i of list.data) i.scheduleId = 'bs_someotherschedule';
   },
@@ -50,29 +62,42 @@ const lifecycleFault: Fault = {
 };
 
 describe.concurrent(`${SUITE} suite`, () => {
-  test('passes against the unaltered reference: every scenario passes, none skipped', async () => {
-    const o = await runThrough(undefined, 'clean');
-    expect(o.code, o.stdout.slice(-3000)).toBe(0);
-    expect(o.scenarios.length).toBeGreaterThanOrEqual(5);
-    expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
-    for (const [id, verdict] of o.verdicts) if (/^SCHEDULES\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'passes against the unaltered reference: every scenario passes, none skipped',
+    async () => {
+      const o = await runThrough(undefined, 'clean');
+      expect(o.code, o.stdout.slice(-3000)).toBe(0);
+      expect(o.scenarios.length).toBeGreaterThanOrEqual(5);
+      expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
+      for (const [id, verdict] of o.verdicts)
+        if (/^SCHEDULES\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails when creation by subscriptionId succeeds, a schedule has two owners, or intervals name another schedule', async () => {
-    const o = await runThrough(ownerFault, 'owner');
-    expectVerdicts(
-      o,
-      ['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.INTERVALS.PAGINATED'],
-      ['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.DELETE.DELETED'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails when creation by subscriptionId succeeds, a schedule has two owners, or intervals name another schedule',
+    async () => {
+      const o = await runThrough(ownerFault, 'owner');
+      expectVerdicts(
+        o,
+        ['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.INTERVALS.PAGINATED'],
+        ['SCHEDULES.CREATE.BY_ORDER', 'SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.DELETE.DELETED'],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails when a schedule comes without endDate or its delete answers 404', async () => {
-    const o = await runThrough(lifecycleFault, 'lifecycle');
-    expectVerdicts(
-      o,
-      ['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.DELETE.DELETED'],
-      ['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.INTERVALS.PAGINATED', 'SCHEDULES.CREATE.BY_ORDER'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails when a schedule comes without endDate or its delete answers 404',
+    async () => {
+      const o = await runThrough(lifecycleFault, 'lifecycle');
+      expectVerdicts(
+        o,
+        ['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.DELETE.DELETED'],
+        ['SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED', 'SCHEDULES.INTERVALS.PAGINATED', 'SCHEDULES.CREATE.BY_ORDER'],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 });

@@ -22,7 +22,14 @@ describe('catalog family suites', () => {
       name: 'description-optional, price-without-merchantId, rule-patch-replaces, limit-amount-string, merchant-phone-lost',
       onRequest(req, ctx) {
         const b = req.json as Json;
-        if (req.method === 'POST' && req.path === '/v0/products' && b && typeof b.name === 'string' && typeof b.merchantId === 'string' && b.description === undefined) {
+        if (
+          req.method === 'POST' &&
+          req.path === '/v0/products' &&
+          b &&
+          typeof b.name === 'string' &&
+          typeof b.merchantId === 'string' &&
+          b.description === undefined
+        ) {
           b.description = 'filled in by the proxy';
           ctx.applied();
         }
@@ -42,7 +49,14 @@ describe('catalog family suites', () => {
         ctx.applied();
       },
     });
-    expectFailed(results, ['PRODUCTS.CREATE.REQUIRED', 'VALIDATION.REQUIRED.400', 'PRICES.MERCHANT_ID.SINGLE_READ', 'SOURCE_RULES.UPDATE.PARTIAL', 'WALLETS.AUTO_TOPUP.SHAPE', 'MERCHANTS.GET.ROUND_TRIP']);
+    expectFailed(results, [
+      'PRODUCTS.CREATE.REQUIRED',
+      'VALIDATION.REQUIRED.400',
+      'PRICES.MERCHANT_ID.SINGLE_READ',
+      'SOURCE_RULES.UPDATE.PARTIAL',
+      'WALLETS.AUTO_TOPUP.SHAPE',
+      'MERCHANTS.GET.ROUND_TRIP',
+    ]);
   });
 
   test('fails on a closed last volume tier, an unknown legacy model, a merchant address with a number, a product without its metadata, a valid top-up refused', async () => {
@@ -51,7 +65,11 @@ describe('catalog family suites', () => {
       onResponse(req, res, ctx) {
         if (isPatch(req, '/v0/wallets/') && ok(res.status)) {
           res.status = 400;
-          res.json = { error: 'validation_error', message: 'Invalid request', errors: [{ field: 'limit.period', message: 'unsupported' }] };
+          res.json = {
+            error: 'validation_error',
+            message: 'Invalid request',
+            errors: [{ field: 'limit.period', message: 'unsupported' }],
+          };
           ctx.applied();
           return;
         }
@@ -60,12 +78,19 @@ describe('catalog family suites', () => {
         if (isGetPrice(req) && b.model === 'volume') b.properties.tiers.at(-1).upTo = '1000000';
         else if (isGetPrice(req) && (b.model === 'dynamic' || b.model === 'percentage')) b.model = 'tiered';
         else if (req.method === 'POST' && req.path === '/v0/merchants' && b.address) b.address.zipCode = 10115;
-        else if (req.method === 'POST' && req.path === '/v0/products' && String(b.metadata?.conform) === 'catalog') b.metadata = {};
+        else if (req.method === 'POST' && req.path === '/v0/products' && String(b.metadata?.conform) === 'catalog')
+          b.metadata = {};
         else return;
         ctx.applied();
       },
     });
-    expectFailed(results, ['PRICES.VOLUME.LAST_TIER_OPEN', 'PRICES.MODEL.ENUM', 'MERCHANTS.CREATE.OBJECT', 'PRODUCTS.CREATE.OBJECT', 'VALIDATION.VALID_REQUEST.NOT_400']);
+    expectFailed(results, [
+      'PRICES.VOLUME.LAST_TIER_OPEN',
+      'PRICES.MODEL.ENUM',
+      'MERCHANTS.CREATE.OBJECT',
+      'PRODUCTS.CREATE.OBJECT',
+      'VALIDATION.VALID_REQUEST.NOT_400',
+    ]);
     expect(results.find((r) => r.title.startsWith('a standard fee price'))?.state).toBe('passed');
   });
 });

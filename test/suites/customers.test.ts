@@ -22,13 +22,20 @@ describe('customers suite', () => {
         if (!isPatch(req, '/v0/customers/')) return;
         const b = req.json as Json;
         if (b?.taxId === null) delete b.taxId;
-        else if (typeof b?.externalId === 'string' && b.externalId.length > 255) b.externalId = b.externalId.slice(0, 255);
-        else if (typeof b?.taxRates === 'number' && (b.taxRates < 0 || b.taxRates > 100)) b.taxRates = Math.min(100, Math.max(0, b.taxRates));
+        else if (typeof b?.externalId === 'string' && b.externalId.length > 255)
+          b.externalId = b.externalId.slice(0, 255);
+        else if (typeof b?.taxRates === 'number' && (b.taxRates < 0 || b.taxRates > 100))
+          b.taxRates = Math.min(100, Math.max(0, b.taxRates));
         else return;
         ctx.applied();
       },
     });
-    expectFailed(results, ['CUSTOMERS.TAX_ID.NULL_CLEARS', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE', 'VALIDATION.BOUNDS.400']);
+    expectFailed(results, [
+      'CUSTOMERS.TAX_ID.NULL_CLEARS',
+      'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH',
+      'CUSTOMERS.TAX_RATES.RANGE',
+      'VALIDATION.BOUNDS.400',
+    ]);
     expect(results.find((r) => r.ruleIds.includes('CUSTOMERS.EXTERNAL_ID.NULL_CLEARS'))?.state).toBe('passed');
   });
 
@@ -54,14 +61,23 @@ describe('customers suite', () => {
         }
       },
     });
-    expectFailed(results, ['CUSTOMERS.NOTIFICATIONS.PARTIAL', 'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT', 'CUSTOMERS.TAX_RATES.SINGLE_RATE']);
+    expectFailed(results, [
+      'CUSTOMERS.NOTIFICATIONS.PARTIAL',
+      'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT',
+      'CUSTOMERS.TAX_RATES.SINGLE_RATE',
+    ]);
   });
 
   test('a target that does not echo notificationSettings leaves the partial update not judged, never failed', async () => {
     const results = await run({
       name: 'no-notificationSettings-in-responses',
       onResponse(req, res, ctx) {
-        if (req.path.startsWith('/v0/customers/') && res.json && typeof res.json === 'object' && 'notificationSettings' in (res.json as Json)) {
+        if (
+          req.path.startsWith('/v0/customers/') &&
+          res.json &&
+          typeof res.json === 'object' &&
+          'notificationSettings' in (res.json as Json)
+        ) {
           delete (res.json as Json).notificationSettings;
           ctx.applied();
         }
@@ -71,6 +87,13 @@ describe('customers suite', () => {
     const partial = results.find((r) => r.ruleIds.includes('CUSTOMERS.NOTIFICATIONS.PARTIAL'));
     expect(partial).toMatchObject({ state: 'skipped', findingCount: 0 });
     // The PATCH itself was judged (it succeeded); the flags were not.
-    expect(partial?.notJudged).toEqual([{ reason: expect.stringMatching(/does not expose notificationSettings/), category: 'target', ruleIds: [], endedScenario: true }]);
+    expect(partial?.notJudged).toEqual([
+      {
+        reason: expect.stringMatching(/does not expose notificationSettings/),
+        category: 'target',
+        ruleIds: [],
+        endedScenario: true,
+      },
+    ]);
   });
 });

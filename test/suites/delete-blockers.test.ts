@@ -35,20 +35,29 @@ const blockersFault: Fault = {
 };
 
 describe.concurrent(`${SUITE} suite`, () => {
-  test('passes against the unaltered reference: every scenario passes, none skipped', async () => {
-    const o = await runThrough(undefined, 'clean');
-    expect(o.code, o.stdout.slice(-3000)).toBe(0);
-    expect(o.scenarios.length).toBeGreaterThanOrEqual(4);
-    expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
-    for (const [id, verdict] of o.verdicts) if (/^FEES\.|^CUSTOMERS\.DELETE\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'passes against the unaltered reference: every scenario passes, none skipped',
+    async () => {
+      const o = await runThrough(undefined, 'clean');
+      expect(o.code, o.stdout.slice(-3000)).toBe(0);
+      expect(o.scenarios.length).toBeGreaterThanOrEqual(4);
+      expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
+      for (const [id, verdict] of o.verdicts)
+        if (/^FEES\.|^CUSTOMERS\.DELETE\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails on a 409 without blockers, a blocker count below its items, and a delete refused with nothing blocking', async () => {
-    const o = await runThrough(blockersFault, 'blockers');
-    expectVerdicts(
-      o,
-      ['CUSTOMERS.DELETE.BLOCKED', 'FEES.DELETE.BLOCKER_COUNT', 'FEES.DELETE.UNBLOCKED'],
-      ['CUSTOMERS.DELETE.UNBLOCKED', 'FEES.DELETE.BLOCKED'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails on a 409 without blockers, a blocker count below its items, and a delete refused with nothing blocking',
+    async () => {
+      const o = await runThrough(blockersFault, 'blockers');
+      expectVerdicts(
+        o,
+        ['CUSTOMERS.DELETE.BLOCKED', 'FEES.DELETE.BLOCKER_COUNT', 'FEES.DELETE.UNBLOCKED'],
+        ['CUSTOMERS.DELETE.UNBLOCKED', 'FEES.DELETE.BLOCKED'],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 });

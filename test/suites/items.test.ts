@@ -28,7 +28,8 @@ const archiveFault: Fault = {
       return json(200, { ...(current.json as Json), archivedAt: new Date().toISOString() });
     }
     const item = res.json as Json | undefined;
-    if (res.status !== 200 || !item || !Array.isArray(item.externalReferences) || item.externalReferences.length === 0) return;
+    if (res.status !== 200 || !item || !Array.isArray(item.externalReferences) || item.externalReferences.length === 0)
+      return;
     if (typeof item.archivedAt === 'string') {
       ctx.applied();
       item.externalReferences = [];
@@ -40,30 +41,51 @@ const archiveFault: Fault = {
 };
 
 describe.concurrent(`${SUITE} suite`, () => {
-  test('passes against the unaltered reference: every scenario passes, none skipped', async () => {
-    const o = await runThrough(undefined, 'clean');
-    expect(o.code, o.stdout.slice(-3000)).toBe(0);
-    expect(o.scenarios.length).toBeGreaterThanOrEqual(5);
-    expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
-    for (const [id, verdict] of o.verdicts) if (/^ITEMS\.|^STATE\.ITEM\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'passes against the unaltered reference: every scenario passes, none skipped',
+    async () => {
+      const o = await runThrough(undefined, 'clean');
+      expect(o.code, o.stdout.slice(-3000)).toBe(0);
+      expect(o.scenarios.length).toBeGreaterThanOrEqual(5);
+      expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
+      for (const [id, verdict] of o.verdicts)
+        if (/^ITEMS\.|^STATE\.ITEM\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails when an anchored item archives, an archived item loses its references, and unarchiving reclaims primary', async () => {
-    const o = await runThrough(archiveFault, 'archive');
-    expectVerdicts(
-      o,
-      ['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM'],
-      ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE', 'ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails when an anchored item archives, an archived item loses its references, and unarchiving reclaims primary',
+    async () => {
+      const o = await runThrough(archiveFault, 'archive');
+      expectVerdicts(
+        o,
+        ['ITEMS.ARCHIVE.BLOCKED', 'ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM'],
+        ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE', 'ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails when an archived item no longer reads back (a read that worked while active is not a missing fixture)', async () => {
-    const o = await runThrough(faultByName('items-archived-unreadable')!, 'unreadable');
-    expectVerdicts(o, ['ITEMS.ARCHIVED.READABLE'], ['ITEMS.ARCHIVE.BLOCKED', 'STATE.ITEM.ARCHIVE']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails when an archived item no longer reads back (a read that worked while active is not a missing fixture)',
+    async () => {
+      const o = await runThrough(faultByName('items-archived-unreadable')!, 'unreadable');
+      expectVerdicts(o, ['ITEMS.ARCHIVED.READABLE'], ['ITEMS.ARCHIVE.BLOCKED', 'STATE.ITEM.ARCHIVE']);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails when a second item takes an external id as primary that another item still holds', async () => {
-    const o = await runThrough(faultByName('items-second-primary-accepted')!, 'second-primary');
-    expectVerdicts(o, ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'], ['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails when a second item takes an external id as primary that another item still holds',
+    async () => {
+      const o = await runThrough(faultByName('items-second-primary-accepted')!, 'second-primary');
+      expectVerdicts(
+        o,
+        ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
+        ['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM'],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 });

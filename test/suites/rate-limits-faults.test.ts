@@ -10,7 +10,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type ProxyRequest, type ProxyResponse, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import {
+  startProxy,
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type RunningProxy,
+} from '../../src/engine/faults/proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
 import { loadSpec } from '../../src/spec/index.ts';
@@ -30,12 +36,17 @@ let roomyProxy: RunningProxy;
 
 beforeAll(async () => {
   spec = await loadSpec();
-  const huge = Object.fromEntries([...spec.operations.values()].filter((op) => op.rateLimit).map((op) => [op.operationId, 1_000_000]));
+  const huge = Object.fromEntries(
+    [...spec.operations.values()].filter((op) => op.rateLimit).map((op) => [op.operationId, 1_000_000]),
+  );
   [ref, roomy] = await Promise.all([
     startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' }),
     startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', rateLimits: huge }),
   ]);
-  [proxy, roomyProxy] = await Promise.all([startProxy({ upstream: ref.baseUrl }), startProxy({ upstream: roomy.baseUrl })]);
+  [proxy, roomyProxy] = await Promise.all([
+    startProxy({ upstream: ref.baseUrl }),
+    startProxy({ upstream: roomy.baseUrl }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([proxy?.close(), roomyProxy?.close()]);
@@ -45,17 +56,30 @@ afterAll(async () => {
 async function run(through: RunningProxy, server: RunningReference, fault: Fault): Promise<ScenarioResult[]> {
   through.setFault(fault);
   const target: TargetContext = {
-    runId: `test-${SUITE}`, baseUrl: through.url, bundled: false, sandbox: true, destructive: true,
-    apiKey: { value: server.apiKey, label: 'CONFORM_API_KEY' }, merchantId: server.merchantId,
-    profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+    runId: `test-${SUITE}`,
+    baseUrl: through.url,
+    bundled: false,
+    sandbox: true,
+    destructive: true,
+    apiKey: { value: server.apiKey, label: 'CONFORM_API_KEY' },
+    merchantId: server.merchantId,
+    profile: 'quick',
+    seed: 1,
+    timeoutMs: 10_000,
+    fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
   };
-  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  const outcome = await runSuites({
+    target,
+    suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }],
+    maxWorkers: 1,
+  });
   expect(outcome.errors).toEqual([]);
   expect(through.stats.applied).toBeGreaterThan(0);
   return outcome.results;
 }
 
-const describeResult = (r: ScenarioResult) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
+const describeResult = (r: ScenarioResult) =>
+  `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
 
 /**
  * Each rule is cited by a finding of a failed scenario on an exchange with the given path
@@ -65,9 +89,16 @@ function expectFailed(results: ScenarioResult[], expected: string[]): void {
   const findings = results.filter((r) => r.state === 'failed').flatMap((r) => r.findings);
   const missing = expected.filter((e) => {
     const [rule, path] = e.split('@');
-    return !findings.some((f) => f.ruleIds.includes(rule) && (!path || f.exchange?.path.split('?')[0].replace(/\/(sub|org|cus)_[A-Za-z0-9]+/g, '/{id}') === path));
+    return !findings.some(
+      (f) =>
+        f.ruleIds.includes(rule) &&
+        (!path || f.exchange?.path.split('?')[0].replace(/\/(sub|org|cus)_[A-Za-z0-9]+/g, '/{id}') === path),
+    );
   });
-  expect(missing, `findings: ${[...new Set(findings.map((f) => `${f.ruleIds.join('+')}@${f.exchange?.path.split('?')[0] ?? ''}`))].join(', ')}`).toEqual([]);
+  expect(
+    missing,
+    `findings: ${[...new Set(findings.map((f) => `${f.ruleIds.join('+')}@${f.exchange?.path.split('?')[0] ?? ''}`))].join(', ')}`,
+  ).toEqual([]);
   expect(results.filter((r) => r.state === 'skipped' && r.skipReason !== FULL_ONLY).map(describeResult)).toEqual([]);
 }
 
@@ -99,7 +130,12 @@ function limiter(opts: { defects?: Record<string, Defect> }): Fault {
       let merchant = ctx.state.get(`key:${auth}`) as string | undefined;
       if (!merchant) {
         // The reference's costs report names the key's merchant (its limit is out of reach here).
-        const who = await ctx.upstream({ method: 'GET', path: '/v0/costs/report', headers: { authorization: auth, accept: 'application/json' }, body: Buffer.alloc(0) });
+        const who = await ctx.upstream({
+          method: 'GET',
+          path: '/v0/costs/report',
+          headers: { authorization: auth, accept: 'application/json' },
+          body: Buffer.alloc(0),
+        });
         merchant = String((who.json as Json)?.merchantId);
         ctx.state.set(`key:${auth}`, merchant);
       }
@@ -123,14 +159,28 @@ function limiter(opts: { defects?: Record<string, Defect> }): Fault {
       const resetS = Math.max(1, Math.ceil((b.start + op.rateLimit.windowSeconds * 1000 - now) / 1000));
       const reset = String(defect.windowSeconds ? Math.min(resetS, 1) : resetS);
       const remaining = defect.stuckRemaining && admitted ? limit - 1 : Math.max(0, limit - b.count);
-      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': reset };
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': reset,
+      };
       ctx.applied();
       if (admitted) {
         Object.assign(res.headers, headers);
         return;
       }
-      const json = { error: 'rate_limit_exceeded', message: defect.genericMessage ? 'Too many requests' : `Rate limit exceeded: ${limit} per ${op.rateLimit.windowSeconds} s` };
-      return { status: 429, headers: { 'content-type': 'application/json', ...headers, 'retry-after': reset }, body: Buffer.from(JSON.stringify(json)), json } satisfies ProxyResponse;
+      const json = {
+        error: 'rate_limit_exceeded',
+        message: defect.genericMessage
+          ? 'Too many requests'
+          : `Rate limit exceeded: ${limit} per ${op.rateLimit.windowSeconds} s`,
+      };
+      return {
+        status: 429,
+        headers: { 'content-type': 'application/json', ...headers, 'retry-after': reset },
+        body: Buffer.from(JSON.stringify(json)),
+        json,
+      } satisfies ProxyResponse;
     },
   };
 }
@@ -143,23 +193,49 @@ const benign = (name: string) => {
 
 /** Neither failed nor ended for anything but the target's own properties (or the full profile). */
 function expectNoFailure(results: ScenarioResult[]): void {
-  expect(results.filter((r) => r.state === 'failed' || r.state === 'error' || (r.state === 'skipped' && r.skipReason !== FULL_ONLY && !r.notJudged.every((m) => m.category === 'target'))).map(describeResult)).toEqual([]);
+  expect(
+    results
+      .filter(
+        (r) =>
+          r.state === 'failed' ||
+          r.state === 'error' ||
+          (r.state === 'skipped' && r.skipReason !== FULL_ONLY && !r.notJudged.every((m) => m.category === 'target')),
+      )
+      .map(describeResult),
+  ).toEqual([]);
 }
 
 describe('rate-limits suite against conforming limiters', () => {
   test('a sliding window behind a proxy that gzips, writes retry-after as an HTTP-date and timestamps with +00:00, with meaningless headers on unlisted endpoints: no failure, the limits judged', async () => {
-    const fault = composeFaults('benign limiter', benign('benign-sliding-window'), benign('benign-unlisted-ratelimit-headers'), benign('benign-retry-after-http-date'), benign('benign-offset-timestamps'), benign('benign-gzip'));
+    const fault = composeFaults(
+      'benign limiter',
+      benign('benign-sliding-window'),
+      benign('benign-unlisted-ratelimit-headers'),
+      benign('benign-retry-after-http-date'),
+      benign('benign-offset-timestamps'),
+      benign('benign-gzip'),
+    );
     const results = await run(roomyProxy, roomy, fault);
     expectNoFailure(results);
     const judged = new Set(results.flatMap((r) => Object.keys(r.judged)));
-    expect(['RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY', 'RATE.WINDOW.READMITS', 'RATE.CUSTOMERS_LIST.LIMIT', 'RATE.PORTAL.BUCKET'].filter((id) => !judged.has(id))).toEqual([]);
+    expect(
+      [
+        'RATE.EXCEEDED.STATUS',
+        'RATE.EXCEEDED.BODY',
+        'RATE.WINDOW.READMITS',
+        'RATE.CUSTOMERS_LIST.LIMIT',
+        'RATE.PORTAL.BUCKET',
+      ].filter((id) => !judged.has(id)),
+    ).toEqual([]);
   }, 120_000);
 
   test('fixed windows a hundred times the published limits: no failure; buckets past the request budget are not judged, with that reason', async () => {
     const results = await run(roomyProxy, roomy, benign('benign-limits-x100'));
     expectNoFailure(results);
     const customers = results.find((r) => r.title.startsWith('GET /v0/customers: 60 per 6 s'))!;
-    expect(customers.skipReason).toMatch(/x-ratelimit-remaining is 5999, so using the bucket up takes more than the \d+ requests/);
+    expect(customers.skipReason).toMatch(
+      /x-ratelimit-remaining is 5999, so using the bucket up takes more than the \d+ requests/,
+    );
     expect(customers.notJudged.map((m) => m.category)).toContain('target');
     expect(customers.judged['RATE.EXCEEDED.STATUS']).toBeUndefined();
     // The observed limit sized the burst: a hundred portal sessions used the bucket up.
@@ -175,7 +251,8 @@ describe('rate-limits suite against faulty targets', () => {
       onResponse(req, res, ctx) {
         if (!isListed(req)) return;
         const h = res.headers;
-        if (res.status === 401) Object.assign(h, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' });
+        if (res.status === 401)
+          Object.assign(h, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '6' });
         else if (pathIs(req, '/v0/customers')) h['x-ratelimit-limit'] = '59';
         else if (pathIs(req, '/v0/integrations/')) h['x-ratelimit-reset'] = '120';
         else if (req.path.endsWith('/portal')) delete h['x-ratelimit-remaining'];
@@ -200,16 +277,20 @@ describe('rate-limits suite against faulty targets', () => {
   }, 90_000);
 
   test('fails on buckets per key, per merchant instead of per subscription, a reset that comes too early, a remaining that does not count, no 429, an early 429, one 429 message for every endpoint', async () => {
-    const results = await run(roomyProxy, roomy, limiter({
-      defects: {
-        listCustomers: { bucketBy: 'key' },
-        createReconciliation: { bucketBy: 'merchant-not-subscription', genericMessage: true },
-        createPortalSession: { windowSeconds: 3, genericMessage: true },
-        createInvoiceLineItems: { stuckRemaining: true },
-        getCostsReport: { admits: () => Infinity },
-        listCrmAccounts: { admits: (limit) => limit - 5 },
-      },
-    }));
+    const results = await run(
+      roomyProxy,
+      roomy,
+      limiter({
+        defects: {
+          listCustomers: { bucketBy: 'key' },
+          createReconciliation: { bucketBy: 'merchant-not-subscription', genericMessage: true },
+          createPortalSession: { windowSeconds: 3, genericMessage: true },
+          createInvoiceLineItems: { stuckRemaining: true },
+          getCostsReport: { admits: () => Infinity },
+          listCrmAccounts: { admits: (limit) => limit - 5 },
+        },
+      }),
+    );
     expectFailed(results, [
       'AUTH.ALLOWANCE.PER_MERCHANT@/v0/customers',
       'RATE.CUSTOMERS_LIST.BUCKET@/v0/customers',
@@ -223,14 +304,18 @@ describe('rate-limits suite against faulty targets', () => {
   }, 120_000);
 
   test('fails on one bucket for all merchants, and on one bucket for several endpoints', async () => {
-    const results = await run(roomyProxy, roomy, limiter({
-      defects: {
-        listCustomers: { bucketBy: 'operation' },
-        getCostsReport: { bucketBy: 'merchant' },
-        listCrmAccounts: { bucketBy: 'merchant' },
-        createInvoiceLineItems: { bucketBy: 'merchant' },
-      },
-    }));
+    const results = await run(
+      roomyProxy,
+      roomy,
+      limiter({
+        defects: {
+          listCustomers: { bucketBy: 'operation' },
+          getCostsReport: { bucketBy: 'merchant' },
+          listCrmAccounts: { bucketBy: 'merchant' },
+          createInvoiceLineItems: { bucketBy: 'merchant' },
+        },
+      }),
+    );
     expectFailed(results, ['RATE.CUSTOMERS_LIST.BUCKET@/v0/customers', 'RATE.BUCKET.PER_ENDPOINT']);
   }, 120_000);
 });

@@ -22,21 +22,36 @@ afterAll(async () => {
 
 async function run(profile: 'quick' | 'full' = 'quick'): Promise<ScenarioResult[]> {
   const target: TargetContext = {
-    runId: `test-${SUITE}`, baseUrl: ref.baseUrl, bundled: false, sandbox: true, destructive: true,
-    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
-    profile, seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference' },
+    runId: `test-${SUITE}`,
+    baseUrl: ref.baseUrl,
+    bundled: false,
+    sandbox: true,
+    destructive: true,
+    apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' },
+    merchantId: ref.merchantId,
+    profile,
+    seed: 1,
+    timeoutMs: 10_000,
+    fixtures: { strategy: 'reference', reason: 'test: the reference' },
   };
-  const outcome = await runSuites({ target, suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }], maxWorkers: 1 });
+  const outcome = await runSuites({
+    target,
+    suites: [{ name: SUITE, file: join(PACKAGE_ROOT, 'suites', `${SUITE}.suite.ts`) }],
+    maxWorkers: 1,
+  });
   expect(outcome.errors).toEqual([]);
   return outcome.results;
 }
 
-const describeResult = (r: ScenarioResult) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
+const describeResult = (r: ScenarioResult) =>
+  `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => `[${f.ruleIds.join(', ')}] ${f.message}`).join('; ')}`;
 
 /** No failure; in the quick profile the only skips are the full-profile scenarios. */
 function expectPassed(results: ScenarioResult[], profile: 'quick' | 'full'): void {
   expect(results.length).toBeGreaterThan(0);
-  const bad = results.filter((r) => r.state === 'failed' || (r.state === 'skipped' && (profile === 'full' || r.skipReason !== FULL_ONLY)));
+  const bad = results.filter(
+    (r) => r.state === 'failed' || (r.state === 'skipped' && (profile === 'full' || r.skipReason !== FULL_ONLY)),
+  );
   expect(bad.map(describeResult)).toEqual([]);
   expect(results.filter((r) => r.state === 'passed').length).toBeGreaterThan(10);
 }
@@ -46,7 +61,17 @@ describe('rate-limits suite', () => {
     const quick = await run();
     expectPassed(quick, 'quick');
     // The quick profile leaves only the per-minute readmission to the full profile.
-    expect(quick.filter((r) => r.state === 'skipped').map((r) => r.title).sort()).toEqual(quick.filter((r) => / s window\)$/.test(r.title)).map((r) => r.title).sort());
+    expect(
+      quick
+        .filter((r) => r.state === 'skipped')
+        .map((r) => r.title)
+        .sort(),
+    ).toEqual(
+      quick
+        .filter((r) => / s window\)$/.test(r.title))
+        .map((r) => r.title)
+        .sort(),
+    );
     // A second run right after the first finds buckets the first one used: still valid.
     expectPassed(await run('full'), 'full');
   }, 180_000);

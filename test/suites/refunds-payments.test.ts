@@ -43,7 +43,14 @@ describe('refunds-payments suite', () => {
       onResponse(req, res, ctx) {
         if (isGetPayment(req) && res.status === 404) {
           res.status = 200;
-          res.json = { object: 'payment', id: req.path.split('/')[3], amount: '1.00', currency: 'USD', status: 'pending', createdAt: new Date().toISOString() };
+          res.json = {
+            object: 'payment',
+            id: req.path.split('/')[3],
+            amount: '1.00',
+            currency: 'USD',
+            status: 'pending',
+            createdAt: new Date().toISOString(),
+          };
           ctx.applied();
           return;
         }
@@ -72,7 +79,23 @@ describe('refunds-payments suite', () => {
           const invoiceId = req.path.split('/')[3];
           const at = new Date().toISOString();
           res.status = 201;
-          res.json = { object: 'invoice_refund', id: 'crn_conform', invoiceId, merchantId: 'org_x', amount: '1.00', taxAmount: '0.00', total: '1.00', currency: 'USD', status: 'ISSUED', externalCreditNoteId: 'x', createdAt: at, permalink: 'https://x.invalid/crn', pdfUrl: null, reason: null, voidedAt: null };
+          res.json = {
+            object: 'invoice_refund',
+            id: 'crn_conform',
+            invoiceId,
+            merchantId: 'org_x',
+            amount: '1.00',
+            taxAmount: '0.00',
+            total: '1.00',
+            currency: 'USD',
+            status: 'ISSUED',
+            externalCreditNoteId: 'x',
+            createdAt: at,
+            permalink: 'https://x.invalid/crn',
+            pdfUrl: null,
+            reason: null,
+            voidedAt: null,
+          };
         }
         ctx.applied();
       },

@@ -22,7 +22,8 @@ export function ruleIdLiterals(source: string, fileName = 'suite.ts'): string[] 
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && RULE_ID_SHAPE.test(node.text)) found.push(node.text);
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && RULE_ID_SHAPE.test(node.text))
+      found.push(node.text);
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -43,7 +44,7 @@ describe('rule coverage', () => {
       "// 'COMMENT.ONLY.RULE' in a comment does not count",
       "/* 'BLOCK.COMMENT.RULE' neither */",
       "scenario(['WEBHOOKS.404.NEVER_ENABLED', `ALERTS.LIST.OFFSET`], 'title CONV.ID.PATTERNS inside a sentence', async () => {});",
-      "t.expectRule(\"REFUNDS.TOTAL.SUM\", ok, 'msg');",
+      't.expectRule("REFUNDS.TOTAL.SUM", ok, \'msg\');',
       "const notAnId = 'Not.A.RuleId'; const twoParts = 'CONV.ID';",
     ].join('\n');
     expect(ruleIdLiterals(src)).toEqual(['WEBHOOKS.404.NEVER_ENABLED', 'ALERTS.LIST.OFFSET', 'REFUNDS.TOTAL.SUM']);
@@ -56,25 +57,37 @@ describe('rule coverage', () => {
     for (const ids of (await suiteRuleIds()).values()) for (const id of ids) if (known.has(id)) cited.add(id);
     // The rate-limits suite cites each listed endpoint's LIMIT and BUCKET rules as spec/rules.yaml names them.
     for (const ep of await rateLimitedEndpoints(await loadSpec())) cited.add(ep.limitRule).add(ep.bucketRule);
-    const uncited = rules.rules.filter((r) => r.kind === 'contract' || r.kind === 'reference').map((r) => r.id).filter((id) => !cited.has(id));
+    const uncited = rules.rules
+      .filter((r) => r.kind === 'contract' || r.kind === 'reference')
+      .map((r) => r.id)
+      .filter((id) => !cited.has(id));
     expect(uncited, `rules no scenario or check cites:\n${uncited.join('\n')}`).toEqual([]);
   });
 
-  test('rules about the tool itself are judged by the project\'s own tests, never by a scenario or a check', async () => {
+  test("rules about the tool itself are judged by the project's own tests, never by a scenario or a check", async () => {
     const rules = await loadRules();
     const tool = rules.rules.filter((r) => r.kind === 'restraint' || r.kind === 'client').map((r) => r.id);
     expect(tool.length).toBeGreaterThan(0);
     const onTarget = new Set<string>(checkRuleIds());
     for (const ids of (await suiteRuleIds()).values()) for (const id of ids) onTarget.add(id);
-    expect(tool.filter((id) => onTarget.has(id)), 'tool rules cited by a scenario or a check').toEqual([]);
-    const judgedHere = new Set(ruleIdLiterals(await readFile(new URL('../engine/tool-rules.test.ts', import.meta.url), 'utf8')));
-    expect(tool.filter((id) => !judgedHere.has(id)), 'tool rules test/engine/tool-rules.test.ts does not judge').toEqual([]);
+    expect(
+      tool.filter((id) => onTarget.has(id)),
+      'tool rules cited by a scenario or a check',
+    ).toEqual([]);
+    const judgedHere = new Set(
+      ruleIdLiterals(await readFile(new URL('../engine/tool-rules.test.ts', import.meta.url), 'utf8')),
+    );
+    expect(
+      tool.filter((id) => !judgedHere.has(id)),
+      'tool rules test/engine/tool-rules.test.ts does not judge',
+    ).toEqual([]);
   });
 
   test('suites cite no rule-id-shaped literal that spec/rules.yaml does not know', async () => {
     const rules = await loadRules();
     const unknown: string[] = [];
-    for (const [file, ids] of await suiteRuleIds()) for (const id of ids) if (!rules.byId(id)) unknown.push(`${file}: ${id}`);
+    for (const [file, ids] of await suiteRuleIds())
+      for (const id of ids) if (!rules.byId(id)) unknown.push(`${file}: ${id}`);
     expect(unknown).toEqual([]);
   });
 });

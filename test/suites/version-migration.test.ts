@@ -43,7 +43,12 @@ const schedulingFault: Fault = {
       const target = (req.json as Json | undefined)?.targetVersionNumber;
       return json(200, {
         subscription: { object: 'subscription', id: m[1], versionPolicy: 'pinned' },
-        migration: { fromVersionNumber: 1, toVersionNumber: target, effectiveAt: new Date().toISOString(), changed: true },
+        migration: {
+          fromVersionNumber: 1,
+          toVersionNumber: target,
+          effectiveAt: new Date().toISOString(),
+          changed: true,
+        },
         lineItems: { syncFailed: false },
       });
     }
@@ -83,29 +88,76 @@ const pinningFault: Fault = {
 };
 
 describe.concurrent(`${SUITE} suite`, () => {
-  test('passes against the unaltered reference: every scenario passes, none skipped', async () => {
-    const o = await runThrough(undefined, 'clean');
-    expect(o.code, o.stdout.slice(-3000)).toBe(0);
-    expect(o.scenarios.length).toBeGreaterThanOrEqual(10);
-    expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
-    for (const [id, verdict] of o.verdicts) if (/^(MIGRATION|SUBSCRIPTIONS)\.|^STATE\.SUBSCRIPTION\./.test(id)) expect([id, verdict]).toEqual([id, 'passed']);
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'passes against the unaltered reference: every scenario passes, none skipped',
+    async () => {
+      const o = await runThrough(undefined, 'clean');
+      expect(o.code, o.stdout.slice(-3000)).toBe(0);
+      expect(o.scenarios.length).toBeGreaterThanOrEqual(10);
+      expect(o.scenarios.filter((s) => s.state !== 'passed')).toEqual([]);
+      for (const [id, verdict] of o.verdicts)
+        if (/^(MIGRATION|SUBSCRIPTIONS)\.|^STATE\.SUBSCRIPTION\./.test(id))
+          expect([id, verdict]).toEqual([id, 'passed']);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails on 200 where 404 is due, lower-case codes, an ignored second migration (the first target billed) and an ignored PATCH floating', async () => {
-    const o = await runThrough(schedulingFault, 'scheduling');
-    expectVerdicts(
-      o,
-      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.EFFECT.BILLS_TARGET', 'STATE.SUBSCRIPTION.FLOATING', 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT'],
-      ['MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED', 'MIGRATION.EFFECT.PINS', 'MIGRATION.EFFECT.PERIOD_END', 'MIGRATION.RESPONSE.SHAPE', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.400.TARGET_RANGE'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails on 200 where 404 is due, lower-case codes, an ignored second migration (the first target billed) and an ignored PATCH floating',
+    async () => {
+      const o = await runThrough(schedulingFault, 'scheduling');
+      expectVerdicts(
+        o,
+        [
+          'MIGRATION.404.MISSING_VERSION',
+          'MIGRATION.404.ARCHIVED_VERSION',
+          'MIGRATION.409.CODE_VALUES',
+          'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+          'MIGRATION.EFFECT.BILLS_TARGET',
+          'STATE.SUBSCRIPTION.FLOATING',
+          'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+        ],
+        [
+          'MIGRATION.409.NOT_LIVE',
+          'MIGRATION.409.ENDS_BEFORE_BOUNDARY',
+          'MIGRATION.409.OVERRIDE_RATE',
+          'MIGRATION.409.FEATURE_CHANGE',
+          'MIGRATION.409.INTERVAL_COVERED',
+          'MIGRATION.EFFECT.PINS',
+          'MIGRATION.EFFECT.PERIOD_END',
+          'MIGRATION.RESPONSE.SHAPE',
+          'MIGRATION.SAME_VERSION.NO_CHANGE',
+          'MIGRATION.400.TARGET_RANGE',
+        ],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 
-  test('fails on a migration that does not pin, a wrong effectiveAt and 404 where 400 is due', async () => {
-    const o = await runThrough(pinningFault, 'pinning');
-    expectVerdicts(
-      o,
-      ['MIGRATION.EFFECT.PINS', 'MIGRATION.SAME_VERSION.PINS_FLOATING', 'MIGRATION.EFFECT.PERIOD_END', 'STATE.SUBSCRIPTION.MIGRATE', 'MIGRATION.400.TARGET_RANGE'],
-      ['MIGRATION.404.MISSING_VERSION', 'MIGRATION.404.ARCHIVED_VERSION', 'MIGRATION.409.NOT_LIVE', 'MIGRATION.409.CODE_VALUES', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.EFFECT.BILLS_TARGET'],
-    );
-  }, RUN_TIMEOUT_MS + 10_000);
+  test(
+    'fails on a migration that does not pin, a wrong effectiveAt and 404 where 400 is due',
+    async () => {
+      const o = await runThrough(pinningFault, 'pinning');
+      expectVerdicts(
+        o,
+        [
+          'MIGRATION.EFFECT.PINS',
+          'MIGRATION.SAME_VERSION.PINS_FLOATING',
+          'MIGRATION.EFFECT.PERIOD_END',
+          'STATE.SUBSCRIPTION.MIGRATE',
+          'MIGRATION.400.TARGET_RANGE',
+        ],
+        [
+          'MIGRATION.404.MISSING_VERSION',
+          'MIGRATION.404.ARCHIVED_VERSION',
+          'MIGRATION.409.NOT_LIVE',
+          'MIGRATION.409.CODE_VALUES',
+          'MIGRATION.RESPONSE.VERSION_NUMBERS',
+          'MIGRATION.SAME_VERSION.NO_CHANGE',
+          'MIGRATION.EFFECT.BILLS_TARGET',
+        ],
+      );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 });

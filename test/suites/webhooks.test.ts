@@ -20,10 +20,18 @@ describe('webhooks suite', () => {
         if (isPatch(req, '/v0/webhooks') && res.status === 404) {
           const at = new Date().toISOString();
           res.status = 200;
-          res.json = { object: 'webhooks', applicationId: 'app_conform', enabled: (req.json as Json)?.enabled, merchantId: 'org_conform', createdAt: at, updatedAt: at };
+          res.json = {
+            object: 'webhooks',
+            applicationId: 'app_conform',
+            enabled: (req.json as Json)?.enabled,
+            merchantId: 'org_conform',
+            createdAt: at,
+            updatedAt: at,
+          };
           ctx.applied();
         }
-        if (isPatch(req, '/v0/webhooks') && res.status === 200 && (req.json as Json)?.enabled === false) ctx.state.set('dropped', true);
+        if (isPatch(req, '/v0/webhooks') && res.status === 200 && (req.json as Json)?.enabled === false)
+          ctx.state.set('dropped', true);
         if (req.method === 'GET' && req.path.startsWith('/v0/webhooks/endpoints') && ctx.state.get('dropped')) {
           (res.json as Json).data = [];
           ctx.applied();
@@ -66,7 +74,7 @@ describe('webhooks suite', () => {
     expectFailed(results, ['WEBHOOKS.CONFIG.SHAPE', 'STATE.WEBHOOKS.DISABLE']);
   });
 
-  test('fails when a merchantId naming another merchant is ignored (the key\'s own configuration answers)', async () => {
+  test("fails when a merchantId naming another merchant is ignored (the key's own configuration answers)", async () => {
     const results = await run({
       name: 'merchant-param-ignored',
       onRequest(req, ctx) {

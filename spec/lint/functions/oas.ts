@@ -40,7 +40,8 @@ export function operations(doc: Json): OperationEntry[] {
     if (!item || typeof item !== 'object') continue;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (operation && typeof operation === 'object') out.push({ path, method, operation, at: ['paths', path, method] });
+      if (operation && typeof operation === 'object')
+        out.push({ path, method, operation, at: ['paths', path, method] });
     }
   }
   return out;
@@ -65,9 +66,13 @@ export function propertiesOf(doc: Json, schema: any, depth = 0): Record<string, 
   const s = deref(doc, schema);
   if (!s || typeof s !== 'object' || depth > 8) return {};
   const merged: Record<string, any> = {};
-  const parts = [...(Array.isArray(s.allOf) ? s.allOf.map((p: any) => propertiesOf(doc, p, depth + 1)) : []), s.properties ?? {}];
+  const parts = [
+    ...(Array.isArray(s.allOf) ? s.allOf.map((p: any) => propertiesOf(doc, p, depth + 1)) : []),
+    s.properties ?? {},
+  ];
   for (const props of parts) {
-    for (const [name, sub] of Object.entries(props)) merged[name] = name in merged ? { allOf: [merged[name], sub] } : sub;
+    for (const [name, sub] of Object.entries(props))
+      merged[name] = name in merged ? { allOf: [merged[name], sub] } : sub;
   }
   return merged;
 }

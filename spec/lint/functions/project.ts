@@ -1,22 +1,46 @@
 /** The project's Spectral functions: each checks one convention of the interface document. */
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import {
-  DOCUMENTED_OPERATIONS, PARAMETER_PATTERNS, RATE_HEADERS, RATE_LIMITED_OPERATIONS, REFERENCE_EXTENSION_TAG, RESOURCES, RETRY_AFTER,
+  DOCUMENTED_OPERATIONS,
+  PARAMETER_PATTERNS,
+  RATE_HEADERS,
+  RATE_LIMITED_OPERATIONS,
+  REFERENCE_EXTENSION_TAG,
+  RESOURCES,
+  RETRY_AFTER,
   type IdRule,
 } from '../conventions.ts';
-import { constantsOf, deref, typeOf, headerNames, isExtension, norm, operations, patternsOf, propertiesOf, refName, responsesOf, type Json } from './oas.ts';
+import {
+  constantsOf,
+  deref,
+  typeOf,
+  headerNames,
+  isExtension,
+  norm,
+  operations,
+  patternsOf,
+  propertiesOf,
+  refName,
+  responsesOf,
+  type Json,
+} from './oas.ts';
 
 type Result = { message: string; path: (string | number)[] };
 type Check = (doc: Json) => Result[];
 
-const wholeDocument = (check: Check) => createRulesetFunction<Json, null>({ input: null, options: null }, (doc) => check(doc));
+const wholeDocument = (check: Check) =>
+  createRulesetFunction<Json, null>({ input: null, options: null }, (doc) => check(doc));
 
 /** components/schemas entries that are documented resources. */
 function resourceSchemas(doc: Json) {
   const schemas: Record<string, any> = doc?.components?.schemas ?? {};
   return RESOURCES.map((resource) => {
     const byObject = resource.object
-      ? Object.keys(schemas).filter((name) => constantsOf(doc, propertiesOf(doc, schemas[name]).object)?.length === 1 && constantsOf(doc, propertiesOf(doc, schemas[name]).object)?.[0] === resource.object)
+      ? Object.keys(schemas).filter(
+          (name) =>
+            constantsOf(doc, propertiesOf(doc, schemas[name]).object)?.length === 1 &&
+            constantsOf(doc, propertiesOf(doc, schemas[name]).object)?.[0] === resource.object,
+        )
       : [];
     const wanted = new Set(resource.names.map(norm));
     const byName = Object.keys(schemas).filter((name) => wanted.has(norm(name)));
@@ -30,15 +54,25 @@ export const resourceObject = wholeDocument((doc) => {
   for (const { resource, names } of resourceSchemas(doc)) {
     if (resource.object === null) continue;
     if (names.length === 0) {
-      out.push({ message: `The documented resource "${resource.title}" has no schema in components/schemas (looked for object '${resource.object}' or a name like ${resource.names[0]}).`, path: ['components', 'schemas'] });
+      out.push({
+        message: `The documented resource "${resource.title}" has no schema in components/schemas (looked for object '${resource.object}' or a name like ${resource.names[0]}).`,
+        path: ['components', 'schemas'],
+      });
       continue;
     }
     for (const name of names) {
       const object = propertiesOf(doc, doc.components.schemas[name]).object;
       const values = constantsOf(doc, object);
-      if (!object) out.push({ message: `Schema ${name} ("${resource.title}") has no \`object\` property; it must hold '${resource.object}'.`, path: ['components', 'schemas', name] });
+      if (!object)
+        out.push({
+          message: `Schema ${name} ("${resource.title}") has no \`object\` property; it must hold '${resource.object}'.`,
+          path: ['components', 'schemas', name],
+        });
       else if (!values || values.length !== 1 || values[0] !== resource.object)
-        out.push({ message: `Schema ${name}: \`object\` must be the constant '${resource.object}'.`, path: ['components', 'schemas', name, 'properties', 'object'] });
+        out.push({
+          message: `Schema ${name}: \`object\` must be the constant '${resource.object}'.`,
+          path: ['components', 'schemas', name, 'properties', 'object'],
+        });
     }
   }
   return out;
@@ -51,7 +85,11 @@ export const extensionObject = wholeDocument((doc) => {
   for (const [name, schema] of Object.entries<any>(doc?.components?.schemas ?? {})) {
     const props = propertiesOf(doc, schema);
     if (exempt.has(norm(name)) || !props.id || !props.createdAt) continue;
-    if (!props.object) out.push({ message: `Schema ${name} looks like a resource (id, createdAt) but has no \`object\` property.`, path: ['components', 'schemas', name] });
+    if (!props.object)
+      out.push({
+        message: `Schema ${name} looks like a resource (id, createdAt) but has no \`object\` property.`,
+        path: ['components', 'schemas', name],
+      });
   }
   return out;
 });
@@ -69,11 +107,18 @@ export const idPatterns = wholeDocument((doc) => {
       const props = propertiesOf(doc, doc.components.schemas[name]);
       for (const [field, rule] of Object.entries(resource.ids)) {
         if (!props[field]) {
-          out.push({ message: `Schema ${name} ("${resource.title}") lacks the documented field ${field}.`, path: ['components', 'schemas', name, 'properties'] });
+          out.push({
+            message: `Schema ${name} ("${resource.title}") lacks the documented field ${field}.`,
+            path: ['components', 'schemas', name, 'properties'],
+          });
           continue;
         }
         const problem = idRuleProblem(patternsOf(doc, props[field]), rule);
-        if (problem) out.push({ message: `${name}.${field} must carry ${problem}.`, path: ['components', 'schemas', name, 'properties', field] });
+        if (problem)
+          out.push({
+            message: `${name}.${field} must carry ${problem}.`,
+            path: ['components', 'schemas', name, 'properties', field],
+          });
       }
     }
   }
@@ -86,13 +131,19 @@ export const idPatterns = wholeDocument((doc) => {
       const params = [...(item.parameters ?? []), ...(entry.operation.parameters ?? [])].map((x: any) => deref(doc, x));
       const param = params.find((x: any) => x?.in === 'path' && x?.name === p.name);
       if (!param || !patternsOf(doc, param.schema).includes(p.pattern))
-        out.push({ message: `${p.operationId}: path parameter ${p.name} must carry pattern ${p.pattern}.`, path: [...entry.at, 'parameters'] });
+        out.push({
+          message: `${p.operationId}: path parameter ${p.name} must carry pattern ${p.pattern}.`,
+          path: [...entry.at, 'parameters'],
+        });
     } else {
       const body = deref(doc, entry.operation.requestBody);
       const schema = body?.content?.['application/json']?.schema;
       const field = propertiesOf(doc, schema)[p.name];
       if (!field || !patternsOf(doc, field).includes(p.pattern))
-        out.push({ message: `${p.operationId}: body field ${p.name} must carry pattern ${p.pattern}.`, path: [...entry.at, 'requestBody'] });
+        out.push({
+          message: `${p.operationId}: body field ${p.name} must carry pattern ${p.pattern}.`,
+          path: [...entry.at, 'requestBody'],
+        });
     }
   }
   return out;
@@ -102,12 +153,27 @@ export const idPatterns = wholeDocument((doc) => {
 export const bearerSecurity = wholeDocument((doc) => {
   const out: Result[] = [];
   const schemes: Record<string, any> = doc?.components?.securitySchemes ?? {};
-  const bearer = new Set(Object.entries(schemes).filter(([, s]) => { const d = deref(doc, s); return d?.type === 'http' && String(d?.scheme).toLowerCase() === 'bearer'; }).map(([n]) => n));
-  if (bearer.size === 0) out.push({ message: 'components.securitySchemes declares no HTTP bearer scheme.', path: ['components'] });
+  const bearer = new Set(
+    Object.entries(schemes)
+      .filter(([, s]) => {
+        const d = deref(doc, s);
+        return d?.type === 'http' && String(d?.scheme).toLowerCase() === 'bearer';
+      })
+      .map(([n]) => n),
+  );
+  if (bearer.size === 0)
+    out.push({ message: 'components.securitySchemes declares no HTTP bearer scheme.', path: ['components'] });
   for (const { operation, at } of operations(doc)) {
     const security = operation.security ?? doc.security;
-    const ok = Array.isArray(security) && security.length > 0 && security.every((req: any) => req && Object.keys(req).some((n) => bearer.has(n)));
-    if (!ok) out.push({ message: `${operation.operationId ?? at.join(' ')} does not require bearer security (Authentication: security applies globally).`, path: operation.security ? [...at, 'security'] : at });
+    const ok =
+      Array.isArray(security) &&
+      security.length > 0 &&
+      security.every((req: any) => req && Object.keys(req).some((n) => bearer.has(n)));
+    if (!ok)
+      out.push({
+        message: `${operation.operationId ?? at.join(' ')} does not require bearer security (Authentication: security applies globally).`,
+        path: operation.security ? [...at, 'security'] : at,
+      });
   }
   return out;
 });
@@ -117,7 +183,11 @@ export const authResponses = wholeDocument((doc) => {
   const out: Result[] = [];
   for (const { operation, at } of operations(doc)) {
     const missing = ['401', '403'].filter((s) => !(s in (operation.responses ?? {})));
-    if (missing.length) out.push({ message: `${operation.operationId ?? at.join(' ')} does not declare ${missing.join(' and ')}.`, path: [...at, 'responses'] });
+    if (missing.length)
+      out.push({
+        message: `${operation.operationId ?? at.join(' ')} does not declare ${missing.join(' and ')}.`,
+        path: [...at, 'responses'],
+      });
   }
   return out;
 });
@@ -138,16 +208,25 @@ export const rateLimitHeaders = wholeDocument((doc) => {
     const responses = new Map(responsesOf(doc, entry.operation));
     const at = [...entry.at, 'responses'];
     if (!responses.has('429')) out.push({ message: `${id} does not declare a 429 response.`, path: at });
-    else if (!headerNames(responses.get('429')!).includes(RETRY_AFTER)) out.push({ message: `${id}: the 429 response does not declare retry-after.`, path: [...at, '429'] });
+    else if (!headerNames(responses.get('429')!).includes(RETRY_AFTER))
+      out.push({ message: `${id}: the 429 response does not declare retry-after.`, path: [...at, '429'] });
     const successes = [...responses.keys()].filter((s) => /^2/.test(s));
     if (successes.length === 0) out.push({ message: `${id} declares no success response.`, path: at });
     for (const status of [...successes, ...(responses.has('429') ? ['429'] : [])]) {
       const missing = RATE_HEADERS.filter((h) => !headerNames(responses.get(status)!).includes(h));
-      if (missing.length) out.push({ message: `${id}: the ${status} response does not declare ${missing.join(', ')}.`, path: [...at, status] });
+      if (missing.length)
+        out.push({
+          message: `${id}: the ${status} response does not declare ${missing.join(', ')}.`,
+          path: [...at, status],
+        });
     }
     if (responses.has('401')) {
       const present = [...RATE_HEADERS, RETRY_AFTER].filter((h) => headerNames(responses.get('401')!).includes(h));
-      if (present.length) out.push({ message: `${id}: the 401 response declares ${present.join(', ')}; requests failing authentication carry no rate headers.`, path: [...at, '401'] });
+      if (present.length)
+        out.push({
+          message: `${id}: the 401 response declares ${present.join(', ')}; requests failing authentication carry no rate headers.`,
+          path: [...at, '401'],
+        });
     }
   }
   return out;
@@ -161,7 +240,11 @@ export const rateLimitHeadersOnErrors = wholeDocument((doc) => {
     for (const [status, response] of responsesOf(doc, entry.operation)) {
       if (/^2/.test(status) || ['401', '429', 'default'].includes(status)) continue;
       const missing = RATE_HEADERS.filter((h) => !headerNames(response).includes(h));
-      if (missing.length) out.push({ message: `${id}: the ${status} response (an authenticated request) does not declare ${missing.join(', ')}.`, path: [...entry.at, 'responses', status] });
+      if (missing.length)
+        out.push({
+          message: `${id}: the ${status} response (an authenticated request) does not declare ${missing.join(', ')}.`,
+          path: [...entry.at, 'responses', status],
+        });
     }
   }
   return out;
@@ -173,10 +256,21 @@ export const documentedOperations = wholeDocument((doc) => {
   const ops = new Map(operations(doc).map((o) => [o.operation.operationId, o]));
   for (const d of DOCUMENTED_OPERATIONS) {
     const entry = ops.get(d.operationId);
-    if (!entry) out.push({ message: `The documented operation ${d.operationId} (${d.method.toUpperCase()} ${d.path}) is missing.`, path: ['paths'] });
+    if (!entry)
+      out.push({
+        message: `The documented operation ${d.operationId} (${d.method.toUpperCase()} ${d.path}) is missing.`,
+        path: ['paths'],
+      });
     else if (entry.method !== d.method || entry.path !== d.path)
-      out.push({ message: `${d.operationId} must be ${d.method.toUpperCase()} ${d.path}, not ${entry.method.toUpperCase()} ${entry.path}.`, path: entry.at });
-    else if (isExtension(entry.operation)) out.push({ message: `${d.operationId} is documented; it must not be marked x-extension: reference.`, path: entry.at });
+      out.push({
+        message: `${d.operationId} must be ${d.method.toUpperCase()} ${d.path}, not ${entry.method.toUpperCase()} ${entry.path}.`,
+        path: entry.at,
+      });
+    else if (isExtension(entry.operation))
+      out.push({
+        message: `${d.operationId} is documented; it must not be marked x-extension: reference.`,
+        path: entry.at,
+      });
   }
   return out;
 });
@@ -186,7 +280,10 @@ export const extensionTagged = wholeDocument((doc) => {
   const out: Result[] = [];
   for (const { operation, at } of operations(doc)) {
     if (isExtension(operation) && !(operation.tags ?? []).includes(REFERENCE_EXTENSION_TAG))
-      out.push({ message: `${operation.operationId ?? at.join(' ')} is a reference extension without the tag '${REFERENCE_EXTENSION_TAG}'.`, path: at });
+      out.push({
+        message: `${operation.operationId ?? at.join(' ')} is a reference extension without the tag '${REFERENCE_EXTENSION_TAG}'.`,
+        path: at,
+      });
   }
   return out;
 });
@@ -196,10 +293,17 @@ export const jsonBodies = wholeDocument((doc) => {
   const out: Result[] = [];
   for (const { operation, at } of operations(doc)) {
     const body = deref(doc, operation.requestBody);
-    if (body?.content && !('application/json' in body.content)) out.push({ message: `${operation.operationId}: the request body is not application/json.`, path: [...at, 'requestBody', 'content'] });
+    if (body?.content && !('application/json' in body.content))
+      out.push({
+        message: `${operation.operationId}: the request body is not application/json.`,
+        path: [...at, 'requestBody', 'content'],
+      });
     for (const [status, response] of responsesOf(doc, operation)) {
       if (response.content && !('application/json' in response.content))
-        out.push({ message: `${operation.operationId}: the ${status} response body is not application/json.`, path: [...at, 'responses', status, 'content'] });
+        out.push({
+          message: `${operation.operationId}: the ${status} response body is not application/json.`,
+          path: [...at, 'responses', status, 'content'],
+        });
     }
   }
   return out;
@@ -213,7 +317,9 @@ function isErrorSchema(doc: Json, schema: any, allowValidation: boolean, depth =
   const s = deref(doc, schema);
   if (!s || typeof s !== 'object') return false;
   if (Array.isArray(s.allOf) && s.allOf.some((p: any) => isErrorSchema(doc, p, false, depth + 1))) return true;
-  for (const k of ['oneOf', 'anyOf']) if (Array.isArray(s[k]) && s[k].length && s[k].every((p: any) => isErrorSchema(doc, p, allowValidation, depth + 1))) return true;
+  for (const k of ['oneOf', 'anyOf'])
+    if (Array.isArray(s[k]) && s[k].length && s[k].every((p: any) => isErrorSchema(doc, p, allowValidation, depth + 1)))
+      return true;
   return false;
 }
 
@@ -221,16 +327,23 @@ function isErrorSchema(doc: Json, schema: any, allowValidation: boolean, depth =
 export const errorBodies = wholeDocument((doc) => {
   const out: Result[] = [];
   const schemas = doc?.components?.schemas ?? {};
-  for (const n of ['Error', 'ValidationError']) if (!schemas[n]) out.push({ message: `components/schemas has no ${n} schema.`, path: ['components', 'schemas'] });
+  for (const n of ['Error', 'ValidationError'])
+    if (!schemas[n]) out.push({ message: `components/schemas has no ${n} schema.`, path: ['components', 'schemas'] });
   for (const { operation, at } of operations(doc)) {
     if (isExtension(operation)) continue;
     for (const [status, response] of responsesOf(doc, operation)) {
       if (!/^4/.test(status)) continue;
       const schema = response.content?.['application/json']?.schema;
       if (!schema) {
-        out.push({ message: `${operation.operationId}: the ${status} response has no JSON body; errors are in Error shape.`, path: [...at, 'responses', status] });
+        out.push({
+          message: `${operation.operationId}: the ${status} response has no JSON body; errors are in Error shape.`,
+          path: [...at, 'responses', status],
+        });
       } else if (!isErrorSchema(doc, schema, status === '400')) {
-        out.push({ message: `${operation.operationId}: the ${status} body must be ${status === '400' ? 'Error or ValidationError' : 'Error'}.`, path: [...at, 'responses', status, 'content', 'application/json', 'schema'] });
+        out.push({
+          message: `${operation.operationId}: the ${status} body must be ${status === '400' ? 'Error or ValidationError' : 'Error'}.`,
+          path: [...at, 'responses', status, 'content', 'application/json', 'schema'],
+        });
       }
     }
   }
@@ -244,10 +357,12 @@ export const listEnvelope = wholeDocument((doc) => {
     const props = propertiesOf(doc, schema);
     if (constantsOf(doc, props.object)?.[0] !== 'list') continue;
     const where = ['components', 'schemas', name];
-    if (typeOf(doc, props.data) !== 'array') out.push({ message: `List schema ${name}: data must be an array.`, path: where });
+    if (typeOf(doc, props.data) !== 'array')
+      out.push({ message: `List schema ${name}: data must be an array.`, path: where });
     const pagination = propertiesOf(doc, props.pagination);
     for (const f of ['limit', 'offset', 'total']) {
-      if (typeOf(doc, pagination[f]) !== 'integer') out.push({ message: `List schema ${name}: pagination.${f} must be an integer.`, path: where });
+      if (typeOf(doc, pagination[f]) !== 'integer')
+        out.push({ message: `List schema ${name}: pagination.${f} must be an integer.`, path: where });
     }
   }
   return out;
@@ -257,7 +372,9 @@ function isDateTime(doc: Json, schema: any, depth = 0): boolean {
   const s = deref(doc, schema);
   if (!s || depth > 6) return false;
   if (s.format === 'date-time') return true;
-  return ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(s[k]) && s[k].some((p: any) => isDateTime(doc, p, depth + 1)));
+  return ['anyOf', 'oneOf', 'allOf'].some(
+    (k) => Array.isArray(s[k]) && s[k].some((p: any) => isDateTime(doc, p, depth + 1)),
+  );
 }
 
 /** Timestamps are ISO 8601 date-times: createdAt and updatedAt carry format date-time. */
@@ -266,7 +383,11 @@ export const timestamps = wholeDocument((doc) => {
   for (const [name, schema] of Object.entries<any>(doc?.components?.schemas ?? {})) {
     const props = propertiesOf(doc, schema);
     for (const f of ['createdAt', 'updatedAt']) {
-      if (props[f] && !isDateTime(doc, props[f])) out.push({ message: `${name}.${f} must have format date-time.`, path: ['components', 'schemas', name, 'properties', f] });
+      if (props[f] && !isDateTime(doc, props[f]))
+        out.push({
+          message: `${name}.${f} must have format date-time.`,
+          path: ['components', 'schemas', name, 'properties', f],
+        });
     }
   }
   return out;

@@ -13,9 +13,22 @@ import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint } from '../../engine/runner/progress.ts';
 import { CATALOG, FAMILIES, isFamily, type CatalogFault } from '../../engine/faults/catalog/index.ts';
-import { GENERATED_KINDS, generatedCatalog, sampleFaults, type GeneratedFault, type GeneratedKind } from '../../engine/faults/generated/index.ts';
+import {
+  GENERATED_KINDS,
+  generatedCatalog,
+  sampleFaults,
+  type GeneratedFault,
+  type GeneratedKind,
+} from '../../engine/faults/generated/index.ts';
 import { BaselineError, runFaults, type FaultTarget, type StartTarget } from '../../engine/faults/runner.ts';
-import { baselineLine, catalogLines, progressLine, resultTable, summaryLines, writeFaultsReport } from '../../engine/faults/report.ts';
+import {
+  baselineLine,
+  catalogLines,
+  progressLine,
+  resultTable,
+  summaryLines,
+  writeFaultsReport,
+} from '../../engine/faults/report.ts';
 
 export const usage = `Usage: conform faults [options]
 
@@ -76,11 +89,44 @@ export interface FaultsFlags {
   plain: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--parallel', '--report-dir', '--catalog', '--sample', '--sample-seed']);
-const LIST_FLAGS = new Set(['--fault', '--faults', '--family', '--families', '--suite', '--suites', '--kind', '--kinds']);
+const VALUE_FLAGS = new Set([
+  '--base-url',
+  '--api-key',
+  '--config',
+  '--profile',
+  '--seed',
+  '--parallel',
+  '--report-dir',
+  '--catalog',
+  '--sample',
+  '--sample-seed',
+]);
+const LIST_FLAGS = new Set([
+  '--fault',
+  '--faults',
+  '--family',
+  '--families',
+  '--suite',
+  '--suites',
+  '--kind',
+  '--kinds',
+]);
 
 export function parseFaultsArgs(argv: string[]): FaultsFlags {
-  const flags: FaultsFlags = { catalog: 'hand', kinds: [], faults: [], families: [], benignOnly: false, faultsOnly: false, profile: 'quick', seed: 1, parallel: 2, baseline: true, list: false, plain: false };
+  const flags: FaultsFlags = {
+    catalog: 'hand',
+    kinds: [],
+    faults: [],
+    families: [],
+    benignOnly: false,
+    faultsOnly: false,
+    profile: 'quick',
+    seed: 1,
+    parallel: 2,
+    baseline: true,
+    list: false,
+    plain: false,
+  };
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
@@ -97,7 +143,8 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
     else if (arg === '--no-baseline') flags.baseline = false;
     else if (LIST_FLAGS.has(arg)) {
       const names: string[] = inline !== undefined ? inline.split(',') : [];
-      while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) names.push(...argv[++i].split(','));
+      while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-'))
+        names.push(...argv[++i].split(','));
       const clean = names.map((n) => n.trim()).filter(Boolean);
       if (!clean.length) throw new CliError(`${arg} needs at least one name`);
       if (arg.startsWith('--fault')) flags.faults.push(...clean);
@@ -114,22 +161,32 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
   flags.profile = parseProfile(values.get('--profile')) ?? flags.profile;
   flags.seed = parseSeed(values.get('--seed')) ?? flags.seed;
   const parallel = values.get('--parallel');
-  if (parallel !== undefined && (!/^\d+$/.test(parallel) || Number(parallel) < 1 || Number(parallel) > 8)) throw new CliError(`--parallel must be an integer in 1..8, got '${parallel}'`);
+  if (parallel !== undefined && (!/^\d+$/.test(parallel) || Number(parallel) < 1 || Number(parallel) > 8))
+    throw new CliError(`--parallel must be an integer in 1..8, got '${parallel}'`);
   if (parallel !== undefined) flags.parallel = Number(parallel);
   const catalog = values.get('--catalog');
-  if (catalog !== undefined && !['hand', 'generated', 'all'].includes(catalog)) throw new CliError(`--catalog must be hand, generated or all, got '${catalog}'`);
+  if (catalog !== undefined && !['hand', 'generated', 'all'].includes(catalog))
+    throw new CliError(`--catalog must be hand, generated or all, got '${catalog}'`);
   if (catalog !== undefined) flags.catalog = catalog as CatalogName;
-  for (const [flag, key] of [['--sample', 'sample'], ['--sample-seed', 'sampleSeed']] as const) {
+  for (const [flag, key] of [
+    ['--sample', 'sample'],
+    ['--sample-seed', 'sampleSeed'],
+  ] as const) {
     const v = values.get(flag);
     if (v === undefined) continue;
-    if (!/^\d+$/.test(v) || (flag === '--sample' && Number(v) < 1)) throw new CliError(`${flag} must be a ${flag === '--sample' ? 'positive ' : ''}whole number, got '${v}'`);
+    if (!/^\d+$/.test(v) || (flag === '--sample' && Number(v) < 1))
+      throw new CliError(`${flag} must be a ${flag === '--sample' ? 'positive ' : ''}whole number, got '${v}'`);
     flags[key] = Number(v);
   }
   const badKinds = flags.kinds.filter((k) => !(GENERATED_KINDS as readonly string[]).includes(k));
-  if (badKinds.length) throw new CliError(`unknown kind${badKinds.length > 1 ? 's' : ''}: ${badKinds.join(', ')}; the kinds are ${GENERATED_KINDS.join(', ')}`);
+  if (badKinds.length)
+    throw new CliError(
+      `unknown kind${badKinds.length > 1 ? 's' : ''}: ${badKinds.join(', ')}; the kinds are ${GENERATED_KINDS.join(', ')}`,
+    );
   if (flags.kinds.length && flags.catalog === 'hand') flags.catalog = 'generated';
   flags.baseUrl = values.get('--base-url');
-  if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl)) throw new CliError(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
+  if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl))
+    throw new CliError(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
   flags.apiKey = values.get('--api-key');
   if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
   flags.config = values.get('--config');
@@ -147,13 +204,20 @@ export async function catalogNamed(name: CatalogName): Promise<readonly CatalogF
 
 /** The faults the flags select, in catalog order (then the sample, when asked for). */
 export function selectFaults(
-  flags: Pick<FaultsFlags, 'faults' | 'families' | 'benignOnly' | 'faultsOnly'> & Partial<Pick<FaultsFlags, 'kinds' | 'sample' | 'sampleSeed' | 'seed'>>,
+  flags: Pick<FaultsFlags, 'faults' | 'families' | 'benignOnly' | 'faultsOnly'> &
+    Partial<Pick<FaultsFlags, 'kinds' | 'sample' | 'sampleSeed' | 'seed'>>,
   catalog: readonly CatalogFault[] = CATALOG,
 ): CatalogFault[] {
   const unknown = flags.faults.filter((n) => !catalog.some((f) => f.name === n));
-  if (unknown.length) throw new CliError(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Run 'conform faults --list'.`);
+  if (unknown.length)
+    throw new CliError(
+      `unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Run 'conform faults --list'.`,
+    );
   const badFamilies = flags.families.filter((f) => !isFamily(f));
-  if (badFamilies.length) throw new CliError(`unknown famil${badFamilies.length > 1 ? 'ies' : 'y'}: ${badFamilies.join(', ')}; the families are ${FAMILIES.join(', ')}`);
+  if (badFamilies.length)
+    throw new CliError(
+      `unknown famil${badFamilies.length > 1 ? 'ies' : 'y'}: ${badFamilies.join(', ')}; the families are ${FAMILIES.join(', ')}`,
+    );
   const kinds = flags.kinds ?? [];
   const chosen = catalog.filter(
     (f) =>
@@ -189,8 +253,20 @@ export function bundledTargets(): StartTarget {
     const key = `sk_test_${randomBytes(12).toString('hex')}`;
     registerSecret(key, 'CONFORM_API_KEY');
     const { startReferenceServer } = await import('../reference.ts');
-    const ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key, rateLimits: await raisedLimits(fault?.target?.raiseRateLimits) });
-    return { baseUrl: ref.baseUrl, apiKey: key, merchantId: ref.merchantId, bundled: true, close: () => ref.close() } satisfies FaultTarget;
+    const ref = await startReferenceServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: 'memory',
+      apiKey: key,
+      rateLimits: await raisedLimits(fault?.target?.raiseRateLimits),
+    });
+    return {
+      baseUrl: ref.baseUrl,
+      apiKey: key,
+      merchantId: ref.merchantId,
+      bundled: true,
+      close: () => ref.close(),
+    } satisfies FaultTarget;
   };
 }
 
@@ -201,21 +277,35 @@ async function externalTarget(flags: FaultsFlags): Promise<{ start: StartTarget;
     if (path) file = await loadConfigFile(path);
     const config = resolveConfig(file, { baseUrl: flags.baseUrl, apiKey: flags.apiKey }, process.env, path);
     if (!config.baseUrl) {
-      if (flags.config) throw new CliError(`${flags.config} names no baseUrl: pass --base-url, or leave --config out to use the bundled reference`);
+      if (flags.config)
+        throw new CliError(
+          `${flags.config} names no baseUrl: pass --base-url, or leave --config out to use the bundled reference`,
+        );
       return undefined;
     }
     const apiKey = config.apiKey!;
     registerSecret(apiKey.value, apiKey.label);
-    const target: FaultTarget = { baseUrl: config.baseUrl, apiKey: apiKey.value, merchantId: config.merchantId, bundled: false, close: async () => undefined };
+    const target: FaultTarget = {
+      baseUrl: config.baseUrl,
+      apiKey: apiKey.value,
+      merchantId: config.merchantId,
+      bundled: false,
+      close: async () => undefined,
+    };
     return { start: async () => target, baseUrl: config.baseUrl };
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
+    if (err instanceof ConfigError)
+      throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
 }
 
 function stamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  return new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace('T', '-');
 }
 
 export async function conformFaults(argv: string[]): Promise<number> {
@@ -231,11 +321,16 @@ export async function conformFaults(argv: string[]): Promise<number> {
   if (flags.suites) {
     const known = new Set((await discoverSuites(DEFAULT_SUITES_DIR)).map((s) => s.name));
     const bad = flags.suites.filter((s) => !known.has(s));
-    if (bad.length) throw new CliError(`unknown suite${bad.length > 1 ? 's' : ''}: ${bad.join(', ')}; the suites are ${[...known].sort().join(', ')}`);
+    if (bad.length)
+      throw new CliError(
+        `unknown suite${bad.length > 1 ? 's' : ''}: ${bad.join(', ')}; the suites are ${[...known].sort().join(', ')}`,
+      );
   }
-  const external = flags.baseUrl || flags.config || existsSync('conform.config.yaml') ? await externalTarget(flags) : undefined;
+  const external =
+    flags.baseUrl || flags.config || existsSync('conform.config.yaml') ? await externalTarget(flags) : undefined;
   const reportDir = resolve(flags.reportDir ?? join('reports', `faults-${stamp()}`));
-  const configFile = external && (flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined));
+  const configFile =
+    external && (flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined));
   style.write(
     `conform faults: ${flags.catalog} catalog${flags.sample !== undefined ? ` (sample of ${flags.sample}, seed ${flags.sampleSeed ?? flags.seed})` : ''}: ${counts} · ${external ? external.baseUrl : 'bundled reference (fresh per fault)'} · profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
   );
@@ -253,7 +348,10 @@ export async function conformFaults(argv: string[]): Promise<number> {
       configFile: configFile ? resolve(configFile) : undefined,
       target: external ? { baseUrl: external.baseUrl, bundled: false } : { bundled: true },
       onBaseline: (b) => style.write(b.exitCode === 0 ? baselineLine(b) : paint(style, 'red', baselineLine(b))),
-      onResult: (r) => style.write(r.outcome === 'caught' || r.outcome === 'passed' ? progressLine(r) : paint(style, 'red', progressLine(r))),
+      onResult: (r) =>
+        style.write(
+          r.outcome === 'caught' || r.outcome === 'passed' ? progressLine(r) : paint(style, 'red', progressLine(r)),
+        ),
     });
   } catch (err) {
     if (err instanceof BaselineError) throw new CliError(`${err.message}; the reports are in ${reportDir}/_baseline`);
@@ -281,7 +379,9 @@ const command: Command = {
       return await conformFaults(argv);
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw new CliError(`the fault run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`);
+      throw new CliError(
+        `the fault run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
+      );
     }
   },
 };

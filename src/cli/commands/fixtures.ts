@@ -8,7 +8,13 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
+import {
+  ConfigError,
+  destructiveAllowed,
+  loadConfigFile,
+  resolveConfig,
+  type ConfigFile,
+} from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { redact, registerSecret } from '../../engine/redact.ts';
 import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
@@ -38,30 +44,50 @@ one run left or a problem, 2 bad usage, config or file.`;
 
 /** `./node_modules/...` or a path into this checkout: where the fixtures file's JSON Schema is, from `dir`. */
 function schemaRef(dir: string): string {
-  const rel = relative(dir, join(PACKAGE_ROOT, 'schemas', 'fixtures.schema.json')).split(sep).join('/');
+  const rel = relative(dir, join(PACKAGE_ROOT, 'schemas', 'fixtures.schema.json'))
+    .split(sep)
+    .join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
 async function init(argv: string[]): Promise<number> {
   let values: { out?: string; runs?: string; force?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, runs: { type: 'string' }, force: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { out: { type: 'string' }, runs: { type: 'string' }, force: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform fixtures --help)`);
   }
   const runs = values.runs === undefined ? 1 : Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 1000) throw new CliError(`--runs must be an integer in 1..1000, got '${values.runs}'`);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 1000)
+    throw new CliError(`--runs must be an integer in 1..1000, got '${values.runs}'`);
   const out = resolve(values.out ?? 'conform.fixtures.yaml');
   if (existsSync(out) && !values.force) throw new CliError(`${out} exists; pass --force to overwrite it`);
   await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs }));
-  console.log(`wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; fill in your sandbox's ids, then run conform fixtures check`);
+  console.log(
+    `wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; fill in your sandbox's ids, then run conform fixtures check`,
+  );
   return 0;
 }
 
 async function check(argv: string[]): Promise<number> {
   let values: { file?: string; config?: string; 'base-url'?: string; 'api-key'?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { file: { type: 'string' }, config: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        file: { type: 'string' },
+        config: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform fixtures --help)`);
   }
@@ -72,14 +98,24 @@ async function check(argv: string[]): Promise<number> {
     const file: ConfigFile = configPath ? await loadConfigFile(configPath) : {};
     config = resolveConfig(file, { baseUrl: values['base-url'], apiKey: values['api-key'] }, process.env, configPath);
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
+    if (err instanceof ConfigError)
+      throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
   const path = values.file ? resolve(values.file) : config.fixtures.file;
   if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
-  if (!config.baseUrl || !config.apiKey) throw new CliError('no target: pass --base-url (and --api-key or CONFORM_API_KEY), or set baseUrl and apiKeyEnv in conform.config.yaml');
+  if (!config.baseUrl || !config.apiKey)
+    throw new CliError(
+      'no target: pass --base-url (and --api-key or CONFORM_API_KEY), or set baseUrl and apiKeyEnv in conform.config.yaml',
+    );
   registerSecret(config.apiKey.value, config.apiKey.label);
-  const http = new HttpClient({ baseUrl: config.baseUrl, apiKey: config.apiKey.value, apiKeyLabel: config.apiKey.label, timeoutMs: config.timeoutMs, retry429: true });
+  const http = new HttpClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey.value,
+    apiKeyLabel: config.apiKey.label,
+    timeoutMs: config.timeoutMs,
+    retry429: true,
+  });
   try {
     let fixtures: FileFixtures;
     try {
@@ -89,10 +125,13 @@ async function check(argv: string[]): Promise<number> {
       throw err;
     }
     const reach = await http.get('/v0/customers/cus_conformcheck0');
-    if (reach.transportError) throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
+    if (reach.transportError)
+      throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
     if (reach.status === 401) throw new CliError(`the target at ${config.baseUrl} rejected the API key (401)`);
     const result = await checkFixturesFile(fixtures, { destructive: destructiveAllowed(config, false) });
-    console.log(`conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up'})\n`);
+    console.log(
+      `conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up'})\n`,
+    );
     for (const line of fileCheckLines(result, fixtures.pool.ledgerPath)) console.log(redact(line));
     return result.problems.length || (result.runsLeft !== undefined && result.runsLeft < 1) ? 1 : 0;
   } finally {

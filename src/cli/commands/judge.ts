@@ -36,7 +36,10 @@ const command: Command = {
       return 0;
     }
     const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on'], ['--plain'], 'judge');
-    if (args.positional.length !== 1) throw new CliError(args.positional.length ? `one HAR file at a time, got ${args.positional.length}` : 'name the HAR file to judge');
+    if (args.positional.length !== 1)
+      throw new CliError(
+        args.positional.length ? `one HAR file at a time, got ${args.positional.length}` : 'name the HAR file to judge',
+      );
     const file = args.positional[0];
     const failOn = parseFailOn(args.values.get('--fail-on'));
     const given = args.values.get('--base-url');
@@ -47,14 +50,32 @@ const command: Command = {
       judged = await judgeHar(file, { baseUrl });
     } catch (err) {
       if (err instanceof HarError) throw new CliError(`${file}: ${err.message}`);
-      throw new CliError(`${file} could not be judged: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`);
+      throw new CliError(
+        `${file} could not be judged: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
+      );
     }
-    if (!judged.baseUrl) throw new CliError(`${file}: no entry fits an operation of the interface (${judged.entries} entries); name the API with --base-url`);
-    if (judged.outcome.exchanges === 0) throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
-    style.write(`conform judge ${file}: ${judged.baseUrl}${judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : ''}`);
+    if (!judged.baseUrl)
+      throw new CliError(
+        `${file}: no entry fits an operation of the interface (${judged.entries} entries); name the API with --base-url`,
+      );
+    if (judged.outcome.exchanges === 0)
+      throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
+    style.write(
+      `conform judge ${file}: ${judged.baseUrl}${judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : ''}`,
+    );
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
-    const { exitCode } = await finishPassive({ outcome: judged.outcome, rules, baseUrl: judged.baseUrl, source: `the HAR file ${file}`, kind: 'judge', reportDir: args.values.get('--report-dir'), failOn, specVersion: spec.version, style });
+    const { exitCode } = await finishPassive({
+      outcome: judged.outcome,
+      rules,
+      baseUrl: judged.baseUrl,
+      source: `the HAR file ${file}`,
+      kind: 'judge',
+      reportDir: args.values.get('--report-dir'),
+      failOn,
+      specVersion: spec.version,
+      style,
+    });
     return exitCode;
   },
 };

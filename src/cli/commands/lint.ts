@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { DEFAULT_RULES_PATH, DEFAULT_SPEC_PATH, lint, projectRules, rulesChecks, type LintFinding } from '../../../spec/lint/run.ts';
+import {
+  DEFAULT_RULES_PATH,
+  DEFAULT_SPEC_PATH,
+  lint,
+  projectRules,
+  rulesChecks,
+  type LintFinding,
+} from '../../../spec/lint/run.ts';
 
 const usage = `Usage: conform lint [--spec PATH] [--rules PATH] [--json] [--quiet]
 
@@ -18,10 +25,17 @@ Options:
   -h, --help     this help`;
 
 export function formatFindings(findings: LintFinding[]): string {
-  const rows = findings.map((f) => [f.severity, f.code, `${f.source}${f.line ? `:${f.line}` : ''}${f.path ? ` ${f.path}` : ''}`, f.message]);
+  const rows = findings.map((f) => [
+    f.severity,
+    f.code,
+    `${f.source}${f.line ? `:${f.line}` : ''}${f.path ? ` ${f.path}` : ''}`,
+    f.message,
+  ]);
   const w0 = Math.max(0, ...rows.map((r) => r[0].length));
   const w1 = Math.max(0, ...rows.map((r) => r[1].length));
-  return rows.map((r) => `${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}\n${' '.repeat(w0 + w1 + 4)}${r[3]}`).join('\n');
+  return rows
+    .map((r) => `${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}\n${' '.repeat(w0 + w1 + 4)}${r[3]}`)
+    .join('\n');
 }
 
 const command: Command = {
@@ -37,7 +51,13 @@ const command: Command = {
     try {
       ({ values } = parseArgs({
         args: argv,
-        options: { spec: { type: 'string' }, rules: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'list-rules': { type: 'boolean' } },
+        options: {
+          spec: { type: 'string' },
+          rules: { type: 'string' },
+          json: { type: 'boolean' },
+          quiet: { type: 'boolean' },
+          'list-rules': { type: 'boolean' },
+        },
         strict: true,
         allowPositionals: false,
       }));
@@ -45,13 +65,18 @@ const command: Command = {
       throw new CliError(`${(err as Error).message}. Run 'conform lint --help'.`);
     }
     if (values['list-rules']) {
-      for (const [code, r] of Object.entries(projectRules)) console.log(`${code.padEnd(30)} ${r.severity.padEnd(5)} ${r.description}`);
-      for (const [code, description] of Object.entries(rulesChecks)) console.log(`${code.padEnd(30)} ${'error'.padEnd(5)} ${description}`);
+      for (const [code, r] of Object.entries(projectRules))
+        console.log(`${code.padEnd(30)} ${r.severity.padEnd(5)} ${r.description}`);
+      for (const [code, description] of Object.entries(rulesChecks))
+        console.log(`${code.padEnd(30)} ${'error'.padEnd(5)} ${description}`);
       return 0;
     }
     const specPath = values.spec ? resolve(values.spec) : DEFAULT_SPEC_PATH;
     const rulesPath = values.rules ? resolve(values.rules) : DEFAULT_RULES_PATH;
-    for (const [what, path] of [['OpenAPI document', specPath], ['rules document', rulesPath]]) {
+    for (const [what, path] of [
+      ['OpenAPI document', specPath],
+      ['rules document', rulesPath],
+    ]) {
       if (!existsSync(path)) throw new CliError(`the ${what} ${path} does not exist`);
     }
     const result = await lint({ specPath, rulesPath });
@@ -62,7 +87,9 @@ const command: Command = {
     const shown = values.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
     if (shown.length) console.log(formatFindings(shown));
     const others = result.findings.length - result.errors - result.warnings;
-    console.log(`${shown.length ? '\n' : ''}${result.errors} error(s), ${result.warnings} warning(s)${others ? `, ${others} info/hint` : ''}.`);
+    console.log(
+      `${shown.length ? '\n' : ''}${result.errors} error(s), ${result.warnings} warning(s)${others ? `, ${others} info/hint` : ''}.`,
+    );
     return result.errors > 0 ? 1 : 0;
   },
 };

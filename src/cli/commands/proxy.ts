@@ -37,7 +37,8 @@ Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 could not r
 
 function parsePort(v: string | undefined): number {
   if (v === undefined) return 4011;
-  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) throw new CliError(`--port must be a port number (0-65535), got '${v}'`);
+  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535)
+    throw new CliError(`--port must be a port number (0-65535), got '${v}'`);
   return Number(v);
 }
 
@@ -69,10 +70,17 @@ const command: Command = {
       console.log(usage);
       return 0;
     }
-    const args = parseArgs(argv, ['--target', '--port', '--host', '--duration', '--report-dir', '--har', '--fail-on'], ['--plain'], 'proxy');
-    if (args.positional.length) throw new CliError(`unexpected argument '${args.positional[0]}'. Run 'conform proxy --help'.`);
+    const args = parseArgs(
+      argv,
+      ['--target', '--port', '--host', '--duration', '--report-dir', '--har', '--fail-on'],
+      ['--plain'],
+      'proxy',
+    );
+    if (args.positional.length)
+      throw new CliError(`unexpected argument '${args.positional[0]}'. Run 'conform proxy --help'.`);
     const given = args.values.get('--target');
-    if (given === undefined) throw new CliError('--target URL is required: the base URL of the API to put the proxy in front of');
+    if (given === undefined)
+      throw new CliError('--target URL is required: the base URL of the API to put the proxy in front of');
     const target = parseBaseUrl('--target', given);
     const port = parsePort(args.values.get('--port'));
     const durationMs = parseDuration(args.values.get('--duration'));
@@ -82,22 +90,41 @@ const command: Command = {
     const stop = stopSignal(durationMs);
     let proxy;
     try {
-      proxy = await startPassiveProxy({ target, host: args.values.get('--host') ?? '127.0.0.1', port, harPath: harPath && resolve(harPath), toolVersion: toolVersion() });
+      proxy = await startPassiveProxy({
+        target,
+        host: args.values.get('--host') ?? '127.0.0.1',
+        port,
+        harPath: harPath && resolve(harPath),
+        toolVersion: toolVersion(),
+      });
     } catch (err) {
       stop.dispose();
       const e = err as NodeJS.ErrnoException;
       if (e?.code === 'EADDRINUSE') throw new CliError(`port ${port} is in use; choose another with --port`);
-      if (e?.code === 'EACCES' || e?.code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${args.values.get('--host') ?? '127.0.0.1'}:${port} (${e.code})`);
+      if (e?.code === 'EACCES' || e?.code === 'EADDRNOTAVAIL')
+        throw new CliError(`cannot listen on ${args.values.get('--host') ?? '127.0.0.1'}:${port} (${e.code})`);
       throw new CliError(`the proxy could not start: ${String(e?.message ?? err).split('\n')[0]}`);
     }
-    style.write(`conform proxy: ${proxy.url} → ${target}; judging every exchange${harPath ? `, recording to ${harPath}` : ''}. Stop with Ctrl-C or SIGTERM${durationMs ? ` (or after ${args.values.get('--duration')})` : ''} to write the reports.`);
+    style.write(
+      `conform proxy: ${proxy.url} → ${target}; judging every exchange${harPath ? `, recording to ${harPath}` : ''}. Stop with Ctrl-C or SIGTERM${durationMs ? ` (or after ${args.values.get('--duration')})` : ''} to write the reports.`,
+    );
     const why = await stop.wait;
     stop.dispose();
     style.write(`stopping (${why}): letting exchanges in flight finish`);
     const outcome = await proxy.stop();
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
-    const { exitCode } = await finishPassive({ outcome, rules, baseUrl: target, source: 'live traffic through conform proxy', kind: 'proxy', reportDir: args.values.get('--report-dir'), failOn, specVersion: spec.version, style });
+    const { exitCode } = await finishPassive({
+      outcome,
+      rules,
+      baseUrl: target,
+      source: 'live traffic through conform proxy',
+      kind: 'proxy',
+      reportDir: args.values.get('--report-dir'),
+      failOn,
+      specVersion: spec.version,
+      style,
+    });
     if (harPath) style.write(`traffic recorded: ${resolve(harPath)}`);
     return exitCode;
   },

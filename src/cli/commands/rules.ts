@@ -16,9 +16,11 @@ Options:
 export function formatRuleTable(rules: Rule[]): string {
   const idWidth = Math.max(2, ...rules.map((r) => r.id.length));
   const sectionWidth = Math.max(7, ...rules.map((r) => r.section.length));
-  const row = (id: string, section: string, statement: string) => `${id.padEnd(idWidth)}  ${section.padEnd(sectionWidth)}  ${statement}`;
+  const row = (id: string, section: string, statement: string) =>
+    `${id.padEnd(idWidth)}  ${section.padEnd(sectionWidth)}  ${statement}`;
   const lines = [row('ID', 'SECTION', 'STATEMENT'), row('-'.repeat(idWidth), '-'.repeat(sectionWidth), '-'.repeat(9))];
-  for (const r of rules) lines.push(row(r.id, r.section, r.kind === 'reference' ? `[reference] ${r.statement}` : r.statement));
+  for (const r of rules)
+    lines.push(row(r.id, r.section, r.kind === 'reference' ? `[reference] ${r.statement}` : r.statement));
   return lines.join('\n');
 }
 
@@ -33,7 +35,12 @@ const command: Command = {
     }
     let values: { family?: string; json?: boolean; rules?: string };
     try {
-      ({ values } = parseArgs({ args: argv, options: { family: { type: 'string' }, json: { type: 'boolean' }, rules: { type: 'string' } }, strict: true, allowPositionals: false }));
+      ({ values } = parseArgs({
+        args: argv,
+        options: { family: { type: 'string' }, json: { type: 'boolean' }, rules: { type: 'string' } },
+        strict: true,
+        allowPositionals: false,
+      }));
     } catch (err) {
       throw new CliError(`${(err as Error).message}. Run 'conform rules --help'.`);
     }
@@ -41,12 +48,17 @@ const command: Command = {
     try {
       index = values.rules ? await loadRulesFrom(values.rules) : await loadRules();
     } catch (err) {
-      throw new CliError(String((err as Error).message).split('\n').join(' '));
+      throw new CliError(
+        String((err as Error).message)
+          .split('\n')
+          .join(' '),
+      );
     }
     let rules = index.rules;
     if (values.family !== undefined) {
       const family = values.family.toUpperCase();
-      if (!(RULE_FAMILIES as readonly string[]).includes(family)) throw new CliError(`unknown family '${values.family}'; known: ${RULE_FAMILIES.join(', ')}`);
+      if (!(RULE_FAMILIES as readonly string[]).includes(family))
+        throw new CliError(`unknown family '${values.family}'; known: ${RULE_FAMILIES.join(', ')}`);
       rules = rules.filter((r) => r.family === family);
     }
     if (values.json) {
@@ -55,7 +67,9 @@ const command: Command = {
     }
     console.log(formatRuleTable(rules));
     const reference = rules.filter((r) => r.kind === 'reference').length;
-    console.log(`\n${rules.length} rules${reference ? ` (${reference} reference-only, never judged on a target)` : ''}.`);
+    console.log(
+      `\n${rules.length} rules${reference ? ` (${reference} reference-only, never judged on a target)` : ''}.`,
+    );
     return 0;
   },
 };

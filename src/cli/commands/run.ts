@@ -9,12 +9,33 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
 import { toolVersion } from '../version.ts';
-import { ConfigError, destructiveAllowed, loadConfigFile, resolveConfig, type ConfigFile, type ConfigOverrides, type RunConfig } from '../../engine/config/index.ts';
+import {
+  ConfigError,
+  destructiveAllowed,
+  loadConfigFile,
+  resolveConfig,
+  type ConfigFile,
+  type ConfigOverrides,
+  type RunConfig,
+} from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
-import { DEFAULT_SUITES_DIR, SuiteSelectionError, discoverSuites, preloadVitest, runSuites, selectSuites } from '../../engine/runner/index.ts';
+import {
+  DEFAULT_SUITES_DIR,
+  SuiteSelectionError,
+  discoverSuites,
+  preloadVitest,
+  runSuites,
+  selectSuites,
+} from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
-import { CATEGORY_LABEL, buildReport, unjudgedGroups, writeReports, type Report } from '../../engine/reporters/index.ts';
+import {
+  CATEGORY_LABEL,
+  buildReport,
+  unjudgedGroups,
+  writeReports,
+  type Report,
+} from '../../engine/reporters/index.ts';
 import type { RuleIndex } from '../../spec/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
 
@@ -59,7 +80,17 @@ export interface RunFlags extends ConfigOverrides {
   failOnSkip?: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--base-url', '--api-key', '--config', '--profile', '--seed', '--report-dir', '--shard', '--suites-dir', '--min-judged']);
+const VALUE_FLAGS = new Set([
+  '--base-url',
+  '--api-key',
+  '--config',
+  '--profile',
+  '--seed',
+  '--report-dir',
+  '--shard',
+  '--suites-dir',
+  '--min-judged',
+]);
 
 /** Parses argv; `--suite a b` and `--suite a --suite b` and `--suite=a,b` all work. */
 export function parseRunArgs(argv: string[]): RunFlags {
@@ -82,13 +113,18 @@ export function parseRunArgs(argv: string[]): RunFlags {
     } else if (arg === '--allow-unjudged') {
       if (inline === undefined) flags.allowUnjudged = true;
       else {
-        const ids = inline.split(',').map((x) => x.trim()).filter(Boolean);
-        if (!ids.length) throw new CliError('--allow-unjudged= needs rule ids or families (or no value: accept every gap)');
+        const ids = inline
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        if (!ids.length)
+          throw new CliError('--allow-unjudged= needs rule ids or families (or no value: accept every gap)');
         if (flags.allowUnjudged !== true) flags.allowUnjudged = [...(flags.allowUnjudged || []), ...ids];
       }
     } else if (arg === '--suite' || arg === '--suites') {
       const names: string[] = inline !== undefined ? inline.split(',') : [];
-      while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-')) names.push(...argv[++i].split(','));
+      while (inline === undefined && i + 1 < argv.length && !argv[i + 1].startsWith('-'))
+        names.push(...argv[++i].split(','));
       if (!names.filter(Boolean).length) throw new CliError('--suite needs at least one suite name');
       flags.suites = [...(flags.suites ?? []), ...names.filter(Boolean)];
     } else if (VALUE_FLAGS.has(arg)) {
@@ -104,7 +140,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
   const shard = values.get('--shard');
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
-    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) throw new CliError(`--shard must be i/n with 1 <= i <= n, got '${shard}'`);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new CliError(`--shard must be i/n with 1 <= i <= n, got '${shard}'`);
     flags.shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   flags.baseUrl = values.get('--base-url');
@@ -114,7 +151,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
   flags.suitesDir = values.get('--suites-dir');
   const minJudged = values.get('--min-judged');
   if (minJudged !== undefined) {
-    if (!/^\d+$/.test(minJudged)) throw new CliError(`--min-judged must be a whole number of rules, got '${minJudged}'`);
+    if (!/^\d+$/.test(minJudged))
+      throw new CliError(`--min-judged must be a whole number of rules, got '${minJudged}'`);
     flags.minJudged = Number(minJudged);
   }
   if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
@@ -127,7 +165,11 @@ export function defaultWorkers(): number {
 }
 
 function newRunId(shard?: { index: number; count: number }): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace('T', '-');
   return `${stamp}-${randomBytes(2).toString('hex')}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
 }
 
@@ -139,7 +181,8 @@ async function loadConfig(flags: RunFlags): Promise<RunConfig> {
     for (const k of [config.apiKey, config.secondKey, config.otherMerchantKey]) if (k) registerSecret(k.value, k.label);
     return config;
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
+    if (err instanceof ConfigError)
+      throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
 }
@@ -148,7 +191,10 @@ async function loadConfig(flags: RunFlags): Promise<RunConfig> {
 async function probe(client: HttpClient): Promise<void> {
   const first = await client.get('/v0/customers/cus_conformprobe0');
   if (first.transportError) throw new CliError(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
-  if (first.status === 401) throw new CliError(`the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`);
+  if (first.status === 401)
+    throw new CliError(
+      `the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`,
+    );
 }
 
 /**
@@ -156,7 +202,12 @@ async function probe(client: HttpClient): Promise<void> {
  * reference > configured file/module > extension probe (probe.ts; never a documented
  * route) > none. Then checks a file or module loads.
  */
-async function fixtureChoice(config: RunConfig, bundled: boolean, client: HttpClient, target: Omit<TargetContext, 'fixtures'>): Promise<TargetContext['fixtures']> {
+async function fixtureChoice(
+  config: RunConfig,
+  bundled: boolean,
+  client: HttpClient,
+  target: Omit<TargetContext, 'fixtures'>,
+): Promise<TargetContext['fixtures']> {
   const fx = await import('../../engine/fixtures/index.ts');
   const choice = await fx.resolveFixtureStrategy({ bundled, fixtures: config.fixtures }, client);
   if (choice.strategy === 'file' || choice.strategy === 'module') {
@@ -165,7 +216,14 @@ async function fixtureChoice(config: RunConfig, bundled: boolean, client: HttpCl
       const fixtures = await fx.createFixtures({ ...target, fixtures: choice }, client);
       await fixtures.close();
     } catch (err) {
-      if ((err as Error)?.name === 'FixtureConfigError' || err instanceof fx.FixtureConfigError) throw new CliError(redact(String((err as Error).message).split('\n').join('; ')));
+      if ((err as Error)?.name === 'FixtureConfigError' || err instanceof fx.FixtureConfigError)
+        throw new CliError(
+          redact(
+            String((err as Error).message)
+              .split('\n')
+              .join('; '),
+          ),
+        );
       throw err;
     }
   }
@@ -188,20 +246,40 @@ async function bootReference(): Promise<BootedTarget> {
     const { startReferenceServer } = await import('../reference.ts');
     ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
   } catch (err) {
-    throw new CliError(`could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`);
+    throw new CliError(
+      `could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`,
+    );
   }
-  return { baseUrl: ref.baseUrl, apiKey: { value: key, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId, bundled: true, close: () => ref.close() };
+  return {
+    baseUrl: ref.baseUrl,
+    apiKey: { value: key, label: 'CONFORM_API_KEY' },
+    merchantId: ref.merchantId,
+    bundled: true,
+    close: () => ref.close(),
+  };
 }
 
 function summaryTable(style: OutputStyle, report: Report): string[] {
-  const rows = report.summary.families.map((f) => [f.family, String(f.passed), String(f.failed), String(f.notJudged), String(f.engineError)]);
+  const rows = report.summary.families.map((f) => [
+    f.family,
+    String(f.passed),
+    String(f.failed),
+    String(f.notJudged),
+    String(f.engineError),
+  ]);
   const head = ['FAMILY', 'PASSED', 'FAILED', 'NOT JUDGED', 'ENGINE ERROR'];
   const s = report.summary.rules;
   const total = ['TOTAL', String(s.passed), String(s.failed), String(s.notJudged), String(s.engineError)];
   const widths = head.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [line(head), rule, ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))), rule, line(total)];
+  return [
+    line(head),
+    rule,
+    ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))),
+    rule,
+    line(total),
+  ];
 }
 
 /** The closing block: the headline first, then what was not judged and why, then the verdict. */
@@ -212,27 +290,47 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
   if (groups.length) {
     out.push(`not judged: ${s.rules.notJudged} rule(s)`);
     for (const g of groups) {
-      const ids = g.ruleIds.length > 8 ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more` : g.ruleIds.join(', ');
+      const ids =
+        g.ruleIds.length > 8
+          ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more`
+          : g.ruleIds.join(', ');
       const reason = g.reason.length > 240 ? `${g.reason.slice(0, 240)}…` : g.reason;
       out.push(`  ${CATEGORY_LABEL[g.category]}: ${reason} (${g.ruleIds.length}): ${ids}`);
     }
   }
   const apart: string[] = [];
-  if (s.rules.notApplicable) apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
-  if (s.toolRules.total) apart.push(`${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests`);
+  if (s.rules.notApplicable)
+    apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
+  if (s.toolRules.total)
+    apart.push(`${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests`);
   if (apart.length) out.push(`not counted: ${apart.join('; ')}`);
   for (const e of report.errors) out.push(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
-  if (report.unknownRuleIds.length) out.push(`warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`);
+  if (report.unknownRuleIds.length)
+    out.push(
+      `warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`,
+    );
   const failed = report.rules.filter((r) => r.verdict === 'failed' && r.scope === 'target');
   if (failed.length) out.push(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
   const broken = report.rules.filter((r) => r.verdict === 'engine_error');
-  if (broken.length) out.push(paint(style, 'yellow', `engine errors (the tool broke, not the target): ${broken.map((r) => r.id).join(', ')}; first: ${broken[0].reasons[0] ?? ''}`));
+  if (broken.length)
+    out.push(
+      paint(
+        style,
+        'yellow',
+        `engine errors (the tool broke, not the target): ${broken.map((r) => r.id).join(', ')}; first: ${broken[0].reasons[0] ?? ''}`,
+      ),
+    );
   if (s.gaps.unaccepted.length) {
     out.push(
-      paint(style, 'yellow', `unjudged for a missing fixture or credential, not accepted: ${s.gaps.unaccepted.join(', ')}`),
+      paint(
+        style,
+        'yellow',
+        `unjudged for a missing fixture or credential, not accepted: ${s.gaps.unaccepted.join(', ')}`,
+      ),
       'provide the fixtures (docs/fixtures.md), or accept the gap: --allow-unjudged, or allowUnjudged / minJudged in conform.config.yaml',
     );
-  } else if (s.gaps.accepted.length) out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
+  } else if (s.gaps.accepted.length)
+    out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
   out.push(
     `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${(report.run.durationMs / 1000).toFixed(1)} s`,
   );
@@ -265,10 +363,22 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
 
   preloadVitest().catch(() => undefined);
   const booted: BootedTarget = config.baseUrl
-    ? { baseUrl: config.baseUrl, apiKey: config.apiKey!, merchantId: config.merchantId, bundled: false, close: async () => undefined }
+    ? {
+        baseUrl: config.baseUrl,
+        apiKey: config.apiKey!,
+        merchantId: config.merchantId,
+        bundled: false,
+        close: async () => undefined,
+      }
     : await bootReference();
   try {
-    const client = new HttpClient({ baseUrl: booted.baseUrl, apiKey: booted.apiKey.value, apiKeyLabel: booted.apiKey.label, timeoutMs: 10_000, retry429: false });
+    const client = new HttpClient({
+      baseUrl: booted.baseUrl,
+      apiKey: booted.apiKey.value,
+      apiKeyLabel: booted.apiKey.label,
+      timeoutMs: 10_000,
+      retry429: false,
+    });
     await probe(client);
     const runId = newRunId(flags.shard);
     const base = {
@@ -292,17 +402,33 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''} · profile ${target.profile} · seed ${target.seed}` +
         `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy} · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
     );
-    const outcome = await runSuites({ target, suites, shard: flags.shard, style, maxWorkers: config.concurrency ?? defaultWorkers(), maxConcurrency: config.concurrency });
+    const outcome = await runSuites({
+      target,
+      suites,
+      shard: flags.shard,
+      style,
+      maxWorkers: config.concurrency ?? defaultWorkers(),
+      maxConcurrency: config.concurrency,
+    });
     const { loadSpec } = await import('../../spec/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../spec/rules.ts')).loadRules()]);
     const unknownIds = unknownAccepted(config.acceptance, rules);
-    if (unknownIds.length) throw new CliError(`allowUnjudged names no known rule id or family: ${unknownIds.join(', ')} (see conform rules)`);
+    if (unknownIds.length)
+      throw new CliError(
+        `allowUnjudged names no known rule id or family: ${unknownIds.join(', ')} (see conform rules)`,
+      );
     const report = buildReport({
       runId,
       toolVersion: toolVersion(),
       startedAt: outcome.startedAt,
       durationMs: outcome.durationMs,
-      target: { baseUrl: booted.baseUrl, bundled: booted.bundled, sandbox: config.sandbox, ...(config.referenceServer ? { referenceServer: true } : {}), ...(target.merchantId ? { merchantId: target.merchantId } : {}) },
+      target: {
+        baseUrl: booted.baseUrl,
+        bundled: booted.bundled,
+        sandbox: config.sandbox,
+        ...(config.referenceServer ? { referenceServer: true } : {}),
+        ...(target.merchantId ? { merchantId: target.merchantId } : {}),
+      },
       profile: target.profile,
       seed: target.seed,
       shard: flags.shard,
@@ -320,10 +446,20 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     style.write('');
     for (const line of summaryLines(style, report, dir)) style.write(line);
     const s = report.summary;
-    const ended = outcome.results.filter((r) => r.state === 'skipped' && !r.notJudged.some((m) => m.endedScenario && (m.category === 'profile' || m.category === 'destructive')));
+    const ended = outcome.results.filter(
+      (r) =>
+        r.state === 'skipped' &&
+        !r.notJudged.some((m) => m.endedScenario && (m.category === 'profile' || m.category === 'destructive')),
+    );
     if (flags.failOnSkip && ended.length && s.exitCode === 0) {
       const first = ended.slice(0, 3).map((r) => `${r.suite} > ${r.title}: ${r.skipReason ?? 'no reason given'}`);
-      style.write(paint(style, 'red', `--fail-on-skip: ${ended.length} scenario(s) ended early (${first.join('; ')}${ended.length > 3 ? '; ...' : ''})`));
+      style.write(
+        paint(
+          style,
+          'red',
+          `--fail-on-skip: ${ended.length} scenario(s) ended early (${first.join('; ')}${ended.length > 3 ? '; ...' : ''})`,
+        ),
+      );
       return 3;
     }
     return s.exitCode;
@@ -347,7 +483,9 @@ const command: Command = {
     } catch (err) {
       if (err instanceof CliError) throw err;
       // Anything else kept the run from being done: one line, exit 2, no key.
-      throw new CliError(`the run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`);
+      throw new CliError(
+        `the run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
+      );
     }
   },
 };

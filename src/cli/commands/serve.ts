@@ -24,7 +24,8 @@ second line with the documented-only URL), then serves until SIGINT or SIGTERM.`
 
 function parsePort(value: string | undefined, flag = '--port'): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliError(`${flag} '${value}': expected an integer in 0..65535`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new CliError(`${flag} '${value}': expected an integer in 0..65535`);
   return Number(value);
 }
 
@@ -57,7 +58,8 @@ const serve: Command = {
       throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform serve --help)`);
     }
     const documentedPort = parsePort(values['documented-port'] as string | undefined, '--documented-port');
-    const { optionsFromEnv, parseRateLimitFlag, RateLimitConfigError, startReferenceServer } = await import('../reference.ts');
+    const { optionsFromEnv, parseRateLimitFlag, RateLimitConfigError, startReferenceServer } =
+      await import('../reference.ts');
     const env = optionsFromEnv();
     const rateLimits: Record<string, number> = {};
     try {
@@ -88,11 +90,19 @@ const serve: Command = {
     let documented: { url: string; close(): Promise<void> } | undefined;
     if (documentedPort !== undefined) {
       try {
-        documented = await startDocumentedOnly(server.baseUrl, documentedPort, (values.host as string | undefined) ?? '127.0.0.1');
+        documented = await startDocumentedOnly(
+          server.baseUrl,
+          documentedPort,
+          (values.host as string | undefined) ?? '127.0.0.1',
+        );
       } catch (err) {
         await server.close().catch(() => undefined);
         const e = err as NodeJS.ErrnoException;
-        throw new CliError(e.code === 'EADDRINUSE' ? `--documented-port: port already in use: ${e.message}` : String(e.message ?? e).split('\n')[0]);
+        throw new CliError(
+          e.code === 'EADDRINUSE'
+            ? `--documented-port: port already in use: ${e.message}`
+            : String(e.message ?? e).split('\n')[0],
+        );
       }
     }
     // Handlers first: a signal right after the "listening" line must already stop gracefully.
@@ -113,13 +123,18 @@ const serve: Command = {
       process.once('SIGTERM', stop);
     });
     console.log(`conform reference server listening on ${server.baseUrl} (sandbox merchant ${server.merchantId})`);
-    if (documented) console.log(`documented endpoints only on ${documented.url} (the reference extensions answer 404 there)`);
+    if (documented)
+      console.log(`documented endpoints only on ${documented.url} (the reference extensions answer 404 there)`);
     return stopped;
   },
 };
 
 /** The documented-endpoints-only view of the server: the fault proxy hiding the extensions. */
-async function startDocumentedOnly(upstream: string, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
+async function startDocumentedOnly(
+  upstream: string,
+  port: number,
+  host: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const [{ loadSpec }, { startProxy }, { documentedOnly }] = await Promise.all([
     import('../../spec/index.ts'),
     import('../../engine/faults/proxy.ts'),

@@ -18,7 +18,13 @@ export const contentType = defineCheck({
     return {
       judged: ['CONV.CONTENT_TYPE.JSON'],
       findings: [
-        finding('content-type', ['CONV.CONTENT_TYPE.JSON'], 'Body is not declared as application/json', `${ex.method} ${ex.path} → ${ex.status}: content-type is ${ct ? `'${ct}'` : 'missing'}; bodies are JSON (application/json).`, ex),
+        finding(
+          'content-type',
+          ['CONV.CONTENT_TYPE.JSON'],
+          'Body is not declared as application/json',
+          `${ex.method} ${ex.path} → ${ex.status}: content-type is ${ct ? `'${ct}'` : 'missing'}; bodies are JSON (application/json).`,
+          ex,
+        ),
       ],
     };
   },

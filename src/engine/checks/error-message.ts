@@ -12,12 +12,29 @@ export const errorMessage = defineCheck({
   description: 'The message of a 4xx Error body has text in it (not empty or blank).',
   evaluate(ex, _ctx, op) {
     const s = ex.status;
-    if (s === undefined || s < 400 || s >= 500 || !op || !isObject(ex.body) || typeof ex.body.message !== 'string' || looksLikeValidationError(ex.body)) return;
+    if (
+      s === undefined ||
+      s < 400 ||
+      s >= 500 ||
+      !op ||
+      !isObject(ex.body) ||
+      typeof ex.body.message !== 'string' ||
+      looksLikeValidationError(ex.body)
+    )
+      return;
     return {
       judged: ['ERRORS.MESSAGE.READABLE'],
       findings: ex.body.message.trim()
         ? []
-        : [finding('error-message', ['ERRORS.MESSAGE.READABLE'], 'Error message is blank', `${describeStatus(ex)}: message ${JSON.stringify(ex.body.message)} has no text for a human to read.`, ex)],
+        : [
+            finding(
+              'error-message',
+              ['ERRORS.MESSAGE.READABLE'],
+              'Error message is blank',
+              `${describeStatus(ex)}: message ${JSON.stringify(ex.body.message)} has no text for a human to read.`,
+              ex,
+            ),
+          ],
     };
   },
 });

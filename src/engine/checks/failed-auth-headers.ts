@@ -5,14 +5,23 @@ import { RATE_HEADERS } from './rate-headers.ts';
 export const failedAuthHeaders = defineCheck({
   name: 'failed-auth-headers',
   ruleIds: ['RATE.FAILED_AUTH.NO_HEADERS'],
-  description: 'Requests that fail authentication on the listed endpoints carry no x-ratelimit-* or retry-after header.',
+  description:
+    'Requests that fail authentication on the listed endpoints carry no x-ratelimit-* or retry-after header.',
   evaluate(ex, _ctx, op) {
     if (ex.status !== 401 || !op?.rateLimit) return;
     const present = [...RATE_HEADERS, 'retry-after'].filter((n) => ex.responseHeaders[n] !== undefined);
     return {
       judged: ['RATE.FAILED_AUTH.NO_HEADERS'],
       findings: present.length
-        ? [finding('failed-auth-headers', ['RATE.FAILED_AUTH.NO_HEADERS'], '401 carries rate headers', `${describeStatus(ex)}: ${present.join(', ')} present on a request that failed authentication.`, ex)]
+        ? [
+            finding(
+              'failed-auth-headers',
+              ['RATE.FAILED_AUTH.NO_HEADERS'],
+              '401 carries rate headers',
+              `${describeStatus(ex)}: ${present.join(', ')} present on a request that failed authentication.`,
+              ex,
+            ),
+          ]
         : [],
     };
   },

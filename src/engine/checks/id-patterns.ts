@@ -18,7 +18,12 @@ export function idFields(rules: CheckContext['rules']): IdFields {
   const params = rules.byId('CONV.ID.PATTERNS')?.params ?? {};
   const patterns = (params.patterns ?? {}) as Record<string, string>;
   for (const [object, fields] of Object.entries((params.fields ?? {}) as Record<string, Record<string, string>>)) {
-    out[object] = Object.fromEntries(Object.entries(fields).map(([field, name]) => [field, { pattern: new RegExp(patterns[name]), rule: 'CONV.ID.PATTERNS' }]));
+    out[object] = Object.fromEntries(
+      Object.entries(fields).map(([field, name]) => [
+        field,
+        { pattern: new RegExp(patterns[name]), rule: 'CONV.ID.PATTERNS' },
+      ]),
+    );
   }
   for (const rule of ['PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX']) {
     const { prefix, object } = (rules.byId(rule)?.params ?? {}) as { prefix?: string; object?: string };
@@ -38,7 +43,8 @@ function representations(body: unknown): Record<string, unknown>[] {
 export const idPatterns = defineCheck({
   name: 'id-patterns',
   ruleIds: ['CONV.ID.PATTERNS', 'PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX'],
-  description: 'Ids match their documented patterns (itm_, prod_, org_, cus_, price_, bm_, fee_, pu_; pay_ and crn_ prefixes).',
+  description:
+    'Ids match their documented patterns (itm_, prod_, org_, cus_, price_, bm_, fee_, pu_; pay_ and crn_ prefixes).',
   evaluate(ex, ctx, op) {
     if (!op || !is2xx(ex) || !bodyShown(ctx, op, ex.status)) return;
     const byObject = idFields(ctx.rules);
@@ -52,7 +58,15 @@ export const idPatterns = defineCheck({
         if (v === undefined || v === null) continue;
         judged.add(rule);
         if (typeof v !== 'string' || !pattern.test(v)) {
-          findings.push(finding('id-patterns', [rule], `${rep.object}.${field} breaks its id pattern`, `${describeStatus(ex)}: ${rep.object}.${field} = ${JSON.stringify(v)} does not match ${pattern.source}.`, ex));
+          findings.push(
+            finding(
+              'id-patterns',
+              [rule],
+              `${rep.object}.${field} breaks its id pattern`,
+              `${describeStatus(ex)}: ${rep.object}.${field} = ${JSON.stringify(v)} does not match ${pattern.source}.`,
+              ex,
+            ),
+          );
         }
       }
     }

@@ -66,7 +66,11 @@ export function runChecks(exchange: Exchange, ctx: CheckContext, checks: readonl
       result = check.evaluate(exchange, ctx, judgeable ? op : undefined);
     } catch (err) {
       // A check that breaks is an engine bug; say so instead of blaming the target.
-      errors.push({ source: `check:${check.name}`, message: `check ${check.name} crashed on ${exchange.method} ${exchange.path}: ${String((err as Error)?.message ?? err)}`, stack: (err as Error)?.stack });
+      errors.push({
+        source: `check:${check.name}`,
+        message: `check ${check.name} crashed on ${exchange.method} ${exchange.path}: ${String((err as Error)?.message ?? err)}`,
+        stack: (err as Error)?.stack,
+      });
       continue;
     }
     if (!result) continue;

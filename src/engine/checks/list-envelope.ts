@@ -8,7 +8,10 @@ export function listEnvelopeProblems(body: unknown): string[] {
   const pg = body.pagination;
   if (!isObject(pg)) p.push('pagination is missing');
   // limit, offset and total are integers where present (rules.yaml: CONV.LIST.ENVELOPE).
-  else for (const k of ['limit', 'offset', 'total']) if (pg[k] !== undefined && !Number.isInteger(pg[k])) p.push(`pagination.${k} is ${JSON.stringify(pg[k])}, not an integer`);
+  else
+    for (const k of ['limit', 'offset', 'total'])
+      if (pg[k] !== undefined && !Number.isInteger(pg[k]))
+        p.push(`pagination.${k} is ${JSON.stringify(pg[k])}, not an integer`);
   return p;
 }
 
@@ -16,14 +19,25 @@ export function listEnvelopeProblems(body: unknown): string[] {
 export const listEnvelope = defineCheck({
   name: 'list-envelope',
   ruleIds: ['CONV.LIST.ENVELOPE'],
-  description: 'List responses have object list, a data array and a pagination object whose limit, offset, total are integers where present.',
+  description:
+    'List responses have object list, a data array and a pagination object whose limit, offset, total are integers where present.',
   evaluate(ex, ctx, op) {
     // The list operations are the ones spec/rules.yaml names for the rule.
     if (!op || !is2xx(ex) || !ruleOperations(ctx, 'CONV.LIST.ENVELOPE').includes(op.operationId)) return;
     const problems = listEnvelopeProblems(ex.body);
     return {
       judged: ['CONV.LIST.ENVELOPE'],
-      findings: problems.length ? [finding('list-envelope', ['CONV.LIST.ENVELOPE'], `${op.operationId} is not a list envelope`, `${describeStatus(ex)}: ${problems.join('; ')}`, ex)] : [],
+      findings: problems.length
+        ? [
+            finding(
+              'list-envelope',
+              ['CONV.LIST.ENVELOPE'],
+              `${op.operationId} is not a list envelope`,
+              `${describeStatus(ex)}: ${problems.join('; ')}`,
+              ex,
+            ),
+          ]
+        : [],
     };
   },
 });

@@ -11,7 +11,11 @@ export const DECIMAL = /^-?\d+(\.\d+)?$/;
 function moneyFields(rep: Record<string, unknown>): [string, unknown][] {
   switch (rep.object) {
     case 'invoice_refund':
-      return [['amount', rep.amount], ['taxAmount', rep.taxAmount], ['total', rep.total]];
+      return [
+        ['amount', rep.amount],
+        ['taxAmount', rep.taxAmount],
+        ['total', rep.total],
+      ];
     case 'payment':
       return [['amount', rep.amount]];
     default:
@@ -22,7 +26,8 @@ function moneyFields(rep: Record<string, unknown>): [string, unknown][] {
 export const money = defineCheck({
   name: 'money',
   ruleIds: ['CONV.MONEY.DECIMAL_STRING'],
-  description: 'Payment amount and invoice refund amount, taxAmount and total (documented as decimal) hold decimal strings.',
+  description:
+    'Payment amount and invoice refund amount, taxAmount and total (documented as decimal) hold decimal strings.',
   evaluate(ex, ctx, op) {
     if (!op || !is2xx(ex) || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return;
     const fields = moneyFields(ex.body).filter(([, v]) => v !== undefined && v !== null);
@@ -31,7 +36,15 @@ export const money = defineCheck({
     return {
       judged: ['CONV.MONEY.DECIMAL_STRING'],
       findings: bad.length
-        ? [finding('money', ['CONV.MONEY.DECIMAL_STRING'], `${String(ex.body.object)} amount is not a decimal string`, `${describeStatus(ex)}: ${bad.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('; ')}`, ex)]
+        ? [
+            finding(
+              'money',
+              ['CONV.MONEY.DECIMAL_STRING'],
+              `${String(ex.body.object)} amount is not a decimal string`,
+              `${describeStatus(ex)}: ${bad.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('; ')}`,
+              ex,
+            ),
+          ]
         : [],
     };
   },

@@ -35,7 +35,15 @@ export const objectName = defineCheck({
     if (got === want) return { judged: ['CONV.OBJECT.TYPE_NAME'], findings: [] };
     return {
       judged: ['CONV.OBJECT.TYPE_NAME'],
-      findings: [finding('object-name', ['CONV.OBJECT.TYPE_NAME'], `${op.operationId} returns object ${JSON.stringify(got ?? null)}, not '${want}'`, `${describeStatus(ex)}: the representation's object field must be '${want}'.`, ex)],
+      findings: [
+        finding(
+          'object-name',
+          ['CONV.OBJECT.TYPE_NAME'],
+          `${op.operationId} returns object ${JSON.stringify(got ?? null)}, not '${want}'`,
+          `${describeStatus(ex)}: the representation's object field must be '${want}'.`,
+          ex,
+        ),
+      ],
     };
   },
 });

@@ -14,8 +14,14 @@ const NON_NEGATIVE_NUMBER = /^\d+(\.\d+)?$/;
  */
 export const rateHeaders = defineCheck({
   name: 'rate-headers',
-  ruleIds: ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE', 'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED', 'RATE.RESET.WITHIN_WINDOW'],
-  description: 'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, reset within the window, on the listed endpoints.',
+  ruleIds: [
+    'RATE.HEADERS.PRESENT',
+    'RATE.REMAINING.NON_NEGATIVE',
+    'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED',
+    'RATE.RESET.WITHIN_WINDOW',
+  ],
+  description:
+    'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, reset within the window, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const rl = op?.rateLimit;
     if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return;
@@ -23,22 +29,54 @@ export const rateHeaders = defineCheck({
     const h = ex.responseHeaders;
     const judged = ['RATE.HEADERS.PRESENT'];
     // Counts are whole; reset is seconds, and the document does not say whole seconds.
-    const bad = RATE_HEADERS.filter((n) => h[n] === undefined || !(n === 'x-ratelimit-reset' ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()));
+    const bad = RATE_HEADERS.filter(
+      (n) =>
+        h[n] === undefined || !(n === 'x-ratelimit-reset' ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()),
+    );
     if (bad.length) {
       const what = bad.map((n) => (h[n] === undefined ? `${n} missing` : `${n} = ${JSON.stringify(h[n])}`)).join('; ');
-      const ruleIds = bad.includes('x-ratelimit-remaining') && /^-\d+$/.test(h['x-ratelimit-remaining']?.trim() ?? '') ? ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE'] : ['RATE.HEADERS.PRESENT'];
-      findings.push(finding('rate-headers', ruleIds, `Rate headers missing or not integers on ${op!.operationId}`, `${describeStatus(ex)}: ${what}.`, ex));
+      const ruleIds =
+        bad.includes('x-ratelimit-remaining') && /^-\d+$/.test(h['x-ratelimit-remaining']?.trim() ?? '')
+          ? ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE']
+          : ['RATE.HEADERS.PRESENT'];
+      findings.push(
+        finding(
+          'rate-headers',
+          ruleIds,
+          `Rate headers missing or not integers on ${op!.operationId}`,
+          `${describeStatus(ex)}: ${what}.`,
+          ex,
+        ),
+      );
     }
     if (h['x-ratelimit-remaining'] !== undefined) judged.push('RATE.REMAINING.NON_NEGATIVE');
     const limit = Number(h['x-ratelimit-limit']);
     if (h['x-ratelimit-limit'] !== undefined && Number.isFinite(limit)) {
       judged.push('RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED');
-      if (limit < rl.limit) findings.push(finding('rate-headers', ['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED'], `x-ratelimit-limit ${limit} below the published ${rl.limit}`, `${describeStatus(ex)}: the published limit is ${rl.limit} per ${rl.windowSeconds} s and does not fall.`, ex));
+      if (limit < rl.limit)
+        findings.push(
+          finding(
+            'rate-headers',
+            ['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED'],
+            `x-ratelimit-limit ${limit} below the published ${rl.limit}`,
+            `${describeStatus(ex)}: the published limit is ${rl.limit} per ${rl.windowSeconds} s and does not fall.`,
+            ex,
+          ),
+        );
     }
     const reset = Number(h['x-ratelimit-reset']);
     if (h['x-ratelimit-reset'] !== undefined && Number.isFinite(reset)) {
       judged.push('RATE.RESET.WITHIN_WINDOW');
-      if (reset > rl.windowSeconds) findings.push(finding('rate-headers', ['RATE.RESET.WITHIN_WINDOW'], `x-ratelimit-reset ${reset} beyond the ${rl.windowSeconds} s window`, `${describeStatus(ex)}: reset counts the seconds until the window resets.`, ex));
+      if (reset > rl.windowSeconds)
+        findings.push(
+          finding(
+            'rate-headers',
+            ['RATE.RESET.WITHIN_WINDOW'],
+            `x-ratelimit-reset ${reset} beyond the ${rl.windowSeconds} s window`,
+            `${describeStatus(ex)}: reset counts the seconds until the window resets.`,
+            ex,
+          ),
+        );
     }
     return { judged, findings };
   },

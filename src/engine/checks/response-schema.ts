@@ -20,16 +20,49 @@ export const responseSchema = defineCheck({
     if (!declared || declared.schema === undefined || declared.schema === null) return;
     const judged = ['SCHEMA.RESPONSE.MATCHES', 'SCHEMA.REQUIRED.PRESENT'];
     if (ex.body === undefined) {
-      return { judged, findings: [finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `Empty body where ${op.operationId} returns a document`, `${describeStatus(ex)}: no body, but a schema is declared for this response.`, ex)] };
+      return {
+        judged,
+        findings: [
+          finding(
+            'response-schema',
+            ['SCHEMA.RESPONSE.MATCHES'],
+            `Empty body where ${op.operationId} returns a document`,
+            `${describeStatus(ex)}: no body, but a schema is declared for this response.`,
+            ex,
+          ),
+        ],
+      };
     }
     const result = ctx.spec.validateResponseBody(op.operationId, ex.status, ex.body);
     if (result.valid) return { judged, findings: [] };
     const missing = result.errors.filter((e) => e.keyword === 'required' || (!e.keyword && REQUIRED.test(e.message)));
     const other = result.errors.filter((e) => !missing.includes(e));
     const findings = [];
-    const list = (errs: typeof result.errors) => errs.slice(0, 10).map((e) => `${e.path || '(body)'} ${e.message}`).join('; ');
-    if (missing.length) findings.push(finding('response-schema', ['SCHEMA.REQUIRED.PRESENT'], `Required field missing in ${op.operationId} response`, `${describeStatus(ex)}: ${list(missing)}`, ex));
-    if (other.length) findings.push(finding('response-schema', ['SCHEMA.RESPONSE.MATCHES'], `${op.operationId} response does not match its schema`, `${describeStatus(ex)}: ${list(other)}`, ex));
+    const list = (errs: typeof result.errors) =>
+      errs
+        .slice(0, 10)
+        .map((e) => `${e.path || '(body)'} ${e.message}`)
+        .join('; ');
+    if (missing.length)
+      findings.push(
+        finding(
+          'response-schema',
+          ['SCHEMA.REQUIRED.PRESENT'],
+          `Required field missing in ${op.operationId} response`,
+          `${describeStatus(ex)}: ${list(missing)}`,
+          ex,
+        ),
+      );
+    if (other.length)
+      findings.push(
+        finding(
+          'response-schema',
+          ['SCHEMA.RESPONSE.MATCHES'],
+          `${op.operationId} response does not match its schema`,
+          `${describeStatus(ex)}: ${list(other)}`,
+          ex,
+        ),
+      );
     return { judged, findings };
   },
 });

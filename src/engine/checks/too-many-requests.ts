@@ -11,21 +11,43 @@ import { readRetryAfter } from '../http/retry.ts';
 export const tooManyRequests = defineCheck({
   name: 'too-many-requests',
   ruleIds: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
-  description: 'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds or an HTTP-date.',
+  description:
+    'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds or an HTTP-date.',
   evaluate(ex, _ctx, op) {
     if (ex.status !== 429 || !op) return;
     const findings: Finding[] = [];
     const ra = ex.responseHeaders['retry-after'];
     const required = op.rateLimit !== undefined;
     if ((ra === undefined && required) || (ra !== undefined && !readRetryAfter(ra, ex.responseHeaders.date))) {
-      findings.push(finding('too-many-requests', ['RATE.RETRY_AFTER.ON_429'], '429 without a readable retry-after', `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give the seconds to wait (or the HTTP-date to retry at).`, ex));
+      findings.push(
+        finding(
+          'too-many-requests',
+          ['RATE.RETRY_AFTER.ON_429'],
+          '429 without a readable retry-after',
+          `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give the seconds to wait (or the HTTP-date to retry at).`,
+          ex,
+        ),
+      );
     }
     const b = ex.body;
     // The document asks for an endpoint-specific message: an empty one says nothing.
     if (!isObject(b) || b.error !== 'rate_limit_exceeded' || typeof b.message !== 'string' || b.message.trim() === '') {
-      const got = isObject(b) ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}` : 'no JSON object body';
-      findings.push(finding('too-many-requests', ['RATE.EXCEEDED.BODY'], '429 body is not rate_limit_exceeded', `${describeStatus(ex)}: ${got}.`, ex));
+      const got = isObject(b)
+        ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}`
+        : 'no JSON object body';
+      findings.push(
+        finding(
+          'too-many-requests',
+          ['RATE.EXCEEDED.BODY'],
+          '429 body is not rate_limit_exceeded',
+          `${describeStatus(ex)}: ${got}.`,
+          ex,
+        ),
+      );
     }
-    return { judged: required || ra !== undefined ? ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] : ['RATE.EXCEEDED.BODY'], findings };
+    return {
+      judged: required || ra !== undefined ? ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] : ['RATE.EXCEEDED.BODY'],
+      findings,
+    };
   },
 });

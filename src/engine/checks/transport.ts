@@ -12,13 +12,24 @@ export const transport = defineCheck({
   always: true,
   evaluate(ex, _ctx, op) {
     if (ex.transportError) {
-      return { judged: [], findings: [finding('transport', [], 'No usable response', `${ex.method} ${ex.path}: ${ex.transportError}`, ex)] };
+      return {
+        judged: [],
+        findings: [finding('transport', [], 'No usable response', `${ex.method} ${ex.path}: ${ex.transportError}`, ex)],
+      };
     }
     if (!op || op.extension) return;
     if (ex.jsonError) {
       return {
         judged: ['CONV.CONTENT_TYPE.JSON'],
-        findings: [finding('transport', ['CONV.CONTENT_TYPE.JSON'], 'Response body is not JSON', `${ex.method} ${ex.path} → ${ex.status}: ${ex.jsonError}`, ex)],
+        findings: [
+          finding(
+            'transport',
+            ['CONV.CONTENT_TYPE.JSON'],
+            'Response body is not JSON',
+            `${ex.method} ${ex.path} → ${ex.status}: ${ex.jsonError}`,
+            ex,
+          ),
+        ],
       };
     }
     return;

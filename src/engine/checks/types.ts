@@ -70,7 +70,9 @@ export function defineCheck(def: Check): Check {
 
 /** The operation an exchange targets: its operationId, else its method and path. */
 export function operationOf(spec: SpecView, exchange: Exchange): OperationInfo | undefined {
-  return exchange.operationId ? spec.operations.get(exchange.operationId) : spec.findOperation(exchange.method, exchange.path.split('?')[0]);
+  return exchange.operationId
+    ? spec.operations.get(exchange.operationId)
+    : spec.findOperation(exchange.method, exchange.path.split('?')[0]);
 }
 
 /** The operations a rule of spec/rules.yaml names. */

@@ -76,8 +76,15 @@ export interface RunConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[], readonly origin = 'conform.config.yaml') {
-    super(problems.length === 1 ? `${origin}: ${problems[0]}` : `${origin} has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  constructor(
+    readonly problems: string[],
+    readonly origin = 'conform.config.yaml',
+  ) {
+    super(
+      problems.length === 1
+        ? `${origin}: ${problems[0]}`
+        : `${origin} has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -88,24 +95,31 @@ const validateSchema = ajv.compile(configSchema);
 /** Checks a parsed config document; one clear line per problem. */
 export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): ConfigFile {
   if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(['the file must hold a mapping of settings'], origin);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new ConfigError(['the file must hold a mapping of settings'], origin);
   const problems: string[] = [];
   const raw = doc as Record<string, unknown>;
   for (const [field, envField] of Object.entries(LITERAL_KEY_FIELDS)) {
-    if (field in raw) problems.push(`'${field}' would hold a literal API key, which config files must never contain; put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`);
+    if (field in raw)
+      problems.push(
+        `'${field}' would hold a literal API key, which config files must never contain; put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`,
+      );
   }
   if (!validateSchema(doc)) {
     for (const e of validateSchema.errors ?? []) {
       const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
       if (where.startsWith('allowUnjudged')) {
-        const msg = 'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])';
+        const msg =
+          'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])';
         if (!problems.includes(msg)) problems.push(msg);
       } else if (e.keyword === 'additionalProperties') {
         const extra = (e.params as { additionalProperty: string }).additionalProperty;
         if (!where && extra in LITERAL_KEY_FIELDS) continue;
         problems.push(`unknown setting '${where ? `${where}.` : ''}${extra}'`);
       } else if (e.keyword === 'pattern' && /KeyEnv$/.test(where)) {
-        problems.push(`${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; got a value that does not look like one`);
+        problems.push(
+          `${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; got a value that does not look like one`,
+        );
       } else if (e.keyword === 'pattern' && where === 'baseUrl') {
         problems.push('baseUrl must be an http:// or https:// URL');
       } else if (e.keyword === 'enum') {
@@ -116,8 +130,10 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
     }
   }
   const f = (raw.fixtures ?? {}) as Record<string, unknown>;
-  if (f.strategy === 'file' && !f.file) problems.push("fixtures.strategy 'file' needs fixtures.file (a YAML file of pre-seeded resource ids)");
-  if (f.strategy === 'module' && !f.module) problems.push("fixtures.strategy 'module' needs fixtures.module (a TypeScript module exporting the fixtures)");
+  if (f.strategy === 'file' && !f.file)
+    problems.push("fixtures.strategy 'file' needs fixtures.file (a YAML file of pre-seeded resource ids)");
+  if (f.strategy === 'module' && !f.module)
+    problems.push("fixtures.strategy 'module' needs fixtures.module (a TypeScript module exporting the fixtures)");
   if (problems.length) throw new ConfigError(problems, origin);
   return doc as ConfigFile;
 }
@@ -127,7 +143,10 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ConfigError([`cannot read the config file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`], path);
+    throw new ConfigError(
+      [`cannot read the config file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`],
+      path,
+    );
   }
   let doc: unknown;
   try {
@@ -136,11 +155,20 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     throw new ConfigError([`not valid YAML: ${(err as Error).message.split('\n')[0]}`], path);
   }
   // An empty file (or comments only) would silently test the bundled reference instead of the target.
-  if (doc === null || doc === undefined) throw new ConfigError(['the file holds no settings; give at least baseUrl (or remove the file to test the bundled reference server)'], path);
+  if (doc === null || doc === undefined)
+    throw new ConfigError(
+      ['the file holds no settings; give at least baseUrl (or remove the file to test the bundled reference server)'],
+      path,
+    );
   return validateConfig(doc, path);
 }
 
-function keyFromEnv(envName: string | undefined, field: string, env: NodeJS.ProcessEnv, problems: string[]): KeyRef | undefined {
+function keyFromEnv(
+  envName: string | undefined,
+  field: string,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): KeyRef | undefined {
   if (!envName) return undefined;
   const value = env[envName];
   if (value === undefined || value === '') {
@@ -151,7 +179,12 @@ function keyFromEnv(envName: string | undefined, field: string, env: NodeJS.Proc
 }
 
 /** Merges the file, the flags and the environment into a RunConfig. */
-export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: NodeJS.ProcessEnv = process.env, configPath?: string): RunConfig {
+export function resolveConfig(
+  file: ConfigFile,
+  flags: ConfigOverrides,
+  env: NodeJS.ProcessEnv = process.env,
+  configPath?: string,
+): RunConfig {
   const problems: string[] = [];
   const baseDir = configPath ? dirname(resolve(configPath)) : process.cwd();
   let apiKey: KeyRef | undefined;
@@ -161,10 +194,17 @@ export function resolveConfig(file: ConfigFile, flags: ConfigOverrides, env: Nod
   const secondKey = keyFromEnv(file.secondKeyEnv, 'secondKeyEnv', env, problems);
   const otherMerchantKey = keyFromEnv(file.otherMerchantKeyEnv, 'otherMerchantKeyEnv', env, problems);
   const baseUrl = flags.baseUrl ?? file.baseUrl;
-  if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl)) problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
-  if (baseUrl && !apiKey) problems.push('no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config');
+  if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl))
+    problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
+  if (baseUrl && !apiKey)
+    problems.push(
+      'no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config',
+    );
   const targetKeys = TARGET_KEYS.filter((k) => file[k] !== undefined);
-  if (!baseUrl && targetKeys.length) problems.push(`${targetKeys.join(', ')} ${targetKeys.length > 1 ? 'describe' : 'describes'} a target, but no baseUrl is given: set baseUrl or pass --base-url (without one the run would test the bundled reference server)`);
+  if (!baseUrl && targetKeys.length)
+    problems.push(
+      `${targetKeys.join(', ')} ${targetKeys.length > 1 ? 'describe' : 'describes'} a target, but no baseUrl is given: set baseUrl or pass --base-url (without one the run would test the bundled reference server)`,
+    );
   if (problems.length) throw new ConfigError(problems, configPath ?? 'configuration');
   const fixtures = {
     strategy: file.fixtures?.strategy,
@@ -220,12 +260,21 @@ export function destructiveAllowed(config: RunConfig, bundled: boolean): boolean
  * bundled server or answers the reference extension endpoints, else file or module
  * when given, else none (scenarios needing fixtures are skipped, naming what is missing).
  */
-export function chooseFixtureStrategy(config: RunConfig, bundled: boolean, answersExtensions: boolean): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
+export function chooseFixtureStrategy(
+  config: RunConfig,
+  bundled: boolean,
+  answersExtensions: boolean,
+): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
   const { file, module } = config.fixtures;
-  if (config.fixtures.strategy) return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
+  if (config.fixtures.strategy)
+    return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
   if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
-  if (answersExtensions) return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
+  if (answersExtensions)
+    return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
   if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
   if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
-  return { strategy: 'none', reason: 'no fixtures configured and the target does not answer the reference extension endpoints' };
+  return {
+    strategy: 'none',
+    reason: 'no fixtures configured and the target does not answer the reference extension endpoints',
+  };
 }

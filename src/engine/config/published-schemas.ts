@@ -18,7 +18,8 @@ export type PublishedSchema = keyof typeof SCHEMA_FILES;
 const HEADERS: Record<PublishedSchema, { title: string; description: string }> = {
   config: {
     title: 'billing-conform configuration (conform.config.yaml)',
-    description: 'Settings of `conform run` (docs/config.md). API keys are named by environment variable, never written here.',
+    description:
+      'Settings of `conform run` (docs/config.md). API keys are named by environment variable, never written here.',
   },
   fixtures: {
     title: 'billing-conform fixtures file (fixtures strategy `file`)',

@@ -6,34 +6,118 @@ export const configSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    baseUrl: { type: 'string', pattern: '^https?://', description: 'Base URL of the target (your sandbox deployment). Without one, the run tests the bundled reference server. --base-url overrides it.' },
-    sandbox: { type: 'boolean', description: 'The target is a sandbox: destructive scenarios (deletes, refunds, archiving) may run there. Default false; --sandbox sets it.' },
-    referenceServer: { type: 'boolean', description: "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too. Default false (always true for the bundled reference)." },
-    apiKeyEnv: { type: 'string', pattern: ENV_NAME, description: 'Name of the environment variable holding the primary API key (never the key itself). Default: CONFORM_API_KEY. --api-key overrides it.' },
-    secondKeyEnv: { type: 'string', pattern: ENV_NAME, description: 'Name of the environment variable holding a second API key of the same merchant.' },
-    otherMerchantKeyEnv: { type: 'string', pattern: ENV_NAME, description: "Name of the environment variable holding an API key of another merchant (for cross-merchant isolation)." },
-    merchantId: { type: 'string', minLength: 1, description: "Merchant id of the primary key, when the target cannot tell it. Reports name it." },
-    destructive: { type: 'boolean', description: 'Whether destructive scenarios may run, overriding the default (allowed on the bundled reference and on sandbox targets, off elsewhere).' },
+    baseUrl: {
+      type: 'string',
+      pattern: '^https?://',
+      description:
+        'Base URL of the target (your sandbox deployment). Without one, the run tests the bundled reference server. --base-url overrides it.',
+    },
+    sandbox: {
+      type: 'boolean',
+      description:
+        'The target is a sandbox: destructive scenarios (deletes, refunds, archiving) may run there. Default false; --sandbox sets it.',
+    },
+    referenceServer: {
+      type: 'boolean',
+      description:
+        "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too. Default false (always true for the bundled reference).",
+    },
+    apiKeyEnv: {
+      type: 'string',
+      pattern: ENV_NAME,
+      description:
+        'Name of the environment variable holding the primary API key (never the key itself). Default: CONFORM_API_KEY. --api-key overrides it.',
+    },
+    secondKeyEnv: {
+      type: 'string',
+      pattern: ENV_NAME,
+      description: 'Name of the environment variable holding a second API key of the same merchant.',
+    },
+    otherMerchantKeyEnv: {
+      type: 'string',
+      pattern: ENV_NAME,
+      description:
+        'Name of the environment variable holding an API key of another merchant (for cross-merchant isolation).',
+    },
+    merchantId: {
+      type: 'string',
+      minLength: 1,
+      description: 'Merchant id of the primary key, when the target cannot tell it. Reports name it.',
+    },
+    destructive: {
+      type: 'boolean',
+      description:
+        'Whether destructive scenarios may run, overriding the default (allowed on the bundled reference and on sandbox targets, off elsewhere).',
+    },
     fixtures: {
       type: 'object',
       additionalProperties: false,
       description: 'Where the resources scenarios need come from (docs/fixtures.md).',
       properties: {
-        strategy: { enum: ['reference', 'file', 'module', 'none'], description: 'reference: created through the reference extension endpoints; file: ids read from a YAML file; module: your own fixtures module; none: scenarios needing fixtures are not judged. Default: decided by probing the target.' },
-        file: { type: 'string', minLength: 1, description: 'The fixtures file (strategy file), relative to this config file.' },
-        module: { type: 'string', minLength: 1, description: 'The fixtures module (strategy module), a TypeScript or JavaScript file relative to this config file.' },
+        strategy: {
+          enum: ['reference', 'file', 'module', 'none'],
+          description:
+            'reference: created through the reference extension endpoints; file: ids read from a YAML file; module: your own fixtures module; none: scenarios needing fixtures are not judged. Default: decided by probing the target.',
+        },
+        file: {
+          type: 'string',
+          minLength: 1,
+          description: 'The fixtures file (strategy file), relative to this config file.',
+        },
+        module: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The fixtures module (strategy module), a TypeScript or JavaScript file relative to this config file.',
+        },
       },
     },
-    profile: { enum: ['quick', 'full'], description: 'How deep to go: quick (default) or full (more generated cases). --profile overrides it.' },
-    seed: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'Seed of the generated cases; the same seed repeats the same run. Default: random, printed on every run. --seed overrides it.' },
-    reportDir: { type: 'string', minLength: 1, description: 'Where the reports go, relative to this config file. Default: reports/<run-id>. --report-dir overrides it.' },
-    timeoutMs: { type: 'integer', minimum: 100, maximum: 600000, description: 'Timeout of one request to the target, in milliseconds. Default 15000.' },
-    concurrency: { type: 'integer', minimum: 1, maximum: 32, description: 'How many suites run at once (worker processes). Default: one per core, at most 4.' },
-    allowUnjudged: {
-      description: 'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
-      oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+){0,2}$' }, uniqueItems: true }],
+    profile: {
+      enum: ['quick', 'full'],
+      description: 'How deep to go: quick (default) or full (more generated cases). --profile overrides it.',
     },
-    minJudged: { type: 'integer', minimum: 0, description: 'Accept such gaps when at least this many applicable rules were judged. --min-judged overrides it.' },
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 2147483647,
+      description:
+        'Seed of the generated cases; the same seed repeats the same run. Default: random, printed on every run. --seed overrides it.',
+    },
+    reportDir: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Where the reports go, relative to this config file. Default: reports/<run-id>. --report-dir overrides it.',
+    },
+    timeoutMs: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      description: 'Timeout of one request to the target, in milliseconds. Default 15000.',
+    },
+    concurrency: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 32,
+      description: 'How many suites run at once (worker processes). Default: one per core, at most 4.',
+    },
+    allowUnjudged: {
+      description:
+        'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
+      oneOf: [
+        { type: 'boolean' },
+        {
+          type: 'array',
+          items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+){0,2}$' },
+          uniqueItems: true,
+        },
+      ],
+    },
+    minJudged: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Accept such gaps when at least this many applicable rules were judged. --min-judged overrides it.',
+    },
   },
 } as const;
 

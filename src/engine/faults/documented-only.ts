@@ -10,14 +10,20 @@ import type { Fault, ProxyResponse } from './proxy.ts';
 
 export function notFound(method: string, path: string): ProxyResponse {
   const body = { error: 'not_found', message: `No route for ${method} ${path}` };
-  return { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify(body)), json: body };
+  return {
+    status: 404,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: Buffer.from(JSON.stringify(body)),
+    json: body,
+  };
 }
 
 /** The fault: extension operations answer 404 as if they did not exist. */
 export function documentedOnly(spec: Pick<Spec, 'findOperation'>): Fault {
   return {
     name: 'documented-endpoints-only',
-    description: 'the reference extension endpoints (x-extension: reference) answer 404: only the documented endpoints exist',
+    description:
+      'the reference extension endpoints (x-extension: reference) answer 404: only the documented endpoints exist',
     onRequest(req, ctx) {
       const path = req.path.split('?')[0];
       if (!spec.findOperation(req.method, path)?.extension) return undefined;

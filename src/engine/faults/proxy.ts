@@ -41,9 +41,16 @@ export interface Fault {
   name: string;
   description?: string;
   /** Return a response to answer without reaching the target, a request to forward instead, or nothing. */
-  onRequest?(req: ProxyRequest, ctx: FaultContext): Maybe<ProxyRequest | ProxyResponse> | Promise<Maybe<ProxyRequest | ProxyResponse>>;
+  onRequest?(
+    req: ProxyRequest,
+    ctx: FaultContext,
+  ): Maybe<ProxyRequest | ProxyResponse> | Promise<Maybe<ProxyRequest | ProxyResponse>>;
   /** Return a replacement response, or edit `res` (its `json`) in place. */
-  onResponse?(req: ProxyRequest, res: ProxyResponse, ctx: FaultContext): Maybe<ProxyResponse> | Promise<Maybe<ProxyResponse>>;
+  onResponse?(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    ctx: FaultContext,
+  ): Maybe<ProxyResponse> | Promise<Maybe<ProxyResponse>>;
 }
 
 export interface ProxyStats {
@@ -59,7 +66,17 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+]);
 
 function isJson(contentType: string | undefined): boolean {
   return !!contentType && /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
@@ -73,7 +90,6 @@ function parseJson(body: Buffer, contentType: string | undefined): unknown {
     return undefined;
   }
 }
-
 
 function cleanHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -95,7 +111,12 @@ function isResponse(x: unknown): x is ProxyResponse {
   return !!x && typeof (x as ProxyResponse).status === 'number';
 }
 
-export async function startProxy(opts: { upstream: string; fault?: Fault; host?: string; port?: number }): Promise<RunningProxy> {
+export async function startProxy(opts: {
+  upstream: string;
+  fault?: Fault;
+  host?: string;
+  port?: number;
+}): Promise<RunningProxy> {
   const upstream = new URL(opts.upstream);
   const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
   let fault = opts.fault;
@@ -122,7 +143,13 @@ export async function startProxy(opts: { upstream: string; fault?: Fault; host?:
     stats.exchanges += 1;
     const raw = await readBody(inReq);
     const headers = cleanHeaders(inReq.headers);
-    const req: ProxyRequest = { method: inReq.method ?? 'GET', path: inReq.url ?? '/', headers, body: raw, json: parseJson(raw, headers['content-type']) };
+    const req: ProxyRequest = {
+      method: inReq.method ?? 'GET',
+      path: inReq.url ?? '/',
+      headers,
+      body: raw,
+      json: parseJson(raw, headers['content-type']),
+    };
     const c = ctx();
     const early = fault?.onRequest ? await fault.onRequest(req, c) : undefined;
     const res = isResponse(early) ? early : await send(early ?? req);
@@ -131,13 +158,22 @@ export async function startProxy(opts: { upstream: string; fault?: Fault; host?:
     const originalJson = JSON.stringify(res.json);
     const final = (await fault.onResponse(req, res, c)) ?? res;
     // Raw bytes the fault set win; otherwise an edited `json` is re-serialised.
-    const body = final.body !== originalBody || final.json === undefined || JSON.stringify(final.json) === originalJson ? final.body : Buffer.from(JSON.stringify(final.json));
+    const body =
+      final.body !== originalBody || final.json === undefined || JSON.stringify(final.json) === originalJson
+        ? final.body
+        : Buffer.from(JSON.stringify(final.json));
     writeOut(out, final.status, final.headers, body);
   };
 
   const server: Server = createServer((inReq, out) => {
     handle(inReq, out).catch((err) => {
-      if (!out.headersSent) writeOut(out, 502, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ error: 'bad_gateway', message: `proxy: ${(err as Error).message}` })));
+      if (!out.headersSent)
+        writeOut(
+          out,
+          502,
+          { 'content-type': 'application/json' },
+          Buffer.from(JSON.stringify({ error: 'bad_gateway', message: `proxy: ${(err as Error).message}` })),
+        );
       else out.destroy();
     });
   });

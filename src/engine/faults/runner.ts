@@ -123,7 +123,11 @@ export class BaselineError extends Error {}
 const BIN = join(PACKAGE_ROOT, 'bin', 'conform.js');
 
 /** The suites a fault's run covers ([] means every suite). */
-export function suitesFor(fault: CatalogFault | undefined, override: string[] | undefined, all: CatalogFault[]): string[] {
+export function suitesFor(
+  fault: CatalogFault | undefined,
+  override: string[] | undefined,
+  all: CatalogFault[],
+): string[] {
   if (override?.length) return override;
   if (fault) return fault.suites;
   const union = new Set<string>();
@@ -159,7 +163,11 @@ interface ChildOutcome {
 function runChild(args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number): Promise<ChildOutcome> {
   return new Promise((resolve) => {
     const log = createWriteStream(logFile);
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: PACKAGE_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     let timedOut = false;
@@ -176,7 +184,11 @@ function runChild(args: string[], env: NodeJS.ProcessEnv, logFile: string, timeo
     child.on('close', (code) => {
       clearTimeout(timer);
       log.end();
-      resolve(timedOut ? { exitCode: null, error: `conform run took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` } : { exitCode: code });
+      resolve(
+        timedOut
+          ? { exitCode: null, error: `conform run took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` }
+          : { exitCode: code },
+      );
     });
   });
 }
@@ -189,7 +201,12 @@ interface ReportRule {
 }
 
 /** One `conform run` through a proxy applying `fault` (none: the baseline). */
-async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, suites: string[], dir: string): Promise<RunRecord & { applied: number; exchanges: number }> {
+async function runOnce(
+  fault: CatalogFault | undefined,
+  opts: RunFaultsOptions,
+  suites: string[],
+  dir: string,
+): Promise<RunRecord & { applied: number; exchanges: number }> {
   const t0 = performance.now();
   await mkdir(dir, { recursive: true });
   const base = { failedRules: [], informationalFailed: [], suites, reportDir: dir, applied: 0, exchanges: 0 };
@@ -197,7 +214,12 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
   try {
     target = await opts.startTarget(fault);
   } catch (err) {
-    return { ...base, exitCode: null, durationMs: Math.round(performance.now() - t0), error: `could not start the target: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}` };
+    return {
+      ...base,
+      exitCode: null,
+      durationMs: Math.round(performance.now() - t0),
+      error: `could not start the target: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
+    };
   }
   try {
     const proxy = await startProxy({ upstream: target.baseUrl, fault });
@@ -208,18 +230,50 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
         await writeFile(config, configYaml(target, !fault?.benign));
       }
       const front = opts.front ? await opts.front(proxy.url, fault) : undefined;
-      const args = ['run', '--base-url', front?.url ?? proxy.url, '--report-dir', dir, '--plain', '--seed', String(opts.seed), '--profile', opts.profile, ...(config ? ['--config', config] : []), ...(suites.length ? ['--suite', ...suites] : [])];
+      const args = [
+        'run',
+        '--base-url',
+        front?.url ?? proxy.url,
+        '--report-dir',
+        dir,
+        '--plain',
+        '--seed',
+        String(opts.seed),
+        '--profile',
+        opts.profile,
+        ...(config ? ['--config', config] : []),
+        ...(suites.length ? ['--suite', ...suites] : []),
+      ];
       // The key goes through the environment only: it never appears on a command line.
       const env = { ...process.env, CONFORM_API_KEY: target.apiKey, NO_COLOR: '1', FORCE_COLOR: '0' };
-      const child = await runChild(args, env, join(dir, 'run.log'), opts.timeoutMs ?? (opts.profile === 'full' ? 1_800_000 : 600_000)).finally(() => front?.close());
+      const child = await runChild(
+        args,
+        env,
+        join(dir, 'run.log'),
+        opts.timeoutMs ?? (opts.profile === 'full' ? 1_800_000 : 600_000),
+      ).finally(() => front?.close());
       const stats = { applied: proxy.stats.applied, exchanges: proxy.stats.exchanges };
-      if (child.error) return { ...base, ...stats, exitCode: child.exitCode, durationMs: Math.round(performance.now() - t0), error: child.error };
+      if (child.error)
+        return {
+          ...base,
+          ...stats,
+          exitCode: child.exitCode,
+          durationMs: Math.round(performance.now() - t0),
+          error: child.error,
+        };
       let rules: ReportRule[];
       try {
         rules = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).rules;
       } catch {
-        const tail = (await readFile(join(dir, 'run.log'), 'utf8').catch(() => '')).trim().split('\n').slice(-1)[0] ?? '';
-        return { ...base, ...stats, exitCode: child.exitCode, durationMs: Math.round(performance.now() - t0), error: `no report.json (exit ${child.exitCode}): ${redact(tail)}` };
+        const tail =
+          (await readFile(join(dir, 'run.log'), 'utf8').catch(() => '')).trim().split('\n').slice(-1)[0] ?? '';
+        return {
+          ...base,
+          ...stats,
+          exitCode: child.exitCode,
+          durationMs: Math.round(performance.now() - t0),
+          error: `no report.json (exit ${child.exitCode}): ${redact(tail)}`,
+        };
       }
       return {
         ...base,
@@ -238,7 +292,11 @@ async function runOnce(fault: CatalogFault | undefined, opts: RunFaultsOptions, 
   }
 }
 
-export function judge(fault: CatalogFault, run: RunRecord & { applied: number; exchanges: number }, baseline: RunRecord | undefined): FaultResult {
+export function judge(
+  fault: CatalogFault,
+  run: RunRecord & { applied: number; exchanges: number },
+  baseline: RunRecord | undefined,
+): FaultResult {
   const already = new Set(baseline?.failedRules ?? []);
   const rulesFired = run.failedRules.filter((id) => !already.has(id));
   const failedAnew = run.exitCode === 1 && (!baseline || baseline.exitCode === 0 || rulesFired.length > 0);
@@ -299,7 +357,12 @@ export async function runFaults(opts: RunFaultsOptions): Promise<FaultsReport> {
   let baseline: RunRecord | undefined;
   let baselineDone: Promise<void> = Promise.resolve();
   if (opts.baseline !== false) {
-    baselineDone = runOnce(undefined, opts, suitesFor(undefined, opts.suites, opts.faults), join(opts.reportDir, '_baseline')).then(({ applied: _a, exchanges: _e, ...record }) => {
+    baselineDone = runOnce(
+      undefined,
+      opts,
+      suitesFor(undefined, opts.suites, opts.faults),
+      join(opts.reportDir, '_baseline'),
+    ).then(({ applied: _a, exchanges: _e, ...record }) => {
       baseline = record;
       opts.onBaseline?.(record);
     });
@@ -313,7 +376,12 @@ export async function runFaults(opts: RunFaultsOptions): Promise<FaultsReport> {
     while (next < opts.faults.length && !broken()) {
       const i = next++;
       const fault = opts.faults[i];
-      const run = await runOnce(fault, opts, suitesFor(fault, opts.suites, opts.faults), join(opts.reportDir, fault.name));
+      const run = await runOnce(
+        fault,
+        opts,
+        suitesFor(fault, opts.suites, opts.faults),
+        join(opts.reportDir, fault.name),
+      );
       await baselineDone;
       if (broken()) return;
       results[i] = judge(fault, run, baseline);
@@ -322,7 +390,10 @@ export async function runFaults(opts: RunFaultsOptions): Promise<FaultsReport> {
   };
   await Promise.all(Array.from({ length: lanes }, (_, lane) => worker(lane)));
   await baselineDone;
-  if (broken()) throw new BaselineError(`the baseline run (no fault) could not complete: ${baseline!.error ?? `exit ${baseline!.exitCode}`}`);
+  if (broken())
+    throw new BaselineError(
+      `the baseline run (no fault) could not complete: ${baseline!.error ?? `exit ${baseline!.exitCode}`}`,
+    );
   const done = results.filter((r): r is FaultResult => !!r);
   return {
     startedAt,

@@ -20,7 +20,11 @@ export function breakingValue(c: Constraint): fc.Arbitrary<unknown> {
     case 'pattern':
       return notMatching(s, c.location);
     case 'maxLength':
-      return fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: s.maxLength! + 1, maxLength: s.maxLength! + 4 });
+      return fc.string({
+        unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')),
+        minLength: s.maxLength! + 1,
+        maxLength: s.maxLength! + 4,
+      });
     case 'minimum':
       return below(s, s.minimum!, 1);
     case 'exclusiveMinimum':
@@ -61,9 +65,9 @@ function outsideEnum(s: JsonSchema): fc.Arbitrary<unknown> {
   const sample = allowed[0];
   let arb: fc.Arbitrary<unknown>;
   if (typeof sample === 'string') {
-    const near = fc.constantFrom(...allowed.filter((a): a is string => typeof a === 'string')).chain((a) =>
-      fc.constantFrom(`${a}s`, a.toUpperCase(), `x${a}`, a.slice(0, -1) || 'x'),
-    );
+    const near = fc
+      .constantFrom(...allowed.filter((a): a is string => typeof a === 'string'))
+      .chain((a) => fc.constantFrom(`${a}s`, a.toUpperCase(), `x${a}`, a.slice(0, -1) || 'x'));
     arb = fc.oneof(near, wordArbitrary);
   } else if (typeof sample === 'number') arb = fc.integer({ min: -1000, max: 1000 });
   else if (typeof sample === 'boolean') arb = fc.boolean();
@@ -76,26 +80,26 @@ function outsideEnum(s: JsonSchema): fc.Arbitrary<unknown> {
 function notMatching(s: JsonSchema, location: Location): fc.Arbitrary<string> {
   const re = regexOf(s.pattern!);
   const valid = stringArbitrary({ pattern: s.pattern });
-  const near = fc
-    .tuple(valid, fc.constantFrom('suffix', 'prefix', 'drop', 'upper', 'dash'))
-    .map(([v, how]) => {
-      switch (how) {
-        case 'suffix':
-          return `${v}!`;
-        case 'prefix':
-          return `x${v}`;
-        case 'drop':
-          return v.slice(1);
-        case 'upper':
-          return v.toUpperCase();
-        default:
-          return v.replace(/_/g, '-');
-      }
-    });
+  const near = fc.tuple(valid, fc.constantFrom('suffix', 'prefix', 'drop', 'upper', 'dash')).map(([v, how]) => {
+    switch (how) {
+      case 'suffix':
+        return `${v}!`;
+      case 'prefix':
+        return `x${v}`;
+      case 'drop':
+        return v.slice(1);
+      case 'upper':
+        return v.toUpperCase();
+      default:
+        return v.replace(/_/g, '-');
+    }
+  });
   const random = fc.string({ minLength: 1, maxLength: 12 });
   return fc
     .oneof(near, random)
-    .filter((v) => !re.test(v) && stringKeepsOthers({ ...s, pattern: undefined }, v) && (location !== 'path' || pathSafe(v)));
+    .filter(
+      (v) => !re.test(v) && stringKeepsOthers({ ...s, pattern: undefined }, v) && (location !== 'path' || pathSafe(v)),
+    );
 }
 
 /** A path segment that stays one segment of the same route once encoded. */
@@ -120,7 +124,10 @@ function below(s: JsonSchema, bound: number, gap: 0 | 1): fc.Arbitrary<number> {
     const top = gap ? Math.ceil(bound) - 1 : Math.floor(bound);
     return fc.integer({ min: 0, max: 1000 }).map((k) => top - k);
   }
-  return fc.integer({ min: gap, max: 10_000 }).map((k) => (Math.round(bound * 100) - k) / 100 + 0).filter((v) => (gap ? v < bound : v <= bound));
+  return fc
+    .integer({ min: gap, max: 10_000 })
+    .map((k) => (Math.round(bound * 100) - k) / 100 + 0)
+    .filter((v) => (gap ? v < bound : v <= bound));
 }
 
 function above(s: JsonSchema, bound: number, gap: 0 | 1): fc.Arbitrary<number> {
@@ -128,7 +135,10 @@ function above(s: JsonSchema, bound: number, gap: 0 | 1): fc.Arbitrary<number> {
     const bottom = gap ? Math.floor(bound) + 1 : Math.ceil(bound);
     return fc.integer({ min: 0, max: 1000 }).map((k) => bottom + k);
   }
-  return fc.integer({ min: gap, max: 10_000 }).map((k) => (Math.round(bound * 100) + k) / 100 + 0).filter((v) => (gap ? v > bound : v >= bound));
+  return fc
+    .integer({ min: gap, max: 10_000 })
+    .map((k) => (Math.round(bound * 100) + k) / 100 + 0)
+    .filter((v) => (gap ? v > bound : v >= bound));
 }
 
 /**

@@ -47,13 +47,24 @@ export interface Constraint {
  * (e.g. the field types of POST /v0/billingSchedules, whose required fields are not shown).
  * Unions are skipped, since breaking one branch need not break the whole.
  */
-export function documentedConstraints(schema: JsonSchema | undefined, location: Location, stated: string[] = []): Constraint[] {
+export function documentedConstraints(
+  schema: JsonSchema | undefined,
+  location: Location,
+  stated: string[] = [],
+): Constraint[] {
   const out: Constraint[] = [];
   if (schema) walk(schema, [], location, out, true, stated);
   return out;
 }
 
-function walk(schema: JsonSchema, segments: string[], location: Location, out: Constraint[], parentDocumented: boolean, stated: string[]): void {
+function walk(
+  schema: JsonSchema,
+  segments: string[],
+  location: Location,
+  out: Constraint[],
+  parentDocumented: boolean,
+  stated: string[],
+): void {
   if (schema.anyOf || schema.oneOf || schema.allOf) return;
   const pointer = pointerOf(segments);
   const documented = stated.includes(pointer) || (parentDocumented && !isUndocumented(schema));
@@ -68,7 +79,12 @@ function walk(schema: JsonSchema, segments: string[], location: Location, out: C
   if (!isRoot) {
     if (schema.enum !== undefined || schema.const !== undefined) {
       // A wrong-typed value would break the enum as well: the enum case covers it.
-      add('enum', schema.const !== undefined ? `const ${JSON.stringify(schema.const)}` : `enum ${schema.enum!.map((v) => JSON.stringify(v)).join('|')}`);
+      add(
+        'enum',
+        schema.const !== undefined
+          ? `const ${JSON.stringify(schema.const)}`
+          : `enum ${schema.enum!.map((v) => JSON.stringify(v)).join('|')}`,
+      );
     } else if (typeBreakable(types, location)) {
       add('type', `type ${types.join('|')}`);
     }
@@ -89,12 +105,15 @@ function walk(schema: JsonSchema, segments: string[], location: Location, out: C
     if (location !== 'path' && documented) {
       for (const key of schema.required ?? []) {
         const prop = schema.properties[key];
-        if (prop && !isUndocumented(prop)) out.push({ location, pointer: pointerOf([...segments, key]), kind: 'required', label: 'required', schema });
+        if (prop && !isUndocumented(prop))
+          out.push({ location, pointer: pointerOf([...segments, key]), kind: 'required', label: 'required', schema });
       }
     }
-    for (const [key, prop] of Object.entries(schema.properties)) walk(prop, [...segments, key], location, out, documented, stated);
+    for (const [key, prop] of Object.entries(schema.properties))
+      walk(prop, [...segments, key], location, out, documented, stated);
   }
-  if (types.includes('array') && schema.items && location === 'body') walk(schema.items, [...segments, '0'], location, out, documented, stated);
+  if (types.includes('array') && schema.items && location === 'body')
+    walk(schema.items, [...segments, '0'], location, out, documented, stated);
 }
 
 /**
@@ -103,6 +122,9 @@ function walk(schema: JsonSchema, segments: string[], location: Location, out: C
  */
 function typeBreakable(types: string[], location: Location): boolean {
   if (types.length === 0) return false;
-  if (location === 'body') return ['string', 'number', 'integer', 'boolean', 'object', 'array'].some((t) => !types.includes(t) && !(t === 'integer' && types.includes('number')));
+  if (location === 'body')
+    return ['string', 'number', 'integer', 'boolean', 'object', 'array'].some(
+      (t) => !types.includes(t) && !(t === 'integer' && types.includes('number')),
+    );
   return !types.includes('string') && types.some((t) => t === 'integer' || t === 'number' || t === 'boolean');
 }

@@ -13,14 +13,17 @@ export const alphanumerics = (minLength: number, maxLength: number) =>
 const MIN_DATE = new Date('2000-01-01T00:00:00.000Z');
 const MAX_DATE = new Date('2099-12-31T23:59:59.999Z');
 
-export const dateTime = () => fc.date({ min: MIN_DATE, max: MAX_DATE, noInvalidDate: true }).map((d) => d.toISOString());
+export const dateTime = () =>
+  fc.date({ min: MIN_DATE, max: MAX_DATE, noInvalidDate: true }).map((d) => d.toISOString());
 export const date = () => dateTime().map((s) => s.slice(0, 10));
 export const email = () =>
   fc
     .tuple(alphanumerics(1, 10), letters(1, 10), fc.constantFrom('com', 'org', 'net', 'example'))
     .map(([local, domain, tld]) => `${local.toLowerCase()}@${domain}.${tld}`);
 export const uri = () =>
-  fc.tuple(letters(1, 10), fc.array(alphanumerics(1, 8), { maxLength: 2 })).map(([host, segs]) => `https://${host}.example/${segs.join('/')}`);
+  fc
+    .tuple(letters(1, 10), fc.array(alphanumerics(1, 8), { maxLength: 2 }))
+    .map(([host, segs]) => `https://${host}.example/${segs.join('/')}`);
 
 /** Arbitrary for a format, or undefined when the format is unknown (plain strings then). */
 export function formatArbitrary(format: string): fc.Arbitrary<string> | undefined {

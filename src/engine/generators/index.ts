@@ -1,6 +1,12 @@
 /** Property-based generation from the spec's request schemas (see docs/architecture.md). */
 export { arbitraryFromSchema } from './valid.ts';
-export { documentedConstraints, CONSTRAINT_KINDS, CONSTRAINT_RULE, type Constraint, type ConstraintKind } from './constraints.ts';
+export {
+  documentedConstraints,
+  CONSTRAINT_KINDS,
+  CONSTRAINT_RULE,
+  type Constraint,
+  type ConstraintKind,
+} from './constraints.ts';
 export { valueAt, withValueAt } from './negative.ts';
 export { edgeValidValues } from './breakers.ts';
 export {

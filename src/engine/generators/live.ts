@@ -50,8 +50,13 @@ interface Problem {
 
 /** Why a valid request's outcome breaks the contract, if it does. */
 export function positiveProblem(ex: Exchange, successStatus?: number): Problem | undefined {
-  if (ex.status === undefined) return { ruleId: 'STATUS.DOCUMENTED.ONLY', problem: `no response (${ex.transportError ?? 'unknown'})` };
-  if (ex.status === 400) return { ruleId: 'VALIDATION.VALID_REQUEST.NOT_400', problem: 'a request meeting every documented constraint was refused with 400' };
+  if (ex.status === undefined)
+    return { ruleId: 'STATUS.DOCUMENTED.ONLY', problem: `no response (${ex.transportError ?? 'unknown'})` };
+  if (ex.status === 400)
+    return {
+      ruleId: 'VALIDATION.VALID_REQUEST.NOT_400',
+      problem: 'a request meeting every documented constraint was refused with 400',
+    };
   if (ex.status >= 500) return { ruleId: 'STATUS.DOCUMENTED.ONLY', problem: `a valid request got ${ex.status}` };
   if (successStatus !== undefined && ex.status >= 200 && ex.status < 300 && ex.status !== successStatus)
     return { ruleId: 'STATUS.SUCCESS.CODE', problem: `success must be ${successStatus}, got ${ex.status}` };
@@ -69,9 +74,12 @@ export function isErrorBody(body: unknown): boolean {
 /** Why a negative case's outcome breaks the contract, if it does. */
 export function negativeProblem(c: NegativeCase, ex: Exchange, ruleId: string): Problem | undefined {
   const expected = c.expected.join(' or ');
-  if (ex.status === undefined) return { ruleId, problem: `expected ${expected}, got no response (${ex.transportError ?? 'unknown'})` };
-  if (!c.expected.includes(ex.status)) return { ruleId, problem: `expected ${expected} for ${describeNegative(c)}, got ${ex.status}` };
-  if (ex.status === 400 && !isErrorBody(ex.body)) return { ruleId: 'ERRORS.400.BODY', problem: 'a 400 body must be an Error or a ValidationError' };
+  if (ex.status === undefined)
+    return { ruleId, problem: `expected ${expected}, got no response (${ex.transportError ?? 'unknown'})` };
+  if (!c.expected.includes(ex.status))
+    return { ruleId, problem: `expected ${expected} for ${describeNegative(c)}, got ${ex.status}` };
+  if (ex.status === 400 && !isErrorBody(ex.body))
+    return { ruleId: 'ERRORS.400.BODY', problem: 'a 400 body must be an Error or a ValidationError' };
   return undefined;
 }
 
@@ -107,7 +115,8 @@ async function runProperty<T extends RequestPlan>(
     let problem = judge(plan, exchange) ?? (opts.inspect?.(plan, exchange) as Problem | undefined);
     // A check finding on this exchange (schema, error shape...) fails the case too.
     const fresh = t.findings.slice(before);
-    if (!problem && fresh.length) problem = { ruleId: fresh[0].ruleIds[0] ?? opts.rules[0], problem: `${fresh[0].title}: ${fresh[0].message}` };
+    if (!problem && fresh.length)
+      problem = { ruleId: fresh[0].ruleIds[0] ?? opts.rules[0], problem: `${fresh[0].title}: ${fresh[0].message}` };
     if (problem) last = { exchange, problem };
     return problem === undefined;
   });
@@ -134,7 +143,9 @@ async function runProperty<T extends RequestPlan>(
     replay: last ? replayCommand(last.exchange) : undefined,
     reason:
       (last?.problem.problem ?? String((details.errorInstance as Error)?.message ?? details.errorInstance)) +
-      (details.interrupted ? ` (shrinking stopped at the ${((opts.timeLimitMs ?? 60_000) / 1000).toFixed(0)} s limit: the case may not be minimal)` : ''),
+      (details.interrupted
+        ? ` (shrinking stopped at the ${((opts.timeLimitMs ?? 60_000) / 1000).toFixed(0)} s limit: the case may not be minimal)`
+        : ''),
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
   };
@@ -145,18 +156,27 @@ async function runProperty<T extends RequestPlan>(
 }
 
 /** Valid requests must not get 400 or 5xx, and their responses must conform. */
-export function checkPositives(t: LiveContext, arbitrary: fc.Arbitrary<RequestPlan>, opts: PositiveOptions): Promise<GeneratedFailure | undefined> {
+export function checkPositives(
+  t: LiveContext,
+  arbitrary: fc.Arbitrary<RequestPlan>,
+  opts: PositiveOptions,
+): Promise<GeneratedFailure | undefined> {
   return runProperty(
     t,
     arbitrary,
     opts,
     (_, ex) => positiveProblem(ex, opts.successStatus),
-    (plan, p) => (p.ruleId === 'VALIDATION.VALID_REQUEST.NOT_400' ? [p.ruleId, ...(opts.citeAlso?.(plan) ?? [])] : [p.ruleId]),
+    (plan, p) =>
+      p.ruleId === 'VALIDATION.VALID_REQUEST.NOT_400' ? [p.ruleId, ...(opts.citeAlso?.(plan) ?? [])] : [p.ruleId],
   );
 }
 
 /** Each documented constraint broken alone gets 400 (Error or ValidationError), or one of the case's allowed statuses. */
-export function checkNegatives(t: LiveContext, plan: NegativePlan, opts: LiveOptions): Promise<GeneratedFailure | undefined> {
+export function checkNegatives(
+  t: LiveContext,
+  plan: NegativePlan,
+  opts: LiveOptions,
+): Promise<GeneratedFailure | undefined> {
   const seed = deriveSeed(t.target.seed, `${opts.label} edges`);
   // A wrong status breaks every rule the constraint carries (VALIDATION.BOUNDS.400 and CUSTOMERS.TAX_RATES.RANGE...).
   return runProperty(

@@ -10,7 +10,9 @@ export function breakingArbitrary(root: JsonSchema, c: Constraint, options: Valu
   const segments = segmentsOf(c.pointer);
   if (c.kind === 'required') {
     const key = segments[segments.length - 1];
-    return along(root, segments.slice(0, -1), [], options, (node, at) => objectArbitrary(node, options, at, { key, arbitrary: undefined }));
+    return along(root, segments.slice(0, -1), [], options, (node, at) =>
+      objectArbitrary(node, options, at, { key, arbitrary: undefined }),
+    );
   }
   return along(root, segments, [], options, () => breakingValue(c));
 }
@@ -33,7 +35,15 @@ function along(
   }
   if (types.includes('array') && head === '0') {
     const first = along(schema.items ?? {}, tail, [...done, head], options, leaf);
-    const others = arrayArbitrary({ ...schema, minItems: Math.max(0, (schema.minItems ?? 0) - 1), maxItems: Math.max(0, Math.min(2, (schema.maxItems ?? 3) - 1)) }, options, at);
+    const others = arrayArbitrary(
+      {
+        ...schema,
+        minItems: Math.max(0, (schema.minItems ?? 0) - 1),
+        maxItems: Math.max(0, Math.min(2, (schema.maxItems ?? 3) - 1)),
+      },
+      options,
+      at,
+    );
     return fc.tuple(first, others).map(([f, o]) => [f, ...o]);
   }
   throw new Error(`no property or item at ${pointerOf([...done, head])}`);

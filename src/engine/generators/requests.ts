@@ -91,11 +91,20 @@ function assemble(op: GenOperation, [pathParams, query, body]: unknown[]): Reque
  * Valid requests for an operation. `ids` gives every path parameter a real resource id
  * (a random well-formed id would just get 404).
  */
-export function positiveRequests(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}): fc.Arbitrary<RequestPlan> {
-  if (!isGeneratable(op)) throw new GeneratorError(`${op.operationId} is a reference extension: never generated against a target`);
+export function positiveRequests(
+  op: GenOperation,
+  ids: Record<string, unknown>,
+  options: PlanOptions = {},
+): fc.Arbitrary<RequestPlan> {
+  if (!isGeneratable(op))
+    throw new GeneratorError(`${op.operationId} is a reference extension: never generated against a target`);
   const opts = withIds(op, ids, options);
   return fc
-    .tuple(locationArbitrary(op, 'path', opts), locationArbitrary(op, 'query', opts), locationArbitrary(op, 'body', opts))
+    .tuple(
+      locationArbitrary(op, 'path', opts),
+      locationArbitrary(op, 'query', opts),
+      locationArbitrary(op, 'body', opts),
+    )
     .map((parts) => assemble(op, parts));
 }
 
@@ -113,7 +122,12 @@ const LOCATION_KEY = { path: 'pathParams', query: 'query', body: 'body' } as con
  * The plan with only the required, pinned and shaped top-level inputs kept (and the one at
  * `keep`): the base of the edge examples, which are not shrunk, so they start minimal.
  */
-function minimalPlan<P extends RequestPlan>(op: GenOperation, opts: PlanOptions, plan: P, keep?: { location: Location; pointer: string }): P {
+function minimalPlan<P extends RequestPlan>(
+  op: GenOperation,
+  opts: PlanOptions,
+  plan: P,
+  keep?: { location: Location; pointer: string },
+): P {
   const trim = (location: Location, value: unknown) => {
     const schema = op.inputs[location];
     if (!value || typeof value !== 'object' || Array.isArray(value) || !schema?.properties) return value;
@@ -121,7 +135,10 @@ function minimalPlan<P extends RequestPlan>(op: GenOperation, opts: PlanOptions,
     const required = new Set(schema.required ?? []);
     const kept = keep?.location === location ? keep.pointer.split('/')[1] : undefined;
     return Object.fromEntries(
-      Object.entries(value).filter(([k]) => k === kept || required.has(k) || o.pin?.[`/${k}`] !== undefined || o.arbitraries?.[`/${k}`] !== undefined),
+      Object.entries(value).filter(
+        ([k]) =>
+          k === kept || required.has(k) || o.pin?.[`/${k}`] !== undefined || o.arbitraries?.[`/${k}`] !== undefined,
+      ),
     );
   };
   const out: P = { ...plan, query: trim('query', plan.query) as Record<string, unknown> };
@@ -136,13 +153,21 @@ export function withInput<P extends RequestPlan>(plan: P, location: Location, po
 }
 
 /** Every documented constraint of the operation's inputs, with its negative-case arbitrary. */
-export function negativeRequests(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}): NegativePlan[] {
+export function negativeRequests(
+  op: GenOperation,
+  ids: Record<string, unknown>,
+  options: PlanOptions = {},
+): NegativePlan[] {
   if (!isGeneratable(op)) return [];
   const opts = withIds(op, ids, options);
   const plans: NegativePlan[] = [];
   for (const location of ['path', 'query', 'body'] as const) {
     const schema = op.inputs[location];
-    for (const c of documentedConstraints(schema, location, statedFor(op.operationId, location, opts[location]?.stated))) {
+    for (const c of documentedConstraints(
+      schema,
+      location,
+      statedFor(op.operationId, location, opts[location]?.stated),
+    )) {
       const parts = (['path', 'query', 'body'] as const).map((l) =>
         l === location ? breakingArbitrary(schema!, c, opts[l] ?? {}) : locationArbitrary(op, l, opts),
       );
@@ -154,7 +179,8 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
           pointer: c.pointer,
           constraint: c.kind,
           label: c.label,
-          value: c.kind === 'required' ? undefined : valueAt(values[['path', 'query', 'body'].indexOf(location)], c.pointer),
+          value:
+            c.kind === 'required' ? undefined : valueAt(values[['path', 'query', 'body'].indexOf(location)], c.pointer),
           expected: location === 'path' ? [400, 404] : [400],
           ...(location === 'path' ? { why: PATH_EXPECTATION_WHY } : {}),
         };
@@ -162,7 +188,10 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
       const edges = edgeBreakingValues(c);
       const examples = (seed: number) => {
         if (edges.length === 0) return [];
-        const base = minimalPlan(op, opts, fc.sample(arbitrary, { seed, numRuns: 1 })[0], { location, pointer: c.pointer });
+        const base = minimalPlan(op, opts, fc.sample(arbitrary, { seed, numRuns: 1 })[0], {
+          location,
+          pointer: c.pointer,
+        });
         return edges.map((value) => ({ ...withInput(base, location, c.pointer, value), value }));
       };
       plans.push({ constraint: c, arbitrary, examples });
@@ -175,7 +204,12 @@ export function negativeRequests(op: GenOperation, ids: Record<string, unknown>,
  * Valid requests at the documented bounds (255 characters, 0 and 100, 1 and 100, offset 0...):
  * one per bound, each on a seeded valid base. Pinned, shaped or omitted inputs are left alone.
  */
-export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}, seed = 0): RequestPlan[] {
+export function positiveEdgeExamples(
+  op: GenOperation,
+  ids: Record<string, unknown>,
+  options: PlanOptions = {},
+  seed = 0,
+): RequestPlan[] {
   const opts = withIds(op, ids, options);
   const sampled = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
   // A minimal base, so that a refusal points at the edge.
@@ -183,7 +217,11 @@ export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unkno
   const out: RequestPlan[] = [];
   for (const location of ['path', 'query', 'body'] as const) {
     const o = opts[location] ?? {};
-    for (const c of documentedConstraints(op.inputs[location], location, statedFor(op.operationId, location, o.stated))) {
+    for (const c of documentedConstraints(
+      op.inputs[location],
+      location,
+      statedFor(op.operationId, location, o.stated),
+    )) {
       if (o.pin?.[c.pointer] !== undefined || o.arbitraries?.[c.pointer] || o.omit?.includes(c.pointer)) continue;
       for (const value of edgeValidValues(c)) out.push(withInput(base, location, c.pointer, value));
     }
@@ -192,24 +230,33 @@ export function positiveEdgeExamples(op: GenOperation, ids: Record<string, unkno
 }
 
 /** All the operation's negatives as one arbitrary (each case still breaks exactly one constraint); undefined when there are none. */
-export function anyNegativeRequest(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions = {}): fc.Arbitrary<NegativeCase> | undefined {
+export function anyNegativeRequest(
+  op: GenOperation,
+  ids: Record<string, unknown>,
+  options: PlanOptions = {},
+): fc.Arbitrary<NegativeCase> | undefined {
   const plans = negativeRequests(op, ids, options);
   return plans.length ? fc.oneof(...plans.map((p) => p.arbitrary)) : undefined;
 }
 
 /** One line naming what a negative case broke and where. */
-export function describeNegative(c: Pick<NegativeCase, 'location' | 'pointer' | 'label' | 'constraint' | 'value'>): string {
+export function describeNegative(
+  c: Pick<NegativeCase, 'location' | 'pointer' | 'label' | 'constraint' | 'value'>,
+): string {
   const what = c.constraint === 'required' ? 'left out' : `= ${JSON.stringify(c.value)}`;
   return `${c.location} ${c.pointer || '/'} breaks ${c.label}: ${what}`;
 }
 
 /** Path with encoded parameters and the query string, relative to the base URL. */
 export function requestPath(plan: RequestPlan): string {
-  const path = plan.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(plan.pathParams[name])));
+  const path = plan.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(plan.pathParams[name])),
+  );
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(plan.query)) {
     if (v === undefined) continue;
-    for (const item of Array.isArray(v) ? v : [v]) qs.append(k, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(v) ? v : [v])
+      qs.append(k, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
   }
   const q = qs.toString();
   return q ? `${path}?${q}` : path;

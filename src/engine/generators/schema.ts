@@ -43,7 +43,8 @@ export function typesOf(schema: JsonSchema): JsonType[] {
   if (schema.enum) return [...new Set(schema.enum.map(jsonTypeOf))];
   if (schema.properties || schema.required) return ['object'];
   if (schema.items) return ['array'];
-  if (schema.pattern !== undefined || schema.maxLength !== undefined || schema.minLength !== undefined || schema.format) return ['string'];
+  if (schema.pattern !== undefined || schema.maxLength !== undefined || schema.minLength !== undefined || schema.format)
+    return ['string'];
   if (schema.minimum !== undefined || schema.maximum !== undefined) return ['number'];
   return [];
 }
@@ -67,7 +68,11 @@ export function hasType(value: unknown, types: JsonType[]): boolean {
  * the generators never build a negative case from them.
  */
 export function isUndocumented(schema: JsonSchema): boolean {
-  return schema['x-not-shown'] !== undefined || schema['x-reference-choice'] !== undefined || schema['x-extension'] !== undefined;
+  return (
+    schema['x-not-shown'] !== undefined ||
+    schema['x-reference-choice'] !== undefined ||
+    schema['x-extension'] !== undefined
+  );
 }
 
 /** Parts whose shape the document does not show: positives leave them out unless required. */
@@ -82,7 +87,10 @@ export function pointerOf(segments: string[]): string {
 
 export function segmentsOf(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** A RegExp for a JSON Schema pattern (ECMA-262, unicode as ajv compiles it). */

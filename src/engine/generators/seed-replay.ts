@@ -22,8 +22,17 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** A curl command replaying the request; the bearer comes from $CONFORM_API_KEY. */
 export function curlFor(baseUrl: string, plan: RequestPlan): string {
   const url = baseUrl.replace(/\/+$/, '') + requestPath(plan);
-  const parts = ['curl', '-sS', '-X', plan.method, shellQuote(url), '-H', `"Authorization: Bearer $${API_KEY_VARIABLE}"`];
-  if (plan.body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '--data', shellQuote(JSON.stringify(plan.body)));
+  const parts = [
+    'curl',
+    '-sS',
+    '-X',
+    plan.method,
+    shellQuote(url),
+    '-H',
+    `"Authorization: Bearer $${API_KEY_VARIABLE}"`,
+  ];
+  if (plan.body !== undefined)
+    parts.push('-H', shellQuote('Content-Type: application/json'), '--data', shellQuote(JSON.stringify(plan.body)));
   return redact(parts.join(' '));
 }
 
@@ -40,7 +49,11 @@ export interface GeneratedFailure {
 }
 
 /** Turns a failed fast-check run into a report entry; undefined when the run passed. */
-export function failureOf<Ts extends [unknown, ...unknown[]]>(title: string, details: fc.RunDetails<Ts>, replay?: (value: Ts[0]) => string): GeneratedFailure | undefined {
+export function failureOf<Ts extends [unknown, ...unknown[]]>(
+  title: string,
+  details: fc.RunDetails<Ts>,
+  replay?: (value: Ts[0]) => string,
+): GeneratedFailure | undefined {
   if (!details.failed) return undefined;
   const value = details.counterexample?.[0] as Ts[0];
   const err = details.errorInstance;

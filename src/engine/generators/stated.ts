@@ -14,12 +14,23 @@ export const DOCUMENT_STATES: Record<string, Partial<Record<Location, string[]>>
   // orderId (string), subscriptionId (string), paymentTermDays (integer),
   // customPeriodWindows (array), metadata (object)" (the note: which are required).
   createBillingSchedule: {
-    body: ['/startDate', '/endDate', '/billingAnchor', '/orderId', '/subscriptionId', '/paymentTermDays', '/customPeriodWindows', '/metadata'],
+    body: [
+      '/startDate',
+      '/endDate',
+      '/billingAnchor',
+      '/orderId',
+      '/subscriptionId',
+      '/paymentTermDays',
+      '/customPeriodWindows',
+      '/metadata',
+    ],
   },
   // "PATCH /v0/wallets/{id}/autoTopupConfig — Body: amount string, threshold string,
   // paymentMethod string, limit object {amount number, period string}" (the notes: the
   // formats of the amounts, the period values other than day).
-  updateAutoTopupConfig: { body: ['/amount', '/threshold', '/paymentMethod', '/limit', '/limit/amount', '/limit/period'] },
+  updateAutoTopupConfig: {
+    body: ['/amount', '/threshold', '/paymentMethod', '/limit', '/limit/amount', '/limit/period'],
+  },
 };
 
 /** What the document states for an operation's location, plus any the caller adds. */

@@ -22,7 +22,11 @@ export interface ValueOptions {
 const SMALL = 12;
 const SPAN = 1000;
 
-export function arbitraryFromSchema(schema: JsonSchema, options: ValueOptions = {}, pointer = ''): fc.Arbitrary<unknown> {
+export function arbitraryFromSchema(
+  schema: JsonSchema,
+  options: ValueOptions = {},
+  pointer = '',
+): fc.Arbitrary<unknown> {
   const shaped = shapedAt(pointer, options);
   if (shaped) return shaped;
   return unshaped(schema, options, pointer);
@@ -30,7 +34,8 @@ export function arbitraryFromSchema(schema: JsonSchema, options: ValueOptions = 
 
 /** The pinned or custom arbitrary at a pointer, if any. */
 export function shapedAt(pointer: string, options: ValueOptions): fc.Arbitrary<unknown> | undefined {
-  if (options.pin && Object.prototype.hasOwnProperty.call(options.pin, pointer)) return fc.constant(options.pin[pointer]);
+  if (options.pin && Object.prototype.hasOwnProperty.call(options.pin, pointer))
+    return fc.constant(options.pin[pointer]);
   return options.arbitraries?.[pointer];
 }
 
@@ -41,14 +46,23 @@ function unshaped(schema: JsonSchema, options: ValueOptions, pointer: string): f
   const union = schema.oneOf ?? schema.anyOf;
   if (union) {
     const { oneOf: _o, anyOf: _a, ...rest } = schema;
-    return fc.oneof(...union.map((branch) => arbitraryFromSchema(mergeAll({ allOf: [rest, branch] }), options, pointer)));
+    return fc.oneof(
+      ...union.map((branch) => arbitraryFromSchema(mergeAll({ allOf: [rest, branch] }), options, pointer)),
+    );
   }
   const types = typesOf(schema);
-  const parts = (types.length ? types : (['string', 'integer', 'boolean'] as JsonType[])).map((t) => ofType(t, schema, options, pointer));
+  const parts = (types.length ? types : (['string', 'integer', 'boolean'] as JsonType[])).map((t) =>
+    ofType(t, schema, options, pointer),
+  );
   return parts.length === 1 ? parts[0] : fc.oneof(...parts);
 }
 
-export function ofType(type: JsonType, schema: JsonSchema, options: ValueOptions, pointer: string): fc.Arbitrary<unknown> {
+export function ofType(
+  type: JsonType,
+  schema: JsonSchema,
+  options: ValueOptions,
+  pointer: string,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
       return stringArbitrary(schema);
@@ -143,7 +157,10 @@ export function objectArbitrary(
   const keys = Object.keys(properties);
   if (keys.length === 0 && !replace) {
     if (schema.additionalProperties === false) return fc.constant({});
-    const values = typeof schema.additionalProperties === 'object' ? arbitraryFromSchema(schema.additionalProperties, options) : freeFormValue;
+    const values =
+      typeof schema.additionalProperties === 'object'
+        ? arbitraryFromSchema(schema.additionalProperties, options)
+        : freeFormValue;
     return fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,7}$/), values, { maxKeys: 3 });
   }
   const model: Record<string, fc.Arbitrary<unknown>> = {};

@@ -107,7 +107,12 @@ export class HttpClient {
       opts.onExchange?.(exchange);
       if (!retry || exchange.status !== 429) return exchange;
       rejections += 1;
-      const wait = retryDelayMs(rejections, exchange.responseHeaders['retry-after'], maxWait, exchange.responseHeaders.date);
+      const wait = retryDelayMs(
+        rejections,
+        exchange.responseHeaders['retry-after'],
+        maxWait,
+        exchange.responseHeaders.date,
+      );
       if (wait === undefined) return exchange;
       await sleep(wait);
     }
@@ -217,7 +222,10 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
 }
 
 /** The body's bytes as sent (still content-coded), at most `maxBytes` of them. */
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<{ bytes: Buffer; error?: string }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+): Promise<{ bytes: Buffer; error?: string }> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -231,7 +239,10 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
       chunks.push(buf);
     }
   } catch (err) {
-    return { bytes: Buffer.concat(chunks), error: `response body interrupted: ${describeTransportError(err, undefined, false)}` };
+    return {
+      bytes: Buffer.concat(chunks),
+      error: `response body interrupted: ${describeTransportError(err, undefined, false)}`,
+    };
   }
   return { bytes: Buffer.concat(chunks) };
 }
@@ -240,7 +251,8 @@ export function describeTransportError(err: unknown, timeoutMs: number | undefin
   const e = err as { code?: string; message?: string; name?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
   const within = timeoutMs ? ` within ${timeoutMs} ms` : '';
-  if (aborted || e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no complete response${within} (timeout)`;
+  if (aborted || e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `no complete response${within} (timeout)`;
   switch (code) {
     case 'UND_ERR_HEADERS_TIMEOUT':
       return `no response headers${within} (timeout)`;
@@ -262,15 +274,21 @@ export function describeTransportError(err: unknown, timeoutMs: number | undefin
     case 'ERR_SSL_HTTP_REQUEST':
       return 'the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)';
     default:
-      if (code && TLS_CERTIFICATE_CODES.has(code)) return `the target's TLS certificate is not trusted (${code}): ${oneLine(redact(e?.message ?? ''))}`;
+      if (code && TLS_CERTIFICATE_CODES.has(code))
+        return `the target's TLS certificate is not trusted (${code}): ${oneLine(redact(e?.message ?? ''))}`;
       if (code?.startsWith('ERR_SSL_') || code === 'EPROTO') return `TLS handshake with the target failed (${code})`;
       return `transport error${code ? ` ${code}` : ''}: ${oneLine(redact(e?.message ?? String(err)))}`;
   }
 }
 
 const TLS_CERTIFICATE_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 /** OpenSSL and friends write several lines with their internals; a report line needs the first. */

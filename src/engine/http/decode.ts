@@ -45,13 +45,19 @@ export function decodeBody(raw: Buffer, contentEncoding: string | undefined, max
   let body = raw;
   for (const coding of codings.reverse()) {
     const decode = DECODERS[coding];
-    if (!decode) return { error: `response body in the content-coding "${coding}", which the client did not accept (Accept-Encoding: ${ACCEPT_ENCODING})` };
+    if (!decode)
+      return {
+        error: `response body in the content-coding "${coding}", which the client did not accept (Accept-Encoding: ${ACCEPT_ENCODING})`,
+      };
     try {
       body = decode(body, { maxOutputLength: maxBytes });
     } catch (err) {
       const e = err as { code?: string; message?: string };
-      if (e.code === 'ERR_BUFFER_TOO_LARGE' || /larger than|too large/i.test(e.message ?? '')) return { error: `decoded response body exceeds the ${maxBytes}-byte cap (content-encoding ${coding})` };
-      return { error: `response body is not valid ${coding} (content-encoding ${coding}): ${oneLine(e.message ?? String(err))}` };
+      if (e.code === 'ERR_BUFFER_TOO_LARGE' || /larger than|too large/i.test(e.message ?? ''))
+        return { error: `decoded response body exceeds the ${maxBytes}-byte cap (content-encoding ${coding})` };
+      return {
+        error: `response body is not valid ${coding} (content-encoding ${coding}): ${oneLine(e.message ?? String(err))}`,
+      };
     }
   }
   return { body };

@@ -12,7 +12,9 @@ const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 /** RFC 9110 §5.6.7: IMF-fixdate, and the obsolete rfc850 and asctime forms a recipient must accept. */
 const HTTP_DATE = [
   new RegExp(`^${WEEKDAY}, \\d{2} ${MONTH} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$`),
-  new RegExp(`^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`),
+  new RegExp(
+    `^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`,
+  ),
   new RegExp(`^${WEEKDAY} ${MONTH} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}$`),
 ];
 
@@ -28,7 +30,11 @@ export interface RetryAfter {
  * as the seconds from the response's `date` header (the server's clock), or from `now`
  * when there is none, to that moment (0 when it is past). Anything else is undefined.
  */
-export function readRetryAfter(value: string | undefined, responseDate?: string, now: number = Date.now()): RetryAfter | undefined {
+export function readRetryAfter(
+  value: string | undefined,
+  responseDate?: string,
+  now: number = Date.now(),
+): RetryAfter | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (DELAY_SECONDS.test(v)) return { seconds: Number(v), form: 'delay-seconds' };
@@ -49,7 +55,12 @@ export function parseRetryAfter(value: string | undefined, responseDate?: string
  * (1 for the first), or undefined when no attempt is left. A retry-after the client cannot
  * read counts as absent.
  */
-export function retryDelayMs(rejections: number, retryAfter: string | undefined, maxWaitMs: number, responseDate?: string): number | undefined {
+export function retryDelayMs(
+  rejections: number,
+  retryAfter: string | undefined,
+  maxWaitMs: number,
+  responseDate?: string,
+): number | undefined {
   if (rejections >= MAX_ATTEMPTS) return undefined;
   const seconds = parseRetryAfter(retryAfter, responseDate);
   const ms = seconds !== undefined ? seconds * 1000 : FIRST_BACKOFF_MS * 2 ** (rejections - 1);

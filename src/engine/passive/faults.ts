@@ -38,7 +38,9 @@ export interface PassiveFaultsSummary {
   passiveFlagged: number;
 }
 
-export async function runPassiveFaults(opts: Omit<RunFaultsOptions, 'front'>): Promise<{ results: PassiveFaultResult[]; summary: PassiveFaultsSummary }> {
+export async function runPassiveFaults(
+  opts: Omit<RunFaultsOptions, 'front'>,
+): Promise<{ results: PassiveFaultResult[]; summary: PassiveFaultsSummary }> {
   const rules = await loadRules();
   const outcomes = new Map<string, PassiveOutcome>();
   const report = await runFaults({
@@ -48,7 +50,20 @@ export async function runPassiveFaults(opts: Omit<RunFaultsOptions, 'front'>): P
       return { url: proxy.url, close: async () => void outcomes.set(fault?.name ?? '', await proxy.stop()) };
     },
   });
-  const failedOf = (o: PassiveOutcome | undefined) => (o ? passiveVerdict(buildPassiveReport({ outcome: o, rules, baseUrl: 'http://fault-proxy', source: 'the fault proxy', toolVersion: '' }), rules, 'server').serverFailed : []);
+  const failedOf = (o: PassiveOutcome | undefined) =>
+    o
+      ? passiveVerdict(
+          buildPassiveReport({
+            outcome: o,
+            rules,
+            baseUrl: 'http://fault-proxy',
+            source: 'the fault proxy',
+            toolVersion: '',
+          }),
+          rules,
+          'server',
+        ).serverFailed
+      : [];
   const baseline = new Set(failedOf(outcomes.get('')));
   const judgeable = new Set(passiveRuleIds().server);
   const results = report.results.map((r): PassiveFaultResult => {

@@ -38,7 +38,8 @@ export async function judgeHar(path: string, opts: { baseUrl?: string } = {}): P
   for await (const entry of readHarEntries(path)) {
     entries += 1;
     base ??= detectBase(entry, spec);
-    const record = base && relativePath(entry.request?.url, base) !== undefined ? recordOfEntry(entry, base) : undefined;
+    const record =
+      base && relativePath(entry.request?.url, base) !== undefined ? recordOfEntry(entry, base) : undefined;
     if (!record) {
       outside += 1;
       continue;

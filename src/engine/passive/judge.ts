@@ -66,7 +66,9 @@ export class PassiveJudge {
         let t = this.clients.get(id);
         if (!t) {
           const key = this.clients.size < MAX_CLIENTS ? id : 'more';
-          t = this.clients.get(key) ?? new Tally(CLIENT_SUITE, key === 'more' ? `clients beyond the first ${MAX_CLIENTS}` : `client ${id}`);
+          t =
+            this.clients.get(key) ??
+            new Tally(CLIENT_SUITE, key === 'more' ? `clients beyond the first ${MAX_CLIENTS}` : `client ${id}`);
           this.clients.set(key, t);
         }
         return t;
@@ -109,7 +111,11 @@ export class PassiveJudge {
 
   private engineError(unit: PassiveUnit, err: unknown, where: string): void {
     this.errorCount += 1;
-    if (this.errors.length < MAX_ERRORS) this.errors.push({ suite: unit.scope === 'server' ? SERVER_SUITE : CLIENT_SUITE, message: `engine error in passive unit ${unit.name} on ${where}: ${String((err as Error)?.stack ?? err)}` });
+    if (this.errors.length < MAX_ERRORS)
+      this.errors.push({
+        suite: unit.scope === 'server' ? SERVER_SUITE : CLIENT_SUITE,
+        message: `engine error in passive unit ${unit.name} on ${where}: ${String((err as Error)?.stack ?? err)}`,
+      });
   }
 
   /** Ends the traffic: units judge what waited for its end; returns the sources. */
@@ -124,8 +130,14 @@ export class PassiveJudge {
         }
       }
     }
-    const sources = [...[...this.servers.values()].map((t, i) => source(t, `traffic-${i}`)), ...[...this.clients.entries()].map(([id, t]) => source(t, `client-${id}`))];
-    const errors = this.errorCount > this.errors.length ? [...this.errors, { message: `${this.errorCount - this.errors.length} more engine errors` }] : [...this.errors];
+    const sources = [
+      ...[...this.servers.values()].map((t, i) => source(t, `traffic-${i}`)),
+      ...[...this.clients.entries()].map(([id, t]) => source(t, `client-${id}`)),
+    ];
+    const errors =
+      this.errorCount > this.errors.length
+        ? [...this.errors, { message: `${this.errorCount - this.errors.length} more engine errors` }]
+        : [...this.errors];
     return {
       sources,
       errors,

@@ -2,7 +2,10 @@
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
 
-  constructor(private readonly max: number, private readonly onEvict?: (key: K, value: V) => void) {}
+  constructor(
+    private readonly max: number,
+    private readonly onEvict?: (key: K, value: V) => void,
+  ) {}
 
   get size(): number {
     return this.map.size;

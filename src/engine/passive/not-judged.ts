@@ -12,18 +12,34 @@ export interface PassiveNotJudged {
 
 const UNATTRIBUTABLE_BUCKETS =
   'traffic does not show which merchant a key belongs to, nor the traffic that does not pass here: which requests share a bucket cannot be attributed';
-const UNATTRIBUTABLE_COUNTS = 'unseen traffic on the bucket (other keys, the dashboard, clients not behind the proxy) may explain a 429 or a count: not attributable from traffic';
-const SCENARIOS_ONLY = 'needs requests no client sent (fixtures in given states, unknown ids, other merchants\' keys, reads of what was changed): judged by the scenarios of conform run';
+const UNATTRIBUTABLE_COUNTS =
+  'unseen traffic on the bucket (other keys, the dashboard, clients not behind the proxy) may explain a 429 or a count: not attributable from traffic';
+const SCENARIOS_ONLY =
+  "needs requests no client sent (fixtures in given states, unknown ids, other merchants' keys, reads of what was changed): judged by the scenarios of conform run";
 export const UNTOUCHED = 'no exchange of the traffic touched it';
 
 function reasonFor(rule: Rule): string {
-  if (/^RATE\.[A-Z_]+\.BUCKET$/.test(rule.id) || rule.id === 'RATE.BUCKET.PER_ENDPOINT' || rule.id === 'AUTH.ALLOWANCE.PER_MERCHANT') return UNATTRIBUTABLE_BUCKETS;
-  if (/^RATE\.[A-Z_]+\.LIMIT$/.test(rule.id) || rule.id === 'RATE.WINDOW.READMITS' || rule.id === 'RATE.REMAINING.DECREMENTS') return UNATTRIBUTABLE_COUNTS;
+  if (
+    /^RATE\.[A-Z_]+\.BUCKET$/.test(rule.id) ||
+    rule.id === 'RATE.BUCKET.PER_ENDPOINT' ||
+    rule.id === 'AUTH.ALLOWANCE.PER_MERCHANT'
+  )
+    return UNATTRIBUTABLE_BUCKETS;
+  if (
+    /^RATE\.[A-Z_]+\.LIMIT$/.test(rule.id) ||
+    rule.id === 'RATE.WINDOW.READMITS' ||
+    rule.id === 'RATE.REMAINING.DECREMENTS'
+  )
+    return UNATTRIBUTABLE_COUNTS;
   return SCENARIOS_ONLY;
 }
 
 /** For every rule not judged: why, grouped by reason. `judgeable` are the rules a passive unit can judge. */
-export function passiveNotJudged(rules: readonly Rule[], judged: ReadonlySet<string>, judgeable: ReadonlySet<string>): PassiveNotJudged[] {
+export function passiveNotJudged(
+  rules: readonly Rule[],
+  judged: ReadonlySet<string>,
+  judgeable: ReadonlySet<string>,
+): PassiveNotJudged[] {
   const groups = new Map<string, string[]>();
   for (const r of rules) {
     if (judged.has(r.id) || r.kind === 'reference' || r.kind === ('restraint' as Rule['kind'])) continue;

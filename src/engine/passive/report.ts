@@ -25,7 +25,11 @@ export interface PassiveReportInput {
 }
 
 export function newPassiveRunId(kind: 'proxy' | 'judge'): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace('T', '-');
   return `${stamp}-${kind}-${randomBytes(2).toString('hex')}`;
 }
 
@@ -34,7 +38,25 @@ function notJudgedSource(o: PassiveOutcome, rules: RuleIndex): PassiveSource {
   const judged = new Set(o.sources.flatMap((s) => [...Object.keys(s.judged), ...Object.keys(s.failed)]));
   const ids = passiveRuleIds();
   const notJudged = passiveNotJudged(rules.rules, judged, new Set([...ids.server, ...ids.client]));
-  return { id: 'not-judged', suite: 'traffic', file: '', title: 'rules the traffic did not judge', fullName: 'traffic › rules the traffic did not judge', state: 'skipped', skipReason: 'traffic judges only what it shows', durationMs: 0, ruleIds: [], judged: {}, failed: {}, findings: [], findingCount: 0, notes: [], exchanges: 0, notJudged, engineErrors: [] };
+  return {
+    id: 'not-judged',
+    suite: 'traffic',
+    file: '',
+    title: 'rules the traffic did not judge',
+    fullName: 'traffic › rules the traffic did not judge',
+    state: 'skipped',
+    skipReason: 'traffic judges only what it shows',
+    durationMs: 0,
+    ruleIds: [],
+    judged: {},
+    failed: {},
+    findings: [],
+    findingCount: 0,
+    notes: [],
+    exchanges: 0,
+    notJudged,
+    engineErrors: [],
+  };
 }
 
 export function buildPassiveReport(input: PassiveReportInput): Report {
@@ -48,7 +70,10 @@ export function buildPassiveReport(input: PassiveReportInput): Report {
     profile: 'quick',
     seed: 0,
     suites: ['traffic', 'clients'],
-    fixtures: { strategy: 'none', reason: `passive judgement of ${input.source}: ${o.exchanges} exchanges from ${o.clients.length} client(s); rules no exchange touched are not judged` },
+    fixtures: {
+      strategy: 'none',
+      reason: `passive judgement of ${input.source}: ${o.exchanges} exchanges from ${o.clients.length} client(s); rules no exchange touched are not judged`,
+    },
     destructive: false,
     ...(input.specVersion ? { specVersion: input.specVersion } : {}),
     rules: input.rules,
@@ -71,7 +96,9 @@ export interface PassiveVerdict {
 
 /** 2 when the judge broke, 1 when a rule of the scope `failOn` names failed, else 0. */
 export function passiveVerdict(report: Report, rules: RuleIndex, failOn: FailOn): PassiveVerdict {
-  const failed = report.rules.filter((r) => r.verdict === 'failed' && !(r as { informational?: boolean }).informational).map((r) => r.id);
+  const failed = report.rules
+    .filter((r) => r.verdict === 'failed' && !(r as { informational?: boolean }).informational)
+    .map((r) => r.id);
   const clientFailed = failed.filter((id) => isClientRule(id, rules));
   const serverFailed = failed.filter((id) => !clientFailed.includes(id));
   const counted = failOn === 'server' ? serverFailed : failOn === 'client' ? clientFailed : failed;

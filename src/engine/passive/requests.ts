@@ -30,8 +30,14 @@ function inputsOf(spec: Spec, operationId: string): Inputs | undefined {
   if (!inputs) {
     const s = spec.requestSchemas(operationId);
     if (!s) return undefined;
-    const schemas: Inputs['schemas'] = { path: s.path as JsonSchema, query: s.query as JsonSchema, body: s.body as JsonSchema };
-    const constraints = (['path', 'query', 'body'] as const).flatMap((l) => documentedConstraints(schemas[l], l, statedFor(operationId, l)));
+    const schemas: Inputs['schemas'] = {
+      path: s.path as JsonSchema,
+      query: s.query as JsonSchema,
+      body: s.body as JsonSchema,
+    };
+    const constraints = (['path', 'query', 'body'] as const).flatMap((l) =>
+      documentedConstraints(schemas[l], l, statedFor(operationId, l)),
+    );
     inputs = { constraints, schemas, bodyRequired: s.bodyRequired };
     byOp.set(operationId, inputs);
   }
@@ -41,12 +47,16 @@ function inputsOf(spec: Spec, operationId: string): Inputs | undefined {
 /** A text parameter read as its schema's type, as a server reading the schema would. */
 function coerce(value: string, schema: JsonSchema | undefined): unknown {
   const types = schema ? typesOf(schema) : [];
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) return Number(value);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim()))
+    return Number(value);
   if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }
 
-function textParams(values: Record<string, string | string[]>, schema: JsonSchema | undefined): Record<string, unknown> {
+function textParams(
+  values: Record<string, string | string[]>,
+  schema: JsonSchema | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
     const prop = schema?.properties?.[k];
@@ -62,7 +72,8 @@ function valuesAt(root: unknown, segments: string[]): unknown[] {
     const next: unknown[] = [];
     for (const v of current) {
       if (Array.isArray(v) && seg === '0') next.push(...v);
-      else if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, seg)) next.push((v as Record<string, unknown>)[seg]);
+      else if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, seg))
+        next.push((v as Record<string, unknown>)[seg]);
     }
     current = next;
   }
@@ -72,7 +83,9 @@ function valuesAt(root: unknown, segments: string[]): unknown[] {
 /** Parents (objects) that lack the property the `required` constraint names. */
 function missing(root: unknown, segments: string[]): boolean {
   const key = segments[segments.length - 1];
-  return valuesAt(root, segments.slice(0, -1)).some((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && !Object.hasOwn(p, key));
+  return valuesAt(root, segments.slice(0, -1)).some(
+    (p) => p !== null && typeof p === 'object' && !Array.isArray(p) && !Object.hasOwn(p, key),
+  );
 }
 
 function breaks(c: Constraint, value: unknown): boolean {
@@ -123,7 +136,8 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
   const inputs = inputsOf(spec, req.operationId);
   if (!inputs) return { constrained: false, broken: [] };
   const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(req.query)) query[k] = query[k] === undefined ? v : [...([] as string[]).concat(query[k]), v];
+  for (const [k, v] of new URLSearchParams(req.query))
+    query[k] = query[k] === undefined ? v : [...([] as string[]).concat(query[k]), v];
   const roots: Record<Location, unknown> = {
     path: textParams(req.pathParams, inputs.schemas.path),
     query: textParams(query, inputs.schemas.query),
@@ -136,12 +150,16 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
     if (root === undefined) continue;
     const segments = segmentsOf(c.pointer);
     if (c.kind === 'required') {
-      if (missing(root, segments)) broken.push({ constraint: c, what: `${c.location} ${c.pointer} is required and was left out` });
+      if (missing(root, segments))
+        broken.push({ constraint: c, what: `${c.location} ${c.pointer} is required and was left out` });
       continue;
     }
     for (const v of valuesAt(root, segments)) {
       if (v === undefined || !breaks(c, v)) continue;
-      broken.push({ constraint: c, what: `${c.location} ${c.pointer} breaks ${c.label}: ${JSON.stringify(v)?.slice(0, 80)}` });
+      broken.push({
+        constraint: c,
+        what: `${c.location} ${c.pointer} breaks ${c.label}: ${JSON.stringify(v)?.slice(0, 80)}`,
+      });
       break;
     }
   }

@@ -27,7 +27,12 @@ export interface PassiveProxy {
 export async function startPassiveProxy(opts: PassiveProxyOptions): Promise<PassiveProxy> {
   const [spec, rules] = await Promise.all([loadSpec(), loadRules()]);
   const judge = new PassiveJudge(spec, rules, opts.target);
-  const har = opts.harPath ? new HarWriter(opts.harPath, new URL(opts.target), { name: 'billing-conform', version: opts.toolVersion ?? '0.0.0' }) : undefined;
+  const har = opts.harPath
+    ? new HarWriter(opts.harPath, new URL(opts.target), {
+        name: 'billing-conform',
+        version: opts.toolVersion ?? '0.0.0',
+      })
+    : undefined;
   const proxy = await startTrafficProxy({
     target: opts.target,
     host: opts.host,

@@ -28,7 +28,10 @@ export class Tally {
   findingCount = 0;
   notes: string[] = [];
 
-  constructor(readonly suite: string, readonly title: string) {}
+  constructor(
+    readonly suite: string,
+    readonly title: string,
+  ) {}
 
   /** A condition of each rule was evaluated (held or not). */
   judge(...ruleIds: string[]): void {
@@ -55,5 +58,4 @@ export class Tally {
   note(message: string): void {
     if (this.notes.length < 20 && !this.notes.includes(message)) this.notes.push(message);
   }
-
 }

@@ -17,7 +17,9 @@ export const MARGIN_MS = 100;
 
 /** What the procedures need of a scenario (suites pass their ScenarioContext). */
 export interface LimitScenario {
-  readonly http: { request(method: string, path: string, opts?: RequestOptions & { unauthenticated?: boolean }): Promise<Exchange> };
+  readonly http: {
+    request(method: string, path: string, opts?: RequestOptions & { unauthenticated?: boolean }): Promise<Exchange>;
+  };
   readonly target: { profile: 'quick' | 'full' };
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
@@ -103,16 +105,31 @@ export class BucketDriver {
   /** The primary key's merchant (shared with other suites: counts are lower bounds). */
   async primary(): Promise<BucketTarget> {
     const m = await this.optional((f) => f.merchant(), 'primary merchant id unknown');
-    return { merchantId: m?.merchantId, path: await this.path(), body: await this.requestBody(), alone: false, label: 'the primary merchant' };
+    return {
+      merchantId: m?.merchantId,
+      path: await this.path(),
+      body: await this.requestBody(),
+      alone: false,
+      label: 'the primary merchant',
+    };
   }
 
   async forMerchant(key: string | undefined, merchantId: string | undefined, alone: boolean): Promise<BucketTarget> {
     if (this.ep.bucket === 'subscription') throw new Error(`${this.ep.label} counts per subscription`);
     if (this.ep.operationId === 'createInvoiceLineItems' && key !== undefined && !this.noted) {
       this.noted = true;
-      this.t.note(`${this.ep.label} on merchant ${merchantId}: the fixtures' body names a draft invoice of the primary merchant, so this merchant's requests may be refused (404); they still count in its bucket`);
+      this.t.note(
+        `${this.ep.label} on merchant ${merchantId}: the fixtures' body names a draft invoice of the primary merchant, so this merchant's requests may be refused (404); they still count in its bucket`,
+      );
     }
-    return { key, merchantId, path: await this.path(), body: await this.requestBody(), alone, label: `merchant ${merchantId ?? '(unknown)'}` };
+    return {
+      key,
+      merchantId,
+      path: await this.path(),
+      body: await this.requestBody(),
+      alone,
+      label: `merchant ${merchantId ?? '(unknown)'}`,
+    };
   }
 
   async forSubscription(subscriptionId: string, alone: boolean): Promise<BucketTarget> {
@@ -120,9 +137,18 @@ export class BucketDriver {
   }
 
   /** One request to the bucket, never retried, with when it was sent and answered. */
-  async send(target: BucketTarget, key: string | undefined = target.key, opts: RequestOptions & { unauthenticated?: boolean } = {}): Promise<Timed> {
+  async send(
+    target: BucketTarget,
+    key: string | undefined = target.key,
+    opts: RequestOptions & { unauthenticated?: boolean } = {},
+  ): Promise<Timed> {
     const sentAt = this.clock.now();
-    const ex = await this.t.http.request(this.ep.method, target.path, { key, body: target.body, retry429: false, ...opts });
+    const ex = await this.t.http.request(this.ep.method, target.path, {
+      key,
+      body: target.body,
+      retry429: false,
+      ...opts,
+    });
     return { ex, sentAt, receivedAt: this.clock.now() };
   }
 

@@ -23,8 +23,17 @@ export interface RateLimitedEndpoint {
 }
 
 function ruleAbout(rules: Rule[], operationId: string, aspect: 'LIMIT' | 'BUCKET'): string {
-  const found = rules.filter((r) => r.family === 'RATE' && r.id.endsWith(`.${aspect}`) && r.operations.length === 1 && r.operations[0] === operationId);
-  if (found.length !== 1) throw new Error(`spec/rules.yaml: expected one RATE.*.${aspect} rule citing only the rate-limited ${operationId}, found ${found.length}`);
+  const found = rules.filter(
+    (r) =>
+      r.family === 'RATE' &&
+      r.id.endsWith(`.${aspect}`) &&
+      r.operations.length === 1 &&
+      r.operations[0] === operationId,
+  );
+  if (found.length !== 1)
+    throw new Error(
+      `spec/rules.yaml: expected one RATE.*.${aspect} rule citing only the rate-limited ${operationId}, found ${found.length}`,
+    );
   return found[0].id;
 }
 

@@ -47,7 +47,9 @@ export async function openWindow(d: BucketDriver, target: BucketTarget): Promise
     const fresh = probe.ex.status !== 429 && h.limit !== undefined && h.remaining === h.limit - 1;
     const wait = fresh || i > 0 ? undefined : d.waitFor(probe);
     if (wait === undefined) return { probe, fresh };
-    d.t.note(`${d.ep.label} on ${target.label}: bucket found in use (remaining ${probe.ex.responseHeaders[REMAINING]} of ${probe.ex.responseHeaders[LIMIT]}); waiting ${wait} s for its window to reset`);
+    d.t.note(
+      `${d.ep.label} on ${target.label}: bucket found in use (remaining ${probe.ex.responseHeaders[REMAINING]} of ${probe.ex.responseHeaders[LIMIT]}); waiting ${wait} s for its window to reset`,
+    );
     await d.sleep(wait * 1000 + MARGIN_MS);
   }
 }
@@ -106,7 +108,12 @@ class WindowCount {
     const counted = Math.min(this.admitted - 1, start);
     const back = refill(this.first, this.latest);
     const fell = start - this.lowest;
-    t.softExpectRule('RATE.REMAINING.DECREMENTS', fell >= counted - back, `${ep.label}: remaining fell by ${fell} (from ${start} to ${this.lowest}) over ${this.admitted - 1} more requests counted in one window, of which at most ${back} could have been given back`, this.latest.ex);
+    t.softExpectRule(
+      'RATE.REMAINING.DECREMENTS',
+      fell >= counted - back,
+      `${ep.label}: remaining fell by ${fell} (from ${start} to ${this.lowest}) over ${this.admitted - 1} more requests counted in one window, of which at most ${back} could have been given back`,
+      this.latest.ex,
+    );
   }
 
   get over(): boolean {
@@ -135,7 +142,10 @@ export interface NotExhausted {
  * each), what the window has left at once, then one at a time until a 429. `next` gives
  * the target of each attempt (a fresh bucket when it can).
  */
-export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; next?: () => Promise<BucketTarget> } = {}): Promise<Exhausted | NotExhausted> {
+export async function exhaust(
+  d: BucketDriver,
+  opts: { first?: BucketTarget; next?: () => Promise<BucketTarget> } = {},
+): Promise<Exhausted | NotExhausted> {
   const { t, ep } = d;
   const next = opts.next ?? (() => d.fresh());
   let why = '';
@@ -147,30 +157,59 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     const h = rateHeaders(probe.ex);
     if (probe.ex.status === 429) {
       // The published limit's header half shows on a refusal too.
-      if (h.limit !== undefined) t.softExpectRule(ep.limitRule, h.limit >= ep.limit, `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
+      if (h.limit !== undefined)
+        t.softExpectRule(
+          ep.limitRule,
+          h.limit >= ep.limit,
+          `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
+          probe.ex,
+        );
       const found: Exhausted = { exhausted: true, target, limit: h.limit ?? ep.limit, rejected: probe };
       // A fresh merchant or subscription an earlier run used up (pre-seeded fixtures): another one shows the whole window.
       if (target.alone && attempt < ATTEMPTS && usedUp === undefined) {
-        t.note(`${ep.label} on ${target.label}: bucket found used up (earlier traffic within its window); trying a fresh one`);
+        t.note(
+          `${ep.label} on ${target.label}: bucket found used up (earlier traffic within its window); trying a fresh one`,
+        );
         usedUp = found;
         continue;
       }
       t.note(`${ep.label} on ${target.label}: bucket already used up by other traffic; its 429 is judged`);
       return found;
     }
-    t.expectRule('RATE.HEADERS.PRESENT', h.limit !== undefined && h.remaining !== undefined, `${ep.label}: no numeric x-ratelimit-limit and x-ratelimit-remaining to count with`, probe.ex);
+    t.expectRule(
+      'RATE.HEADERS.PRESENT',
+      h.limit !== undefined && h.remaining !== undefined,
+      `${ep.label}: no numeric x-ratelimit-limit and x-ratelimit-remaining to count with`,
+      probe.ex,
+    );
     const limit = h.limit!;
     const remaining = h.remaining!;
-    t.softExpectRule(ep.limitRule, limit >= ep.limit, `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`, probe.ex);
+    t.softExpectRule(
+      ep.limitRule,
+      limit >= ep.limit,
+      `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
+      probe.ex,
+    );
     const exact = fresh && target.alone;
-    if (!fresh) t.note(`${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`);
+    if (!fresh)
+      t.note(
+        `${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`,
+      );
     if (remaining >= REQUEST_BUDGET) {
       if (exact) {
         const sent = await burst(ep.limit - 1, () => d.send(target));
         const early = sent.find((x) => x.ex.status === 429);
-        t.softExpectRule(ep.limitRule, !early, `429 within the published ${ep.limit} requests of a fresh window`, early?.ex);
+        t.softExpectRule(
+          ep.limitRule,
+          !early,
+          `429 within the published ${ep.limit} requests of a fresh window`,
+          early?.ex,
+        );
       }
-      return { exhausted: false, reason: `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)` };
+      return {
+        exhausted: false,
+        reason: `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)`,
+      };
     }
 
     const window = new WindowCount(probe);
@@ -192,9 +231,16 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
         // One request takes one unit; a token bucket or a sliding window may give some back meanwhile.
         const back = refill(prev, cur);
         const counted = after !== undefined && after <= before - 1 + back && (!exact || after >= before - 1);
-        t.softExpectRule('RATE.REMAINING.DECREMENTS', counted, `${ep.label}: remaining went from ${before} to ${after} on one counted request${back ? ` (at most ${back} given back meanwhile)` : ''}`, cur.ex);
+        t.softExpectRule(
+          'RATE.REMAINING.DECREMENTS',
+          counted,
+          `${ep.label}: remaining went from ${before} to ${after} on one counted request${back ? ` (at most ${back} given back meanwhile)` : ''}`,
+          cur.ex,
+        );
       } else if (after !== undefined && after >= before) {
-        t.note(`${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the window may have reset already; not compared`);
+        t.note(
+          `${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the window may have reset already; not compared`,
+        );
       }
       prev = cur;
     }
@@ -211,7 +257,13 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     window.judgeCountdown(t, ep, refill);
     // Past what the window had left: one request at a time, until a 429 or until the window may have reset.
     while (!rejected) {
-      if (window.over) t.expectRule('RATE.EXCEEDED.STATUS', false, `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose x-ratelimit-limit is ${window.limit}`, window.last.ex);
+      if (window.over)
+        t.expectRule(
+          'RATE.EXCEEDED.STATUS',
+          false,
+          `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose x-ratelimit-limit is ${window.limit}`,
+          window.last.ex,
+        );
       const extra = await d.send(target);
       if (extra.ex.status === 429) rejected = extra;
       else {
@@ -223,8 +275,19 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
       }
     }
     if (!rejected) continue;
-    if (exact) t.expectRule(ep.limitRule, admitted >= limit, `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`, rejected.ex);
-    t.softExpectRule('RATE.EXCEEDED.STATUS', rejected.ex.status === 429, `request ${admitted + 1}, past the limit of ${target.label}, got ${statusOf(rejected)}`, rejected.ex);
+    if (exact)
+      t.expectRule(
+        ep.limitRule,
+        admitted >= limit,
+        `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`,
+        rejected.ex,
+      );
+    t.softExpectRule(
+      'RATE.EXCEEDED.STATUS',
+      rejected.ex.status === 429,
+      `request ${admitted + 1}, past the limit of ${target.label}, got ${statusOf(rejected)}`,
+      rejected.ex,
+    );
     return { exhausted: true, target, limit, rejected };
   }
   if (usedUp) {
@@ -235,5 +298,8 @@ export async function exhaust(d: BucketDriver, opts: { first?: BucketTarget; nex
     t.note(`${ep.label} on ${usedUp.target.label}: no fresh bucket could be used up instead; its 429 is judged`);
     return usedUp;
   }
-  return { exhausted: false, reason: `${ep.label}: no 429 in ${ATTEMPTS} fresh windows, and every request admitted past the limit may have been counted in a later window (${why}); the target's windows cannot be told apart at the pace the suite sends` };
+  return {
+    exhausted: false,
+    reason: `${ep.label}: no 429 in ${ATTEMPTS} fresh windows, and every request admitted past the limit may have been counted in a later window (${why}); the target's windows cannot be told apart at the pace the suite sends`,
+  };
 }

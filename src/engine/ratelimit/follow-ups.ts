@@ -15,9 +15,16 @@ export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<vo
   const again = await d.send(done.target);
   const refused = again.ex.status === 429;
   if (refused || sameWindow(done.rejected, again)) {
-    d.t.softExpectRule('RATE.EXCEEDED.STATUS', refused, `${d.ep.label}: a second request past the limit of ${done.target.label}, within the window of the 429, got ${statusOf(again)}`, again.ex);
+    d.t.softExpectRule(
+      'RATE.EXCEEDED.STATUS',
+      refused,
+      `${d.ep.label}: a second request past the limit of ${done.target.label}, within the window of the 429, got ${statusOf(again)}`,
+      again.ex,
+    );
   } else {
-    d.t.note(`${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the window of the 429 may have reset already; not judged`);
+    d.t.note(
+      `${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the window of the 429 may have reset already; not judged`,
+    );
   }
   settle(done, again);
 }
@@ -39,7 +46,12 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
     const ex = await d.send(done.target, secondKey);
     const refused = ex.ex.status === 429;
     if (refused || sameWindow(done.rejected, ex)) {
-      t.softExpectRule('AUTH.ALLOWANCE.PER_MERCHANT', refused, `${ep.label}: with ${done.target.label} used up by one key, another key of the same merchant was admitted within the window`, ex.ex);
+      t.softExpectRule(
+        'AUTH.ALLOWANCE.PER_MERCHANT',
+        refused,
+        `${ep.label}: with ${done.target.label} used up by one key, another key of the same merchant was admitted within the window`,
+        ex.ex,
+      );
       settle(done, ex);
       return done;
     }
@@ -48,13 +60,20 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
     if (!again.exhausted) break;
     done = again;
   }
-  t.ruleNotJudged('AUTH.ALLOWANCE.PER_MERCHANT', `${ep.label}: another key of the merchant was admitted on a used-up bucket only when the window of the 429 may have reset already (${ATTEMPTS} tries)`, 'target');
+  t.ruleNotJudged(
+    'AUTH.ALLOWANCE.PER_MERCHANT',
+    `${ep.label}: another key of the merchant was admitted on a used-up bucket only when the window of the 429 may have reset already (${ATTEMPTS} tries)`,
+    'target',
+  );
   return done;
 }
 
 /** True when `other` is not a bucket of its own beside `first` (no second merchant or subscription to compare with). */
 function sameBucket(d: BucketDriver, first: BucketTarget, other: BucketTarget | undefined): boolean {
-  return other === undefined || (d.ep.bucket === 'merchant' ? other.merchantId === first.merchantId : other.subscriptionId === first.subscriptionId);
+  return (
+    other === undefined ||
+    (d.ep.bucket === 'merchant' ? other.merchantId === first.merchantId : other.subscriptionId === first.subscriptionId)
+  );
 }
 
 /** The bucket otherUntouched compares with, as it stood before the first one was used up. */
@@ -73,7 +92,11 @@ export interface OtherBucket {
  * bucket. One found without room is waited out when its window is short, else another fresh
  * one is tried. Undefined: no second bucket to compare with.
  */
-export async function otherBefore(d: BucketDriver, first: BucketTarget, other: BucketTarget | undefined): Promise<OtherBucket | undefined> {
+export async function otherBefore(
+  d: BucketDriver,
+  first: BucketTarget,
+  other: BucketTarget | undefined,
+): Promise<OtherBucket | undefined> {
   if (!other || sameBucket(d, first, other)) return undefined;
   if (!other.alone) return { target: other, room: 0 };
   for (let attempt = 1; ; attempt++) {
@@ -86,7 +109,9 @@ export async function otherBefore(d: BucketDriver, first: BucketTarget, other: B
       await d.sleep(wait * 1000 + MARGIN_MS);
       return { target: other, room: 1 };
     }
-    d.t.note(`${d.ep.label}: ${other.label} had no request left (remaining ${probe.ex.responseHeaders[REMAINING] ?? 'not given'}, ${statusOf(probe)}) before ${first.label} was used up: earlier traffic within its window`);
+    d.t.note(
+      `${d.ep.label}: ${other.label} had no request left (remaining ${probe.ex.responseHeaders[REMAINING] ?? 'not given'}, ${statusOf(probe)}) before ${first.label} was used up: earlier traffic within its window`,
+    );
     const next = attempt < ATTEMPTS ? await d.fresh() : undefined;
     if (!next || !next.alone || sameBucket(d, first, next)) return { target: other, room: 0 };
     other = next;
@@ -101,23 +126,45 @@ export async function otherBefore(d: BucketDriver, first: BucketTarget, other: B
 export async function otherUntouched(d: BucketDriver, done: Exhausted, other: OtherBucket | undefined): Promise<void> {
   const { t, ep } = d;
   if (!other || sameBucket(d, done.target, other.target)) {
-    t.ruleNotJudged(ep.bucketRule, `${ep.label}: no second ${ep.bucket} to compare with (a key of another merchant is needed)`, ep.bucket === 'merchant' ? 'credential' : 'fixture');
+    t.ruleNotJudged(
+      ep.bucketRule,
+      `${ep.label}: no second ${ep.bucket} to compare with (a key of another merchant is needed)`,
+      ep.bucket === 'merchant' ? 'credential' : 'fixture',
+    );
     return;
   }
   const { target } = other;
   const o = await d.send(target);
   if (o.ex.status === 429 && !target.alone) {
-    t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${target.label} shares its bucket with other traffic, which had used it up`, 'target');
+    t.ruleNotJudged(
+      ep.bucketRule,
+      `${ep.label}: ${target.label} shares its bucket with other traffic, which had used it up`,
+      'target',
+    );
     return;
   }
   if (o.ex.status === 429 && other.room < 1) {
-    t.ruleNotJudged(ep.bucketRule, `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up (earlier traffic within its window, e.g. a previous run): its 429 is not attributable`, 'target');
+    t.ruleNotJudged(
+      ep.bucketRule,
+      `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up (earlier traffic within its window, e.g. a previous run): its 429 is not attributable`,
+      'target',
+    );
     return;
   }
-  t.softExpectRule(ep.bucketRule, o.ex.status !== 429, `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`, o.ex);
+  t.softExpectRule(
+    ep.bucketRule,
+    o.ex.status !== 429,
+    `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`,
+    o.ex,
+  );
   const now = rateHeaders(o.ex).remaining;
   if (target.alone && o.ex.status !== 429 && other.was !== undefined) {
-    t.softExpectRule(ep.bucketRule, now !== undefined && now >= other.was - 1, `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`, o.ex);
+    t.softExpectRule(
+      ep.bucketRule,
+      now !== undefined && now >= other.was - 1,
+      `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`,
+      o.ex,
+    );
   }
 }
 
@@ -128,24 +175,42 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   const last = done.reopened && done.reopened.sentAt > done.rejected.sentAt ? done.reopened : done.rejected;
   const wait = secondsUntilReset(last, d.clock, ep.windowSeconds);
   if (wait === undefined) {
-    t.ruleNotJudged('RATE.WINDOW.READMITS', `${ep.label}: the 429 gives neither x-ratelimit-reset nor retry-after to wait for`, 'target');
+    t.ruleNotJudged(
+      'RATE.WINDOW.READMITS',
+      `${ep.label}: the 429 gives neither x-ratelimit-reset nor retry-after to wait for`,
+      'target',
+    );
     return;
   }
   await d.sleep(wait * 1000 + MARGIN_MS);
   const o = await d.send(done.target);
   const reset = last.ex.responseHeaders[RESET];
   if (o.ex.status === 429 && !done.target.alone) {
-    t.ruleNotJudged('RATE.WINDOW.READMITS', `${ep.label}: ${done.target.label} shares its bucket with other traffic, which may have used the new window up`, 'target');
+    t.ruleNotJudged(
+      'RATE.WINDOW.READMITS',
+      `${ep.label}: ${done.target.label} shares its bucket with other traffic, which may have used the new window up`,
+      'target',
+    );
     return;
   }
-  t.softExpectRule('RATE.WINDOW.READMITS', o.ex.status !== 429, `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`, o.ex);
+  t.softExpectRule(
+    'RATE.WINDOW.READMITS',
+    o.ex.status !== 429,
+    `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`,
+    o.ex,
+  );
 }
 
 /**
  * Two keys of one merchant draw on one bucket: A, B, A within one window leave remaining
  * strictly falling. Undefined when judged, else why it could not be.
  */
-export async function keysShareBucket(d: BucketDriver, target: BucketTarget, secondKey: string, ruleIds: string[]): Promise<string | undefined> {
+export async function keysShareBucket(
+  d: BucketDriver,
+  target: BucketTarget,
+  secondKey: string,
+  ruleIds: string[],
+): Promise<string | undefined> {
   const { t, ep } = d;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const a1 = await d.send(target);
@@ -154,7 +219,8 @@ export async function keysShareBucket(d: BucketDriver, target: BucketTarget, sec
     // Room for three requests, and a window known to last long enough to send them.
     if (a1.ex.status === 429 || r1 === undefined || r1 < 2 || until === undefined || until - d.clock.now() < 1000) {
       const wait = d.waitFor(a1);
-      if (wait === undefined) return `${ep.label}: the primary merchant's bucket is nearly used up by other traffic (remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and this profile does not wait that long`;
+      if (wait === undefined)
+        return `${ep.label}: the primary merchant's bucket is nearly used up by other traffic (remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and this profile does not wait that long`;
       await d.sleep(wait * 1000 + MARGIN_MS);
       continue;
     }

@@ -42,7 +42,9 @@ function lowerBoundMs(wait: Wait | undefined): number | undefined {
  */
 export function windowSurelyLastsUntil(o: Timed): number | undefined {
   const h = rateHeaders(o.ex);
-  const waits = [lowerBoundMs(h.reset), o.ex.status === 429 ? lowerBoundMs(h.retryAfter) : undefined].filter((w): w is number => w !== undefined);
+  const waits = [lowerBoundMs(h.reset), o.ex.status === 429 ? lowerBoundMs(h.retryAfter) : undefined].filter(
+    (w): w is number => w !== undefined,
+  );
   return waits.length ? o.sentAt + Math.min(...waits) : undefined;
 }
 

@@ -3,10 +3,20 @@ import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
 import type { RuleFailure, RuleVerdict } from '../runner/verdicts.ts';
 
 export function htmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
-const LABEL: Record<RuleVerdict['verdict'], string> = { passed: 'passed', failed: 'failed', not_judged: 'not judged', engine_error: 'engine error' };
+const LABEL: Record<RuleVerdict['verdict'], string> = {
+  passed: 'passed',
+  failed: 'failed',
+  not_judged: 'not judged',
+  engine_error: 'engine error',
+};
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
@@ -30,18 +40,34 @@ pre{background:#0f172a;color:#e2e8f0;padding:8px;border-radius:4px;overflow:auto
 `;
 
 function failureHtml(f: RuleFailure): string {
-  const parts = [`<div><strong>${htmlEscape(f.title)}</strong></div>`, `<div class="reasons">${htmlEscape(f.message)}</div>`];
-  if (f.scenario) parts.push(`<div class="reasons">scenario: ${htmlEscape(`${f.suite ?? ''} › ${f.scenario}`)} (${htmlEscape(f.source)})</div>`);
+  const parts = [
+    `<div><strong>${htmlEscape(f.title)}</strong></div>`,
+    `<div class="reasons">${htmlEscape(f.message)}</div>`,
+  ];
+  if (f.scenario)
+    parts.push(
+      `<div class="reasons">scenario: ${htmlEscape(`${f.suite ?? ''} › ${f.scenario}`)} (${htmlEscape(f.source)})</div>`,
+    );
   if (f.exchange) {
     const e = f.exchange;
-    const req = [`${e.method} ${e.url}`, ...Object.entries(e.requestHeaders).map(([k, v]) => `${k}: ${v}`), ...(e.requestBody !== undefined ? ['', JSON.stringify(e.requestBody, null, 2)] : [])].join('\n');
-    const resLines = [`→ ${e.status ?? 'no response'}${e.transportError ? ` (${e.transportError})` : ''} in ${e.durationMs} ms`, ...Object.entries(e.responseHeaders).map(([k, v]) => `${k}: ${v}`)];
+    const req = [
+      `${e.method} ${e.url}`,
+      ...Object.entries(e.requestHeaders).map(([k, v]) => `${k}: ${v}`),
+      ...(e.requestBody !== undefined ? ['', JSON.stringify(e.requestBody, null, 2)] : []),
+    ].join('\n');
+    const resLines = [
+      `→ ${e.status ?? 'no response'}${e.transportError ? ` (${e.transportError})` : ''} in ${e.durationMs} ms`,
+      ...Object.entries(e.responseHeaders).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (e.responseBody !== undefined) resLines.push('', JSON.stringify(e.responseBody, null, 2));
     else if (e.rawBody) resLines.push('', e.rawBody);
     if (e.jsonError) resLines.push('', `(${e.jsonError})`);
     parts.push(`<pre>${htmlEscape(req)}</pre><pre>${htmlEscape(resLines.join('\n'))}</pre>`);
   }
-  if (f.replaySequence) parts.push(`<details open><summary>replay the whole sequence (bash; the last request alone does not reproduce it)</summary><pre>${htmlEscape(f.replaySequence)}</pre></details>`);
+  if (f.replaySequence)
+    parts.push(
+      `<details open><summary>replay the whole sequence (bash; the last request alone does not reproduce it)</summary><pre>${htmlEscape(f.replaySequence)}</pre></details>`,
+    );
   else if (f.replay) parts.push(`<div>replay:</div><pre>${htmlEscape(f.replay)}</pre>`);
   if (f.seed !== undefined) parts.push(`<div class="reasons">seed ${f.seed}</div>`);
   if (f.counterexample !== undefined) parts.push(`<pre>${htmlEscape(JSON.stringify(f.counterexample, null, 2))}</pre>`);
@@ -49,7 +75,12 @@ function failureHtml(f: RuleFailure): string {
 }
 
 function engineErrorHtml(r: RuleVerdict): string {
-  return r.engineErrors.map((e) => `<div><strong>${htmlEscape(e.scenario ?? e.source)}</strong>: ${htmlEscape(e.message)}</div>${e.stack ? `<pre>${htmlEscape(e.stack)}</pre>` : ''}`).join('');
+  return r.engineErrors
+    .map(
+      (e) =>
+        `<div><strong>${htmlEscape(e.scenario ?? e.source)}</strong>: ${htmlEscape(e.message)}</div>${e.stack ? `<pre>${htmlEscape(e.stack)}</pre>` : ''}`,
+    )
+    .join('');
 }
 
 function ruleHtml(r: RuleVerdict): string {
@@ -64,7 +95,10 @@ function ruleHtml(r: RuleVerdict): string {
   const evidence = r.failures.length
     ? `<details open><summary>${r.failureCount} finding${r.failureCount > 1 ? 's' : ''}${r.failureCount > r.failures.length ? ` (${r.failures.length} kept as evidence)` : ''}</summary>${r.failures.map(failureHtml).join('<hr>')}</details>`
     : '';
-  const errors = r.verdict === 'engine_error' ? `<details open><summary>engine error (the tool broke, not the target)</summary>${engineErrorHtml(r)}</details>` : '';
+  const errors =
+    r.verdict === 'engine_error'
+      ? `<details open><summary>engine error (the tool broke, not the target)</summary>${engineErrorHtml(r)}</details>`
+      : '';
   return `<div class="rule" id="${htmlEscape(r.id)}">${head}${reasons}${evidence}${errors}</div>`;
 }
 
@@ -77,7 +111,12 @@ function notJudgedSection(report: Report): string {
     : gaps.accepted.length
       ? `<p>${gaps.accepted.length} rule(s) unjudged for a missing fixture or credential: gap accepted by the configuration.</p>`
       : '';
-  const rows = groups.map((g) => `<tr><td>${htmlEscape(CATEGORY_LABEL[g.category])}</td><td>${htmlEscape(g.reason)}</td><td>${g.ruleIds.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(', ')}</td></tr>`).join('');
+  const rows = groups
+    .map(
+      (g) =>
+        `<tr><td>${htmlEscape(CATEGORY_LABEL[g.category])}</td><td>${htmlEscape(g.reason)}</td><td>${g.ruleIds.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(', ')}</td></tr>`,
+    )
+    .join('');
   return `<section id="not-judged"><h2>Not judged (${report.summary.rules.notJudged} rules)</h2>${gapLine}<table><thead><tr><th>Why</th><th>Reason</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
@@ -85,7 +124,10 @@ function notJudgedSection(report: Report): string {
 function failedSection(rules: RuleVerdict[]): string {
   const failed = rules.filter((r) => r.verdict === 'failed');
   if (!failed.length) return '';
-  const items = failed.map((r) => `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : ''}</div></li>`);
+  const items = failed.map(
+    (r) =>
+      `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : ''}</div></li>`,
+  );
   return `<section id="failed-rules"><h2>Failed (${failed.length} rule${failed.length > 1 ? 's' : ''})</h2><ol>${items.join('')}</ol></section>`;
 }
 
@@ -98,16 +140,30 @@ export function renderHtml(report: Report): string {
   const sections = new Map<string, RuleVerdict[]>();
   for (const r of target) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
   const order = (rs: RuleVerdict[]) => [...rs].sort((a, b) => rank(a) - rank(b));
-  const familyRows = s.families.map((f) => `<tr><td>${f.failed ? `<a href="#${htmlEscape(target.find((r) => r.family === f.family && r.verdict === 'failed')?.id ?? '')}">${htmlEscape(f.family)}</a>` : htmlEscape(f.family)}</td><td class="n">${f.passed}</td>${cell(f.failed)}<td class="n">${f.notJudged}</td>${cell(f.engineError)}</tr>`).join('');
+  const familyRows = s.families
+    .map(
+      (f) =>
+        `<tr><td>${f.failed ? `<a href="#${htmlEscape(target.find((r) => r.family === f.family && r.verdict === 'failed')?.id ?? '')}">${htmlEscape(f.family)}</a>` : htmlEscape(f.family)}</td><td class="n">${f.passed}</td>${cell(f.failed)}<td class="n">${f.notJudged}</td>${cell(f.engineError)}</tr>`,
+    )
+    .join('');
   const matrix = report.rules
-    .map((r) => `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`,
+    )
     .join('');
   const notes = report.scenarios.flatMap((sc) => sc.notes.map((n) => `${sc.suite} › ${sc.title}: ${n}`));
-  const notesHtml = notes.length ? `<details id="notes"><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>` : '';
-  const errors = report.errors.length ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre></section>` : '';
+  const notesHtml = notes.length
+    ? `<details id="notes"><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>`
+    : '';
+  const errors = report.errors.length
+    ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre></section>`
+    : '';
   const apart = [
     s.rules.notApplicable ? `${s.rules.notApplicable} reference-server rule(s) not applicable to this target` : '',
-    s.toolRules.total ? `${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests (<a href="#tool-rules">below</a>)` : '',
+    s.toolRules.total
+      ? `${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests (<a href="#tool-rules">below</a>)`
+      : '',
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -3,7 +3,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuleIndex } from '../../spec/rules.ts';
 import { redact } from '../redact.ts';
-import { MAX_FAILURES_PER_RULE, computeVerdicts, unknownRuleIds, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
+import {
+  MAX_FAILURES_PER_RULE,
+  computeVerdicts,
+  unknownRuleIds,
+  type RuleVerdict,
+  type Verdict,
+} from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
 import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Acceptance, type Report } from './model.ts';
 import { renderJunit } from './junit.ts';
@@ -35,7 +41,10 @@ export interface BuildReportInput {
 }
 
 export function buildReport(input: BuildReportInput): Report {
-  const rules = computeVerdicts(input.rules, input.results, { bundled: input.target.bundled, referenceServer: input.target.referenceServer });
+  const rules = computeVerdicts(input.rules, input.results, {
+    bundled: input.target.bundled,
+    referenceServer: input.target.referenceServer,
+  });
   const scenarios = input.results.map(toReportScenario);
   const unknown = unknownRuleIds(input.rules, input.results);
   const finishedAt = new Date(Date.parse(input.startedAt) + input.durationMs).toISOString();
@@ -92,7 +101,9 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   const failureCount = a.failureCount + b.failureCount;
   const judgements = a.judgements + b.judgements;
   const engineErrors = [...a.engineErrors, ...b.engineErrors];
-  const notApplicable = [a, b].every((r) => r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'));
+  const notApplicable = [a, b].every(
+    (r) => r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'),
+  );
   let verdict: Verdict;
   if (notApplicable) verdict = 'not_judged';
   else if (failureCount > 0) verdict = 'failed';
@@ -104,11 +115,16 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   // A rule another shard ran is not "not in this run".
   if (notJudged.some((n) => n.category !== 'not-run')) notJudged = notJudged.filter((n) => n.category !== 'not-run');
   const seen = new Set<string>();
-  notJudged = notJudged.filter((n) => !seen.has(`${n.category}|${n.reason}`) && !!seen.add(`${n.category}|${n.reason}`));
+  notJudged = notJudged.filter(
+    (n) => !seen.has(`${n.category}|${n.reason}`) && !!seen.add(`${n.category}|${n.reason}`),
+  );
   return {
     ...a,
     verdict,
-    reasons: verdict === 'not_judged' ? [...new Set(notJudged.map((n) => n.reason))] : [...new Set(from.flatMap((r) => r.reasons))],
+    reasons:
+      verdict === 'not_judged'
+        ? [...new Set(notJudged.map((n) => n.reason))]
+        : [...new Set(from.flatMap((r) => r.reasons))],
     notJudged,
     scenarios: [...new Set([...a.scenarios, ...b.scenarios])],
     judgements,
@@ -125,11 +141,16 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
   if (!reports.length) throw new MergeError('no reports to merge');
   const [first] = reports;
   for (const r of reports) {
-    if (r.schemaVersion !== REPORT_SCHEMA_VERSION) throw new MergeError(`report ${r.run.id} has schemaVersion ${r.schemaVersion}; expected ${REPORT_SCHEMA_VERSION}`);
-    if (r.run.target.baseUrl !== first.run.target.baseUrl && !(r.run.target.bundled && first.run.target.bundled)) throw new MergeError(`reports target different base URLs (${first.run.target.baseUrl}, ${r.run.target.baseUrl})`);
+    if (r.schemaVersion !== REPORT_SCHEMA_VERSION)
+      throw new MergeError(
+        `report ${r.run.id} has schemaVersion ${r.schemaVersion}; expected ${REPORT_SCHEMA_VERSION}`,
+      );
+    if (r.run.target.baseUrl !== first.run.target.baseUrl && !(r.run.target.bundled && first.run.target.bundled))
+      throw new MergeError(`reports target different base URLs (${first.run.target.baseUrl}, ${r.run.target.baseUrl})`);
   }
   const rules = new Map<string, RuleVerdict>();
-  for (const r of reports) for (const v of r.rules) rules.set(v.id, rules.has(v.id) ? mergeRule(rules.get(v.id)!, v) : v);
+  for (const r of reports)
+    for (const v of r.rules) rules.set(v.id, rules.has(v.id) ? mergeRule(rules.get(v.id)!, v) : v);
   const scenarios = reports.flatMap((r) => r.scenarios);
   const errors = reports.flatMap((r) => r.errors);
   const unknown = [...new Set(reports.flatMap((r) => r.unknownRuleIds))].sort();

@@ -18,8 +18,18 @@ function failureText(r: RuleVerdict): string {
     .map((f) => {
       const lines = [`${f.title}`, `  ${f.message}`];
       if (f.scenario) lines.push(`  scenario: ${f.suite} › ${f.scenario}`);
-      if (f.exchange) lines.push(`  ${f.exchange.method} ${f.exchange.path} → ${f.exchange.status ?? f.exchange.transportError ?? 'no response'}`);
-      if (f.replaySequence) lines.push('  replay (the whole sequence):', ...f.replaySequence.trimEnd().split('\n').map((l) => `    ${l}`));
+      if (f.exchange)
+        lines.push(
+          `  ${f.exchange.method} ${f.exchange.path} → ${f.exchange.status ?? f.exchange.transportError ?? 'no response'}`,
+        );
+      if (f.replaySequence)
+        lines.push(
+          '  replay (the whole sequence):',
+          ...f.replaySequence
+            .trimEnd()
+            .split('\n')
+            .map((l) => `    ${l}`),
+        );
       else if (f.replay) lines.push(`  replay: ${f.replay}`);
       return lines.join('\n');
     })
@@ -37,7 +47,9 @@ function notJudgedText(r: RuleVerdict): string {
 }
 
 function engineErrorText(r: RuleVerdict): string {
-  return r.engineErrors.map((e) => [`${e.scenario ?? e.source}: ${e.message}`, e.stack ?? ''].filter(Boolean).join('\n')).join('\n\n');
+  return r.engineErrors
+    .map((e) => [`${e.scenario ?? e.source}: ${e.message}`, e.stack ?? ''].filter(Boolean).join('\n'))
+    .join('\n\n');
 }
 
 /** Seconds a rule took: the time of the scenarios that cited or judged it (each scenario counted once per rule). */
@@ -75,7 +87,9 @@ function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, time: T
 /** The first testsuite: the headline, what was not judged and why; a failure when gaps are not accepted. */
 function summarySuite(report: Report): string {
   const s = report.summary;
-  const groups = unjudgedGroups(report).map((g) => `${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${g.ruleIds.join(', ')}`);
+  const groups = unjudgedGroups(report).map(
+    (g) => `${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${g.ruleIds.join(', ')}`,
+  );
   const out = `      <system-out>${xmlEscape([s.headline, ...groups].join('\n'))}</system-out>`;
   const gap = s.gaps.unaccepted.length
     ? `      <failure message="${xmlEscape(`${s.gaps.unaccepted.length} rule(s) not judged for a missing fixture or credential (exit 3): accept with --allow-unjudged, allowUnjudged or minJudged`)}" type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
@@ -97,9 +111,17 @@ export function renderJunit(report: Report): string {
   for (const r of target) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
   const time = timing(report);
   const suites = [...byFamily.entries()].map(([family, rules]) => suiteXml(family, rules, report.run.startedAt, time));
-  if (tool.length) suites.push(suiteXml('rules about the tool (not counted)', tool, report.run.startedAt, time, 'tool'));
+  if (tool.length)
+    suites.push(suiteXml('rules about the tool (not counted)', tool, report.run.startedAt, time, 'tool'));
   const errors = report.errors.length
-    ? [`  <testsuite name="run-errors" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0">`, ...report.errors.map((e, i) => `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" classname="conformance.run"><error message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`), '  </testsuite>']
+    ? [
+        `  <testsuite name="run-errors" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0">`,
+        ...report.errors.map(
+          (e, i) =>
+            `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" classname="conformance.run"><error message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`,
+        ),
+        '  </testsuite>',
+      ]
     : [];
   const all = report.rules;
   const n = (v: RuleVerdict['verdict']) => all.filter((r) => r.verdict === v).length;

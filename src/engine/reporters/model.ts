@@ -73,7 +73,15 @@ export interface Summary {
   /** "judged N of M rules": the first line of every output. */
   headline: string;
   /** Rules about the target (scope target). `total` counts those that apply; not applicable ones apart. */
-  rules: { total: number; judged: number; passed: number; failed: number; notJudged: number; engineError: number; notApplicable: number };
+  rules: {
+    total: number;
+    judged: number;
+    passed: number;
+    failed: number;
+    notJudged: number;
+    engineError: number;
+    notApplicable: number;
+  };
   /** Applicable rules not judged, by category (a rule may count under several). */
   notJudgedByCategory: Partial<Record<NotJudgedCategory, number>>;
   /** Applicable rules not judged for a missing fixture or credential: accepted or not. */
@@ -114,7 +122,13 @@ function accepted(r: RuleVerdict, a: Acceptance, judged: number): boolean {
  * unknown rules), else 2 when the run had errors or the engine broke, else 3 when gaps are
  * not accepted, else 0.
  */
-export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], errors: RunError[], unknown: string[], acceptance: Acceptance = {}): Summary {
+export function summarize(
+  rules: RuleVerdict[],
+  scenarios: ReportScenario[],
+  errors: RunError[],
+  unknown: string[],
+  acceptance: Acceptance = {},
+): Summary {
   const target = rules.filter((r) => r.scope === 'target');
   const applicable = target.filter(isApplicable);
   const count = (v: Verdict, list = applicable) => list.filter((r) => r.verdict === v).length;
@@ -129,13 +143,17 @@ export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], err
     families.set(r.family, f);
   }
   const byCategory: Partial<Record<NotJudgedCategory, number>> = {};
-  for (const r of applicable.filter((x) => x.verdict === 'not_judged')) for (const c of new Set(r.notJudged.map((n) => n.category))) byCategory[c] = (byCategory[c] ?? 0) + 1;
+  for (const r of applicable.filter((x) => x.verdict === 'not_judged'))
+    for (const c of new Set(r.notJudged.map((n) => n.category))) byCategory[c] = (byCategory[c] ?? 0) + 1;
   const gaps = applicable.filter(isGap);
   const gapsAccepted = gaps.filter((r) => accepted(r, acceptance, judged)).map((r) => r.id);
   const gapsOpen = gaps.filter((r) => !gapsAccepted.includes(r.id)).map((r) => r.id);
   // A failed scenario whose findings cite only unknown rule ids still fails the run.
-  const orphanFailure = scenarios.some((s) => s.state === 'failed' && s.ruleIds.length > 0 && s.ruleIds.every((id) => unknown.includes(id)));
-  const exitCode = count('failed') > 0 || orphanFailure ? 1 : errors.length || count('engine_error') > 0 ? 2 : gapsOpen.length ? 3 : 0;
+  const orphanFailure = scenarios.some(
+    (s) => s.state === 'failed' && s.ruleIds.length > 0 && s.ruleIds.every((id) => unknown.includes(id)),
+  );
+  const exitCode =
+    count('failed') > 0 || orphanFailure ? 1 : errors.length || count('engine_error') > 0 ? 2 : gapsOpen.length ? 3 : 0;
   const tool = rules.filter((r) => r.scope === 'tool');
   const rulesSummary = {
     total: applicable.length,
@@ -153,7 +171,12 @@ export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], err
     rules: rulesSummary,
     notJudgedByCategory: byCategory,
     gaps: { unaccepted: gapsOpen, accepted: gapsAccepted },
-    toolRules: { total: tool.length, passed: count('passed', tool), failed: count('failed', tool), notJudged: tool.length - count('passed', tool) - count('failed', tool) },
+    toolRules: {
+      total: tool.length,
+      passed: count('passed', tool),
+      failed: count('failed', tool),
+      notJudged: tool.length - count('passed', tool) - count('failed', tool),
+    },
     scenarios: {
       total: scenarios.length,
       passed: scenarios.filter((s) => s.state === 'passed').length,
@@ -168,7 +191,10 @@ export function summarize(rules: RuleVerdict[], scenarios: ReportScenario[], err
 /** `judged 120 of 149 rules (118 passed, 2 failed; 29 not judged)`. */
 export function headline(s: Summary['rules']): string {
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
-  const rest = [s.notJudged ? `${s.notJudged} not judged` : '', s.engineError ? `${s.engineError} engine error${s.engineError > 1 ? 's' : ''}` : ''].filter(Boolean);
+  const rest = [
+    s.notJudged ? `${s.notJudged} not judged` : '',
+    s.engineError ? `${s.engineError} engine error${s.engineError > 1 ? 's' : ''}` : '',
+  ].filter(Boolean);
   return `judged ${s.judged} of ${s.total} rules (${parts.join(', ')}${rest.length ? `; ${rest.join(', ')}` : ''})`;
 }
 
@@ -184,7 +210,9 @@ export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
 };
 
 /** The applicable rules not judged, grouped by category then reason: what every output names. */
-export function unjudgedGroups(report: Pick<Report, 'rules'>): { category: NotJudgedCategory; reason: string; ruleIds: string[] }[] {
+export function unjudgedGroups(
+  report: Pick<Report, 'rules'>,
+): { category: NotJudgedCategory; reason: string; ruleIds: string[] }[] {
   const groups = new Map<string, { category: NotJudgedCategory; reason: string; ruleIds: string[] }>();
   for (const r of report.rules.filter((x) => x.scope === 'target' && isApplicable(x) && x.verdict === 'not_judged')) {
     for (const n of r.notJudged) {
@@ -195,5 +223,7 @@ export function unjudgedGroups(report: Pick<Report, 'rules'>): { category: NotJu
     }
   }
   const order = Object.keys(CATEGORY_LABEL);
-  return [...groups.values()].sort((a, b) => order.indexOf(a.category) - order.indexOf(b.category) || b.ruleIds.length - a.ruleIds.length);
+  return [...groups.values()].sort(
+    (a, b) => order.indexOf(a.category) - order.indexOf(b.category) || b.ruleIds.length - a.ruleIds.length,
+  );
 }

@@ -7,14 +7,19 @@ import { progressLine, type OutputStyle } from './progress.ts';
 import { redact } from '../redact.ts';
 
 export function suiteName(file: string): string {
-  return basename(file).replace(/\.suite\.[cm]?[jt]s$/, '').replace(/\.[cm]?[jt]s$/, '');
+  return basename(file)
+    .replace(/\.suite\.[cm]?[jt]s$/, '')
+    .replace(/\.[cm]?[jt]s$/, '');
 }
 
 export class Collector implements Reporter {
   readonly results: ScenarioResult[] = [];
   readonly errors: RunError[] = [];
 
-  constructor(private readonly root: string, private readonly style: OutputStyle | undefined) {}
+  constructor(
+    private readonly root: string,
+    private readonly style: OutputStyle | undefined,
+  ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const result = toResult(testCase, this.root);
@@ -22,11 +27,16 @@ export class Collector implements Reporter {
     if (this.style) for (const line of progressLine(this.style, result)) this.style.write(line);
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string; name?: string }>): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandled: ReadonlyArray<{ message?: string; name?: string }>,
+  ): void {
     for (const m of modules) {
-      for (const e of m.errors()) this.errors.push({ suite: suiteName(m.moduleId), message: redact(`${e.name ?? 'Error'}: ${e.message}`) });
+      for (const e of m.errors())
+        this.errors.push({ suite: suiteName(m.moduleId), message: redact(`${e.name ?? 'Error'}: ${e.message}`) });
     }
-    for (const e of unhandled) this.errors.push({ message: redact(`unhandled ${e.name ?? 'error'}: ${e.message ?? String(e)}`) });
+    for (const e of unhandled)
+      this.errors.push({ message: redact(`unhandled ${e.name ?? 'error'}: ${e.message ?? String(e)}`) });
   }
 }
 
@@ -44,16 +54,40 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     // An error other than the scenario's own findings or engine error (a timeout, a hook...) is the tool's.
     const foreign = r.errors.filter((e) => e.name !== 'ConformanceFailure' && e.name !== 'EngineError');
     for (const e of foreign) {
-      engineErrors.push({ source: 'runner', message: redact(e.message ?? String(e)).slice(0, 4000), ...(e.stack ? { stack: redact(e.stack).slice(0, 4000) } : {}), ruleIds: ruleIds.filter((id) => !judged[id]) });
+      engineErrors.push({
+        source: 'runner',
+        message: redact(e.message ?? String(e)).slice(0, 4000),
+        ...(e.stack ? { stack: redact(e.stack).slice(0, 4000) } : {}),
+        ruleIds: ruleIds.filter((id) => !judged[id]),
+      });
     }
-    if (!foreign.length && !findings.length && !engineErrors.length) engineErrors.push({ source: 'runner', message: 'the scenario failed without a finding or an error', ruleIds: ruleIds.filter((id) => !judged[id]) });
+    if (!foreign.length && !findings.length && !engineErrors.length)
+      engineErrors.push({
+        source: 'runner',
+        message: 'the scenario failed without a finding or an error',
+        ruleIds: ruleIds.filter((id) => !judged[id]),
+      });
   }
   if (r.state === 'skipped' && !notJudged.some((m) => m.endedScenario)) {
     // Skipped by vitest itself (test.skip, todo): nothing was judged.
-    notJudged.push({ reason: redact(r.note ?? (tc.options.mode === 'todo' ? 'todo' : 'skipped')), category: 'target', ruleIds, endedScenario: true });
+    notJudged.push({
+      reason: redact(r.note ?? (tc.options.mode === 'todo' ? 'todo' : 'skipped')),
+      category: 'target',
+      ruleIds,
+      endedScenario: true,
+    });
   }
   const findingCount = record?.findingCount ?? findings.length;
-  const state: ScenarioResult['state'] = findingCount > 0 ? 'failed' : engineErrors.length ? 'error' : r.state === 'skipped' || notJudged.some((m) => m.endedScenario) ? 'skipped' : r.state === 'passed' ? 'passed' : 'error';
+  const state: ScenarioResult['state'] =
+    findingCount > 0
+      ? 'failed'
+      : engineErrors.length
+        ? 'error'
+        : r.state === 'skipped' || notJudged.some((m) => m.endedScenario)
+          ? 'skipped'
+          : r.state === 'passed'
+            ? 'passed'
+            : 'error';
   const ended = notJudged.find((m) => m.endedScenario);
   return {
     id: tc.id,

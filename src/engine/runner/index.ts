@@ -35,7 +35,10 @@ export class SuiteSelectionError extends Error {}
 export function selectSuites(all: SuiteFile[], names: string[] | undefined): SuiteFile[] {
   if (!names?.length) return all;
   const unknown = names.filter((n) => !all.some((s) => s.name === n));
-  if (unknown.length) throw new SuiteSelectionError(`unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; available: ${all.map((s) => s.name).join(', ') || 'none'}`);
+  if (unknown.length)
+    throw new SuiteSelectionError(
+      `unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; available: ${all.map((s) => s.name).join(', ') || 'none'}`,
+    );
   return all.filter((s) => names.includes(s.name));
 }
 
@@ -102,7 +105,12 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
   await vitest.close();
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
   process.exitCode = exitCodeBefore;
-  return { results: collector.results, errors: collector.errors, startedAt: startedAt.toISOString(), durationMs: Math.round(performance.now() - t0) };
+  return {
+    results: collector.results,
+    errors: collector.errors,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+  };
 }
 
 export type { ScenarioResult, RunError } from './types.ts';

@@ -1,6 +1,12 @@
 /** Per-rule verdicts from scenario results and the rule index. */
 import type { Rule, RuleIndex, RuleKind } from '../../spec/rules.ts';
-import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
+import type {
+  EngineErrorRecord,
+  Exchange,
+  Finding,
+  NotJudgedCategory as BaseCategory,
+  NotJudgedMark,
+} from '../types.ts';
 import type { ScenarioResult } from './types.ts';
 
 /**
@@ -88,7 +94,15 @@ export interface RuleVerdict {
   engineErrors: RuleEngineError[];
 }
 
-const RELEVANT_RESPONSE_HEADERS = ['content-type', 'content-length', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'location'];
+const RELEVANT_RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'location',
+];
 const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
 
 function pick(h: Record<string, string>, names: string[]): Record<string, string> {
@@ -160,10 +174,20 @@ export interface VerdictOptions {
   referenceServer?: boolean;
 }
 
-export function computeVerdicts(index: RuleIndex, sources: readonly JudgementSource[], opts: VerdictOptions): RuleVerdict[] {
+export function computeVerdicts(
+  index: RuleIndex,
+  sources: readonly JudgementSource[],
+  opts: VerdictOptions,
+): RuleVerdict[] {
   const byRule = new Map<string, JudgementSource[]>();
   for (const s of sources) {
-    const ids = new Set([...s.ruleIds, ...Object.keys(s.judged), ...Object.keys(failedOf(s)), ...(s.notJudged ?? []).flatMap((m) => m.ruleIds), ...(s.engineErrors ?? []).flatMap((e) => e.ruleIds)]);
+    const ids = new Set([
+      ...s.ruleIds,
+      ...Object.keys(s.judged),
+      ...Object.keys(failedOf(s)),
+      ...(s.notJudged ?? []).flatMap((m) => m.ruleIds),
+      ...(s.engineErrors ?? []).flatMap((e) => e.ruleIds),
+    ]);
     for (const id of ids) byRule.set(id, [...(byRule.get(id) ?? []), s]);
   }
   return index.rules.map((rule) => verdictFor(rule, byRule.get(rule.id) ?? [], opts));
@@ -193,23 +217,53 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
     const judged = s.judged[rule.id] ?? 0;
     judgements += judged;
     failureCount += failedOf(s)[rule.id] ?? 0;
-    for (const f of s.findings ?? []) if (f.ruleIds.includes(rule.id) && failures.length < MAX_FAILURES_PER_RULE) failures.push(failureOf(f, s));
+    for (const f of s.findings ?? [])
+      if (f.ruleIds.includes(rule.id) && failures.length < MAX_FAILURES_PER_RULE) failures.push(failureOf(f, s));
     for (const e of s.engineErrors ?? []) {
-      if (e.ruleIds.includes(rule.id)) engineErrors.push({ scenario: label(s), source: e.source, message: e.message, ...(e.stack ? { stack: e.stack } : {}) });
+      if (e.ruleIds.includes(rule.id))
+        engineErrors.push({
+          scenario: label(s),
+          source: e.source,
+          message: e.message,
+          ...(e.stack ? { stack: e.stack } : {}),
+        });
     }
-    for (const m of s.notJudged ?? []) if (m.ruleIds.includes(rule.id)) notJudged.push({ reason: m.reason, category: m.category, scenario: label(s) });
-    const explained = judged > 0 || (s.notJudged ?? []).some((m) => m.ruleIds.includes(rule.id)) || (s.engineErrors ?? []).some((e) => e.ruleIds.includes(rule.id));
+    for (const m of s.notJudged ?? [])
+      if (m.ruleIds.includes(rule.id)) notJudged.push({ reason: m.reason, category: m.category, scenario: label(s) });
+    const explained =
+      judged > 0 ||
+      (s.notJudged ?? []).some((m) => m.ruleIds.includes(rule.id)) ||
+      (s.engineErrors ?? []).some((e) => e.ruleIds.includes(rule.id));
     if (!explained && s.ruleIds.includes(rule.id)) {
       notJudged.push(
         s.state === 'failed'
-          ? { reason: `scenario '${s.title}' stopped on a failure before judging it`, category: 'target', scenario: label(s) }
+          ? {
+              reason: `scenario '${s.title}' stopped on a failure before judging it`,
+              category: 'target',
+              scenario: label(s),
+            }
           : { reason: `scenario '${s.title}' ended without judging it`, category: 'target', scenario: label(s) },
       );
     }
   }
-  const base = { id: rule.id, family: rule.family, statement: rule.statement, section: rule.section, kind: rule.kind, scope: isToolRule(rule) ? ('tool' as const) : ('target' as const), scenarios: [...new Set(sources.map(label))], judgements, failureCount };
+  const base = {
+    id: rule.id,
+    family: rule.family,
+    statement: rule.statement,
+    section: rule.section,
+    kind: rule.kind,
+    scope: isToolRule(rule) ? ('tool' as const) : ('target' as const),
+    scenarios: [...new Set(sources.map(label))],
+    judgements,
+    failureCount,
+  };
   const decided = decide({ judgements, failureCount, failures, engineErrors, notJudged }, rule, opts);
-  return { ...base, ...decided, failures: decided.verdict === 'failed' ? failures : [], engineErrors: engineErrors.slice(0, MAX_ERRORS_PER_RULE) };
+  return {
+    ...base,
+    ...decided,
+    failures: decided.verdict === 'failed' ? failures : [],
+    engineErrors: engineErrors.slice(0, MAX_ERRORS_PER_RULE),
+  };
 }
 
 interface Tally {
@@ -221,14 +275,20 @@ interface Tally {
 }
 
 const TOOL_REASON: Record<string, string> = {
-  restraint: 'a rule about the tool itself (restraint): the engine holds it and the project\'s own tests judge it; nothing on the target can show it',
-  client: "a rule for clients: the engine's own client is judged by the project's own tests; live clients by conform proxy",
+  restraint:
+    "a rule about the tool itself (restraint): the engine holds it and the project's own tests judge it; nothing on the target can show it",
+  client:
+    "a rule for clients: the engine's own client is judged by the project's own tests; live clients by conform proxy",
 };
 
 /** failed > engine_error > passed > not_judged; rules that do not apply are not judged whatever was seen. */
-function decide(t: Tally, rule: Pick<Rule, 'kind'>, opts: VerdictOptions): Pick<RuleVerdict, 'verdict' | 'reasons' | 'notJudged'> {
+function decide(
+  t: Tally,
+  rule: Pick<Rule, 'kind'>,
+  opts: VerdictOptions,
+): Pick<RuleVerdict, 'verdict' | 'reasons' | 'notJudged'> {
   if (rule.kind === 'reference' && !opts.bundled && !opts.referenceServer) {
-    const reason = "a choice of the reference server that the document does not show: not applicable to this target";
+    const reason = 'a choice of the reference server that the document does not show: not applicable to this target';
     return { verdict: 'not_judged', reasons: [reason], notJudged: [{ reason, category: 'not-applicable' }] };
   }
   if (isToolRule(rule) && t.judgements === 0 && t.failureCount === 0) {
@@ -239,10 +299,19 @@ function decide(t: Tally, rule: Pick<Rule, 'kind'>, opts: VerdictOptions): Pick<
     const titles = [...new Set(t.failures.map((f) => f.title))];
     return { verdict: 'failed', reasons: titles.length ? titles : [`${t.failureCount} finding(s)`], notJudged: [] };
   }
-  if (t.engineErrors.length) return { verdict: 'engine_error', reasons: [...new Set(t.engineErrors.map((e) => `engine error in ${e.scenario ?? e.source}: ${e.message.split('\n')[0]}`))], notJudged: [] };
+  if (t.engineErrors.length)
+    return {
+      verdict: 'engine_error',
+      reasons: [
+        ...new Set(t.engineErrors.map((e) => `engine error in ${e.scenario ?? e.source}: ${e.message.split('\n')[0]}`)),
+      ],
+      notJudged: [],
+    };
   if (t.judgements > 0) return { verdict: 'passed', reasons: [], notJudged: [] };
   const reasons = dedupe(t.notJudged);
-  const list = reasons.length ? reasons : [{ reason: 'no scenario or check of this run judged it', category: 'not-run' as const }];
+  const list = reasons.length
+    ? reasons
+    : [{ reason: 'no scenario or check of this run judged it', category: 'not-run' as const }];
   return { verdict: 'not_judged', reasons: [...new Set(list.map((r) => r.reason))], notJudged: list };
 }
 
@@ -261,12 +330,16 @@ export const GAP_CATEGORIES: readonly NotJudgedCategory[] = ['fixture', 'credent
 
 /** An applicable rule left unjudged for a missing fixture or credential. */
 export function isGap(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return r.verdict === 'not_judged' && r.scope === 'target' && r.notJudged.some((n) => GAP_CATEGORIES.includes(n.category));
+  return (
+    r.verdict === 'not_judged' && r.scope === 'target' && r.notJudged.some((n) => GAP_CATEGORIES.includes(n.category))
+  );
 }
 
 /** Applies to the target: counted in "judged N of M". */
 export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'));
+  return (
+    r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'))
+  );
 }
 
 /** Rule ids cited by scenarios or findings that rules.yaml does not know. */

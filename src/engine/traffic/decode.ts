@@ -10,10 +10,23 @@ export interface DecodedBody {
 }
 
 /** Decodes `body` per `contentEncoding`; `truncated` says the bytes were already cut at the capture cap. */
-export function decodeBody(body: Buffer, contentEncoding: string | undefined, maxBytes = DEFAULT_MAX_JUDGED_BYTES, truncated = false): DecodedBody {
-  if (truncated) return { text: body.subarray(0, 2048).toString('utf8'), problem: `body larger than the ${maxBytes}-byte judging cap: not judged` };
+export function decodeBody(
+  body: Buffer,
+  contentEncoding: string | undefined,
+  maxBytes = DEFAULT_MAX_JUDGED_BYTES,
+  truncated = false,
+): DecodedBody {
+  if (truncated)
+    return {
+      text: body.subarray(0, 2048).toString('utf8'),
+      problem: `body larger than the ${maxBytes}-byte judging cap: not judged`,
+    };
   const d = decodeCoded(body, contentEncoding, maxBytes);
   if (d.error !== undefined) return { text: '', problem: `${d.error}: not judged` };
-  if (d.body.length > maxBytes) return { text: d.body.subarray(0, 2048).toString('utf8'), problem: `body larger than the ${maxBytes}-byte judging cap: not judged` };
+  if (d.body.length > maxBytes)
+    return {
+      text: d.body.subarray(0, 2048).toString('utf8'),
+      problem: `body larger than the ${maxBytes}-byte judging cap: not judged`,
+    };
   return { text: d.body.toString('utf8') };
 }

@@ -14,8 +14,20 @@ interface HarHeader {
 export interface HarEntry {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string; encoding?: string } };
-  response: { status: number; statusText?: string; headers?: HarHeader[]; content?: { size?: number; mimeType?: string; text?: string; encoding?: string }; _error?: string; _bodyProblem?: string };
+  request: {
+    method: string;
+    url: string;
+    headers?: HarHeader[];
+    postData?: { mimeType?: string; text?: string; encoding?: string };
+  };
+  response: {
+    status: number;
+    statusText?: string;
+    headers?: HarHeader[];
+    content?: { size?: number; mimeType?: string; text?: string; encoding?: string };
+    _error?: string;
+    _bodyProblem?: string;
+  };
   [extra: string]: unknown;
 }
 
@@ -32,7 +44,10 @@ function headers(list: HarHeader[] | undefined): Record<string, string> {
   return out;
 }
 
-function text(content: { text?: string; encoding?: string } | undefined, contentEncoding: string | undefined): { text: string; problem?: string } {
+function text(
+  content: { text?: string; encoding?: string } | undefined,
+  contentEncoding: string | undefined,
+): { text: string; problem?: string } {
   if (!content?.text) return { text: '' };
   if (content.encoding === 'base64') {
     // Recorders that keep the wire bytes base64 them; some keep the coded bytes.
@@ -80,8 +95,12 @@ export function recordOfEntry(e: HarEntry, base: URL): TrafficRecord | undefined
     ...(failed ? {} : { status: e.response.status }),
     responseHeaders: s.responseHeaders,
     responseBody: s.responseBody,
-    ...(response.problem || e.response._bodyProblem ? { bodyProblem: response.problem ?? String(e.response._bodyProblem) } : {}),
-    ...(failed ? { transportError: e.response._error !== undefined ? String(e.response._error) : 'no response recorded' } : {}),
+    ...(response.problem || e.response._bodyProblem
+      ? { bodyProblem: response.problem ?? String(e.response._bodyProblem) }
+      : {}),
+    ...(failed
+      ? { transportError: e.response._error !== undefined ? String(e.response._error) : 'no response recorded' }
+      : {}),
     ...harTimes(started, Number(e.time) || 0),
   };
 }
@@ -108,7 +127,9 @@ export function entryOfRecord(r: TrafficRecord, base: URL): HarEntry {
       cookies: [],
       headersSize: -1,
       bodySize: Buffer.byteLength(r.requestBody),
-      ...(r.requestBody !== '' ? { postData: { mimeType: requestHeaders['content-type'] ?? 'application/json', text: r.requestBody } } : {}),
+      ...(r.requestBody !== ''
+        ? { postData: { mimeType: requestHeaders['content-type'] ?? 'application/json', text: r.requestBody } }
+        : {}),
     } as HarEntry['request'],
     response: {
       status: r.status ?? 0,
@@ -116,7 +137,11 @@ export function entryOfRecord(r: TrafficRecord, base: URL): HarEntry {
       httpVersion: 'HTTP/1.1',
       headers: harHeaders(responseHeaders),
       cookies: [],
-      content: { size: Buffer.byteLength(r.responseBody), mimeType: responseHeaders['content-type'] ?? '', text: r.responseBody },
+      content: {
+        size: Buffer.byteLength(r.responseBody),
+        mimeType: responseHeaders['content-type'] ?? '',
+        text: r.responseBody,
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,

@@ -28,7 +28,8 @@ export async function* readHarEntries(path: string): AsyncGenerator<HarEntry> {
   let sawRoot = false;
   const decoder = new StringDecoder('utf8');
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  const inEntries = () => stack.length === 3 && stack[2].kind === 'array' && stack[1].key === 'entries' && stack[0].key === 'log';
+  const inEntries = () =>
+    stack.length === 3 && stack[2].kind === 'array' && stack[1].key === 'entries' && stack[0].key === 'log';
 
   const scan = function* (chunk: string): Generator<HarEntry> {
     for (let i = 0; i < chunk.length; i++) {
@@ -113,7 +114,13 @@ export async function* readHarEntries(path: string): AsyncGenerator<HarEntry> {
   } catch (err) {
     if (err instanceof HarError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new HarError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${path} is a directory` : `cannot read ${path}: ${(err as Error).message}`);
+    throw new HarError(
+      code === 'ENOENT'
+        ? `no such file: ${path}`
+        : code === 'EISDIR'
+          ? `${path} is a directory`
+          : `cannot read ${path}: ${(err as Error).message}`,
+    );
   } finally {
     stream.destroy();
   }

@@ -8,7 +8,11 @@ export class HarWriter {
   private count = 0;
   private failure: Error | undefined;
 
-  constructor(readonly path: string, private readonly base: URL, creator: { name: string; version: string }) {
+  constructor(
+    readonly path: string,
+    private readonly base: URL,
+    creator: { name: string; version: string },
+  ) {
     this.out = createWriteStream(path);
     this.out.on('error', (err) => (this.failure ??= err));
     this.out.write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[\n`);

@@ -35,9 +35,21 @@ export interface RunningTrafficProxy {
   close(graceMs?: number): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'proxy-authenticate']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+  'proxy-authenticate',
+]);
 
-function flatten(h: IncomingMessage['headers'] | Record<string, string | string[] | undefined>): Record<string, string> {
+function flatten(
+  h: IncomingMessage['headers'] | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
     if (v === undefined) continue;
@@ -58,7 +70,10 @@ function hasBody(h: Record<string, string>): boolean {
 }
 
 /** The request body as a stream for the target, and a copy for the judge (up to `maxBytes`). */
-function teeBody(req: IncomingMessage, maxBytes: number): { stream: PassThrough; copy: Promise<{ body: Buffer; truncated: boolean }> } {
+function teeBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): { stream: PassThrough; copy: Promise<{ body: Buffer; truncated: boolean }> } {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -81,13 +96,24 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
   const prefix = target.pathname.replace(/\/$/, '');
   const maxBytes = opts.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES;
   const timeoutMs = opts.upstreamTimeoutMs ?? 60_000;
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 128, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const dispatcher = new Agent({
+    keepAliveTimeout: 10_000,
+    connections: 128,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   const stats = { exchanges: 0, inFlight: 0 };
   let idle: (() => void) | undefined;
   let closing: Promise<void> | undefined;
 
   const emit = (raw: Omit<TrafficRecord, 'client'>, t0: number) => {
-    const s = scrub({ requestHeaders: raw.requestHeaders, responseHeaders: raw.responseHeaders, requestBody: raw.requestBody, responseBody: raw.responseBody, path: raw.path });
+    const s = scrub({
+      requestHeaders: raw.requestHeaders,
+      responseHeaders: raw.responseHeaders,
+      requestBody: raw.requestBody,
+      responseBody: raw.responseBody,
+      path: raw.path,
+    });
     const record: TrafficRecord = { ...raw, ...s, ...harTimes(raw.startedMs, performance.now() - t0) };
     stats.exchanges += 1;
     // After the response went out: judging never delays the client.
@@ -130,7 +156,20 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
         out.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
         out.end(text);
       }
-      emit({ method, path, requestHeaders, requestBody: await requestBody(), startedMs, responseHeaders: {}, responseBody: '', transportError: message, durationMs: 0 }, t0);
+      emit(
+        {
+          method,
+          path,
+          requestHeaders,
+          requestBody: await requestBody(),
+          startedMs,
+          responseHeaders: {},
+          responseBody: '',
+          transportError: message,
+          durationMs: 0,
+        },
+        t0,
+      );
       return;
     }
     const responseHeaders = flatten(res.headers as Record<string, string | string[] | undefined>);
@@ -142,7 +181,10 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
     try {
       for await (const chunk of res.body) {
         const buf = chunk as Buffer;
-        if (!out.write(buf)) await new Promise<void>((resolve) => (out.destroyed ? resolve() : out.once('drain', resolve).once('close', resolve)));
+        if (!out.write(buf))
+          await new Promise<void>((resolve) =>
+            out.destroyed ? resolve() : out.once('drain', resolve).once('close', resolve),
+          );
         if (copied + buf.length <= maxBytes) copy.push(buf);
         else truncated = true;
         copied += buf.length;
@@ -210,7 +252,10 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (stats.inFlight > 0) {
-      await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      await Promise.race([
+        new Promise<void>((resolve) => (idle = resolve)),
+        new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+      ]);
     }
     server.closeAllConnections();
     await closed;

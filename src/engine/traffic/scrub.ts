@@ -76,7 +76,8 @@ export function scrub(input: Omit<Scrubbed, 'client'>): Scrubbed {
   const client = token === undefined ? ANONYMOUS : clientIdOf(token);
   const by = `$${client}`;
   const requestHeaders = maskHeaders(input.requestHeaders, token, by);
-  if (input.requestHeaders.authorization !== undefined) requestHeaders.authorization = token === undefined ? MASK : `Bearer ${by}`;
+  if (input.requestHeaders.authorization !== undefined)
+    requestHeaders.authorization = token === undefined ? MASK : `Bearer ${by}`;
   return {
     client,
     requestHeaders,

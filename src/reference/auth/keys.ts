@@ -55,7 +55,10 @@ export function apiKeyView(row: KeyRow, secret?: string): Record<string, unknown
 }
 
 /** Stores a key for `merchantId`; `secret` defaults to a fresh random one. */
-export async function createApiKey(db: Db, input: { merchantId: string; name?: string | null; scope?: KeyScope; secret?: string }): Promise<{ key: Record<string, unknown>; secret: string }> {
+export async function createApiKey(
+  db: Db,
+  input: { merchantId: string; name?: string | null; scope?: KeyScope; secret?: string },
+): Promise<{ key: Record<string, unknown>; secret: string }> {
   const secret = input.secret ?? newSecret();
   const { rows } = await db.query<KeyRow>(
     `INSERT INTO api_keys (id, merchant_id, name, scope, secret_sha256, secret_hint) VALUES ($1, $2, $3, $4, $5, $6)

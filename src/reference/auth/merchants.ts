@@ -5,11 +5,21 @@ import { createApiKey, hashSecret } from './keys.ts';
 export type MerchantView = Record<string, unknown> & { id: string };
 
 /** Creates a merchant organization (`org_` id); `parentId` is the merchant whose key created it. */
-export async function createMerchant(db: Db, fields: Record<string, unknown>, parentId: string | null, now = new Date()): Promise<MerchantView> {
+export async function createMerchant(
+  db: Db,
+  fields: Record<string, unknown>,
+  parentId: string | null,
+  now = new Date(),
+): Promise<MerchantView> {
   const id = newId('org');
   const at = now.toISOString();
   const view: MerchantView = { metadata: {}, ...fields, id, object: 'merchant', createdAt: at, updatedAt: at };
-  await db.query('INSERT INTO merchants (id, parent_id, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [id, parentId, JSON.stringify(view), now]);
+  await db.query('INSERT INTO merchants (id, parent_id, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [
+    id,
+    parentId,
+    JSON.stringify(view),
+    now,
+  ]);
   return view;
 }
 
@@ -44,10 +54,20 @@ export async function ensureSandboxMerchant(db: Db, apiKey: string): Promise<str
     );
     if (rows[0]) {
       // The operator's key is the way in: a bootstrap key revoked through the API comes back.
-      if (rows[0].revoked) await tx.query('UPDATE api_keys SET revoked_at = NULL WHERE secret_sha256 = $1', [hashSecret(apiKey)]);
+      if (rows[0].revoked)
+        await tx.query('UPDATE api_keys SET revoked_at = NULL WHERE secret_sha256 = $1', [hashSecret(apiKey)]);
       return rows[0].merchant_id;
     }
-    const merchant = await createMerchant(tx, { name: SANDBOX_MERCHANT_NAME, email: 'sandbox@example.com', description: 'Bootstrapped by conform serve', metadata: {} }, null);
+    const merchant = await createMerchant(
+      tx,
+      {
+        name: SANDBOX_MERCHANT_NAME,
+        email: 'sandbox@example.com',
+        description: 'Bootstrapped by conform serve',
+        metadata: {},
+      },
+      null,
+    );
     await createApiKey(tx, { merchantId: merchant.id, name: 'bootstrap', scope: 'full', secret: apiKey });
     return merchant.id;
   });

@@ -132,13 +132,15 @@ export interface PeriodBillingInput {
 
 /** Metered prices always bill in arrears: usage is only known once the period closes. */
 export function billingTerm(price: Pick<Price, 'paymentTerm' | 'billableMetricId'>): 'in_arrears' | 'in_advance' {
-  return price.billableMetricId ? 'in_arrears' : price.paymentTerm ?? 'in_arrears';
+  return price.billableMetricId ? 'in_arrears' : (price.paymentTerm ?? 'in_arrears');
 }
 
 /** The lines of one closed subscription period, from the version that was in force. */
 export function periodLines(input: PeriodBillingInput): InvoiceLine[] {
   const { subscription, plan, version, prices, usage, period } = input;
-  const overrides = new Map<string, string>((subscription.overrides ?? []).map((o: Override) => [o.priceId, o.unitPrice]));
+  const overrides = new Map<string, string>(
+    (subscription.overrides ?? []).map((o: Override) => [o.priceId, o.unitPrice]),
+  );
   const anchor = new Date(subscription.billingAnchor);
   const lines: InvoiceLine[] = [];
   for (const priceId of version.priceIds) {
@@ -146,9 +148,7 @@ export function periodLines(input: PeriodBillingInput): InvoiceLine[] {
     if (!price || price.model === 'dynamic' || price.model === 'percentage') continue;
     if (input.term && billingTerm(price) !== input.term) continue;
     if (!priceBillsInPeriod(price, anchor, period)) continue;
-    const quantity = price.billableMetricId
-      ? dec(usage.get(price.billableMetricId) ?? '0')
-      : dec(price.quantity ?? 1);
+    const quantity = price.billableMetricId ? dec(usage.get(price.billableMetricId) ?? '0') : dec(price.quantity ?? 1);
     const { unitPrice } = chargeFor(price, quantity, overrides.get(priceId));
     // A pricing-unit price draws down a credit pool, not the invoice currency.
     const unitAmount = price.pricingUnitId ? new D(0) : unitPrice;
@@ -158,7 +158,11 @@ export function periodLines(input: PeriodBillingInput): InvoiceLine[] {
           description: price.invoiceDisplayName ?? price.description ?? priceId,
           quantity,
           unitAmount,
-          taxRate: taxRateFor(input.taxRates, { planId: plan.id, billableMetricId: price.billableMetricId }, subscription.taxExempt),
+          taxRate: taxRateFor(
+            input.taxRates,
+            { planId: plan.id, billableMetricId: price.billableMetricId },
+            subscription.taxExempt,
+          ),
           priceId,
           feeId: price.feeId ?? null,
           billableMetricId: price.billableMetricId ?? null,

@@ -16,7 +16,12 @@ export function blocker<T>(type: string, items: T[]): Blocker<T> | null {
 }
 
 /** Throws the 409 when any blocker exists. */
-export function assertNoBlockers(what: string, id: string, blockers: Array<Blocker<unknown> | null>, code: string): void {
+export function assertNoBlockers(
+  what: string,
+  id: string,
+  blockers: Array<Blocker<unknown> | null>,
+  code: string,
+): void {
   const present = blockers.filter((b): b is Blocker<unknown> => b !== null);
   if (present.length === 0) return;
   const summary = present.map((b) => `${b.count} ${b.type}`).join(', ');
@@ -30,10 +35,20 @@ export const BLOCKER_CODES = {
 
 /** Customer: its live subscriptions block the delete. */
 export function customerBlockers(subscriptions: Array<{ id: string; status: string }>) {
-  return [blocker('subscriptions', subscriptions.filter((s) => s.status === 'active').map((s) => ({ id: s.id, status: s.status })))];
+  return [
+    blocker(
+      'subscriptions',
+      subscriptions.filter((s) => s.status === 'active').map((s) => ({ id: s.id, status: s.status })),
+    ),
+  ];
 }
 
 /** Fee: the prices linked to it block the delete. */
 export function feeBlockers(prices: Array<{ id: string; invoiceDisplayName?: string | null }>, fallbackName: string) {
-  return [blocker('prices', prices.map((p) => ({ id: p.id, invoiceDisplayName: p.invoiceDisplayName ?? fallbackName })))];
+  return [
+    blocker(
+      'prices',
+      prices.map((p) => ({ id: p.id, invoiceDisplayName: p.invoiceDisplayName ?? fallbackName })),
+    ),
+  ];
 }

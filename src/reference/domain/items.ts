@@ -14,10 +14,14 @@ export function assertArchivable(item: Item, liveMetrics: BillableMetric[], anch
   const parts: string[] = [];
   if (liveMetrics.length) parts.push(`${liveMetrics.length} live billable metric(s)`);
   if (anchoredFees.length) parts.push(`${anchoredFees.length} fee(s)`);
-  throw conflict(ITEM_CODES.archiveBlocked, `item ${item.id} cannot be archived while ${parts.join(' and ')} are anchored to it`, {
-    billableMetricIds: liveMetrics.map((m) => m.id),
-    feeIds: anchoredFees.map((f) => f.id),
-  });
+  throw conflict(
+    ITEM_CODES.archiveBlocked,
+    `item ${item.id} cannot be archived while ${parts.join(' and ')} are anchored to it`,
+    {
+      billableMetricIds: liveMetrics.map((m) => m.id),
+      feeIds: anchoredFees.map((f) => f.id),
+    },
+  );
 }
 
 export interface ItemPatch {
@@ -31,7 +35,12 @@ export interface ItemPatch {
  * Applies a PATCH. Archiving sets archivedAt and returns the ids of the item's references
  * to demote (`refs` are the item's own); unarchiving clears archivedAt and promotes nothing.
  */
-export function applyItemPatch(item: Item, patch: ItemPatch, refs: ExternalReference[], now: string): {
+export function applyItemPatch(
+  item: Item,
+  patch: ItemPatch,
+  refs: ExternalReference[],
+  now: string,
+): {
   item: Item;
   demoted: string[];
 } {
@@ -56,7 +65,10 @@ export function applyItemPatch(item: Item, patch: ItemPatch, refs: ExternalRefer
  * `holders` are the merchant's primary references of the candidate's (provider,
  * externalId). Only items carry external references, so the entity id alone tells them apart.
  */
-export function assertPrimaryAvailable(candidate: Pick<ExternalReference, 'externalId' | 'entityId'>, holders: ExternalReference[]): void {
+export function assertPrimaryAvailable(
+  candidate: Pick<ExternalReference, 'externalId' | 'entityId'>,
+  holders: ExternalReference[],
+): void {
   const holder = holders.find((r) => r.entityId !== candidate.entityId);
   if (holder) {
     throw conflict(

@@ -64,7 +64,10 @@ export function migrate(input: MigrationInput): MigrationResult {
       pendingMigration: null,
       updatedAt: sub.versionPolicy !== 'pinned' || sub.pendingMigration ? at : sub.updatedAt,
     };
-    return { subscription: pinned, migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt, changed: false } };
+    return {
+      subscription: pinned,
+      migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt, changed: false },
+    };
   }
 
   if (sub.endingAt && new Date(sub.endingAt).getTime() <= period.end.getTime()) {
@@ -128,5 +131,8 @@ export function migrate(input: MigrationInput): MigrationResult {
     pendingMigration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt },
     updatedAt: at,
   };
-  return { subscription: migrated, migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt, changed: true } };
+  return {
+    subscription: migrated,
+    migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt, changed: true },
+  };
 }

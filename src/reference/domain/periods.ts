@@ -60,8 +60,13 @@ export function addPeriods(anchor: Date, cadence: Cadence, k: number): Date {
   const month = ((totalMonths % 12) + 12) % 12;
   const day = Math.min(anchor.getUTCDate(), daysInMonth(year, month));
   const shifted = Date.UTC(
-    year, month, day,
-    anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds(),
+    year,
+    month,
+    day,
+    anchor.getUTCHours(),
+    anchor.getUTCMinutes(),
+    anchor.getUTCSeconds(),
+    anchor.getUTCMilliseconds(),
   );
   return new Date(shifted + k * cadence.days * 86_400_000);
 }
@@ -90,7 +95,13 @@ export class TooManyPeriods extends RangeError {}
  * Periods that closed in (from, to]: every period whose end is after `from` and at or
  * before `to`. More than `max` throws TooManyPeriods (a clock moved centuries ahead).
  */
-export function periodsClosedBetween(anchor: Date, cadenceText: string, from: Date, to: Date, max = Infinity): Period[] {
+export function periodsClosedBetween(
+  anchor: Date,
+  cadenceText: string,
+  from: Date,
+  to: Date,
+  max = Infinity,
+): Period[] {
   const cadence = parseCadence(cadenceText);
   if (isOneTime(cadence) || to.getTime() <= from.getTime()) return [];
   const out: Period[] = [];

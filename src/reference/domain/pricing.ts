@@ -23,7 +23,8 @@ export function volumeTiersProblem(tiers: unknown): string | null {
         return `properties.tiers[${i}].upTo must be a positive decimal string (only the last tier is open)`;
       }
       const upTo = dec(t.upTo);
-      if (previous && !upTo.greaterThan(previous)) return `properties.tiers[${i}].upTo must be greater than the previous tier's`;
+      if (previous && !upTo.greaterThan(previous))
+        return `properties.tiers[${i}].upTo must be greater than the previous tier's`;
       previous = upTo;
     }
   }
@@ -33,13 +34,19 @@ export function volumeTiersProblem(tiers: unknown): string | null {
 /** Validates the properties of a price being created; throws 400 naming the field. */
 export function assertCreatableProperties(model: string, properties: Record<string, unknown>): void {
   if (!(CREATABLE_MODELS as readonly string[]).includes(model)) {
-    throw badRequest('PRICE_MODEL_NOT_CREATABLE', `model: only standard and volume prices can be created; ${model} is a legacy model`);
+    throw badRequest(
+      'PRICE_MODEL_NOT_CREATABLE',
+      `model: only standard and volume prices can be created; ${model} is a legacy model`,
+    );
   }
   if (model === 'standard') {
     assertAmount('properties.unitPrice', properties.unitPrice);
   } else {
     const tiers = Array.isArray(properties.tiers) ? properties.tiers : [];
-    tiers.forEach((t, i) => t && typeof t === 'object' && assertAmount(`properties.tiers[${i}].unitPrice`, (t as VolumeTier).unitPrice));
+    tiers.forEach(
+      (t, i) =>
+        t && typeof t === 'object' && assertAmount(`properties.tiers[${i}].unitPrice`, (t as VolumeTier).unitPrice),
+    );
     const problem = volumeTiersProblem(properties.tiers);
     if (problem) throw badRequest('INVALID_PRICE_PROPERTIES', problem);
   }
@@ -62,7 +69,11 @@ export function unitPriceFor(price: Pick<Price, 'model' | 'properties'>, quantit
 }
 
 /** quantity x unit price for the model (volume: the whole quantity at its tier's price). */
-export function chargeFor(price: Pick<Price, 'model' | 'properties'>, quantity: string | Dec, override?: string): { unitPrice: Dec; amount: Dec } {
+export function chargeFor(
+  price: Pick<Price, 'model' | 'properties'>,
+  quantity: string | Dec,
+  override?: string,
+): { unitPrice: Dec; amount: Dec } {
   const q = dec(quantity);
   const unitPrice = unitPriceFor(price, q, override);
   return { unitPrice, amount: unitPrice.times(q) };

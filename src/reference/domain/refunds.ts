@@ -29,12 +29,20 @@ export interface CreditNote {
 }
 
 /** Issues the credit note and returns the invoice with its refunded amount recorded. */
-export function refundInvoice(invoice: Invoice, reason: string | null | undefined, now: string, baseUrl = 'https://reference.invalid'): {
+export function refundInvoice(
+  invoice: Invoice,
+  reason: string | null | undefined,
+  now: string,
+  baseUrl = 'https://reference.invalid',
+): {
   creditNote: CreditNote;
   invoice: Invoice;
 } {
   if (invoice.status !== 'paid') {
-    throw conflict(REFUND_CODES.notPaid, `invoice ${invoice.id} is ${invoice.status}; only a paid invoice can be refunded`);
+    throw conflict(
+      REFUND_CODES.notPaid,
+      `invoice ${invoice.id} is ${invoice.status}; only a paid invoice can be refunded`,
+    );
   }
   const total = dec(invoice.total);
   if (dec(invoice.amountRefunded).greaterThanOrEqualTo(total)) {

@@ -78,7 +78,8 @@ export function assertOrderOwner(input: ScheduleInput): string {
         : 'subscriptionId: creating a billing schedule by subscriptionId is unsupported; every schedule belongs to an order, send orderId',
     );
   }
-  if (!hasOrder) throw badRequest(SCHEDULE_CODES.ownerRequired, 'orderId: required; every schedule belongs to an order');
+  if (!hasOrder)
+    throw badRequest(SCHEDULE_CODES.ownerRequired, 'orderId: required; every schedule belongs to an order');
   return input.orderId!;
 }
 
@@ -112,7 +113,12 @@ export function newSchedule(merchantId: string, input: ScheduleInput, now: strin
 }
 
 /** One interval per order line item over the schedule's dates; cadence from the price, else P1M. */
-export function intervalsFor(schedule: BillingSchedule, order: Order, cadenceOf: (priceId: string) => string | undefined, now: string): ScheduleInterval[] {
+export function intervalsFor(
+  schedule: BillingSchedule,
+  order: Order,
+  cadenceOf: (priceId: string) => string | undefined,
+  now: string,
+): ScheduleInterval[] {
   return order.lineItems.map((li) => {
     const cadence = (li.priceId && cadenceOf(li.priceId)) || 'P1M';
     parseCadence(cadence);
@@ -144,7 +150,10 @@ export function intervalsFor(schedule: BillingSchedule, order: Order, cadenceOf:
  * Reference extension, used by version migration: an order is linked to a subscription
  * when it names it, or names no subscription and belongs to the subscription's customer.
  */
-export function orderLinkedTo(order: Pick<Order, 'subscriptionId' | 'customerId'>, sub: { id: string; customerId: string }): boolean {
+export function orderLinkedTo(
+  order: Pick<Order, 'subscriptionId' | 'customerId'>,
+  sub: { id: string; customerId: string },
+): boolean {
   if (order.subscriptionId) return order.subscriptionId === sub.id;
   return order.customerId === sub.customerId;
 }

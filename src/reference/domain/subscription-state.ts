@@ -21,7 +21,11 @@ export function defaultVersion(plan: Plan): PlanVersion {
   return v;
 }
 
-export function currentPeriod(sub: Pick<Subscription, 'billingAnchor'>, plan: Pick<Plan, 'billingCadence'>, now: Date): Period {
+export function currentPeriod(
+  sub: Pick<Subscription, 'billingAnchor'>,
+  plan: Pick<Plan, 'billingCadence'>,
+  now: Date,
+): Period {
   return periodAt(new Date(sub.billingAnchor), plan.billingCadence, now);
 }
 
@@ -63,7 +67,11 @@ function moveTo(sub: Subscription, version: PlanVersion, prices: Map<string, Pri
 /** The subscription as of `now`: due migration applied, floating resolved, end reached, period fields. */
 export function settle(sub: Subscription, plan: Plan, prices: Map<string, Price>, now: Date): Subscription {
   let s = applyDueMigration({ ...sub }, plan, prices, now);
-  if (s.versionPolicy === 'floating' && plan.defaultVersionNumber != null && plan.defaultVersionNumber !== s.versionNumber) {
+  if (
+    s.versionPolicy === 'floating' &&
+    plan.defaultVersionNumber != null &&
+    plan.defaultVersionNumber !== s.versionNumber
+  ) {
     const v = findVersion(plan, plan.defaultVersionNumber);
     if (v) s = moveTo(s, v, prices);
   }
@@ -106,15 +114,20 @@ function applyDueMigration(s: Subscription, plan: Plan, prices: Map<string, Pric
 /** At most this many periods of one subscription close in one test-clock move. */
 export const MAX_PERIODS_PER_ADVANCE = 2000;
 
-export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price>, from: Date, to: Date): {
+export function advance(
+  sub: Subscription,
+  plan: Plan,
+  prices: Map<string, Price>,
+  from: Date,
+  to: Date,
+): {
   subscription: Subscription;
   closed: ClosedPeriod[];
 } {
   let s: Subscription = { ...sub };
   const closed: ClosedPeriod[] = [];
-  const stopAt = s.status !== 'active'
-    ? new Date(s.terminatedAt ?? from.toISOString())
-    : s.endingAt ? new Date(s.endingAt) : null;
+  const stopAt =
+    s.status !== 'active' ? new Date(s.terminatedAt ?? from.toISOString()) : s.endingAt ? new Date(s.endingAt) : null;
   const last = s._lastClosedPeriodEnd ? new Date(s._lastClosedPeriodEnd).getTime() : -Infinity;
   const since = new Date(Math.max(last, from.getTime()));
   const cadence = parseCadence(plan.billingCadence);
@@ -123,7 +136,10 @@ export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price
     periods = periodsClosedBetween(new Date(s.billingAnchor), plan.billingCadence, since, to, MAX_PERIODS_PER_ADVANCE);
   } catch (err) {
     if (!(err instanceof TooManyPeriods)) throw err;
-    throw badRequest('TEST_CLOCK_ADVANCE_TOO_FAR', `frozenTime: subscription ${s.id} would close more than ${MAX_PERIODS_PER_ADVANCE} billing periods at once; advance in smaller steps`);
+    throw badRequest(
+      'TEST_CLOCK_ADVANCE_TOO_FAR',
+      `frozenTime: subscription ${s.id} would close more than ${MAX_PERIODS_PER_ADVANCE} billing periods at once; advance in smaller steps`,
+    );
   }
   for (const period of periods) {
     if (stopAt && period.start.getTime() >= stopAt.getTime()) break;
@@ -135,7 +151,11 @@ export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price
     if (!stopAt || end.getTime() < stopAt.getTime()) {
       const after = applyDueMigration(s, plan, prices, end);
       const nextVersion = findVersion(plan, after.versionNumber);
-      const nextPeriod: Period = { start: end, end: addPeriods(new Date(s.billingAnchor), cadence, period.index + 2), index: period.index + 1 };
+      const nextPeriod: Period = {
+        start: end,
+        end: addPeriods(new Date(s.billingAnchor), cadence, period.index + 2),
+        index: period.index + 1,
+      };
       if (nextVersion) next = { period: nextPeriod, version: nextVersion, overrides: after.overrides ?? [] };
     }
     if (version) closed.push({ period, version, overrides, next });
@@ -148,12 +168,18 @@ export function advance(sub: Subscription, plan: Plan, prices: Map<string, Price
 export function validateOverrides(overrides: Override[], version: PlanVersion, prices: Map<string, Price>): void {
   overrides.forEach((o, i) => {
     if (!version.priceIds.includes(o.priceId)) {
-      throw badRequest('OVERRIDE_PRICE_NOT_IN_VERSION', `overrides[${i}].priceId: ${o.priceId} is not sold by version ${version.versionNumber}`);
+      throw badRequest(
+        'OVERRIDE_PRICE_NOT_IN_VERSION',
+        `overrides[${i}].priceId: ${o.priceId} is not sold by version ${version.versionNumber}`,
+      );
     }
     const p = prices.get(o.priceId);
     if (!p) throw notFound('Price', o.priceId);
     if (p.model !== 'standard') {
-      throw badRequest('OVERRIDE_REQUIRES_STANDARD_PRICE', `overrides[${i}].priceId: only standard prices take a unitPrice override`);
+      throw badRequest(
+        'OVERRIDE_REQUIRES_STANDARD_PRICE',
+        `overrides[${i}].priceId: only standard prices take a unitPrice override`,
+      );
     }
   });
 }

@@ -18,7 +18,8 @@ function fromFastify(err: FastifyError): ApiError | null {
     return new ApiError(400, `Malformed request: ${err.message}`);
   }
   const status = err.statusCode;
-  if (status && status >= 400 && status < 500) return new ApiError(status, err.message || ERROR_CATEGORY[status] || 'Bad request');
+  if (status && status >= 400 && status < 500)
+    return new ApiError(status, err.message || ERROR_CATEGORY[status] || 'Bad request');
   return null;
 }
 
@@ -31,7 +32,10 @@ function fromDatabase(err: unknown): ApiError | null {
   const severity = (err as { severity?: unknown })?.severity;
   // Still a deadlock or serialization failure after every retry (storage/pg.ts): contention, not a bug.
   if (isRetryable(err) && severity !== undefined) {
-    return new ApiError(503, 'Too many concurrent changes to the same resources: retry shortly', { code: 'SERVER_BUSY', headers: { 'retry-after': '1' } });
+    return new ApiError(503, 'Too many concurrent changes to the same resources: retry shortly', {
+      code: 'SERVER_BUSY',
+      headers: { 'retry-after': '1' },
+    });
   }
   if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) && severity !== undefined) {
     return new ApiError(400, 'A value in the request cannot be stored', { code: 'INVALID_VALUE' });
@@ -46,7 +50,11 @@ function fromDatabase(err: unknown): ApiError | null {
 export function serverErrorLine(request: FastifyRequest, status: number, cause: unknown): string {
   const e = cause as { name?: string; message?: string; code?: string } | null;
   const what = `${e?.name ?? 'Error'}${e?.code ? ` ${e.code}` : ''}: ${e?.message ?? String(cause)}`;
-  let line = `conform reference: ${status} ${request.method} ${request.url.split('?')[0]} request ${request.id}: ${what}`.replace(/[\r\n]+/g, ' ');
+  let line =
+    `conform reference: ${status} ${request.method} ${request.url.split('?')[0]} request ${request.id}: ${what}`.replace(
+      /[\r\n]+/g,
+      ' ',
+    );
   const key = BEARER_VALUE.exec(request.headers.authorization ?? '')?.[1];
   if (key) line = line.split(key).join('[redacted]');
   return line.replace(/\b(sk_[A-Za-z0-9_]{6})[A-Za-z0-9_]+/g, '$1[redacted]');
@@ -61,7 +69,10 @@ export function installErrorHandler(app: FastifyInstance, log: (line: string) =>
     if (!err) {
       log(serverErrorLine(request, 500, raw));
       request.log.error({ err: raw, operationId: request.routeOptions.config?.operationId }, 'unhandled error');
-      return reply.code(500).type('application/json').send({ error: 'internal_error', message: 'Internal server error' });
+      return reply
+        .code(500)
+        .type('application/json')
+        .send({ error: 'internal_error', message: 'Internal server error' });
     }
     if (err.statusCode >= 500) log(serverErrorLine(request, err.statusCode, raw));
     if (err.headers) reply.headers(err.headers);
@@ -69,6 +80,9 @@ export function installErrorHandler(app: FastifyInstance, log: (line: string) =>
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type('application/json').send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    reply
+      .code(404)
+      .type('application/json')
+      .send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
   });
 }

@@ -26,7 +26,12 @@ export function rateLimitHook(store: BucketStore, rules: Map<string, RateLimitRu
     reply.header('x-ratelimit-remaining', String(a.remaining));
     reply.header('x-ratelimit-reset', String(a.resetSeconds));
     if (!a.allowed) {
-      const message = limitMessage(rule, request.method, template(request.routeOptions.url ?? request.url), a.resetSeconds);
+      const message = limitMessage(
+        rule,
+        request.method,
+        template(request.routeOptions.url ?? request.url),
+        a.resetSeconds,
+      );
       throw new ApiError(429, message, { headers: { 'retry-after': String(a.resetSeconds) } });
     }
   };

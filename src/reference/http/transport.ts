@@ -65,7 +65,12 @@ export function installTransportLimits(app: FastifyInstance, limits: TransportLi
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         if (inFlight + chunk.length > limits.bodyBytesInFlight) {
-          callback(new ApiError(503, 'The server is receiving too many request bodies at once: retry shortly', { code: 'SERVER_BUSY', headers: { 'retry-after': '1' } }));
+          callback(
+            new ApiError(503, 'The server is receiving too many request bodies at once: retry shortly', {
+              code: 'SERVER_BUSY',
+              headers: { 'retry-after': '1' },
+            }),
+          );
           return;
         }
         inFlight += chunk.length;

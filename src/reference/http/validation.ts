@@ -26,7 +26,13 @@ export function withoutLeapSecond(text: string): string {
 }
 
 function newAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: coerce ? 'array' : false, useDefaults: true, validateFormats: true });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    validateFormats: true,
+  });
   addFormats(ajv);
   // OpenAPI keywords that ajv does not know.
   for (const k of ['example', 'xml', 'externalDocs', 'discriminator']) ajv.addKeyword(k);
@@ -34,8 +40,14 @@ function newAjv(coerce: boolean): Ajv2020 {
     keyword: LEAP_KEYWORD,
     modifying: true,
     schemaType: 'boolean',
-    validate(_schema: boolean, data: unknown, _parent?: unknown, cxt?: { parentData: any; parentDataProperty: string | number }) {
-      if (typeof data === 'string' && cxt?.parentData && LEAP_SECOND.test(data)) cxt.parentData[cxt.parentDataProperty] = withoutLeapSecond(data);
+    validate(
+      _schema: boolean,
+      data: unknown,
+      _parent?: unknown,
+      cxt?: { parentData: any; parentDataProperty: string | number },
+    ) {
+      if (typeof data === 'string' && cxt?.parentData && LEAP_SECOND.test(data))
+        cxt.parentData[cxt.parentDataProperty] = withoutLeapSecond(data);
       return true;
     },
   });
@@ -106,22 +118,33 @@ const MAX_INPUT_ERRORS = 20;
  * and would be stored as null), and nesting deeper than MAX_NESTING_DEPTH.
  */
 export function inputProblems(value: unknown, root: string, out: FieldError[] = []): FieldError[] {
-  const stack: Array<{ value: unknown; path: string; depth: number; top: string }> = [{ value, path: root, depth: 0, top: root }];
+  const stack: Array<{ value: unknown; path: string; depth: number; top: string }> = [
+    { value, path: root, depth: 0, top: root },
+  ];
   const tooDeep = new Set<string>();
   while (stack.length > 0 && out.length < MAX_INPUT_ERRORS) {
     const { value: v, path, depth, top } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) out.push({ field: path, message: 'must not contain NUL characters', code: 'nul_character' });
+      if (v.includes('\u0000'))
+        out.push({ field: path, message: 'must not contain NUL characters', code: 'nul_character' });
     } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) out.push({ field: path, message: 'must be a finite number (this one is out of range)', code: 'finite' });
+      if (!Number.isFinite(v))
+        out.push({ field: path, message: 'must be a finite number (this one is out of range)', code: 'finite' });
     } else if (v && typeof v === 'object') {
       if (depth + 1 > MAX_NESTING_DEPTH) {
         // Named once, by the outermost field that holds the deep part.
-        if (!tooDeep.has(top)) out.push({ field: top, message: `nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep`, code: 'max_depth' });
+        if (!tooDeep.has(top))
+          out.push({
+            field: top,
+            message: `nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep`,
+            code: 'max_depth',
+          });
         tooDeep.add(top);
         continue;
       }
-      const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x]) : Object.entries(v).map(([k, x]) => [`.${k}`, x]);
+      const entries: Array<[string, unknown]> = Array.isArray(v)
+        ? v.map((x, i) => [`[${i}]`, x])
+        : Object.entries(v).map(([k, x]) => [`.${k}`, x]);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [step, child] = entries[i];
         if (!Array.isArray(v) && step.includes('\u0000')) {
@@ -137,7 +160,12 @@ export function inputProblems(value: unknown, root: string, out: FieldError[] = 
 }
 
 /** Path or query values coerced and defaulted by `validate`, or the originals when they are bad (errors collected). */
-function coerce(location: 'path' | 'query', validate: ValidateFunction, original: unknown, errors: FieldError[]): unknown {
+function coerce(
+  location: 'path' | 'query',
+  validate: ValidateFunction,
+  original: unknown,
+  errors: FieldError[],
+): unknown {
   const values = { ...(original as object) };
   if (!validate(values)) {
     errors.push(...toFieldErrors(location, validate.errors));

@@ -27,8 +27,14 @@ export const apiKeysPlugin: ResourcePlugin = {
     app.delete('/v0/apiKeys/:id', { config: { operationId: 'revokeApiKey' } }, async (request, reply) => {
       const { id } = request.params as { id: string };
       const own = request.auth!.merchantId;
-      const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = $1 OR parent_id = $1', [own]);
-      const key = await revokeApiKey(db, id, rows.map((r) => r.id));
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = $1 OR parent_id = $1', [
+        own,
+      ]);
+      const key = await revokeApiKey(
+        db,
+        id,
+        rows.map((r) => r.id),
+      );
       if (!key) throw notFound('API key', id);
       return noContent(reply);
     });

@@ -1,7 +1,13 @@
 /** Products (create, read), items (create, read, update/archive) and external references. */
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';
-import { applyItemPatch, assertArchivable, assertPrimaryAvailable, ITEM_CODES, type ItemPatch } from '../domain/items.ts';
+import {
+  applyItemPatch,
+  assertArchivable,
+  assertPrimaryAvailable,
+  ITEM_CODES,
+  type ItemPatch,
+} from '../domain/items.ts';
 import { listAll, TYPES, type Stored } from '../domain/services/store.ts';
 import type { BillableMetric, ExternalReference, Fee, Item } from '../domain/types.ts';
 import { merchantOf } from '../http/auth.ts';
@@ -39,7 +45,10 @@ export async function requireItem(repo: Repository, merchantId: string, id: stri
 
 /** The item with its external references (archived items stay readable). */
 async function itemView(repo: Repository, item: Item) {
-  const refs = await listAll<ExternalReference>(repo, TYPES.externalReference, item.merchantId, { entityType: 'item', entityId: item.id });
+  const refs = await listAll<ExternalReference>(repo, TYPES.externalReference, item.merchantId, {
+    entityType: 'item',
+    entityId: item.id,
+  });
   return { ...item, externalReferences: refs };
 }
 
@@ -47,12 +56,26 @@ export const catalogPlugin: ResourcePlugin = {
   name: 'catalog',
   async register(app, { repo, now }) {
     app.post('/v0/products', { config: { operationId: 'createProduct' } }, async (request, reply) => {
-      const body = request.body as { name: string; description: string; merchantId: string; metadata?: Record<string, unknown> };
+      const body = request.body as {
+        name: string;
+        description: string;
+        merchantId: string;
+        metadata?: Record<string, unknown>;
+      };
       // The owner must be the key's merchant: another one is 403.
       const m = merchantOf(request, body.merchantId);
-      const product = await repo.insert(TYPES.product, m, {
-        object: 'product', name: body.name, description: body.description, merchantId: m, metadata: body.metadata ?? {},
-      }, { prefix: PREFIX.product, id: newId(PREFIX.product) });
+      const product = await repo.insert(
+        TYPES.product,
+        m,
+        {
+          object: 'product',
+          name: body.name,
+          description: body.description,
+          merchantId: m,
+          metadata: body.metadata ?? {},
+        },
+        { prefix: PREFIX.product, id: newId(PREFIX.product) },
+      );
       return created(reply, product);
     });
 
@@ -67,9 +90,19 @@ export const catalogPlugin: ResourcePlugin = {
       const m = merchant(request);
       const body = request.body as { name: string; catalogId: string; metadata?: Record<string, unknown> };
       await requireProduct(repo, m, body.catalogId);
-      const item = await repo.insert<Stored<Item>>(TYPES.item, m, {
-        object: 'item', merchantId: m, name: body.name, metadata: body.metadata ?? {}, catalogId: body.catalogId, archivedAt: null,
-      }, { prefix: PREFIX.item, id: newId(PREFIX.item) });
+      const item = await repo.insert<Stored<Item>>(
+        TYPES.item,
+        m,
+        {
+          object: 'item',
+          merchantId: m,
+          name: body.name,
+          metadata: body.metadata ?? {},
+          catalogId: body.catalogId,
+          archivedAt: null,
+        },
+        { prefix: PREFIX.item, id: newId(PREFIX.item) },
+      );
       return created(reply, await itemView(repo, item));
     });
 
@@ -94,7 +127,10 @@ export const catalogPlugin: ResourcePlugin = {
           const fees = await listAll<Fee>(tx, TYPES.fee, m, { itemId: id });
           assertArchivable(current, metrics, fees);
         }
-        const refs = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { entityType: 'item', entityId: id });
+        const refs = await listAll<ExternalReference>(tx, TYPES.externalReference, m, {
+          entityType: 'item',
+          entityId: id,
+        });
         const at = now().toISOString();
         const { item: next, demoted } = applyItemPatch(current, patch, refs, at);
         for (const refId of demoted) await tx.update(TYPES.externalReference, refId, m, { isPrimary: false });
@@ -103,32 +139,60 @@ export const catalogPlugin: ResourcePlugin = {
       return itemView(repo, item!);
     });
 
-    app.post('/v0/externalReferences', { config: { operationId: 'createExternalReference' } }, async (request, reply) => {
-      const m = merchant(request);
-      const body = request.body as {
-        entityType: 'item'; entityId: string; provider: string; externalId: string;
-        isPrimary?: boolean; isDefault?: boolean; externalLabel?: string; metadata?: Record<string, unknown>;
-      };
-      const ref = await repo.transaction(async (tx) => {
-        await lockKey(tx, `item:${m}`);
-        const item = await requireItem(tx, m, body.entityId);
-        const isPrimary = body.isPrimary === true;
-        if (isPrimary) {
-          if (item.archivedAt !== null) {
-            throw conflict(ITEM_CODES.itemArchived, `item ${item.id} is archived: it cannot take a primary external reference`);
-          }
-          const holders = await listAll<ExternalReference>(tx, TYPES.externalReference, m, { externalId: body.externalId, provider: body.provider, isPrimary: true });
-          assertPrimaryAvailable({ externalId: body.externalId, entityId: item.id }, holders);
-        }
-        if (body.externalId.length > 1000) throw badRequest('EXTERNAL_ID_TOO_LONG', 'externalId: at most 1000 characters');
-        const data: Record<string, unknown> = {
-          object: 'externalReference', merchantId: m, entityType: 'item', entityId: item.id, provider: body.provider,
-          externalId: body.externalId, metadata: body.metadata ?? {}, isPrimary, isDefault: body.isDefault === true,
+    app.post(
+      '/v0/externalReferences',
+      { config: { operationId: 'createExternalReference' } },
+      async (request, reply) => {
+        const m = merchant(request);
+        const body = request.body as {
+          entityType: 'item';
+          entityId: string;
+          provider: string;
+          externalId: string;
+          isPrimary?: boolean;
+          isDefault?: boolean;
+          externalLabel?: string;
+          metadata?: Record<string, unknown>;
         };
-        if (body.externalLabel !== undefined) data.externalLabel = body.externalLabel;
-        return tx.insert(TYPES.externalReference, m, data, { prefix: PREFIX.externalReference, id: newId(PREFIX.externalReference) });
-      });
-      return created(reply, ref);
-    });
+        const ref = await repo.transaction(async (tx) => {
+          await lockKey(tx, `item:${m}`);
+          const item = await requireItem(tx, m, body.entityId);
+          const isPrimary = body.isPrimary === true;
+          if (isPrimary) {
+            if (item.archivedAt !== null) {
+              throw conflict(
+                ITEM_CODES.itemArchived,
+                `item ${item.id} is archived: it cannot take a primary external reference`,
+              );
+            }
+            const holders = await listAll<ExternalReference>(tx, TYPES.externalReference, m, {
+              externalId: body.externalId,
+              provider: body.provider,
+              isPrimary: true,
+            });
+            assertPrimaryAvailable({ externalId: body.externalId, entityId: item.id }, holders);
+          }
+          if (body.externalId.length > 1000)
+            throw badRequest('EXTERNAL_ID_TOO_LONG', 'externalId: at most 1000 characters');
+          const data: Record<string, unknown> = {
+            object: 'externalReference',
+            merchantId: m,
+            entityType: 'item',
+            entityId: item.id,
+            provider: body.provider,
+            externalId: body.externalId,
+            metadata: body.metadata ?? {},
+            isPrimary,
+            isDefault: body.isDefault === true,
+          };
+          if (body.externalLabel !== undefined) data.externalLabel = body.externalLabel;
+          return tx.insert(TYPES.externalReference, m, data, {
+            prefix: PREFIX.externalReference,
+            id: newId(PREFIX.externalReference),
+          });
+        });
+        return created(reply, ref);
+      },
+    );
   },
 };

@@ -10,7 +10,16 @@ export const costsPlugin: ResourcePlugin = {
     // reference: the report is empty but well-formed.
     app.get('/v0/costs/report', { config: { operationId: 'getCostsReport' } }, async (request) => {
       const q = request.query as { productId?: string; from?: string; to?: string };
-      return { object: 'costs_report', merchantId: merchant(request), productId: q.productId ?? null, from: q.from ?? null, to: q.to ?? null, currency: 'USD', total: '0.00', data: [] };
+      return {
+        object: 'costs_report',
+        merchantId: merchant(request),
+        productId: q.productId ?? null,
+        from: q.from ?? null,
+        to: q.to ?? null,
+        currency: 'USD',
+        total: '0.00',
+        data: [],
+      };
     });
   },
 };

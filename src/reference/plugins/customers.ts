@@ -21,7 +21,8 @@ export const customersPlugin: ResourcePlugin = {
       const m = merchant(request);
       const c = newCustomer(m, (request.body ?? {}) as Record<string, string>, now().toISOString());
       const { id, createdAt, updatedAt, ...data } = c;
-      void createdAt; void updatedAt;
+      void createdAt;
+      void updatedAt;
       const stored = await repo.insert(TYPES.customer, m, data, { prefix: 'cus', id });
       return created(reply, stored);
     });

@@ -7,6 +7,8 @@ export const integrationsPlugin: ResourcePlugin = {
   async register(app) {
     // The hook has counted the request; the answer is the reference's choice
     // (x-reference-choice in spec/openapi.yaml). No CRM is connected in the sandbox.
-    app.get('/v0/integrations/:crmProvider/accounts', { config: { operationId: 'listCrmAccounts' } }, async () => listEnvelope([], 10, 0, 0));
+    app.get('/v0/integrations/:crmProvider/accounts', { config: { operationId: 'listCrmAccounts' } }, async () =>
+      listEnvelope([], 10, 0, 0),
+    );
   },
 };

@@ -3,7 +3,17 @@ import { notFound } from '../domain/errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { created } from './common.ts';
 
-const MERCHANT_FIELDS = ['name', 'email', 'description', 'metadata', 'vatNumber', 'address', 'billingAddress', 'phone', 'organizationId'] as const;
+const MERCHANT_FIELDS = [
+  'name',
+  'email',
+  'description',
+  'metadata',
+  'vatNumber',
+  'address',
+  'billingAddress',
+  'phone',
+  'organizationId',
+] as const;
 
 /**
  * POST /v0/merchants creates a merchant organization recorded as created by the

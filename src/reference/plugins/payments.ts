@@ -20,8 +20,14 @@ export const paymentsPlugin: ResourcePlugin = {
     app.post('/v0/payments', { config: { operationId: 'createPayment' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as {
-        amount: string; currency: string; customerId?: string; idempotencyKey?: string; reference?: string;
-        metadata?: Record<string, unknown>; lineItems?: unknown[]; expiresAt?: string;
+        amount: string;
+        currency: string;
+        customerId?: string;
+        idempotencyKey?: string;
+        reference?: string;
+        metadata?: Record<string, unknown>;
+        lineItems?: unknown[];
+        expiresAt?: string;
       };
       assertAmount('amount', body.amount);
       if (body.customerId && !(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) {
@@ -33,11 +39,17 @@ export const paymentsPlugin: ResourcePlugin = {
         const existing = await tx.get(TYPES.payment, id, m);
         if (existing) return existing;
         const data: Record<string, unknown> = {
-          object: 'payment', amount: body.amount, currency: body.currency, status: 'pending',
-          paymentUrl: `https://pay.reference.invalid/${id}`, metadata: body.metadata ?? {}, lineItems: body.lineItems ?? [],
+          object: 'payment',
+          amount: body.amount,
+          currency: body.currency,
+          status: 'pending',
+          paymentUrl: `https://pay.reference.invalid/${id}`,
+          metadata: body.metadata ?? {},
+          lineItems: body.lineItems ?? [],
           expiresAt: body.expiresAt ?? new Date(now().getTime() + 24 * 3600_000).toISOString(),
         };
-        for (const k of ['customerId', 'idempotencyKey', 'reference'] as const) if (body[k] !== undefined) data[k] = body[k];
+        for (const k of ['customerId', 'idempotencyKey', 'reference'] as const)
+          if (body[k] !== undefined) data[k] = body[k];
         return tx.insert(TYPES.payment, m, data, { prefix: PREFIX.payment, id });
       });
       return created(reply, publicPayment(payment));

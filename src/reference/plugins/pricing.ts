@@ -35,13 +35,26 @@ export async function ensureLegacyPrices(repo: Repository, merchantId: string): 
   if (!done) seeded.set(repo, (done = new Set()));
   if (done.has(merchantId)) return;
   const ids = legacyPriceIds(merchantId);
-  const base = { object: 'price', merchantId, currency: 'USD', paymentTerm: 'in_arrears', features: [], unitBasis: 'amount' };
+  const base = {
+    object: 'price',
+    merchantId,
+    currency: 'USD',
+    paymentTerm: 'in_arrears',
+    features: [],
+    unitBasis: 'amount',
+  };
   await insertOnce(repo, TYPES.price, merchantId, ids.dynamic, {
-    ...base, model: 'dynamic', description: 'Legacy dynamic price (read-only)', invoiceDisplayName: 'Legacy dynamic',
+    ...base,
+    model: 'dynamic',
+    description: 'Legacy dynamic price (read-only)',
+    invoiceDisplayName: 'Legacy dynamic',
     properties: { source: 'usage_event_value' },
   });
   await insertOnce(repo, TYPES.price, merchantId, ids.percentage, {
-    ...base, model: 'percentage', description: 'Legacy percentage price (read-only)', invoiceDisplayName: 'Legacy percentage',
+    ...base,
+    model: 'percentage',
+    description: 'Legacy percentage price (read-only)',
+    invoiceDisplayName: 'Legacy percentage',
     properties: { percentage: '2.5' },
   });
   done.add(merchantId);
@@ -88,33 +101,70 @@ export const pricingPlugin: ResourcePlugin = {
   async register(app, { repo, now }) {
     app.post('/v0/billableMetrics', { config: { operationId: 'createBillableMetric' } }, async (request, reply) => {
       const m = merchant(request);
-      const body = request.body as { name: string; description?: string; unit?: string; productId: string; itemId?: string };
+      const body = request.body as {
+        name: string;
+        description?: string;
+        unit?: string;
+        productId: string;
+        itemId?: string;
+      };
       await requireProduct(repo, m, body.productId);
       if (body.itemId) await requireItem(repo, m, body.itemId);
-      const bm = await repo.insert(TYPES.billableMetric, m, {
-        object: 'billable_metric', merchantId: m, name: body.name, description: body.description ?? null, unit: body.unit ?? null,
-        productId: body.productId, itemId: body.itemId ?? null, status: 'live', archivedAt: null,
-      }, { prefix: PREFIX.billableMetric, id: newId(PREFIX.billableMetric) });
+      const bm = await repo.insert(
+        TYPES.billableMetric,
+        m,
+        {
+          object: 'billable_metric',
+          merchantId: m,
+          name: body.name,
+          description: body.description ?? null,
+          unit: body.unit ?? null,
+          productId: body.productId,
+          itemId: body.itemId ?? null,
+          status: 'live',
+          archivedAt: null,
+        },
+        { prefix: PREFIX.billableMetric, id: newId(PREFIX.billableMetric) },
+      );
       return created(reply, bm);
     });
 
-    app.delete('/v0/billableMetrics/:id', { config: { operationId: 'archiveBillableMetric' } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const m = merchant(request);
-      const bm = await repo.getForUpdate<Stored<BillableMetric>>(TYPES.billableMetric, id, m);
-      if (!bm) throw notFound('Billable metric', id, 'BILLABLE_METRIC_NOT_FOUND');
-      if (bm.status === 'live') await repo.update(TYPES.billableMetric, id, m, (cur) => ({ ...cur, status: 'archived', archivedAt: now().toISOString() }));
-      return noContent(reply);
-    });
+    app.delete(
+      '/v0/billableMetrics/:id',
+      { config: { operationId: 'archiveBillableMetric' } },
+      async (request, reply) => {
+        const { id } = request.params as { id: string };
+        const m = merchant(request);
+        const bm = await repo.getForUpdate<Stored<BillableMetric>>(TYPES.billableMetric, id, m);
+        if (!bm) throw notFound('Billable metric', id, 'BILLABLE_METRIC_NOT_FOUND');
+        if (bm.status === 'live')
+          await repo.update(TYPES.billableMetric, id, m, (cur) => ({
+            ...cur,
+            status: 'archived',
+            archivedAt: now().toISOString(),
+          }));
+        return noContent(reply);
+      },
+    );
 
     app.post('/v0/fees', { config: { operationId: 'createFee' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { productId: string; name: string; invoiceDisplayName: string; itemId?: string };
       await requireProduct(repo, m, body.productId);
       if (body.itemId) await requireItem(repo, m, body.itemId);
-      const fee = await repo.insert(TYPES.fee, m, {
-        object: 'fee', merchantId: m, productId: body.productId, name: body.name, invoiceDisplayName: body.invoiceDisplayName, itemId: body.itemId ?? null,
-      }, { prefix: PREFIX.fee, id: newId(PREFIX.fee) });
+      const fee = await repo.insert(
+        TYPES.fee,
+        m,
+        {
+          object: 'fee',
+          merchantId: m,
+          productId: body.productId,
+          name: body.name,
+          invoiceDisplayName: body.invoiceDisplayName,
+          itemId: body.itemId ?? null,
+        },
+        { prefix: PREFIX.fee, id: newId(PREFIX.fee) },
+      );
       return created(reply, fee);
     });
 
@@ -134,7 +184,12 @@ export const pricingPlugin: ResourcePlugin = {
     app.post('/v0/pricingUnits', { config: { operationId: 'createPricingUnit' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { name: string };
-      const pu = await repo.insert(TYPES.pricingUnit, m, { object: 'pricing_unit', merchantId: m, name: body.name }, { prefix: PREFIX.pricingUnit, id: newId(PREFIX.pricingUnit) });
+      const pu = await repo.insert(
+        TYPES.pricingUnit,
+        m,
+        { object: 'pricing_unit', merchantId: m, name: body.name },
+        { prefix: PREFIX.pricingUnit, id: newId(PREFIX.pricingUnit) },
+      );
       return created(reply, pu);
     });
 
@@ -146,26 +201,46 @@ export const pricingPlugin: ResourcePlugin = {
       if (isFee) await requireFee(repo, m, body.feeId!);
       else {
         const bm = await requireMetric(repo, m, body.billableMetricId!);
-        if (bm.status !== 'live') throw conflict(PRICE_CODES.metricArchived, `billable metric ${bm.id} is archived: it takes no new prices`);
+        if (bm.status !== 'live')
+          throw conflict(PRICE_CODES.metricArchived, `billable metric ${bm.id} is archived: it takes no new prices`);
       }
       if (body.pricingUnitId) await requirePricingUnit(repo, m, body.pricingUnitId);
-      if (body.cadence !== undefined && !isCadence(body.cadence)) throw badRequest(PRICE_CODES.invalidCadence, `cadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P0D, P1M or P1Y`);
-      if (isFee && body.cadence === undefined) throw badRequest(PRICE_CODES.cadenceRequired, 'cadence: required for fee prices (P0D one-time, P1M monthly, P1Y yearly...)');
+      if (body.cadence !== undefined && !isCadence(body.cadence))
+        throw badRequest(
+          PRICE_CODES.invalidCadence,
+          `cadence: an ISO 8601 duration of at most ${MAX_CADENCE_YEARS} years, such as P0D, P1M or P1Y`,
+        );
+      if (isFee && body.cadence === undefined)
+        throw badRequest(
+          PRICE_CODES.cadenceRequired,
+          'cadence: required for fee prices (P0D one-time, P1M monthly, P1Y yearly...)',
+        );
       const unitBasis: UnitBasis = body.unitBasis ?? 'amount';
-      if (unitBasis !== 'amount' && unitBasis !== 'proportion') throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: amount or proportion');
+      if (unitBasis !== 'amount' && unitBasis !== 'proportion')
+        throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: amount or proportion');
       if (unitBasis === 'proportion' && (body.model !== 'standard' || isFee || body.pricingUnitId)) {
-        throw badRequest(PRICE_CODES.unitBasis, 'unitBasis: proportion requires a standard metered price in real currency');
+        throw badRequest(
+          PRICE_CODES.unitBasis,
+          'unitBasis: proportion requires a standard metered price in real currency',
+        );
       }
       const data: Record<string, unknown> = {
-        object: 'price', merchantId: m, currency: body.currency, model: body.model, paymentTerm: body.paymentTerm ?? 'in_arrears',
-        properties: body.properties, unitBasis, features: [],
+        object: 'price',
+        merchantId: m,
+        currency: body.currency,
+        model: body.model,
+        paymentTerm: body.paymentTerm ?? 'in_arrears',
+        properties: body.properties,
+        unitBasis,
+        features: [],
       };
       if (isFee) {
         data.feeId = body.feeId;
         data.quantity = body.quantity ?? 1;
       } else data.billableMetricId = body.billableMetricId;
       if (body.model === 'standard') data.unitAmount = body.properties.unitPrice;
-      for (const k of ['pricingUnitId', 'invoiceDisplayName', 'description', 'cadence'] as const) if (body[k] !== undefined) data[k] = body[k];
+      for (const k of ['pricingUnitId', 'invoiceDisplayName', 'description', 'cadence'] as const)
+        if (body[k] !== undefined) data[k] = body[k];
       const price = await repo.insert(TYPES.price, m, data, { prefix: PREFIX.price, id: newId(PREFIX.price) });
       return created(reply, price);
     });
@@ -198,8 +273,15 @@ export const pricingPlugin: ResourcePlugin = {
         const price = await tx.getForUpdate(TYPES.price, id, m);
         if (!price) throw notFound('Price', id, 'PRICE_NOT_FOUND');
         const plans = await listAll<Plan>(tx, TYPES.plan, m, { versions: [{ priceIds: [id] }] });
-        const selling = plans.flatMap((p) => p.versions.filter((v) => v.archivedAt === null && v.priceIds.includes(id)).map((v) => `${p.id} v${v.versionNumber}`));
-        if (selling.length) throw conflict(PRICE_CODES.inUse, `price ${id} is sold by published plan versions: ${selling.join(', ')}`, { planVersions: selling });
+        const selling = plans.flatMap((p) =>
+          p.versions
+            .filter((v) => v.archivedAt === null && v.priceIds.includes(id))
+            .map((v) => `${p.id} v${v.versionNumber}`),
+        );
+        if (selling.length)
+          throw conflict(PRICE_CODES.inUse, `price ${id} is sold by published plan versions: ${selling.join(', ')}`, {
+            planVersions: selling,
+          });
         await tx.delete(TYPES.price, id, m);
       });
       return noContent(reply);

@@ -13,19 +13,45 @@ export const sourcesPlugin: ResourcePlugin = {
     app.post('/v0/sources', { config: { operationId: 'createSource' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { name: string };
-      const source = await repo.insert(TYPES.source, m, { object: 'source', merchantId: m, name: body.name }, { prefix: PREFIX.source, id: newId(PREFIX.source) });
+      const source = await repo.insert(
+        TYPES.source,
+        m,
+        { object: 'source', merchantId: m, name: body.name },
+        { prefix: PREFIX.source, id: newId(PREFIX.source) },
+      );
       return created(reply, source);
     });
 
     app.post('/v0/sourceRules', { config: { operationId: 'createSourceRule' } }, async (request, reply) => {
       const m = merchant(request);
-      const body = request.body as { sourceId: string; name: string; description: string; conditions: unknown[]; enabled?: boolean; order?: number };
-      if (!(await repo.getForShare(TYPES.source, body.sourceId, m))) throw notFound('Source', body.sourceId, 'SOURCE_NOT_FOUND');
-      const rule = await repo.insert(TYPES.sourceRule, m, {
-        object: 'source_rule', sourceId: body.sourceId, name: body.name, description: body.description,
-        conditions: body.conditions, enabled: body.enabled ?? true, order: body.order ?? 0,
-        evaluationCount: 0, matchCount: 0, createdBy: null, lastEvaluatedAt: null,
-      }, { prefix: PREFIX.sourceRule, id: newId(PREFIX.sourceRule) });
+      const body = request.body as {
+        sourceId: string;
+        name: string;
+        description: string;
+        conditions: unknown[];
+        enabled?: boolean;
+        order?: number;
+      };
+      if (!(await repo.getForShare(TYPES.source, body.sourceId, m)))
+        throw notFound('Source', body.sourceId, 'SOURCE_NOT_FOUND');
+      const rule = await repo.insert(
+        TYPES.sourceRule,
+        m,
+        {
+          object: 'source_rule',
+          sourceId: body.sourceId,
+          name: body.name,
+          description: body.description,
+          conditions: body.conditions,
+          enabled: body.enabled ?? true,
+          order: body.order ?? 0,
+          evaluationCount: 0,
+          matchCount: 0,
+          createdBy: null,
+          lastEvaluatedAt: null,
+        },
+        { prefix: PREFIX.sourceRule, id: newId(PREFIX.sourceRule) },
+      );
       return created(reply, rule);
     });
 

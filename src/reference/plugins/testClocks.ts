@@ -12,9 +12,17 @@ export const testClocksPlugin: ResourcePlugin = {
     app.post('/v0/testClocks', { config: { operationId: 'createTestClock' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { frozenTime: string; name?: string };
-      const clock = await repo.insert(TYPES.testClock, m, {
-        object: 'test_clock', merchantId: m, name: body.name ?? null, frozenTime: new Date(body.frozenTime).toISOString(),
-      }, { prefix: PREFIX.testClock, id: newId(PREFIX.testClock) });
+      const clock = await repo.insert(
+        TYPES.testClock,
+        m,
+        {
+          object: 'test_clock',
+          merchantId: m,
+          name: body.name ?? null,
+          frozenTime: new Date(body.frozenTime).toISOString(),
+        },
+        { prefix: PREFIX.testClock, id: newId(PREFIX.testClock) },
+      );
       return created(reply, clock);
     });
 
@@ -27,7 +35,10 @@ export const testClocksPlugin: ResourcePlugin = {
         if (!clock) throw notFound('Test clock', id, 'TEST_CLOCK_NOT_FOUND');
         const from = new Date(clock.frozenTime);
         if (to.getTime() < from.getTime()) {
-          throw badRequest('TEST_CLOCK_BACKWARDS', `frozenTime: a test clock only moves forward (it is at ${clock.frozenTime})`);
+          throw badRequest(
+            'TEST_CLOCK_BACKWARDS',
+            `frozenTime: a test clock only moves forward (it is at ${clock.frozenTime})`,
+          );
         }
         const updated = await tx.update(TYPES.testClock, id, m, { frozenTime: to.toISOString() });
         await advanceClockSubscriptions(tx, m, id, from, to);

@@ -27,42 +27,82 @@ export const walletsPlugin: ResourcePlugin = {
     app.post('/v0/wallets', { config: { operationId: 'createWallet' } }, async (request, reply) => {
       const m = merchant(request);
       const body = request.body as { customerId: string; currency?: string };
-      if (!(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m))) throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
-      const wallet = await repo.insert(TYPES.wallet, m, {
-        object: 'wallet', merchantId: m, customerId: body.customerId, currency: body.currency ?? 'USD', balance: '0.00',
-      }, { prefix: PREFIX.wallet, id: newId(PREFIX.wallet) });
+      if (!(await repo.getForShare<Stored<Customer>>(TYPES.customer, body.customerId, m)))
+        throw notFound('Customer', body.customerId, 'CUSTOMER_NOT_FOUND');
+      const wallet = await repo.insert(
+        TYPES.wallet,
+        m,
+        {
+          object: 'wallet',
+          merchantId: m,
+          customerId: body.customerId,
+          currency: body.currency ?? 'USD',
+          balance: '0.00',
+        },
+        { prefix: PREFIX.wallet, id: newId(PREFIX.wallet) },
+      );
       return created(reply, wallet);
     });
 
-    app.patch('/v0/wallets/:id/autoTopupConfig', { config: { operationId: 'updateAutoTopupConfig' } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const m = merchant(request);
-      const body = (request.body ?? {}) as Partial<Pick<AutoTopupConfig, 'amount' | 'threshold' | 'paymentMethod' | 'limit'>>;
-      for (const k of ['amount', 'threshold'] as const) if (body[k] !== undefined) assertAmount(k, body[k]);
-      if (body.limit?.amount !== undefined && body.limit.amount < 0) throw badRequest(INVALID_AMOUNT, 'limit.amount: must not be negative');
-      const wallet = await repo.transaction(async (tx) => {
-        const w = await tx.getForUpdate(TYPES.wallet, id, m);
-        if (!w) throw notFound('Wallet', id, 'WALLET_NOT_FOUND');
-        const at = now().toISOString();
-        const current = (w.autoTopupConfig as AutoTopupConfig | undefined) ?? { object: 'autoTopupConfig', topupIds: [], createdAt: at, updatedAt: at };
-        const next: AutoTopupConfig = { ...current, updatedAt: at };
-        if (body.amount !== undefined) next.amount = body.amount;
-        if (body.threshold !== undefined) next.threshold = body.threshold;
-        if (body.paymentMethod !== undefined) next.paymentMethod = body.paymentMethod;
-        if (body.limit !== undefined) next.limit = { ...(current.limit ?? {}), ...body.limit };
-        return tx.update(TYPES.wallet, id, m, { autoTopupConfig: next });
-      });
-      return wallet!.autoTopupConfig;
-    });
+    app.patch(
+      '/v0/wallets/:id/autoTopupConfig',
+      { config: { operationId: 'updateAutoTopupConfig' } },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        const m = merchant(request);
+        const body = (request.body ?? {}) as Partial<
+          Pick<AutoTopupConfig, 'amount' | 'threshold' | 'paymentMethod' | 'limit'>
+        >;
+        for (const k of ['amount', 'threshold'] as const) if (body[k] !== undefined) assertAmount(k, body[k]);
+        if (body.limit?.amount !== undefined && body.limit.amount < 0)
+          throw badRequest(INVALID_AMOUNT, 'limit.amount: must not be negative');
+        const wallet = await repo.transaction(async (tx) => {
+          const w = await tx.getForUpdate(TYPES.wallet, id, m);
+          if (!w) throw notFound('Wallet', id, 'WALLET_NOT_FOUND');
+          const at = now().toISOString();
+          const current = (w.autoTopupConfig as AutoTopupConfig | undefined) ?? {
+            object: 'autoTopupConfig',
+            topupIds: [],
+            createdAt: at,
+            updatedAt: at,
+          };
+          const next: AutoTopupConfig = { ...current, updatedAt: at };
+          if (body.amount !== undefined) next.amount = body.amount;
+          if (body.threshold !== undefined) next.threshold = body.threshold;
+          if (body.paymentMethod !== undefined) next.paymentMethod = body.paymentMethod;
+          if (body.limit !== undefined) next.limit = { ...(current.limit ?? {}), ...body.limit };
+          return tx.update(TYPES.wallet, id, m, { autoTopupConfig: next });
+        });
+        return wallet!.autoTopupConfig;
+      },
+    );
 
     app.post('/v0/alerts', { config: { operationId: 'createAlert' } }, async (request, reply) => {
       const m = merchant(request);
-      const body = request.body as { resourceId: string; type: string; config?: object; enabled?: boolean; notifyPeriod?: number; recipients?: string[] };
-      if (!(await repo.getForShare(TYPES.wallet, body.resourceId, m))) throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
-      const alert = await repo.insert(TYPES.alert, m, {
-        object: 'alert', resourceId: body.resourceId, type: body.type, config: body.config ?? {}, enabled: body.enabled ?? true,
-        notifyPeriod: body.notifyPeriod ?? 86400, recipients: body.recipients ?? [],
-      }, { prefix: PREFIX.alert, id: newId(PREFIX.alert) });
+      const body = request.body as {
+        resourceId: string;
+        type: string;
+        config?: object;
+        enabled?: boolean;
+        notifyPeriod?: number;
+        recipients?: string[];
+      };
+      if (!(await repo.getForShare(TYPES.wallet, body.resourceId, m)))
+        throw notFound('Wallet', body.resourceId, 'WALLET_NOT_FOUND');
+      const alert = await repo.insert(
+        TYPES.alert,
+        m,
+        {
+          object: 'alert',
+          resourceId: body.resourceId,
+          type: body.type,
+          config: body.config ?? {},
+          enabled: body.enabled ?? true,
+          notifyPeriod: body.notifyPeriod ?? 86400,
+          recipients: body.recipients ?? [],
+        },
+        { prefix: PREFIX.alert, id: newId(PREFIX.alert) },
+      );
       return created(reply, alert);
     });
 

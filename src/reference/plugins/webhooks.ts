@@ -39,7 +39,14 @@ export function configId(merchantId: string): string {
 
 /** The documented representation: no storage id. */
 function configView(c: Stored<WebhooksConfig>) {
-  return { object: 'webhooks', applicationId: c.applicationId, createdAt: c.createdAt, enabled: c.enabled, merchantId: c.merchantId, updatedAt: c.updatedAt };
+  return {
+    object: 'webhooks',
+    applicationId: c.applicationId,
+    createdAt: c.createdAt,
+    enabled: c.enabled,
+    merchantId: c.merchantId,
+    updatedAt: c.updatedAt,
+  };
 }
 
 function endpointView(e: Stored<Endpoint>) {
@@ -54,7 +61,8 @@ async function targetMerchant(db: Db, request: FastifyRequest, requested?: strin
   throw forbidden(`This API key belongs to merchant ${own} and may not manage webhooks of merchant ${requested}`);
 }
 
-const neverEnabled = (m: string) => new DomainError(404, WEBHOOK_CODES.neverEnabled, `Webhooks were never enabled for merchant ${m}`);
+const neverEnabled = (m: string) =>
+  new DomainError(404, WEBHOOK_CODES.neverEnabled, `Webhooks were never enabled for merchant ${m}`);
 
 export const webhooksPlugin: ResourcePlugin = {
   name: 'webhooks',
@@ -71,15 +79,30 @@ export const webhooksPlugin: ResourcePlugin = {
         for (const e of body.endpoints) {
           if (urls.has(e.url)) continue;
           urls.add(e.url);
-          await tx.insert(TYPES.webhookEndpoint, m, { object: 'webhook_endpoint', url: e.url, eventTypes: [...e.eventTypes] }, { prefix: PREFIX.webhookEndpoint, id: newId(PREFIX.webhookEndpoint) });
+          await tx.insert(
+            TYPES.webhookEndpoint,
+            m,
+            { object: 'webhook_endpoint', url: e.url, eventTypes: [...e.eventTypes] },
+            { prefix: PREFIX.webhookEndpoint, id: newId(PREFIX.webhookEndpoint) },
+          );
         }
         if (existing) {
-          const updated = existing.enabled ? existing : await tx.update<Stored<WebhooksConfig>>(TYPES.webhooks, id, m, { enabled: true });
+          const updated = existing.enabled
+            ? existing
+            : await tx.update<Stored<WebhooksConfig>>(TYPES.webhooks, id, m, { enabled: true });
           return { config: updated!, created: false };
         }
-        const config = await tx.insert<Stored<WebhooksConfig>>(TYPES.webhooks, m, {
-          object: 'webhooks', applicationId: newId(PREFIX.webhookApplication), enabled: true, merchantId: m,
-        }, { prefix: 'whcfg', id });
+        const config = await tx.insert<Stored<WebhooksConfig>>(
+          TYPES.webhooks,
+          m,
+          {
+            object: 'webhooks',
+            applicationId: newId(PREFIX.webhookApplication),
+            enabled: true,
+            merchantId: m,
+          },
+          { prefix: 'whcfg', id },
+        );
         return { config, created: true };
       });
       reply.code(created ? 201 : 200);

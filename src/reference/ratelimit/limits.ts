@@ -21,17 +21,25 @@ export class RateLimitConfigError extends Error {
  * A published limit can rise and never fall, so an override below it (or for an
  * operation that has no published limit) is refused.
  */
-export function resolveRateLimits(published: PublishedLimits, overrides: Record<string, number> = {}): Map<string, RateLimitRule> {
+export function resolveRateLimits(
+  published: PublishedLimits,
+  overrides: Record<string, number> = {},
+): Map<string, RateLimitRule> {
   const rules = new Map<string, RateLimitRule>();
   for (const [operationId, rule] of Object.entries(published)) rules.set(operationId, { operationId, ...rule });
   for (const [operationId, value] of Object.entries(overrides)) {
     const rule = rules.get(operationId);
     if (!rule) {
-      throw new RateLimitConfigError(`rate limit for '${operationId}': not a rate-limited operation (one of ${[...rules.keys()].join(', ')})`);
+      throw new RateLimitConfigError(
+        `rate limit for '${operationId}': not a rate-limited operation (one of ${[...rules.keys()].join(', ')})`,
+      );
     }
-    if (!Number.isInteger(value) || value <= 0) throw new RateLimitConfigError(`rate limit for '${operationId}': '${value}' is not a positive integer`);
+    if (!Number.isInteger(value) || value <= 0)
+      throw new RateLimitConfigError(`rate limit for '${operationId}': '${value}' is not a positive integer`);
     if (value < rule.limit) {
-      throw new RateLimitConfigError(`rate limit for '${operationId}': ${value} is below the published limit of ${rule.limit} per ${rule.windowSeconds} s; limits may only be raised`);
+      throw new RateLimitConfigError(
+        `rate limit for '${operationId}': ${value} is below the published limit of ${rule.limit} per ${rule.windowSeconds} s; limits may only be raised`,
+      );
     }
     rules.set(operationId, { ...rule, limit: value });
   }

@@ -17,7 +17,10 @@ export interface Admission {
  * before the stored window start (clock skew between processes) counts in that window.
  */
 export class BucketStore {
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<Admission> {
     const at = this.now();
@@ -42,7 +45,9 @@ export class BucketStore {
 
   /** Drops buckets whose window ended (keeps the table small; safe to run any time). */
   async sweep(): Promise<number> {
-    const { rowCount } = await this.db.query('DELETE FROM rate_buckets WHERE window_start + window_ms < $1', [this.now()]);
+    const { rowCount } = await this.db.query('DELETE FROM rate_buckets WHERE window_start + window_ms < $1', [
+      this.now(),
+    ]);
     return rowCount;
   }
 }

@@ -24,10 +24,7 @@ export interface Db {
 export type DbKind = 'memory' | 'file' | 'postgres';
 
 /** Where the data lives, parsed from `--database` / DATABASE_URL. */
-export type DatabaseLocation =
-  | { kind: 'memory' }
-  | { kind: 'file'; dir: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseLocation = { kind: 'memory' } | { kind: 'file'; dir: string } | { kind: 'postgres'; url: string };
 
 /**
  * `memory` (or empty) → PGlite in memory; `file:<dir>` → PGlite in a directory;
@@ -56,7 +53,10 @@ export function isRetryable(err: unknown): boolean {
  * Opens the database named by `location`. Drivers are loaded on demand. An in-memory
  * database starts from a cached template already carrying `template.prepare`'s work.
  */
-export async function openDb(location: DatabaseLocation, template?: { key: string; prepare(db: Db): Promise<void> }): Promise<Db> {
+export async function openDb(
+  location: DatabaseLocation,
+  template?: { key: string; prepare(db: Db): Promise<void> },
+): Promise<Db> {
   if (location.kind === 'postgres') return (await import('./pg.ts')).openPg(location.url);
   return (await import('./pglite.ts')).openPglite(location, template);
 }

@@ -20,9 +20,14 @@ interface Holder {
 }
 
 export class DataDirectoryInUse extends Error {
-  constructor(readonly dir: string, readonly holder: Holder) {
+  constructor(
+    readonly dir: string,
+    readonly holder: Holder,
+  ) {
     const where = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
-    super(`database directory ${dir} is in use by ${where} (since ${holder.startedAt}): stop it, or give this server another directory`);
+    super(
+      `database directory ${dir} is in use by ${where} (since ${holder.startedAt}): stop it, or give this server another directory`,
+    );
     this.name = 'DataDirectoryInUse';
   }
 }
@@ -97,7 +102,12 @@ const WRITING_MS = 2000;
  */
 export function lockDataDirectory(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
-  const me: Holder = { pid: process.pid, host: hostname(), startTicks: startTicks('self'), startedAt: new Date().toISOString() };
+  const me: Holder = {
+    pid: process.pid,
+    host: hostname(),
+    startTicks: startTicks('self'),
+    startedAt: new Date().toISOString(),
+  };
   const content = `${JSON.stringify(me)}\n`;
   for (let attempt = 0; attempt < 50; attempt++) {
     if (createExclusive(path, content)) {

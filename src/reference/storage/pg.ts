@@ -57,7 +57,10 @@ function poolDb(pool: pg.Pool): Db {
       return out;
     } catch (err) {
       // A connection that cannot even roll back is broken: drop it from the pool.
-      broken = await client.query('ROLLBACK').then(() => undefined, (e: Error) => e);
+      broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (e: Error) => e,
+      );
       throw err;
     } finally {
       tx.ended = true;
@@ -96,14 +99,21 @@ function poolDb(pool: pg.Pool): Db {
 
 /** A pool on `url`; fails fast (and clearly) when the server cannot be reached. */
 export async function openPg(url: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.CONFORM_PG_POOL ?? 10), connectionTimeoutMillis: 5000, types });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.CONFORM_PG_POOL ?? 10),
+    connectionTimeoutMillis: 5000,
+    types,
+  });
   pool.on('error', () => {}); // an idle client dropped by the server is replaced on next use
   try {
     await pool.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => {});
     const e = err as Error;
-    throw new Error(`cannot reach PostgreSQL at ${redactUrl(url)}: ${e.message || (err as any).code || 'connection failed'}`);
+    throw new Error(
+      `cannot reach PostgreSQL at ${redactUrl(url)}: ${e.message || (err as any).code || 'connection failed'}`,
+    );
   }
   return poolDb(pool);
 }

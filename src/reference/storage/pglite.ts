@@ -43,7 +43,12 @@ function wrap(pglite: PGlite, kind: Db['kind']): Db {
       if (joined) return fn(joined);
       return pglite.transaction(async (t) => {
         const tx: Db & { ended: boolean } = {
-          ...run(t), kind, ended: false, transaction: (f) => f(tx), inTransaction: () => true, close: async () => {},
+          ...run(t),
+          kind,
+          ended: false,
+          transaction: (f) => f(tx),
+          inTransaction: () => true,
+          close: async () => {},
         };
         try {
           return await current.run(tx, () => fn(tx));
@@ -62,7 +67,15 @@ function wrap(pglite: PGlite, kind: Db['kind']): Db {
  * grows: a run fills it with pages its in-memory file system already holds. A small pool
  * keeps the process ~140 MB lighter at the reference's data sizes.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'work_mem=2MB', '-c', 'temp_buffers=1MB'];
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=8MB',
+  '-c',
+  'work_mem=2MB',
+  '-c',
+  'temp_buffers=1MB',
+];
 
 /**
  * 1 MB WAL segments instead of 16 MB: the data directory lives in memory (and in the
@@ -154,13 +167,16 @@ export async function openPglite(location: DatabaseLocation, template?: MemoryTe
   const release = lockDataDirectory(location.dir);
   try {
     const db = wrap(await openDirectory(location.dir, template), 'file');
-    return { ...db, close: async () => {
-      try {
-        await db.close();
-      } finally {
-        release();
-      }
-    } };
+    return {
+      ...db,
+      close: async () => {
+        try {
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
   } catch (err) {
     release();
     throw err;

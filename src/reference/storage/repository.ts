@@ -33,7 +33,12 @@ export interface ListResult<T> {
 export interface Repository {
   readonly db: Db;
   /** Stores a new resource with a fresh `prefix_...` id (or `opts.id`). */
-  insert<T extends Doc = Doc>(type: string, merchantId: string, data: Doc, opts: { prefix: string; id?: string }): Promise<T & StoredFields>;
+  insert<T extends Doc = Doc>(
+    type: string,
+    merchantId: string,
+    data: Doc,
+    opts: { prefix: string; id?: string },
+  ): Promise<T & StoredFields>;
   get<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
   /** Same, locking the row until the transaction ends (`SELECT ... FOR UPDATE`). Use inside `transaction`. */
   getForUpdate<T extends Doc = Doc>(type: string, id: string, merchantId: string): Promise<(T & StoredFields) | null>;
@@ -47,10 +52,19 @@ export interface Repository {
    * Shallow-merges `patch` into the stored document (a key set to `undefined` is removed),
    * or replaces it with `fn(current)`. Bumps `updatedAt`. Null when not found.
    */
-  update<T extends Doc = Doc>(type: string, id: string, merchantId: string, patch: Doc | ((current: T & StoredFields) => Doc)): Promise<(T & StoredFields) | null>;
+  update<T extends Doc = Doc>(
+    type: string,
+    id: string,
+    merchantId: string,
+    patch: Doc | ((current: T & StoredFields) => Doc),
+  ): Promise<(T & StoredFields) | null>;
   /** True when a row was deleted. */
   delete(type: string, id: string, merchantId: string): Promise<boolean>;
-  list<T extends Doc = Doc>(type: string, merchantId: string, opts?: ListOptions): Promise<ListResult<T & StoredFields>>;
+  list<T extends Doc = Doc>(
+    type: string,
+    merchantId: string,
+    opts?: ListOptions,
+  ): Promise<ListResult<T & StoredFields>>;
   count(type: string, merchantId: string, where?: Doc): Promise<number>;
   /**
    * Runs `fn` in one transaction. Every call on this repository made from within `fn`
@@ -100,7 +114,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
    */
   async function cachedPage(type: string, merchantId: string, limit: number, offset: number): Promise<ListResult<any>> {
     const key = `${merchantId}\u0000${type}`;
-    const { rows } = await db.query<{ n: number; version: number }>('SELECT n::int AS n, version::bigint AS version FROM resource_counts WHERE merchant_id = $1 AND type = $2', [merchantId, type]);
+    const { rows } = await db.query<{ n: number; version: number }>(
+      'SELECT n::int AS n, version::bigint AS version FROM resource_counts WHERE merchant_id = $1 AND type = $2',
+      [merchantId, type],
+    );
     if (!rows[0] || Number(rows[0].n) === 0) return { data: [], total: 0 };
     let entry = idCache.get(key);
     if (!entry || entry.version !== Number(rows[0].version)) {
@@ -118,7 +135,10 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
     }
     const pageIds = entry.ids.slice(offset, offset + limit);
     if (pageIds.length === 0) return { data: [], total: entry.ids.length };
-    const page = await db.query<{ id: string; data: Doc }>('SELECT id, data FROM resources WHERE id = ANY($1::text[])', [pageIds]);
+    const page = await db.query<{ id: string; data: Doc }>(
+      'SELECT id, data FROM resources WHERE id = ANY($1::text[])',
+      [pageIds],
+    );
     const byId = new Map(page.rows.map((r) => [r.id, r.data]));
     // A row deleted since the ids were read is simply missing from this page.
     return { data: pageIds.map((id) => byId.get(id)).filter((d) => d !== undefined) as any[], total: entry.ids.length };
@@ -130,9 +150,17 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       const at = now();
       const iso = at.toISOString();
       const id = opts.id ?? newId(opts.prefix);
-      const doc = withoutUndefined({ id, ...data, createdAt: (data.createdAt as string) ?? iso, updatedAt: (data.updatedAt as string) ?? iso });
+      const doc = withoutUndefined({
+        id,
+        ...data,
+        createdAt: (data.createdAt as string) ?? iso,
+        updatedAt: (data.updatedAt as string) ?? iso,
+      });
       doc.id = id;
-      await db.query('INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [id, merchantId, type, JSON.stringify(doc), at]);
+      await db.query(
+        'INSERT INTO resources (id, merchant_id, type, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)',
+        [id, merchantId, type, JSON.stringify(doc), at],
+      );
       return doc as any;
     },
     // Lookups go by primary key alone and check owner and type on the row: PGlite never
@@ -142,11 +170,15 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
       return owned(rows[0], type, merchantId);
     },
     async getForUpdate(type, id, merchantId) {
-      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR UPDATE', [id]);
+      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR UPDATE', [
+        id,
+      ]);
       return owned(rows[0], type, merchantId);
     },
     async getForShare(type, id, merchantId) {
-      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR SHARE', [id]);
+      const { rows } = await db.query<Row>('SELECT merchant_id, type, data FROM resources WHERE id = $1 FOR SHARE', [
+        id,
+      ]);
       return owned(rows[0], type, merchantId);
     },
     async update(type, id, merchantId, patch) {
@@ -156,7 +188,11 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         const at = now();
         const next = typeof patch === 'function' ? (patch as (c: any) => Doc)(current) : { ...current, ...patch };
         const doc = withoutUndefined({ ...next, id, createdAt: current.createdAt, updatedAt: at.toISOString() });
-        await r.db.query('UPDATE resources SET data = $1, updated_at = $2 WHERE id = $3', [JSON.stringify(doc), at, id]);
+        await r.db.query('UPDATE resources SET data = $1, updated_at = $2 WHERE id = $3', [
+          JSON.stringify(doc),
+          at,
+          id,
+        ]);
         return doc as any;
       });
     },
@@ -181,17 +217,22 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
         order = `data->>'${opts.orderBy.field}' ${dir}, seq ${dir}`;
       }
       // Clamped so any number a client sends stays a valid SQL integer literal.
-      const clamp = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0);
+      const clamp = (n: number) =>
+        Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), Number.MAX_SAFE_INTEGER) : 0;
       const limit = clamp(opts.limit ?? 100);
       const offset = clamp(opts.offset ?? 0);
-      const countedSql = 'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
-      const pageSql = (extra = '') => `SELECT data${extra} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+      const countedSql =
+        'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n';
+      const pageSql = (extra = '') =>
+        `SELECT data${extra} FROM resources WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
       // Only outside a transaction are the versions read all committed ones: only then the cache.
-      if (params.length === 2 && !opts.orderBy && offset > 100 && !db.inTransaction()) return cachedPage(type, merchantId, limit, offset);
+      if (params.length === 2 && !opts.orderBy && offset > 100 && !db.inTransaction())
+        return cachedPage(type, merchantId, limit, offset);
       if (params.length === 2) {
         // Unfiltered: the kept total rides along with the page (one round trip).
         const page = await db.query<{ data: Doc; total: number }>(pageSql(`, (${countedSql}) AS total`), params);
-        if (page.rows.length > 0) return { data: page.rows.map((r) => r.data as any), total: Number(page.rows[0].total) };
+        if (page.rows.length > 0)
+          return { data: page.rows.map((r) => r.data as any), total: Number(page.rows[0].total) };
         const { rows } = await db.query<{ n: number }>(countedSql, params);
         return { data: [], total: Number(rows[0].n) };
       }
@@ -203,10 +244,16 @@ export function createRepository(db: Db, options: RepositoryOptions = {}): Repos
     },
     async count(type, merchantId, where) {
       if (!where || Object.keys(withoutUndefined(where)).length === 0) {
-        const { rows } = await db.query<{ n: number }>('SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n', [merchantId, type]);
+        const { rows } = await db.query<{ n: number }>(
+          'SELECT COALESCE((SELECT n FROM resource_counts WHERE merchant_id = $1 AND type = $2), 0)::int AS n',
+          [merchantId, type],
+        );
         return Number(rows[0].n);
       }
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM resources WHERE merchant_id = $1 AND type = $2 AND data @> $3::jsonb', [merchantId, type, JSON.stringify(withoutUndefined(where))]);
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM resources WHERE merchant_id = $1 AND type = $2 AND data @> $3::jsonb',
+        [merchantId, type, JSON.stringify(withoutUndefined(where))],
+      );
       return Number(rows[0].n);
     },
     transaction(fn) {

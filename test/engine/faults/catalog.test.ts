@@ -29,8 +29,14 @@ describe('fault catalog', () => {
     const suites = new Set((await discoverSuites(DEFAULT_SUITES_DIR)).map((s) => s.name));
     for (const f of CATALOG) {
       expect(f.description.length, f.name).toBeGreaterThan(10);
-      expect(f.rules.filter((r) => !rules.has(r)), f.name).toEqual([]);
-      expect(f.suites.filter((s) => !suites.has(s)), f.name).toEqual([]);
+      expect(
+        f.rules.filter((r) => !rules.has(r)),
+        f.name,
+      ).toEqual([]);
+      expect(
+        f.suites.filter((s) => !suites.has(s)),
+        f.name,
+      ).toEqual([]);
       if (f.benign) expect(f.rules, f.name).toEqual([]);
       else expect(f.rules.length, f.name).toBeGreaterThan(0);
       expect(f.onRequest ?? f.onResponse, f.name).toBeDefined();
@@ -53,16 +59,35 @@ describe.each(CATALOG.map((f) => [f.name, f] as const))('%s', (_name, f) => {
 
 describe('composed benign variants', () => {
   test('each step sees what the one before made: timestamps rewritten, then the result gzip-compressed', async () => {
-    const both = composeFaults('offset then gzip', faultByName('benign-offset-timestamps')!, faultByName('benign-gzip')!);
-    const [o] = await simulate(both, [{ req: req('GET', '/v0/customers/cus_1'), res: json(200, { object: 'customer', createdAt: '2030-01-01T00:00:00Z' }) }]);
+    const both = composeFaults(
+      'offset then gzip',
+      faultByName('benign-offset-timestamps')!,
+      faultByName('benign-gzip')!,
+    );
+    const [o] = await simulate(both, [
+      {
+        req: req('GET', '/v0/customers/cus_1'),
+        res: json(200, { object: 'customer', createdAt: '2030-01-01T00:00:00Z' }),
+      },
+    ]);
     expect(o.response.headers['content-encoding']).toBe('gzip');
-    expect(JSON.parse(gunzipSync(o.response.body).toString())).toEqual({ object: 'customer', createdAt: '2030-01-01T00:00:00+00:00' });
+    expect(JSON.parse(gunzipSync(o.response.body).toString())).toEqual({
+      object: 'customer',
+      createdAt: '2030-01-01T00:00:00+00:00',
+    });
     expect(o.applied).toBe(2);
   });
 
   test('an answer given by an earlier step (an emulated 429) still goes through the later ones', async () => {
-    const both = composeFaults('sliding then http-date', faultByName('benign-sliding-window')!, faultByName('benign-retry-after-http-date')!);
-    const portal = { req: req('POST', '/v0/subscriptions/sub_1/portal', {}), res: json(200, { object: 'portal_session' }) };
+    const both = composeFaults(
+      'sliding then http-date',
+      faultByName('benign-sliding-window')!,
+      faultByName('benign-retry-after-http-date')!,
+    );
+    const portal = {
+      req: req('POST', '/v0/subscriptions/sub_1/portal', {}),
+      res: json(200, { object: 'portal_session' }),
+    };
     const out = await simulate(both, [portal, portal]);
     expect(out.map((o) => o.response.status)).toEqual([200, 429]);
     expect(out[1].forwarded).toBeUndefined();

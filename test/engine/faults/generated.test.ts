@@ -6,7 +6,12 @@ import { describe, expect, test } from 'vitest';
 import { loadSpec } from '../../../src/spec/index.ts';
 import { loadRules } from '../../../src/spec/rules.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../../src/engine/runner/index.ts';
-import { GENERATED_KINDS, generatedCatalog, INTERMITTENT_COUNT, sampleFaults } from '../../../src/engine/faults/generated/index.ts';
+import {
+  GENERATED_KINDS,
+  generatedCatalog,
+  INTERMITTENT_COUNT,
+  sampleFaults,
+} from '../../../src/engine/faults/generated/index.ts';
 import { fieldSites, otherType, breakPattern, breakEnum, editAt } from '../../../src/engine/faults/generated/fields.ts';
 import { CATALOG } from '../../../src/engine/faults/catalog/index.ts';
 import { parseFaultsArgs, selectFaults } from '../../../src/cli/commands/faults.ts';
@@ -22,11 +27,30 @@ describe('generated catalog', () => {
     expect(GENERATED_KINDS.filter((k) => !kinds.has(k))).toEqual([]);
     expect(catalog.filter((f) => f.kind === 'intermittent')).toHaveLength(INTERMITTENT_COUNT);
     const cross = catalog.filter((f) => f.kind === 'cross-merchant').map((f) => f.operationId);
-    for (const op of ['getCustomer', 'updateItem', 'deleteFee', 'migrateSubscriptionVersion', 'updateWebhooks', 'listAlerts', 'createProduct', 'createBillingSchedule']) expect(cross).toContain(op);
+    for (const op of [
+      'getCustomer',
+      'updateItem',
+      'deleteFee',
+      'migrateSubscriptionVersion',
+      'updateWebhooks',
+      'listAlerts',
+      'createProduct',
+      'createBillingSchedule',
+    ])
+      expect(cross).toContain(op);
     // A provider name is no merchant's resource; the costs report's and line items' parameters are not shown.
-    for (const op of ['listCrmAccounts', 'getCostsReport', 'createInvoiceLineItems', 'listCustomers']) expect(cross).not.toContain(op);
+    for (const op of ['listCrmAccounts', 'getCostsReport', 'createInvoiceLineItems', 'listCustomers'])
+      expect(cross).not.toContain(op);
     const bounds = catalog.filter((f) => f.kind === 'bound-strict' || f.kind === 'bound-lax').map((f) => f.name);
-    for (const b of ['updateCustomer-externalId-max-length', 'updateCustomer-taxRates-max', 'updateCustomer-taxRates-min', 'listAlerts-limit-min', 'listAlerts-limit-max', 'listAlerts-offset-min', 'migrateSubscriptionVersion-targetVersionNumber-max']) {
+    for (const b of [
+      'updateCustomer-externalId-max-length',
+      'updateCustomer-taxRates-max',
+      'updateCustomer-taxRates-min',
+      'listAlerts-limit-min',
+      'listAlerts-limit-max',
+      'listAlerts-offset-min',
+      'migrateSubscriptionVersion-targetVersionNumber-max',
+    ]) {
       expect(bounds).toContain(`gen-${b}-too-strict`);
       expect(bounds).toContain(`gen-${b}-too-lax`);
     }
@@ -41,8 +65,14 @@ describe('generated catalog', () => {
       expect(names.has(f.name), f.name).toBe(false);
       names.add(f.name);
       expect(f.name).toMatch(/^gen(-[a-zA-Z0-9]+)+$/);
-      expect(f.rules.filter((r) => !rules.has(r)), f.name).toEqual([]);
-      expect(f.suites.filter((s) => !suites.has(s)), f.name).toEqual([]);
+      expect(
+        f.rules.filter((r) => !rules.has(r)),
+        f.name,
+      ).toEqual([]);
+      expect(
+        f.suites.filter((s) => !suites.has(s)),
+        f.name,
+      ).toEqual([]);
       if (f.benign) expect(f.rules, f.name).toEqual([]);
       expect(f.benign && f.indeterminate, f.name).toBeFalsy();
     }
@@ -52,10 +82,15 @@ describe('generated catalog', () => {
     const byName = new Map(catalog.map((f) => [f.name, f]));
     expect(byName.get('gen-updateWebhooks-applicationId-drop')).toMatchObject({ kind: 'drop' });
     expect(byName.get('gen-updateWebhooks-applicationId-drop')?.indeterminate).toBeUndefined();
-    expect(byName.get('gen-getPayment-paymentUrl-omitted')).toMatchObject({ kind: 'benign-omit-optional', benign: true });
+    expect(byName.get('gen-getPayment-paymentUrl-omitted')).toMatchObject({
+      kind: 'benign-omit-optional',
+      benign: true,
+    });
     expect(byName.get('gen-updateItem-name-drop')?.indeterminate).toMatch(/does not say/);
     // Leaving out a field the client writes (taxId) reads as wiping it: no benign variant.
-    expect([...byName.keys()].filter((n) => /^gen-(get|update)Customer-(taxId|externalId)-(omitted|drop)$/.test(n))).toEqual([]);
+    expect(
+      [...byName.keys()].filter((n) => /^gen-(get|update)Customer-(taxId|externalId)-(omitted|drop)$/.test(n)),
+    ).toEqual([]);
     // A note on one field ("endDate: always present", "merchantId is present on single-price reads") states no other field's presence.
     expect(byName.get('gen-createBillingSchedule-orderId-drop')?.indeterminate).toMatch(/does not say/);
     expect(byName.get('gen-getPrice-id-drop')?.indeterminate).toMatch(/does not say/);
@@ -68,7 +103,9 @@ describe('generated catalog', () => {
   });
 
   test('field sites walk arrays and list envelopes; value breakers break what they say', () => {
-    const sites = fieldSites(spec.operation('listScheduleIntervals')!.responses['2XX'].schema).map((s) => s.path.join('.'));
+    const sites = fieldSites(spec.operation('listScheduleIntervals')!.responses['2XX'].schema).map((s) =>
+      s.path.join('.'),
+    );
     expect(sites).toContain('data.*.scheduleId');
     expect(sites).toContain('pagination.total');
     expect(otherType('12', { type: 'string' })).toBe(12);
@@ -86,19 +123,38 @@ describe('generated catalog', () => {
     expect(sampleFaults(catalog, 40, 3).map((f) => f.name)).toEqual(a);
     expect(sampleFaults(catalog, 40, 4).map((f) => f.name)).not.toEqual(a);
     expect(new Set(sampleFaults(catalog, 40, 3).map((f) => f.kind)).size).toBe(GENERATED_KINDS.length);
-    const flags = parseFaultsArgs(['--catalog', 'generated', '--sample', '12', '--sample-seed', '5', '--kind', 'drop,type']);
+    const flags = parseFaultsArgs([
+      '--catalog',
+      'generated',
+      '--sample',
+      '12',
+      '--sample-seed',
+      '5',
+      '--kind',
+      'drop,type',
+    ]);
     const picked = selectFaults(flags, catalog);
     expect(picked).toHaveLength(12);
     expect(picked.every((f) => f.kind === 'drop' || f.kind === 'type')).toBe(true);
   });
 });
 
-test('a cross-merchant fault on a filtered list shows the other merchant\'s items where a scoped target shows none', async () => {
+test("a cross-merchant fault on a filtered list shows the other merchant's items where a scoped target shows none", async () => {
   const f = catalog.find((x) => x.name === 'gen-listAlerts-cross-merchant')!;
   const path = '/v0/alerts?resourceId=wal_demo1';
   const owner = 'Bearer sk_test_demo0key0000000000';
-  const items = { object: 'list', data: [{ object: 'alert', id: 'alert_1' }], pagination: { limit: 10, offset: 0, total: 1 } };
-  const scoped = (r: { headers: Record<string, string> }) => json(200, r.headers.authorization === owner ? items : { ...items, data: [], pagination: { limit: 10, offset: 0, total: 0 } });
+  const items = {
+    object: 'list',
+    data: [{ object: 'alert', id: 'alert_1' }],
+    pagination: { limit: 10, offset: 0, total: 1 },
+  };
+  const scoped = (r: { headers: Record<string, string> }) =>
+    json(
+      200,
+      r.headers.authorization === owner
+        ? items
+        : { ...items, data: [], pagination: { limit: 10, offset: 0, total: 0 } },
+    );
   const out = await simulate(f, [
     { req: req('GET', path, undefined, { authorization: owner }), res: scoped },
     { req: req('GET', path, undefined, { authorization: 'Bearer sk_test_other0key' }), res: scoped },
@@ -108,20 +164,26 @@ test('a cross-merchant fault on a filtered list shows the other merchant\'s item
 });
 
 describe('generated faults: each demo is changed as described, and counted as applied', () => {
-  test.each(catalog.filter((f) => f.kind !== 'intermittent').map((f) => [f.name, f] as const))('%s', async (_name, f) => {
-    const withFault = await simulate(f, f.demo.steps);
-    const last = withFault[withFault.length - 1];
-    expect(f.demo.verify(last, withFault)).toBeUndefined();
-    expect(last.applied).toBeGreaterThan(0);
-    // Raised limits are the target's doing (target.raiseRateLimits): the proxy only counts them.
-    if (f.target?.raiseRateLimits && !f.onRequest) return;
-    const untouched = await simulate(undefined, f.demo.steps);
-    expect(digest(last)).not.toBe(digest(untouched[untouched.length - 1]));
-    expect(f.demo.verify(untouched[untouched.length - 1], untouched)).toBeDefined();
-  });
+  test.each(catalog.filter((f) => f.kind !== 'intermittent').map((f) => [f.name, f] as const))(
+    '%s',
+    async (_name, f) => {
+      const withFault = await simulate(f, f.demo.steps);
+      const last = withFault[withFault.length - 1];
+      expect(f.demo.verify(last, withFault)).toBeUndefined();
+      expect(last.applied).toBeGreaterThan(0);
+      // Raised limits are the target's doing (target.raiseRateLimits): the proxy only counts them.
+      if (f.target?.raiseRateLimits && !f.onRequest) return;
+      const untouched = await simulate(undefined, f.demo.steps);
+      expect(digest(last)).not.toBe(digest(untouched[untouched.length - 1]));
+      expect(f.demo.verify(untouched[untouched.length - 1], untouched)).toBeDefined();
+    },
+  );
 
-  test.each(catalog.filter((f) => f.kind === 'intermittent').map((f) => [f.name, f] as const))('%s strikes on some exchanges only', async (_name, f) => {
-    const withFault = await simulate(f, f.demo.steps);
-    expect(f.demo.verify(withFault[withFault.length - 1], withFault)).toBeUndefined();
-  });
+  test.each(catalog.filter((f) => f.kind === 'intermittent').map((f) => [f.name, f] as const))(
+    '%s strikes on some exchanges only',
+    async (_name, f) => {
+      const withFault = await simulate(f, f.demo.steps);
+      expect(f.demo.verify(withFault[withFault.length - 1], withFault)).toBeUndefined();
+    },
+  );
 });

@@ -13,7 +13,9 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '60' });
-      res.end(JSON.stringify({ object: 'echo', method: req.method, path: req.url, body: body ? JSON.parse(body) : null }));
+      res.end(
+        JSON.stringify({ object: 'echo', method: req.method, path: req.url, body: body ? JSON.parse(body) : null }),
+      );
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
@@ -74,7 +76,8 @@ describe('fault proxy', () => {
       fault: {
         name: 'short-circuit',
         onRequest(req) {
-          if (req.path.startsWith('/blocked')) return { status: 418, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not json') };
+          if (req.path.startsWith('/blocked'))
+            return { status: 418, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not json') };
           (req.json as { n: number }).n = 42;
         },
       },
@@ -91,7 +94,10 @@ describe('fault proxy', () => {
   });
 
   test('raw bytes set by a fault win over the parsed JSON, and setFault swaps faults', async () => {
-    const proxy = await startProxy({ upstream: upstreamUrl, fault: { name: 'garbage', onResponse: (_q, res) => ({ ...res, body: Buffer.from('<html>') }) } });
+    const proxy = await startProxy({
+      upstream: upstreamUrl,
+      fault: { name: 'garbage', onResponse: (_q, res) => ({ ...res, body: Buffer.from('<html>') }) },
+    });
     try {
       expect((await via(proxy, '/a')).text).toBe('<html>');
       proxy.setFault(undefined);

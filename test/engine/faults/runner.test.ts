@@ -10,14 +10,36 @@ const fault = faultByName('rate-missing-retry-after')!;
 const benign = faultByName('benign-extra-properties')!;
 
 function run(over: Partial<RunRecord & { applied: number; exchanges: number }> = {}) {
-  return { exitCode: 1, failedRules: ['RATE.RETRY_AFTER.ON_429'], informationalFailed: [], durationMs: 1500, suites: ['rate-limits'], reportDir: '/tmp/x', applied: 3, exchanges: 40, ...over };
+  return {
+    exitCode: 1,
+    failedRules: ['RATE.RETRY_AFTER.ON_429'],
+    informationalFailed: [],
+    durationMs: 1500,
+    suites: ['rate-limits'],
+    reportDir: '/tmp/x',
+    applied: 3,
+    exchanges: 40,
+    ...over,
+  };
 }
-const baseline = (failedRules: string[] = [], exitCode = failedRules.length ? 1 : 0): RunRecord => ({ exitCode, failedRules, informationalFailed: [], durationMs: 9000, suites: [], reportDir: '/tmp/b' });
+const baseline = (failedRules: string[] = [], exitCode = failedRules.length ? 1 : 0): RunRecord => ({
+  exitCode,
+  failedRules,
+  informationalFailed: [],
+  durationMs: 9000,
+  suites: [],
+  reportDir: '/tmp/b',
+});
 
 describe('judging one run', () => {
   test('a failed run through a fault that applied is caught, citing the rules it fired', () => {
     const r = judge(fault, run(), baseline());
-    expect(r).toMatchObject({ outcome: 'caught', rulesFired: ['RATE.RETRY_AFTER.ON_429'], expectedFired: ['RATE.RETRY_AFTER.ON_429'], applied: 3 });
+    expect(r).toMatchObject({
+      outcome: 'caught',
+      rulesFired: ['RATE.RETRY_AFTER.ON_429'],
+      expectedFired: ['RATE.RETRY_AFTER.ON_429'],
+      applied: 3,
+    });
   });
 
   test('a fault that never applied is not exercised, even when the run failed', () => {
@@ -27,13 +49,18 @@ describe('judging one run', () => {
   test('a passing run misses the fault; a run that could not complete is an error', () => {
     expect(judge(fault, run({ exitCode: 0, failedRules: [] }), baseline()).outcome).toBe('missed');
     expect(judge(fault, run({ exitCode: 2, failedRules: [], error: 'exit 2' }), baseline()).outcome).toBe('error');
-    expect(judge(fault, run({ exitCode: null, failedRules: [], error: 'timed out' }), baseline()).outcome).toBe('error');
+    expect(judge(fault, run({ exitCode: null, failedRules: [], error: 'timed out' }), baseline()).outcome).toBe(
+      'error',
+    );
   });
 
   test('rules the baseline already fails do not count: only new ones catch a fault', () => {
     const known = baseline(['RATE.RETRY_AFTER.ON_429']);
     expect(judge(fault, run(), known)).toMatchObject({ outcome: 'missed', rulesFired: [] });
-    expect(judge(fault, run({ failedRules: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] }), known)).toMatchObject({ outcome: 'caught', rulesFired: ['RATE.EXCEEDED.BODY'] });
+    expect(judge(fault, run({ failedRules: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'] }), known)).toMatchObject({
+      outcome: 'caught',
+      rulesFired: ['RATE.EXCEEDED.BODY'],
+    });
   });
 
   test('a benign variant is flagged when the run fails, and passes otherwise', () => {
@@ -48,41 +75,119 @@ describe('summary and exit code', () => {
 
   test('rates: caught / faults and flagged / benign; exit 0 only when all caught and none flagged', () => {
     const other = faultByName('conv-wrong-id-prefix')!;
-    const s = summarize(results([[fault, 'caught'], [other, 'missed'], [benign, 'passed']]), 1000, baseline());
-    expect(s).toMatchObject({ faults: 2, caught: 1, missed: 1, detectionRate: 0.5, benign: 1, flagged: 0, falseAlarmRate: 0, exitCode: 1 });
-    expect(summarize(results([[fault, 'caught'], [benign, 'passed']]), 1000, baseline()).exitCode).toBe(0);
-    expect(summarize(results([[fault, 'caught'], [benign, 'flagged']]), 1000, baseline())).toMatchObject({ falseAlarmRate: 1, exitCode: 1 });
-    expect(summarize(results([[fault, 'not-exercised']]), 1000, baseline())).toMatchObject({ caught: 0, notExercised: 1, exitCode: 1 });
+    const s = summarize(
+      results([
+        [fault, 'caught'],
+        [other, 'missed'],
+        [benign, 'passed'],
+      ]),
+      1000,
+      baseline(),
+    );
+    expect(s).toMatchObject({
+      faults: 2,
+      caught: 1,
+      missed: 1,
+      detectionRate: 0.5,
+      benign: 1,
+      flagged: 0,
+      falseAlarmRate: 0,
+      exitCode: 1,
+    });
+    expect(
+      summarize(
+        results([
+          [fault, 'caught'],
+          [benign, 'passed'],
+        ]),
+        1000,
+        baseline(),
+      ).exitCode,
+    ).toBe(0);
+    expect(
+      summarize(
+        results([
+          [fault, 'caught'],
+          [benign, 'flagged'],
+        ]),
+        1000,
+        baseline(),
+      ),
+    ).toMatchObject({ falseAlarmRate: 1, exitCode: 1 });
+    expect(summarize(results([[fault, 'not-exercised']]), 1000, baseline())).toMatchObject({
+      caught: 0,
+      notExercised: 1,
+      exitCode: 1,
+    });
     expect(summarize(results([[fault, 'caught']]), 1000, baseline([], 2)).exitCode).toBe(2);
   });
 
   test('indeterminate cases are judged like benign variants but counted in neither rate; faults that never applied leave the applied rate', () => {
-    const open: CatalogFault = { ...fault, name: 'open-case', indeterminate: 'the document does not say whether the field is always there' };
+    const open: CatalogFault = {
+      ...fault,
+      name: 'open-case',
+      indeterminate: 'the document does not say whether the field is always there',
+    };
     const flagged = judge(open, run(), baseline());
     expect(flagged).toMatchObject({ outcome: 'flagged', indeterminate: open.indeterminate });
     const other = faultByName('conv-wrong-id-prefix')!;
-    const s = summarize([flagged, { ...judge(fault, run(), undefined), outcome: 'caught' }, { ...judge(other, run(), undefined), outcome: 'not-exercised' }], 1000, baseline());
-    expect(s).toMatchObject({ faults: 2, caught: 1, detectionRate: 0.5, detectionRateApplied: 1, indeterminate: 1, indeterminateFlagged: 1, benign: 0, exitCode: 1 });
+    const s = summarize(
+      [
+        flagged,
+        { ...judge(fault, run(), undefined), outcome: 'caught' },
+        { ...judge(other, run(), undefined), outcome: 'not-exercised' },
+      ],
+      1000,
+      baseline(),
+    );
+    expect(s).toMatchObject({
+      faults: 2,
+      caught: 1,
+      detectionRate: 0.5,
+      detectionRateApplied: 1,
+      indeterminate: 1,
+      indeterminateFlagged: 1,
+      benign: 0,
+      exitCode: 1,
+    });
   });
 
-  test('the suites of a run: the override, else the fault\'s own; the baseline covers their union (all when one needs all)', () => {
+  test("the suites of a run: the override, else the fault's own; the baseline covers their union (all when one needs all)", () => {
     expect(suitesFor(fault, ['auth'], [fault])).toEqual(['auth']);
     expect(suitesFor(fault, undefined, [fault])).toEqual(['rate-limits']);
-    expect(suitesFor(undefined, undefined, [fault, faultByName('conv-wrong-id-prefix')!])).toEqual(['customers', 'rate-limits']);
+    expect(suitesFor(undefined, undefined, [fault, faultByName('conv-wrong-id-prefix')!])).toEqual([
+      'customers',
+      'rate-limits',
+    ]);
     expect(suitesFor(undefined, undefined, [fault, benign])).toEqual([]);
   });
 });
 
 describe('report', () => {
   const report = () => {
-    const rs = [judge(fault, run(), baseline()), judge(faultByName('conv-wrong-id-prefix')!, run({ exitCode: 0, failedRules: [] }), baseline()), judge(benign, run({ exitCode: 0, failedRules: [] }), baseline())];
-    return { startedAt: '2030-01-01T00:00:00.000Z', target: { bundled: true }, profile: 'quick', seed: 1, parallel: 2, baseline: baseline(), results: rs, summary: summarize(rs, 4500, baseline()) };
+    const rs = [
+      judge(fault, run(), baseline()),
+      judge(faultByName('conv-wrong-id-prefix')!, run({ exitCode: 0, failedRules: [] }), baseline()),
+      judge(benign, run({ exitCode: 0, failedRules: [] }), baseline()),
+    ];
+    return {
+      startedAt: '2030-01-01T00:00:00.000Z',
+      target: { bundled: true },
+      profile: 'quick',
+      seed: 1,
+      parallel: 2,
+      baseline: baseline(),
+      results: rs,
+      summary: summarize(rs, 4500, baseline()),
+    };
   };
 
   test('the table has fault, family, caught?, rules fired and time; the summary gives both rates and what was missed', () => {
     const lines = resultTable(report());
     expect(lines[0]).toMatch(/^FAULT\s+FAMILY\s+CAUGHT\?\s+RULES FIRED\s+TIME$/);
-    expect(lines.find((l) => l.startsWith('rate-missing-retry-after'))).toMatch(/rate-limits\s+yes\s+RATE\.RETRY_AFTER\.ON_429\s+1\.5 s$/);
+    expect(lines.find((l) => l.startsWith('rate-missing-retry-after'))).toMatch(
+      /rate-limits\s+yes\s+RATE\.RETRY_AFTER\.ON_429\s+1\.5 s$/,
+    );
     expect(lines.find((l) => l.startsWith('conv-wrong-id-prefix'))).toMatch(/\sNO\s/);
     expect(lines.find((l) => l.startsWith('benign-extra-properties'))).toMatch(/\(benign\)\s+not flagged/);
     const summary = summaryLines(report()).join('\n');
@@ -94,7 +199,11 @@ describe('report', () => {
   });
 
   test('long rule lists are shortened with a count', () => {
-    const r = { ...judge(fault, run(), undefined), rulesFired: Array.from({ length: 8 }, (_, i) => `RATE.SOMETHING_${i}.LONG_NAME`), expectedFired: [] };
+    const r = {
+      ...judge(fault, run(), undefined),
+      rulesFired: Array.from({ length: 8 }, (_, i) => `RATE.SOMETHING_${i}.LONG_NAME`),
+      expectedFired: [],
+    };
     expect(firedShort(r, 64)).toMatch(/\(\+\d\)$/);
     expect(firedShort(r, 64).length).toBeLessThanOrEqual(64);
   });
@@ -106,19 +215,66 @@ describe('report', () => {
 
 describe('conform faults flags', () => {
   test('lists of faults, families and suites; defaults; --benign-only and --faults-only', () => {
-    const f = parseFaultsArgs(['--fault', 'a', 'b', '--fault=c,d', '--family', 'auth', '--suite', 'customers', '--parallel', '1', '--no-baseline', '--seed', '7']);
-    expect(f).toMatchObject({ faults: ['a', 'b', 'c', 'd'], families: ['auth'], suites: ['customers'], parallel: 1, baseline: false, seed: 7, profile: 'quick' });
-    expect(parseFaultsArgs([])).toMatchObject({ parallel: 2, seed: 1, baseline: true, benignOnly: false, faultsOnly: false });
-    expect(selectFaults({ faults: [], families: [], benignOnly: true, faultsOnly: false }).every((x) => x.benign)).toBe(true);
-    expect(selectFaults({ faults: [], families: ['auth'], benignOnly: false, faultsOnly: true }).every((x) => x.family === 'auth' && !x.benign)).toBe(true);
+    const f = parseFaultsArgs([
+      '--fault',
+      'a',
+      'b',
+      '--fault=c,d',
+      '--family',
+      'auth',
+      '--suite',
+      'customers',
+      '--parallel',
+      '1',
+      '--no-baseline',
+      '--seed',
+      '7',
+    ]);
+    expect(f).toMatchObject({
+      faults: ['a', 'b', 'c', 'd'],
+      families: ['auth'],
+      suites: ['customers'],
+      parallel: 1,
+      baseline: false,
+      seed: 7,
+      profile: 'quick',
+    });
+    expect(parseFaultsArgs([])).toMatchObject({
+      parallel: 2,
+      seed: 1,
+      baseline: true,
+      benignOnly: false,
+      faultsOnly: false,
+    });
+    expect(selectFaults({ faults: [], families: [], benignOnly: true, faultsOnly: false }).every((x) => x.benign)).toBe(
+      true,
+    );
+    expect(
+      selectFaults({ faults: [], families: ['auth'], benignOnly: false, faultsOnly: true }).every(
+        (x) => x.family === 'auth' && !x.benign,
+      ),
+    ).toBe(true);
   });
 
   test('bad input is a usage error (exit 2)', () => {
-    for (const argv of [['--profile', 'deep'], ['--parallel', '0'], ['--benign-only', '--faults-only'], ['--base-url', 'ftp://x'], ['--fault'], ['--what']]) {
+    for (const argv of [
+      ['--profile', 'deep'],
+      ['--parallel', '0'],
+      ['--benign-only', '--faults-only'],
+      ['--base-url', 'ftp://x'],
+      ['--fault'],
+      ['--what'],
+    ]) {
       expect(() => parseFaultsArgs(argv), argv.join(' ')).toThrow(CliError);
     }
-    expect(() => selectFaults({ faults: ['no-such-fault'], families: [], benignOnly: false, faultsOnly: false })).toThrow(/unknown fault: no-such-fault/);
-    expect(() => selectFaults({ faults: [], families: ['billing'], benignOnly: false, faultsOnly: false })).toThrow(/unknown family: billing/);
-    expect(() => selectFaults({ faults: ['rate-missing-retry-after'], families: [], benignOnly: true, faultsOnly: false })).toThrow(/no fault matches/);
+    expect(() =>
+      selectFaults({ faults: ['no-such-fault'], families: [], benignOnly: false, faultsOnly: false }),
+    ).toThrow(/unknown fault: no-such-fault/);
+    expect(() => selectFaults({ faults: [], families: ['billing'], benignOnly: false, faultsOnly: false })).toThrow(
+      /unknown family: billing/,
+    );
+    expect(() =>
+      selectFaults({ faults: ['rate-missing-retry-after'], families: [], benignOnly: true, faultsOnly: false }),
+    ).toThrow(/no fault matches/);
   });
 });

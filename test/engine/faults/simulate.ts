@@ -38,7 +38,10 @@ export async function simulate(fault: Fault | undefined, steps: DemoStep[]): Pro
     const originalBody = res.body;
     const originalJson = JSON.stringify(res.json);
     const final = (fault?.onResponse ? await fault.onResponse(request, res, ctx) : undefined) ?? res;
-    const body = final.body !== originalBody || final.json === undefined || JSON.stringify(final.json) === originalJson ? final.body : Buffer.from(JSON.stringify(final.json));
+    const body =
+      final.body !== originalBody || final.json === undefined || JSON.stringify(final.json) === originalJson
+        ? final.body
+        : Buffer.from(JSON.stringify(final.json));
     out.push({ forwarded, response: { ...final, body }, applied, durationMs: performance.now() - t0 });
   }
   return out;
@@ -47,7 +50,12 @@ export async function simulate(fault: Fault | undefined, steps: DemoStep[]): Pro
 /** A comparable digest of an outcome: what reached the target and what the client got. */
 export function digest(o: DemoOutcome): string {
   return JSON.stringify({
-    forwarded: o.forwarded && { method: o.forwarded.method, path: o.forwarded.path, headers: o.forwarded.headers, json: o.forwarded.json },
+    forwarded: o.forwarded && {
+      method: o.forwarded.method,
+      path: o.forwarded.path,
+      headers: o.forwarded.headers,
+      json: o.forwarded.json,
+    },
     status: o.response.status,
     headers: o.response.headers,
     body: o.response.body.toString('utf8'),

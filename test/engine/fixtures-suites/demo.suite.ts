@@ -4,7 +4,12 @@ import { scenario } from '../../../src/engine/scenario.ts';
 scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');
   t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
-  t.expectRule('CUSTOMERS.GET.BY_ID', (res.body as { id?: string })?.id === 'cus_demo1', 'the customer read is the one asked for', res);
+  t.expectRule(
+    'CUSTOMERS.GET.BY_ID',
+    (res.body as { id?: string })?.id === 'cus_demo1',
+    'the customer read is the one asked for',
+    res,
+  );
 });
 
 scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown customer gets 404', async (t) => {
@@ -12,17 +17,26 @@ scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown customer gets 404', async 
   t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
 });
 
-scenario(['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'], 'a missing bearer gets 401 without rate headers', async (t) => {
-  const res = await t.http.get('/v0/customers', { key: null });
-  t.expectStatus('AUTH.401.SHAPE', res, 401);
-});
+scenario(
+  ['AUTH.401.SHAPE', 'RATE.FAILED_AUTH.NO_HEADERS'],
+  'a missing bearer gets 401 without rate headers',
+  async (t) => {
+    const res = await t.http.get('/v0/customers', { key: null });
+    t.expectStatus('AUTH.401.SHAPE', res, 401);
+  },
+);
 
 scenario(['WEBHOOKS.404.NEVER_ENABLED'], 'needs a fixture the target cannot give', async (t) => {
   await t.fixture((f) => f.merchantWithoutWebhooks());
   t.expectRule('WEBHOOKS.404.NEVER_ENABLED', false, 'unreachable without the fixture');
 });
 
-scenario(['CUSTOMERS.DELETE.UNBLOCKED'], 'a destructive scenario', async (t) => {
-  const res = await t.http.delete('/v0/customers/cus_demo1');
-  t.expectStatus('CUSTOMERS.DELETE.UNBLOCKED', res, [200, 204]);
-}, { destructive: true });
+scenario(
+  ['CUSTOMERS.DELETE.UNBLOCKED'],
+  'a destructive scenario',
+  async (t) => {
+    const res = await t.http.delete('/v0/customers/cus_demo1');
+    t.expectStatus('CUSTOMERS.DELETE.UNBLOCKED', res, [200, 204]);
+  },
+  { destructive: true },
+);

@@ -4,7 +4,9 @@ import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { describeNegative, type JsonSchema, type NegativeCase } from '../../../src/engine/generators/index.ts';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const cache = new Map<JsonSchema, ReturnType<Ajv2020['compile']>>();
 
@@ -34,7 +36,10 @@ export function breaksExactly(c: NegativeCase, errors: AjvError[]): void {
       expect(`${e.instancePath}/${String(e.params.missingProperty)}`).toBe(c.pointer);
     } else {
       // `const` is reported under its own keyword; it is the enum kind here.
-      expect(c.constraint === 'enum' ? ['enum', 'const'] : [c.constraint], `${name(c)}: ${JSON.stringify(errors)}`).toContain(e.keyword);
+      expect(
+        c.constraint === 'enum' ? ['enum', 'const'] : [c.constraint],
+        `${name(c)}: ${JSON.stringify(errors)}`,
+      ).toContain(e.keyword);
       expect(e.instancePath).toBe(c.pointer);
     }
   }

@@ -23,14 +23,22 @@ const laxValidation: Fault = {
     const m = /^\/v0\/customers\/([^/]+)$/.exec(path);
     if (!m) return;
     const id = decodeURIComponent(m[1]);
-    if (req.method === 'PATCH' && typeof (req.json as { taxRates?: unknown })?.taxRates === 'number' && (req.json as { taxRates: number }).taxRates > 100) {
+    if (
+      req.method === 'PATCH' &&
+      typeof (req.json as { taxRates?: unknown })?.taxRates === 'number' &&
+      (req.json as { taxRates: number }).taxRates > 100
+    ) {
       (req.json as { taxRates: number }).taxRates = 100;
       ctx.applied();
       return req;
     }
     if (req.method === 'GET' && !/^cus_[a-zA-Z0-9]+$/.test(id)) {
       ctx.applied();
-      return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ message: 'found it anyway' })) };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ message: 'found it anyway' })),
+      };
     }
   },
 };
@@ -48,15 +56,30 @@ let work: string;
 
 function conform(args: string[]): Promise<Omit<Run, 'dir'>> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: KEY }, timeout: 170_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin/conform.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: KEY }, timeout: 170_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
     );
   });
 }
 
 async function runContract(name: string): Promise<Run> {
   const dir = join(work, name);
-  const r = await conform(['run', '--suite', 'contract', '--base-url', proxy.url, '--seed', '11', '--report-dir', dir, '--plain']);
+  const r = await conform([
+    'run',
+    '--suite',
+    'contract',
+    '--base-url',
+    proxy.url,
+    '--seed',
+    '11',
+    '--report-dir',
+    dir,
+    '--plain',
+  ]);
   return { ...r, dir };
 }
 
@@ -65,7 +88,8 @@ interface RuleEntry {
   verdict: string;
   failures: { message: string; replay?: string }[];
 }
-const rulesOf = async (run: Run): Promise<RuleEntry[]> => JSON.parse(await readFile(join(run.dir, 'report.json'), 'utf8')).rules;
+const rulesOf = async (run: Run): Promise<RuleEntry[]> =>
+  JSON.parse(await readFile(join(run.dir, 'report.json'), 'utf8')).rules;
 
 let first: Run;
 let second: Run;
@@ -88,10 +112,23 @@ describe('contract suite on a lax target', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(1);
     expect(proxy.stats.applied).toBeGreaterThan(0);
-    const failed = (await rulesOf(first)).filter((r) => r.verdict === 'failed').map((r) => r.id).sort();
+    const failed = (await rulesOf(first))
+      .filter((r) => r.verdict === 'failed')
+      .map((r) => r.id)
+      .sort();
     // The GET fault's 200 body is no customer, so the response checks fail too.
-    expect(failed).toEqual(expect.arrayContaining(['CUSTOMERS.TAX_RATES.RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.PATTERN.400']));
-    for (const untouched of ['VALIDATION.TYPE.400', 'VALIDATION.REQUIRED.400', 'VALIDATION.ENUM.400', 'VALIDATION.VALID_REQUEST.NOT_400', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'ALERTS.LIST.LIMIT_RANGE', 'MIGRATION.400.TARGET_RANGE'])
+    expect(failed).toEqual(
+      expect.arrayContaining(['CUSTOMERS.TAX_RATES.RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.PATTERN.400']),
+    );
+    for (const untouched of [
+      'VALIDATION.TYPE.400',
+      'VALIDATION.REQUIRED.400',
+      'VALIDATION.ENUM.400',
+      'VALIDATION.VALID_REQUEST.NOT_400',
+      'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH',
+      'ALERTS.LIST.LIMIT_RANGE',
+      'MIGRATION.400.TARGET_RANGE',
+    ])
       expect(failed, untouched).not.toContain(untouched);
   });
 
@@ -104,7 +141,9 @@ describe('contract suite on a lax target', () => {
     expect(failure.message).toContain('"value":100.01');
     // The documented edge is sent first, on a minimal body: nothing else could explain the verdict.
     expect(failure.message).toContain('"body":{"taxRates":100.01}');
-    expect(failure.message).toMatch(/replay: curl .*-X PATCH .*\/v0\/customers\/cus_\w+.* "Authorization: Bearer \$CONFORM_API_KEY"/);
+    expect(failure.message).toMatch(
+      /replay: curl .*-X PATCH .*\/v0\/customers\/cus_\w+.* "Authorization: Bearer \$CONFORM_API_KEY"/,
+    );
     expect(failure.message).toContain(`CONFORM_REPLAY='updateCustomer negative body /taxRates maximum|`);
     expect(failure.replay).toContain('$CONFORM_API_KEY');
   });
@@ -119,7 +158,12 @@ describe('contract suite on a lax target', () => {
   test('the same --seed finds the same failures on the same cases', async () => {
     const cases = async (run: Run) =>
       (await rulesOf(run))
-        .flatMap((r) => r.failures.map((f) => `${r.id} ${(/seed: -?\d+ {2}path: "[\d:]*"/.exec(f.message) ?? [''])[0]} ${(/"value":[^,}]*/.exec(f.message) ?? [''])[0]}`))
+        .flatMap((r) =>
+          r.failures.map(
+            (f) =>
+              `${r.id} ${(/seed: -?\d+ {2}path: "[\d:]*"/.exec(f.message) ?? [''])[0]} ${(/"value":[^,}]*/.exec(f.message) ?? [''])[0]}`,
+          ),
+        )
         .filter((s) => s.includes('seed:'))
         .sort();
     const a = await cases(first);

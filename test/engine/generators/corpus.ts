@@ -21,7 +21,11 @@ export const corpus: GenOperation[] = [
           taxId: { type: ['string', 'null'] },
           externalId: { type: ['string', 'null'], maxLength: 255 },
           taxRates: { type: 'number', minimum: 0, maximum: 100 },
-          notificationSettings: obj({ invoiceIssued: { type: 'boolean' }, invoicePaid: { type: 'boolean' }, renewalReminder: { type: 'boolean' } }),
+          notificationSettings: obj({
+            invoiceIssued: { type: 'boolean' },
+            invoicePaid: { type: 'boolean' },
+            renewalReminder: { type: 'boolean' },
+          }),
         },
         [],
         { additionalProperties: false },
@@ -34,7 +38,11 @@ export const corpus: GenOperation[] = [
     path: '/v0/alerts',
     inputs: {
       query: obj(
-        { resourceId: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+        {
+          resourceId: { type: 'string' },
+          limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+          offset: { type: 'integer', minimum: 0, default: 0 },
+        },
         ['resourceId'],
       ),
     },
@@ -59,7 +67,10 @@ export const corpus: GenOperation[] = [
     operationId: 'migrateSubscriptionVersion',
     method: 'post',
     path: '/v0/subscriptions/{id}/versionMigration',
-    inputs: { path: id(), body: obj({ targetVersionNumber: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['targetVersionNumber']) },
+    inputs: {
+      path: id(),
+      body: obj({ targetVersionNumber: { type: 'integer', minimum: 1, maximum: 2147483647 } }, ['targetVersionNumber']),
+    },
   },
   {
     operationId: 'updateItem',
@@ -67,20 +78,38 @@ export const corpus: GenOperation[] = [
     path: '/v0/items/{id}',
     inputs: {
       path: id('^itm_[a-zA-Z0-9]+$'),
-      body: obj({ name: { type: 'string' }, catalogId: { type: 'string', pattern: '^prod_[a-zA-Z0-9]+$' }, archived: { type: 'boolean' }, metadata: { type: 'object' } }),
+      body: obj({
+        name: { type: 'string' },
+        catalogId: { type: 'string', pattern: '^prod_[a-zA-Z0-9]+$' },
+        archived: { type: 'boolean' },
+        metadata: { type: 'object' },
+      }),
     },
   },
   {
     operationId: 'createProduct',
     method: 'post',
     path: '/v0/products',
-    inputs: { body: obj({ name: { type: 'string' }, description: { type: 'string' }, merchantId: { type: 'string' }, metadata: { type: 'object' } }, ['name', 'description', 'merchantId']) },
+    inputs: {
+      body: obj(
+        {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          merchantId: { type: 'string' },
+          metadata: { type: 'object' },
+        },
+        ['name', 'description', 'merchantId'],
+      ),
+    },
   },
   {
     operationId: 'updateWebhooks',
     method: 'patch',
     path: '/v0/webhooks',
-    inputs: { query: obj({ merchantId: { type: 'string' } }), body: obj({ enabled: { type: 'boolean' } }, ['enabled']) },
+    inputs: {
+      query: obj({ merchantId: { type: 'string' } }),
+      body: obj({ enabled: { type: 'boolean' } }, ['enabled']),
+    },
   },
   {
     operationId: 'updateSourceRule',
@@ -89,7 +118,12 @@ export const corpus: GenOperation[] = [
     inputs: {
       path: obj({ ruleId: { type: 'string' } }, ['ruleId']),
       body: obj({
-        conditions: { type: 'array', items: obj({ type: { type: 'string' }, operator: { type: 'string' }, value: {} }, [], { 'x-not-shown': 'allowed condition types and operators' }) },
+        conditions: {
+          type: 'array',
+          items: obj({ type: { type: 'string' }, operator: { type: 'string' }, value: {} }, [], {
+            'x-not-shown': 'allowed condition types and operators',
+          }),
+        },
         description: { type: 'string' },
         enabled: { type: 'boolean' },
         name: { type: 'string' },
@@ -134,8 +168,15 @@ export const corpus: GenOperation[] = [
     method: 'put',
     path: '/v9/things/{thingId}/{n}',
     inputs: {
-      path: obj({ thingId: { type: 'string', pattern: '^thg_[a-z0-9]+$' }, n: { type: 'integer', minimum: 1 } }, ['thingId', 'n']),
-      query: obj({ ratio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 }, flag: { type: 'boolean' }, kind: { type: 'string', enum: ['a', 'b'] } }),
+      path: obj({ thingId: { type: 'string', pattern: '^thg_[a-z0-9]+$' }, n: { type: 'integer', minimum: 1 } }, [
+        'thingId',
+        'n',
+      ]),
+      query: obj({
+        ratio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+        flag: { type: 'boolean' },
+        kind: { type: 'string', enum: ['a', 'b'] },
+      }),
       body: obj(
         {
           code: { type: 'string', pattern: '^[A-Z]{3}$' },

@@ -1,8 +1,23 @@
 /** The live runner (src/engine/generators/live.ts) with a fake scenario context: no network. */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { anyNegativeRequest, curlFor, negativeRequests, positiveRequests, requestPath, type NegativeCase } from '../../../src/engine/generators/index.ts';
-import { checkNegatives, checkPositives, isErrorBody, negativeProblem, positiveProblem, REPLAY_VARIABLE, type LiveContext } from '../../../src/engine/generators/live.ts';
+import {
+  anyNegativeRequest,
+  curlFor,
+  negativeRequests,
+  positiveRequests,
+  requestPath,
+  type NegativeCase,
+} from '../../../src/engine/generators/index.ts';
+import {
+  checkNegatives,
+  checkPositives,
+  isErrorBody,
+  negativeProblem,
+  positiveProblem,
+  REPLAY_VARIABLE,
+  type LiveContext,
+} from '../../../src/engine/generators/live.ts';
 import { clearSecrets, registerSecret } from '../../../src/engine/redact.ts';
 import type { Exchange, Finding } from '../../../src/engine/types.ts';
 import { breaksExactly, errorsOf } from './ajv.ts';
@@ -70,16 +85,30 @@ describe('live runner', () => {
     expect(isErrorBody({ message: 'm', errors: [{ field: 'a', message: 'b' }] })).toBe(true);
     expect(isErrorBody({ error: 'bad_request' })).toBe(false);
     expect(isErrorBody([])).toBe(false);
-    const c = { expected: [400, 404], location: 'path', pointer: '/id', label: 'pattern x', constraint: 'pattern', value: 'z' } as NegativeCase;
+    const c = {
+      expected: [400, 404],
+      location: 'path',
+      pointer: '/id',
+      label: 'pattern x',
+      constraint: 'pattern',
+      value: 'z',
+    } as NegativeCase;
     expect(negativeProblem(c, ex(404), 'R')).toBeUndefined();
     expect(negativeProblem(c, ex(400, { message: 'no' }), 'R')).toBeUndefined();
     expect(negativeProblem(c, ex(400, 'oops'), 'R')?.ruleId).toBe('ERRORS.400.BODY');
-    expect(negativeProblem(c, ex(200), 'R')).toMatchObject({ ruleId: 'R', problem: expect.stringContaining('expected 400 or 404') });
+    expect(negativeProblem(c, ex(200), 'R')).toMatchObject({
+      ruleId: 'R',
+      problem: expect.stringContaining('expected 400 or 404'),
+    });
   });
 
   test('a conforming target: every cited rule judged passed, nothing recorded as failed', async () => {
     const { t, judged, sent } = fakeContext(() => ({ status: 200, body: { object: 'customer' } }));
-    const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), { label: 'updateCustomer positive', numRuns: 5, rules: ['VALIDATION.VALID_REQUEST.NOT_400', 'CUSTOMERS.TAX_RATES.RANGE'] });
+    const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      label: 'updateCustomer positive',
+      numRuns: 5,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400', 'CUSTOMERS.TAX_RATES.RANGE'],
+    });
     expect(failure).toBeUndefined();
     expect(sent).toHaveLength(5);
     expect(judged).toEqual([
@@ -89,7 +118,10 @@ describe('live runner', () => {
   });
 
   test('a target refusing valid input: one failure, on the minimal case, citing the rules, with a rerun line', async () => {
-    const refusesOver50: Answer = (_m, _p, body) => ((body as { taxRates?: number })?.taxRates! > 50 ? { status: 400, body: { message: 'too high' } } : { status: 200, body: {} });
+    const refusesOver50: Answer = (_m, _p, body) =>
+      (body as { taxRates?: number })?.taxRates! > 50
+        ? { status: 400, body: { message: 'too high' } }
+        : { status: 200, body: {} };
     const { t, judged } = fakeContext(refusesOver50);
     const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
       label: 'updateCustomer positive',
@@ -102,26 +134,50 @@ describe('live runner', () => {
     const failed = judged.filter((j) => !j.ok);
     expect(failed.map((j) => j.ruleId)).toEqual(['VALIDATION.VALID_REQUEST.NOT_400', 'CUSTOMERS.TAX_RATES.RANGE']);
     expect(failed[0].message).toContain(`seed: ${failure!.seed}`);
-    expect(failed[0].message).toContain(`rerun only this case: ${REPLAY_VARIABLE}='updateCustomer positive|${failure!.seed}|${failure!.path}' (or the whole run with --seed 7)`);
+    expect(failed[0].message).toContain(
+      `rerun only this case: ${REPLAY_VARIABLE}='updateCustomer positive|${failure!.seed}|${failure!.path}' (or the whole run with --seed 7)`,
+    );
     expect(failed[0].message).toContain(`replay: curl -sS -i -X PATCH 'http://target.test/v0/customers/cus_a'`);
 
     // The rerun line replays exactly that case, in one run.
     process.env[REPLAY_VARIABLE] = `updateCustomer positive|${failure!.seed}|${failure!.path}`;
     const again = fakeContext(refusesOver50, 999);
-    const replayed = await checkPositives(again.t, positiveRequests(customer, { id: 'cus_a' }), { label: 'updateCustomer positive', numRuns: 50, rules: ['VALIDATION.VALID_REQUEST.NOT_400'] });
+    const replayed = await checkPositives(again.t, positiveRequests(customer, { id: 'cus_a' }), {
+      label: 'updateCustomer positive',
+      numRuns: 50,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+    });
     expect(replayed?.counterexample).toEqual(failure!.counterexample);
     expect(again.sent[0]).toBe(`PATCH /v0/customers/cus_a`);
   });
 
   test('negatives: the documented edge is sent first; a lax target fails under every rule the constraint carries', async () => {
-    const plan = negativeRequests(byId('listAlerts'), {}, { query: { pin: { '/resourceId': 'wal_1' } } }).find((p) => p.constraint.pointer === '/limit' && p.constraint.kind === 'maximum')!;
-    const lax = fakeContext((_m, path) => (/limit=(\d+)/.exec(path) && Number(/limit=(\d+)/.exec(path)![1]) > 150 ? { status: 400, body: { message: 'x' } } : { status: 200, body: { object: 'list' } }));
-    const failure = await checkNegatives(lax.t, plan, { label: 'listAlerts negative query /limit maximum', numRuns: 3, rules: ['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'] });
+    const plan = negativeRequests(byId('listAlerts'), {}, { query: { pin: { '/resourceId': 'wal_1' } } }).find(
+      (p) => p.constraint.pointer === '/limit' && p.constraint.kind === 'maximum',
+    )!;
+    const lax = fakeContext((_m, path) =>
+      /limit=(\d+)/.exec(path) && Number(/limit=(\d+)/.exec(path)![1]) > 150
+        ? { status: 400, body: { message: 'x' } }
+        : { status: 200, body: { object: 'list' } },
+    );
+    const failure = await checkNegatives(lax.t, plan, {
+      label: 'listAlerts negative query /limit maximum',
+      numRuns: 3,
+      rules: ['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE'],
+    });
     expect(lax.sent[0]).toBe('GET /v0/alerts?resourceId=wal_1&limit=101');
     expect((failure!.counterexample as NegativeCase).value).toBe(101);
-    expect(lax.judged.filter((j) => !j.ok).map((j) => j.ruleId)).toEqual(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE']);
-    const strict = fakeContext(() => ({ status: 400, body: { message: 'x', errors: [{ field: 'limit', message: 'too big' }] } }));
-    expect(await checkNegatives(strict.t, plan, { label: 'l', numRuns: 3, rules: ['VALIDATION.BOUNDS.400'] })).toBeUndefined();
+    expect(lax.judged.filter((j) => !j.ok).map((j) => j.ruleId)).toEqual([
+      'VALIDATION.BOUNDS.400',
+      'ALERTS.LIST.LIMIT_RANGE',
+    ]);
+    const strict = fakeContext(() => ({
+      status: 400,
+      body: { message: 'x', errors: [{ field: 'limit', message: 'too big' }] },
+    }));
+    expect(
+      await checkNegatives(strict.t, plan, { label: 'l', numRuns: 3, rules: ['VALIDATION.BOUNDS.400'] }),
+    ).toBeUndefined();
     expect(strict.sent).toHaveLength(4);
   });
 
@@ -130,25 +186,52 @@ describe('live runner', () => {
     const realRequest = t.http.request;
     (t.http as { request: typeof realRequest }).request = async (m, p, o) => {
       const ex = await realRequest(m, p, o);
-      (t.findings as Finding[]).push({ source: 'response-schema', ruleIds: ['SCHEMA.RESPONSE.MATCHES'], title: 'schema', message: '/id missing', exchange: ex });
+      (t.findings as Finding[]).push({
+        source: 'response-schema',
+        ruleIds: ['SCHEMA.RESPONSE.MATCHES'],
+        title: 'schema',
+        message: '/id missing',
+        exchange: ex,
+      });
       return ex;
     };
-    await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), { label: 'p', numRuns: 3, rules: ['VALIDATION.VALID_REQUEST.NOT_400'] });
+    await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      label: 'p',
+      numRuns: 3,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+    });
     expect(judged.filter((j) => !j.ok).map((j) => j.ruleId)).toEqual(['SCHEMA.RESPONSE.MATCHES']);
   });
 
   test('anyNegativeRequest mixes every constraint, each case still breaking exactly one', () => {
     const arb = anyNegativeRequest(customer, { id: 'cus_a' })!;
     const cases = fc.sample(arb, { seed: 3, numRuns: 300 });
-    expect(new Set(cases.map((c) => `${c.pointer} ${c.constraint}`)).size).toBe(negativeRequests(customer, { id: 'cus_a' }).length);
+    expect(new Set(cases.map((c) => `${c.pointer} ${c.constraint}`)).size).toBe(
+      negativeRequests(customer, { id: 'cus_a' }).length,
+    );
     for (const c of cases) if (c.location === 'body') breaksExactly(c, errorsOf(customer.inputs.body!, c.body));
     expect(anyNegativeRequest({ ...customer, extension: true }, { id: 'cus_a' })).toBeUndefined();
   });
 
   test('offline replay commands go through the redaction too', () => {
     registerSecret('sk_live_abcdef123456', 'CONFORM_API_KEY');
-    const cmd = curlFor('http://h', { operationId: 'x', method: 'POST', pathTemplate: '/v0/products', pathParams: {}, query: {}, body: { name: 'sk_live_abcdef123456' } });
+    const cmd = curlFor('http://h', {
+      operationId: 'x',
+      method: 'POST',
+      pathTemplate: '/v0/products',
+      pathParams: {},
+      query: {},
+      body: { name: 'sk_live_abcdef123456' },
+    });
     expect(cmd).not.toContain('sk_live_abcdef123456');
-    expect(requestPath({ operationId: 'x', method: 'GET', pathTemplate: '/a/{id}', pathParams: { id: 'a/b' }, query: { q: [1, 2] } })).toBe('/a/a%2Fb?q=1&q=2');
+    expect(
+      requestPath({
+        operationId: 'x',
+        method: 'GET',
+        pathTemplate: '/a/{id}',
+        pathParams: { id: 'a/b' },
+        query: { q: [1, 2] },
+      }),
+    ).toBe('/a/a%2Fb?q=1&q=2');
   });
 });

@@ -23,7 +23,8 @@ describe('reproducibility', () => {
     expect(fc.sample(arb, { seed: 99, numRuns: 50 })).toEqual(a);
     expect(fc.sample(positiveRequests(customer, { id: 'cus_a' }), { seed: 99, numRuns: 50 })).toEqual(a);
     expect(fc.sample(arb, { seed: 100, numRuns: 50 })).not.toEqual(a);
-    const negatives = (seed: number) => negativeRequests(customer, { id: 'cus_a' }).map((p) => fc.sample(p.arbitrary, { seed, numRuns: 10 }));
+    const negatives = (seed: number) =>
+      negativeRequests(customer, { id: 'cus_a' }).map((p) => fc.sample(p.arbitrary, { seed, numRuns: 10 }));
     expect(negatives(5)).toEqual(negatives(5));
     expect(negatives(5)).not.toEqual(negatives(6));
   });
@@ -39,7 +40,10 @@ describe('reproducibility', () => {
   });
 
   test('seed and path replay the minimal counterexample in one run', () => {
-    const prop = fc.property(positiveRequests(customer, { id: 'cus_a' }), (p) => (p.body as { taxRates?: number }).taxRates === undefined || (p.body as { taxRates: number }).taxRates < 30);
+    const prop = fc.property(
+      positiveRequests(customer, { id: 'cus_a' }),
+      (p) => (p.body as { taxRates?: number }).taxRates === undefined || (p.body as { taxRates: number }).taxRates < 30,
+    );
     const first = fc.check(prop, { seed: 1234 });
     expect(first.failed).toBe(true);
     const again = fc.check(prop, { seed: first.seed, path: first.counterexamplePath!, endOnFailure: true });
@@ -60,7 +64,9 @@ describe('shrinking', () => {
 
   test('a negative accepted by a deliberately lax server shrinks to the first value past the bound', () => {
     // The lax server refuses limit only above 200 (the document says 1..100).
-    const plan = negativeRequests(alerts, {}, { query: { pin: { '/resourceId': 'wal_1' } } }).find((p) => p.constraint.pointer === '/limit' && p.constraint.kind === 'maximum')!;
+    const plan = negativeRequests(alerts, {}, { query: { pin: { '/resourceId': 'wal_1' } } }).find(
+      (p) => p.constraint.pointer === '/limit' && p.constraint.kind === 'maximum',
+    )!;
     const laxRefuses = (c: NegativeCase) => (c.value as number) > 200;
     const details = fc.check(fc.property(plan.arbitrary, laxRefuses), { seed: 8 });
     expect(details.failed).toBe(true);
@@ -72,9 +78,16 @@ describe('shrinking', () => {
 
   test('the failure report carries seed, path, counterexample and a replay with the key redacted', () => {
     const key = 'sk_live_supersecret_123456';
-    const plan = negativeRequests(customer, { id: 'cus_a' }).find((p) => p.constraint.pointer === '/externalId' && p.constraint.kind === 'maxLength')!;
-    const details = fc.check(fc.property(plan.arbitrary, (c) => (c.value as string).length > 300), { seed: 77 });
-    const failure = failureOf('updateCustomer negative /externalId maxLength 255', details, (c) => curlFor('http://127.0.0.1:8080/', c))!;
+    const plan = negativeRequests(customer, { id: 'cus_a' }).find(
+      (p) => p.constraint.pointer === '/externalId' && p.constraint.kind === 'maxLength',
+    )!;
+    const details = fc.check(
+      fc.property(plan.arbitrary, (c) => (c.value as string).length > 300),
+      { seed: 77 },
+    );
+    const failure = failureOf('updateCustomer negative /externalId maxLength 255', details, (c) =>
+      curlFor('http://127.0.0.1:8080/', c),
+    )!;
     expect(failure.seed).toBe(77);
     expect(failure.path).toBe(details.counterexamplePath);
     expect((failure.counterexample as NegativeCase).value).toHaveLength(256);
@@ -82,13 +95,32 @@ describe('shrinking', () => {
     expect(text).toContain('seed: 77');
     expect(text).toContain(`path: ${JSON.stringify(details.counterexamplePath)}`);
     expect(text).toContain('"constraint":"maxLength"');
-    expect(text).toContain(`replay: curl -sS -X PATCH 'http://127.0.0.1:8080/v0/customers/cus_a' -H "Authorization: Bearer $CONFORM_API_KEY"`);
+    expect(text).toContain(
+      `replay: curl -sS -X PATCH 'http://127.0.0.1:8080/v0/customers/cus_a' -H "Authorization: Bearer $CONFORM_API_KEY"`,
+    );
     expect(text).not.toContain(key);
-    expect(failureOf('passing', fc.check(fc.property(fc.nat(), () => true), { seed: 1 }))).toBeUndefined();
+    expect(
+      failureOf(
+        'passing',
+        fc.check(
+          fc.property(fc.nat(), () => true),
+          { seed: 1 },
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   test('curl quoting survives quotes and shell characters in bodies and paths', () => {
-    const cmd = curlFor('https://api.example', { operationId: 'x', method: 'PATCH', pathTemplate: '/v0/items/{id}', pathParams: { id: "a'b c" }, query: {}, body: { name: `it's $HOME` } });
-    expect(cmd).toBe(`curl -sS -X PATCH 'https://api.example/v0/items/a'\\''b%20c' -H "Authorization: Bearer $CONFORM_API_KEY" -H 'Content-Type: application/json' --data '{"name":"it'\\''s $HOME"}'`);
+    const cmd = curlFor('https://api.example', {
+      operationId: 'x',
+      method: 'PATCH',
+      pathTemplate: '/v0/items/{id}',
+      pathParams: { id: "a'b c" },
+      query: {},
+      body: { name: `it's $HOME` },
+    });
+    expect(cmd).toBe(
+      `curl -sS -X PATCH 'https://api.example/v0/items/a'\\''b%20c' -H "Authorization: Bearer $CONFORM_API_KEY" -H 'Content-Type: application/json' --data '{"name":"it'\\''s $HOME"}'`,
+    );
   });
 });

@@ -26,26 +26,44 @@ const SEED = 4242;
 /** A well-formed id per path parameter (patterns honoured); values do not matter offline. */
 function idsFor(op: GenOperation): Record<string, unknown> {
   const props = op.inputs.path?.properties ?? {};
-  return Object.fromEntries(Object.entries(props).map(([k, s]) => [k, s.pattern ? fc.sample(fc.stringMatching(new RegExp(s.pattern)), { seed: 1, numRuns: 1 })[0] : 'x1']));
+  return Object.fromEntries(
+    Object.entries(props).map(([k, s]) => [
+      k,
+      s.pattern ? fc.sample(fc.stringMatching(new RegExp(s.pattern)), { seed: 1, numRuns: 1 })[0] : 'x1',
+    ]),
+  );
 }
 const documented = () => ops.filter((op) => !op.extension);
 const constraintsOf = (op: GenOperation) => negativeRequests(op, idsFor(op)).map((p) => p.constraint);
 const all = () => documented().flatMap((op) => constraintsOf(op).map((c) => ({ op: op.operationId, ...c })));
-const where = (c: { op: string; location: string; pointer: string; kind: string }) => `${c.op} ${c.location} ${c.pointer} ${c.kind}`;
+const where = (c: { op: string; location: string; pointer: string; kind: string }) =>
+  `${c.op} ${c.location} ${c.pointer} ${c.kind}`;
 
 describe('generation from spec/openapi.yaml', () => {
   test('positives of every documented operation validate against the spec (own ajv and the loader)', () => {
     for (const op of documented()) {
       fc.assert(
         fc.property(positiveRequests(op, idsFor(op)), (plan) => {
-          for (const [location, value] of [['path', plan.pathParams], ['query', plan.query], ['body', plan.body]] as const) {
+          for (const [location, value] of [
+            ['path', plan.pathParams],
+            ['query', plan.query],
+            ['body', plan.body],
+          ] as const) {
             const schema = op.inputs[location];
-            if (schema) expect(errorsOf(schema, value), `${op.operationId} ${location} ${JSON.stringify(value)}`).toEqual([]);
+            if (schema)
+              expect(errorsOf(schema, value), `${op.operationId} ${location} ${JSON.stringify(value)}`).toEqual([]);
           }
-          if (op.inputs.body) expect(spec.validateRequestBody(op.operationId, plan.body).valid, `${op.operationId} ${JSON.stringify(plan.body)}`).toBe(true);
+          if (op.inputs.body)
+            expect(
+              spec.validateRequestBody(op.operationId, plan.body).valid,
+              `${op.operationId} ${JSON.stringify(plan.body)}`,
+            ).toBe(true);
           if (op.inputs.query) {
             const wire = Object.fromEntries(Object.entries(plan.query).map(([k, v]) => [k, String(v)]));
-            expect(spec.validateParameters(op.operationId, 'query', wire).valid, `${op.operationId} ${JSON.stringify(wire)}`).toBe(true);
+            expect(
+              spec.validateParameters(op.operationId, 'query', wire).valid,
+              `${op.operationId} ${JSON.stringify(wire)}`,
+            ).toBe(true);
           }
         }),
         { seed: SEED, numRuns: 60 },
@@ -155,7 +173,10 @@ describe('generation from spec/openapi.yaml', () => {
         expect(n['x-extension'], where(c)).toBeUndefined();
       }
     }
-    const bounds = all().filter((c) => !['type', 'required', 'enum', 'pattern'].includes(c.kind)).map(where).sort();
+    const bounds = all()
+      .filter((c) => !['type', 'required', 'enum', 'pattern'].includes(c.kind))
+      .map(where)
+      .sort();
     expect(bounds).toEqual(
       [
         'listAlerts query /limit maximum',
@@ -169,7 +190,15 @@ describe('generation from spec/openapi.yaml', () => {
       ].sort(),
     );
     const generated = new Set(all().map((c) => c.op));
-    for (const silent of ['createMerchant', 'updateSubscription', 'listScheduleIntervals', 'listCustomers', 'createInvoiceLineItems', 'getCostsReport']) expect(generated, silent).not.toContain(silent);
+    for (const silent of [
+      'createMerchant',
+      'updateSubscription',
+      'listScheduleIntervals',
+      'listCustomers',
+      'createInvoiceLineItems',
+      'getCostsReport',
+    ])
+      expect(generated, silent).not.toContain(silent);
   });
 
   test('stated: what the document states under a note (billing schedule field types, taxRates 0..100) is generated', () => {
@@ -179,12 +208,20 @@ describe('generation from spec/openapi.yaml', () => {
     const plans = negativeRequests(op, {}, { body: { pin: { '/orderId': 'ord_1' } } });
     expect(plans.map((p) => `${p.constraint.pointer} ${p.constraint.kind}`)).toEqual(stated.map((s) => `${s} type`));
     for (const plan of plans)
-      for (const c of fc.sample(plan.arbitrary, { seed: SEED, numRuns: 20 })) breaksExactly(c, errorsOf(op.inputs.body!, c.body));
+      for (const c of fc.sample(plan.arbitrary, { seed: SEED, numRuns: 20 }))
+        breaksExactly(c, errorsOf(op.inputs.body!, c.body));
     // Every stated pointer exists in the spec (a renamed field would silently drop it otherwise).
     for (const [operationId, locations] of Object.entries(DOCUMENT_STATES)) {
       const o = fromSpec(spec, operationId);
       for (const [location, pointers] of Object.entries(locations))
-        for (const p of pointers!) expect(segmentsOf(p).reduce<JsonSchema | undefined>((n, seg) => n?.properties?.[seg], o.inputs[location as 'body']), `${operationId} ${p}`).toBeDefined();
+        for (const p of pointers!)
+          expect(
+            segmentsOf(p).reduce<JsonSchema | undefined>(
+              (n, seg) => n?.properties?.[seg],
+              o.inputs[location as 'body'],
+            ),
+            `${operationId} ${p}`,
+          ).toBeDefined();
     }
   });
 });

@@ -5,18 +5,61 @@ import type { OperationInfo, ResponseInfo, SpecView } from '../../../src/engine/
 const customer = {
   type: 'object',
   required: ['id', 'object', 'merchantId'],
-  properties: { id: { type: 'string', pattern: '^cus_[a-zA-Z0-9]+$' }, object: { const: 'customer' }, merchantId: { type: 'string' } },
+  properties: {
+    id: { type: 'string', pattern: '^cus_[a-zA-Z0-9]+$' },
+    object: { const: 'customer' },
+    merchantId: { type: 'string' },
+  },
 };
-const list = { type: 'object', required: ['object', 'data', 'pagination'], properties: { object: { const: 'list' }, data: { type: 'array' }, pagination: { type: 'object' } } };
+const list = {
+  type: 'object',
+  required: ['object', 'data', 'pagination'],
+  properties: { object: { const: 'list' }, data: { type: 'array' }, pagination: { type: 'object' } },
+};
 const error = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 
 export const fakeOperations: Record<string, OperationInfo> = {
-  getCustomer: { operationId: 'getCustomer', method: 'GET', pathTemplate: '/v0/customers/{id}', responses: { '200': { schema: customer }, '404': { schema: error }, default: { schema: error } } },
-  listAlerts: { operationId: 'listAlerts', method: 'GET', pathTemplate: '/v0/alerts', responses: { '200': { schema: list }, default: { schema: error } } },
-  listCustomers: { operationId: 'listCustomers', method: 'GET', pathTemplate: '/v0/customers', rateLimit: { limit: 60, windowSeconds: 6, bucket: 'merchant' }, responses: { '2XX': {}, default: { schema: error } } },
-  createProduct: { operationId: 'createProduct', method: 'POST', pathTemplate: '/v0/products', responses: { '2XX': { schema: { type: 'object', properties: { object: { const: 'product' } } } }, default: { schema: error } } },
-  getPayment: { operationId: 'getPayment', method: 'GET', pathTemplate: '/v0/payments/{id}', responses: { '200': { schema: { type: 'object' } }, default: { schema: error } } },
-  createCustomer: { operationId: 'createCustomer', method: 'POST', pathTemplate: '/v0/customers', extension: true, responses: { '201': { schema: customer } } },
+  getCustomer: {
+    operationId: 'getCustomer',
+    method: 'GET',
+    pathTemplate: '/v0/customers/{id}',
+    responses: { '200': { schema: customer }, '404': { schema: error }, default: { schema: error } },
+  },
+  listAlerts: {
+    operationId: 'listAlerts',
+    method: 'GET',
+    pathTemplate: '/v0/alerts',
+    responses: { '200': { schema: list }, default: { schema: error } },
+  },
+  listCustomers: {
+    operationId: 'listCustomers',
+    method: 'GET',
+    pathTemplate: '/v0/customers',
+    rateLimit: { limit: 60, windowSeconds: 6, bucket: 'merchant' },
+    responses: { '2XX': {}, default: { schema: error } },
+  },
+  createProduct: {
+    operationId: 'createProduct',
+    method: 'POST',
+    pathTemplate: '/v0/products',
+    responses: {
+      '2XX': { schema: { type: 'object', properties: { object: { const: 'product' } } } },
+      default: { schema: error },
+    },
+  },
+  getPayment: {
+    operationId: 'getPayment',
+    method: 'GET',
+    pathTemplate: '/v0/payments/{id}',
+    responses: { '200': { schema: { type: 'object' } }, default: { schema: error } },
+  },
+  createCustomer: {
+    operationId: 'createCustomer',
+    method: 'POST',
+    pathTemplate: '/v0/customers',
+    extension: true,
+    responses: { '201': { schema: customer } },
+  },
 };
 
 function matchTemplate(template: string, path: string): boolean {
@@ -34,14 +77,18 @@ export function fakeSpec(ops: Record<string, OperationInfo> = fakeOperations): S
   };
   return {
     operations: new Map(Object.entries(ops)),
-    findOperation: (method, path) => Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),
+    findOperation: (method, path) =>
+      Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),
     responseFor,
     validateResponseBody(id, status, body) {
       const schema = responseFor(id, status)?.schema;
       if (!schema) return { valid: true, errors: [] };
       const v = ajv.compile(schema as object);
       const valid = v(body) as boolean;
-      return { valid, errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? '', keyword: e.keyword })) };
+      return {
+        valid,
+        errors: (v.errors ?? []).map((e) => ({ path: e.instancePath, message: e.message ?? '', keyword: e.keyword })),
+      };
     },
   };
 }

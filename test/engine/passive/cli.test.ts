@@ -30,10 +30,23 @@ beforeAll(async () => {
   // A target whose costs report is always used up.
   upstream = createServer((req, res) => {
     const body = req.url?.startsWith('/v0/costs/report')
-      ? { status: 429, headers: { 'retry-after': '0.2', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.2' }, json: { error: 'rate_limit_exceeded', message: 'costs report: 600 per minute used up' } }
+      ? {
+          status: 429,
+          headers: {
+            'retry-after': '0.2',
+            'x-ratelimit-limit': '600',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': '0.2',
+          },
+          json: { error: 'rate_limit_exceeded', message: 'costs report: 600 per minute used up' },
+        }
       : { status: 404, headers: {}, json: { error: 'not_found', message: 'nothing here' } };
     const text = JSON.stringify(body.json);
-    res.writeHead(body.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...body.headers });
+    res.writeHead(body.status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...body.headers,
+    });
     res.end(text);
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
@@ -47,8 +60,12 @@ afterAll(async () => {
 
 function conform(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: TIMEOUT_MS }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: TIMEOUT_MS },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout, stderr }),
     );
   });
 }
@@ -59,69 +76,107 @@ interface ReportJson {
 }
 
 describe('conform proxy and conform judge', () => {
-  test('the rude client fails the client rules, the polite one passes them; reports on SIGTERM; the HAR judges the same', async () => {
-    const reports = join(dir, 'live');
-    const har = join(dir, 'traffic.har');
-    const child = spawn(process.execPath, [BIN, 'proxy', '--target', target, '--port', '0', '--report-dir', reports, '--har', har, '--plain'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stdout += d));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const m = /conform proxy: (http:\/\/[^ ]+) →/.exec(stdout);
-        if (m) {
-          clearInterval(timer);
-          resolve(m[1]);
-        }
-      }, 50);
-      void exited.then((code) => reject(new Error(`conform proxy exited (${code}) before listening: ${stdout}`)));
-    });
+  test(
+    'the rude client fails the client rules, the polite one passes them; reports on SIGTERM; the HAR judges the same',
+    async () => {
+      const reports = join(dir, 'live');
+      const har = join(dir, 'traffic.har');
+      const child = spawn(
+        process.execPath,
+        [BIN, 'proxy', '--target', target, '--port', '0', '--report-dir', reports, '--har', har, '--plain'],
+        { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+      );
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stdout += d));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const m = /conform proxy: (http:\/\/[^ ]+) →/.exec(stdout);
+          if (m) {
+            clearInterval(timer);
+            resolve(m[1]);
+          }
+        }, 50);
+        void exited.then((code) => reject(new Error(`conform proxy exited (${code}) before listening: ${stdout}`)));
+      });
 
-    // Rude: ten attempts, each as soon as the 429 is in.
-    const rude = new HttpClient({ baseUrl: url, apiKey: RUDE, retry429: false });
-    for (let i = 0; i < 10; i++) expect((await rude.get('/v0/costs/report')).status).toBe(429);
-    // Polite: the engine's client keeps the rule (waits retry-after, stops after five attempts).
-    const polite = new HttpClient({ baseUrl: url, apiKey: POLITE, retry429: true });
-    expect((await polite.get('/v0/costs/report')).status).toBe(429);
+      // Rude: ten attempts, each as soon as the 429 is in.
+      const rude = new HttpClient({ baseUrl: url, apiKey: RUDE, retry429: false });
+      for (let i = 0; i < 10; i++) expect((await rude.get('/v0/costs/report')).status).toBe(429);
+      // Polite: the engine's client keeps the rule (waits retry-after, stops after five attempts).
+      const polite = new HttpClient({ baseUrl: url, apiKey: POLITE, retry429: true });
+      expect((await polite.get('/v0/costs/report')).status).toBe(429);
 
-    child.kill('SIGTERM');
-    expect(await exited, stdout).toBe(1);
-    expect(stdout).toMatch(/client rules failed: .*RETRY\.CLIENT\.WAIT/);
-    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as ReportJson;
-    const verdict = (id: string) => report.rules.find((r) => r.id === id)?.verdict;
-    expect([verdict('RETRY.CLIENT.WAIT'), verdict('RETRY.CLIENT.MAX_ATTEMPTS')]).toEqual(['failed', 'failed']);
-    const client = (key: string) => report.scenarios.find((s) => s.suite === 'clients' && s.title === `client ${clientIdOf(key)}`);
-    expect(client(RUDE)?.state).toBe('failed');
-    expect(client(POLITE)).toMatchObject({ state: 'passed', ruleIds: expect.arrayContaining(['RETRY.CLIENT.WAIT', 'RETRY.CLIENT.MAX_ATTEMPTS']) });
-    const everything = [stdout, ...(await Promise.all(['report.json', 'junit.xml', 'report.html', 'summary.md'].map((f) => readFile(join(reports, f), 'utf8')))), await readFile(har, 'utf8')].join('\n');
-    for (const key of [RUDE, POLITE]) expect(everything).not.toContain(key);
+      child.kill('SIGTERM');
+      expect(await exited, stdout).toBe(1);
+      expect(stdout).toMatch(/client rules failed: .*RETRY\.CLIENT\.WAIT/);
+      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as ReportJson;
+      const verdict = (id: string) => report.rules.find((r) => r.id === id)?.verdict;
+      expect([verdict('RETRY.CLIENT.WAIT'), verdict('RETRY.CLIENT.MAX_ATTEMPTS')]).toEqual(['failed', 'failed']);
+      const client = (key: string) =>
+        report.scenarios.find((s) => s.suite === 'clients' && s.title === `client ${clientIdOf(key)}`);
+      expect(client(RUDE)?.state).toBe('failed');
+      expect(client(POLITE)).toMatchObject({
+        state: 'passed',
+        ruleIds: expect.arrayContaining(['RETRY.CLIENT.WAIT', 'RETRY.CLIENT.MAX_ATTEMPTS']),
+      });
+      const everything = [
+        stdout,
+        ...(await Promise.all(
+          ['report.json', 'junit.xml', 'report.html', 'summary.md'].map((f) => readFile(join(reports, f), 'utf8')),
+        )),
+        await readFile(har, 'utf8'),
+      ].join('\n');
+      for (const key of [RUDE, POLITE]) expect(everything).not.toContain(key);
 
-    const server = await conform(['judge', har, '--fail-on', 'server', '--report-dir', join(dir, 'har-server'), '--plain']);
-    expect(server.code, server.stdout + server.stderr).toBe(0);
-    const clients = await conform(['judge', har, '--fail-on', 'client', '--report-dir', join(dir, 'har-client'), '--plain']);
-    expect(clients.code, clients.stdout + clients.stderr).toBe(1);
-    const again = JSON.parse(await readFile(join(dir, 'har-client', 'report.json'), 'utf8')) as ReportJson;
-    const shape = (r: ReportJson) => r.rules.map((x) => `${x.id} ${x.verdict}`);
-    expect(shape(again)).toEqual(shape(report));
-  }, TIMEOUT_MS);
+      const server = await conform([
+        'judge',
+        har,
+        '--fail-on',
+        'server',
+        '--report-dir',
+        join(dir, 'har-server'),
+        '--plain',
+      ]);
+      expect(server.code, server.stdout + server.stderr).toBe(0);
+      const clients = await conform([
+        'judge',
+        har,
+        '--fail-on',
+        'client',
+        '--report-dir',
+        join(dir, 'har-client'),
+        '--plain',
+      ]);
+      expect(clients.code, clients.stdout + clients.stderr).toBe(1);
+      const again = JSON.parse(await readFile(join(dir, 'har-client', 'report.json'), 'utf8')) as ReportJson;
+      const shape = (r: ReportJson) => r.rules.map((x) => `${x.id} ${x.verdict}`);
+      expect(shape(again)).toEqual(shape(report));
+    },
+    TIMEOUT_MS,
+  );
 
-  test('bad input exits 2 with one line', async () => {
-    await writeFile(join(dir, 'not.har'), '[1, 2, 3]');
-    const cases: Array<[string[], RegExp]> = [
-      [['judge', join(dir, 'missing.har')], /^conform judge: .*missing\.har: no such file/],
-      [['judge', join(dir, 'not.har')], /not a HAR file/],
-      [['judge'], /name the HAR file/],
-      [['proxy'], /--target URL is required/],
-      [['proxy', '--target', 'ftp://x'], /must be an http\(s\) URL/],
-      [['proxy', '--target', target, '--duration', 'soon'], /--duration must be/],
-      [['proxy', '--target', target, '--fail-on', 'everyone'], /--fail-on must be server, client or both/],
-    ];
-    const runs = await Promise.all(cases.map(([args]) => conform(args)));
-    for (const [i, [args, message]] of cases.entries()) {
-      const r = runs[i];
-      expect([r.code, r.stderr.trim().split('\n').length], `${args.join(' ')}: ${r.stderr}`).toEqual([2, 1]);
-      expect(r.stderr).toMatch(message);
-    }
-  }, TIMEOUT_MS);
+  test(
+    'bad input exits 2 with one line',
+    async () => {
+      await writeFile(join(dir, 'not.har'), '[1, 2, 3]');
+      const cases: Array<[string[], RegExp]> = [
+        [['judge', join(dir, 'missing.har')], /^conform judge: .*missing\.har: no such file/],
+        [['judge', join(dir, 'not.har')], /not a HAR file/],
+        [['judge'], /name the HAR file/],
+        [['proxy'], /--target URL is required/],
+        [['proxy', '--target', 'ftp://x'], /must be an http\(s\) URL/],
+        [['proxy', '--target', target, '--duration', 'soon'], /--duration must be/],
+        [['proxy', '--target', target, '--fail-on', 'everyone'], /--fail-on must be server, client or both/],
+      ];
+      const runs = await Promise.all(cases.map(([args]) => conform(args)));
+      for (const [i, [args, message]] of cases.entries()) {
+        const r = runs[i];
+        expect([r.code, r.stderr.trim().split('\n').length], `${args.join(' ')}: ${r.stderr}`).toEqual([2, 1]);
+        expect(r.stderr).toMatch(message);
+      }
+    },
+    TIMEOUT_MS,
+  );
 });

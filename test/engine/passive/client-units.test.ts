@@ -6,8 +6,16 @@ import { clientRequestsUnit, CLIENT_REQUEST_RULE } from '../../../src/engine/pas
 import { clientIdOf } from '../../../src/engine/traffic/scrub.ts';
 
 const tooMany = (start: number, retryAfter?: string, key?: string) =>
-  rec('GET', '/v0/costs/report', { start, duration: 5, status: 429, key, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter }, got: { error: 'rate_limit_exceeded', message: 'slow down' } });
-const ok = (start: number, key?: string) => rec('GET', '/v0/costs/report', { start, duration: 5, status: 200, key, got: {} });
+  rec('GET', '/v0/costs/report', {
+    start,
+    duration: 5,
+    status: 429,
+    key,
+    headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+    got: { error: 'rate_limit_exceeded', message: 'slow down' },
+  });
+const ok = (start: number, key?: string) =>
+  rec('GET', '/v0/costs/report', { start, duration: 5, status: 200, key, got: {} });
 
 /** `n` attempts, each `gap` ms after the previous answer (which took 5 ms). */
 function attempts(n: number, gap: (i: number) => number, retryAfter?: string, key?: string) {
@@ -22,18 +30,33 @@ function attempts(n: number, gap: (i: number) => number, retryAfter?: string, ke
 
 describe('RETRY.CLIENT.*', () => {
   test('a rude client (ten retries at once, retry-after ignored) fails both rules; a polite one passes both', async () => {
-    const rude = verdicts(await judge(attempts(10, () => 1, '2'), [retryUnit()]));
+    const rude = verdicts(
+      await judge(
+        attempts(10, () => 1, '2'),
+        [retryUnit()],
+      ),
+    );
     expect([rude.get('RETRY.CLIENT.WAIT'), rude.get('RETRY.CLIENT.MAX_ATTEMPTS')]).toEqual(['failed', 'failed']);
-    const polite = verdicts(await judge(attempts(5, () => 2000, '2'), [retryUnit()]));
+    const polite = verdicts(
+      await judge(
+        attempts(5, () => 2000, '2'),
+        [retryUnit()],
+      ),
+    );
     expect([polite.get('RETRY.CLIENT.WAIT'), polite.get('RETRY.CLIENT.MAX_ATTEMPTS')]).toEqual(['passed', 'passed']);
   });
 
   test('without retry-after the wait is one second, doubled on each further rejection', async () => {
     const doubling = (i: number) => 1000 * 2 ** i;
     expect(verdicts(await judge(attempts(5, doubling), [retryUnit()])).get('RETRY.CLIENT.WAIT')).toBe('passed');
-    const flat = await judge(attempts(3, () => 1000), [retryUnit()]);
+    const flat = await judge(
+      attempts(3, () => 1000),
+      [retryUnit()],
+    );
     expect(verdicts(flat).get('RETRY.CLIENT.WAIT')).toBe('failed');
-    expect(messages(flat, 'RETRY.CLIENT.WAIT')[0]).toMatch(/attempt 3 .* 1\.000 s after its 429 \(no retry-after: 2 s after rejection 2\)/);
+    expect(messages(flat, 'RETRY.CLIENT.WAIT')[0]).toMatch(
+      /attempt 3 .* 1\.000 s after its 429 \(no retry-after: 2 s after rejection 2\)/,
+    );
   });
 
   test('five attempts that all got 429 and then a success after the wait: the sixth attempt fails MAX_ATTEMPTS', async () => {
@@ -54,9 +77,18 @@ describe('RETRY.CLIENT.*', () => {
 
   test('clients are judged apart, named by the hash of their key', async () => {
     const rudeKey = 'sk_test_rude_client_key_000001';
-    const o = await judge([...attempts(3, () => 0, '1', rudeKey), ...attempts(2, () => 1000, '1').map((r) => ({ ...r, startedMs: r.startedMs + 100_000 }))], [retryUnit()]);
+    const o = await judge(
+      [
+        ...attempts(3, () => 0, '1', rudeKey),
+        ...attempts(2, () => 1000, '1').map((r) => ({ ...r, startedMs: r.startedMs + 100_000 })),
+      ],
+      [retryUnit()],
+    );
     const byClient = Object.fromEntries(o.sources.filter((s) => s.suite === 'clients').map((s) => [s.title, s.state]));
-    expect(byClient).toEqual({ [`client ${clientIdOf(rudeKey)}`]: 'failed', [`client ${clientIdOf('sk_test_passive_helper_key_0001')}`]: 'passed' });
+    expect(byClient).toEqual({
+      [`client ${clientIdOf(rudeKey)}`]: 'failed',
+      [`client ${clientIdOf('sk_test_passive_helper_key_0001')}`]: 'passed',
+    });
     expect(JSON.stringify(o)).not.toContain(rudeKey);
   });
 });
@@ -65,8 +97,16 @@ describe('requests against the documented constraints', () => {
   test('a client sending what the document refuses is reported, naming the field', async () => {
     const o = await judge(
       [
-        rec('PATCH', '/v0/customers/cus_1', { sent: { taxRates: 101, externalId: 'x'.repeat(256) }, status: 400, got: { message: 'no' } }),
-        rec('PATCH', '/v0/alerts/al_1?resource=wallets', { sent: { enabled: true }, status: 400, got: { message: 'no' } }),
+        rec('PATCH', '/v0/customers/cus_1', {
+          sent: { taxRates: 101, externalId: 'x'.repeat(256) },
+          status: 400,
+          got: { message: 'no' },
+        }),
+        rec('PATCH', '/v0/alerts/al_1?resource=wallets', {
+          sent: { enabled: true },
+          status: 400,
+          got: { message: 'no' },
+        }),
         rec('PATCH', '/v0/webhooks', { sent: '{not json', status: 400, got: { message: 'no' } }),
       ],
       [clientRequestsUnit],
@@ -82,7 +122,10 @@ describe('requests against the documented constraints', () => {
   test('documented requests pass; what the document leaves open is never held against the client', async () => {
     const o = await judge(
       [
-        rec('PATCH', '/v0/customers/cus_1', { sent: { taxRates: 100, externalId: null, notificationSettings: { invoicePaid: true } }, got: {} }),
+        rec('PATCH', '/v0/customers/cus_1', {
+          sent: { taxRates: 100, externalId: null, notificationSettings: { invoicePaid: true } },
+          got: {},
+        }),
         rec('POST', '/v0/merchants', { sent: { anything: 'goes', name: 1 }, got: {} }),
         rec('POST', '/v0/items', { sent: { name: 5 }, got: {} }),
       ],

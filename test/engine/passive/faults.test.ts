@@ -31,33 +31,46 @@ const FAULTS: Array<[CatalogFault, string]> = [
 const BENIGN = [only('benign-extra-properties', 'customers'), only('benign-content-type-variant', 'auth')];
 
 describe('the fault catalog through conform proxy', () => {
-  test('a representative subset: caught by the suites and by the passive judge, citing its rule; benign variants flagged by neither', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'conform-passive-faults-'));
-    try {
-      const { results, summary } = await runPassiveFaults({
-        faults: [...FAULTS.map(([f]) => f), ...BENIGN],
-        startTarget: bundledTargets(),
-        reportDir: dir,
-        profile: 'quick',
-        seed: 1,
-        parallel: 2,
-        baseline: false,
-        target: { bundled: true },
-      });
-      const by = new Map(results.map((r) => [r.name, r]));
-      for (const [f, rule] of FAULTS) {
-        const r = by.get(f.name)!;
-        expect([r.name, r.suite, r.visible, r.error ?? ''], `suite rules: ${r.suiteRules.join(', ')}`).toEqual([f.name, 'caught', true, '']);
-        expect(r.passiveRules, `${f.name}: passive rules failed`).toContain(rule);
+  test(
+    'a representative subset: caught by the suites and by the passive judge, citing its rule; benign variants flagged by neither',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'conform-passive-faults-'));
+      try {
+        const { results, summary } = await runPassiveFaults({
+          faults: [...FAULTS.map(([f]) => f), ...BENIGN],
+          startTarget: bundledTargets(),
+          reportDir: dir,
+          profile: 'quick',
+          seed: 1,
+          parallel: 2,
+          baseline: false,
+          target: { bundled: true },
+        });
+        const by = new Map(results.map((r) => [r.name, r]));
+        for (const [f, rule] of FAULTS) {
+          const r = by.get(f.name)!;
+          expect([r.name, r.suite, r.visible, r.error ?? ''], `suite rules: ${r.suiteRules.join(', ')}`).toEqual([
+            f.name,
+            'caught',
+            true,
+            '',
+          ]);
+          expect(r.passiveRules, `${f.name}: passive rules failed`).toContain(rule);
+        }
+        for (const f of BENIGN) {
+          const r = by.get(f.name)!;
+          expect([r.name, r.suite, r.passiveRules], r.error).toEqual([f.name, 'passed', []]);
+          expect(r.exchanges).toBeGreaterThan(0);
+        }
+        expect(summary).toMatchObject({
+          caughtVisible: FAULTS.length,
+          passiveCaught: FAULTS.length,
+          passiveFlagged: 0,
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-      for (const f of BENIGN) {
-        const r = by.get(f.name)!;
-        expect([r.name, r.suite, r.passiveRules], r.error).toEqual([f.name, 'passed', []]);
-        expect(r.exchanges).toBeGreaterThan(0);
-      }
-      expect(summary).toMatchObject({ caughtVisible: FAULTS.length, passiveCaught: FAULTS.length, passiveFlagged: 0 });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, TIMEOUT_MS);
+    },
+    TIMEOUT_MS,
+  );
 });

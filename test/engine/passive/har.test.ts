@@ -24,14 +24,33 @@ function entry(url: string, extra: Partial<HarEntry['response']> = {}, started =
   return {
     startedDateTime: started,
     time: 12.5,
-    request: { method: 'GET', url, headers: [{ name: 'Authorization', value: `Bearer ${KEY}` }, { name: 'Cookie', value: 'session=abc' }] },
-    response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content: { mimeType: 'application/json', text: `{"id":"cus_1","note":"${KEY}"}` }, ...extra },
+    request: {
+      method: 'GET',
+      url,
+      headers: [
+        { name: 'Authorization', value: `Bearer ${KEY}` },
+        { name: 'Cookie', value: 'session=abc' },
+      ],
+    },
+    response: {
+      status: 200,
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      content: { mimeType: 'application/json', text: `{"id":"cus_1","note":"${KEY}"}` },
+      ...extra,
+    },
   };
 }
 
 async function harFile(name: string, entries: unknown[], pretty = false): Promise<string> {
   const path = join(dir, name);
-  const doc = { log: { version: '1.2', creator: { name: 'test', version: '1', comment: 'entries: [ { } ] "quoted" \\ back' }, pages: [{ id: 'p', title: '{"entries":[]}' }], entries } };
+  const doc = {
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1', comment: 'entries: [ { } ] "quoted" \\ back' },
+      pages: [{ id: 'p', title: '{"entries":[]}' }],
+      entries,
+    },
+  };
   await writeFile(path, pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc));
   return path;
 }
@@ -39,7 +58,11 @@ async function harFile(name: string, entries: unknown[], pretty = false): Promis
 describe('reading HAR', () => {
   test('every entry of log.entries, in order, whatever else the file holds, across read chunks', async () => {
     const big = 'x'.repeat(3 * 1024 * 1024); // larger than one read chunk: entries cross chunk boundaries
-    const entries = [entry('https://api.test/v0/customers/cus_1'), { ...entry('https://api.test/v0/customers/cus_2'), _big: big, _quote: 'a "}" b' }, entry('https://api.test/v0/customers/cus_3')];
+    const entries = [
+      entry('https://api.test/v0/customers/cus_1'),
+      { ...entry('https://api.test/v0/customers/cus_2'), _big: big, _quote: 'a "}" b' },
+      entry('https://api.test/v0/customers/cus_3'),
+    ];
     const seen: string[] = [];
     for await (const e of readHarEntries(await harFile('three.har', entries, true))) seen.push(e.request.url);
     expect(seen).toEqual(entries.map((e) => e.request.url));
@@ -47,7 +70,10 @@ describe('reading HAR', () => {
 
   test('a file that is not HAR, cut short, or missing is a HarError saying so', async () => {
     const cases: Array<[string, RegExp]> = [
-      [await harFile('empty-log.har', []).then(async (p) => (await writeFile(p, '{"log":{"pages":[]}}'), p)), /no log.entries/],
+      [
+        await harFile('empty-log.har', []).then(async (p) => (await writeFile(p, '{"log":{"pages":[]}}'), p)),
+        /no log.entries/,
+      ],
       [join(dir, 'cut.har'), /ends in the middle/],
       [join(dir, 'array.har'), /top level is not an object/],
       [join(dir, 'missing.har'), /no such file/],
@@ -67,10 +93,20 @@ describe('reading HAR', () => {
     const base = new URL('https://api.test/billing/');
     const gz = gzipSync(Buffer.from('{"id":"cus_9"}')).toString('base64');
     const r = recordOfEntry(
-      entry('https://api.test/billing/v0/customers/cus_9?x=1', { headers: [{ name: 'content-encoding', value: 'gzip' }], content: { mimeType: 'application/json', text: gz, encoding: 'base64' } }),
+      entry('https://api.test/billing/v0/customers/cus_9?x=1', {
+        headers: [{ name: 'content-encoding', value: 'gzip' }],
+        content: { mimeType: 'application/json', text: gz, encoding: 'base64' },
+      }),
       base,
     )!;
-    expect(r).toMatchObject({ method: 'GET', path: '/v0/customers/cus_9?x=1', status: 200, responseBody: '{"id":"cus_9"}', durationMs: 12.5, startedMs: Date.parse('2026-03-01T10:00:00.123Z') });
+    expect(r).toMatchObject({
+      method: 'GET',
+      path: '/v0/customers/cus_9?x=1',
+      status: 200,
+      responseBody: '{"id":"cus_9"}',
+      durationMs: 12.5,
+      startedMs: Date.parse('2026-03-01T10:00:00.123Z'),
+    });
     expect(r.client).toBe(clientIdOf(KEY));
     expect(r.requestHeaders.authorization).toBe(`Bearer $${clientIdOf(KEY)}`);
     expect(r.requestHeaders.cookie).toBe('***');
@@ -106,7 +142,12 @@ describe('writing HAR and judging it', () => {
     const path = join(dir, 'written.har');
     const w = new HarWriter(path, base, { name: 'billing-conform', version: 'test' });
     const r1 = recordOfEntry(entry('http://127.0.0.1:4010/v0/customers/cus_1'), base)!;
-    const r2 = { ...r1, path: '/v0/customers/cus_2', bodyProblem: 'body larger than the cap: not judged', startedMs: r1.startedMs + 7 };
+    const r2 = {
+      ...r1,
+      path: '/v0/customers/cus_2',
+      bodyProblem: 'body larger than the cap: not judged',
+      startedMs: r1.startedMs + 7,
+    };
     w.write(r1);
     w.write(r2);
     await w.close();

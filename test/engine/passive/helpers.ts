@@ -28,7 +28,11 @@ export function rec(method: string, path: string, o: RecOptions = {}): TrafficRe
     client,
     method,
     path,
-    requestHeaders: { ...(o.key === null ? {} : { authorization: `Bearer $${client}` }), ...(o.sent !== undefined ? { 'content-type': 'application/json' } : {}), ...o.requestHeaders },
+    requestHeaders: {
+      ...(o.key === null ? {} : { authorization: `Bearer $${client}` }),
+      ...(o.sent !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...o.requestHeaders,
+    },
     requestBody: o.sent === undefined ? '' : typeof o.sent === 'string' ? o.sent : JSON.stringify(o.sent),
     status: o.status ?? 200,
     responseHeaders: { ...(body ? { 'content-type': 'application/json' } : {}), ...o.headers },
@@ -56,5 +60,8 @@ export function verdicts(o: PassiveOutcome): Map<string, 'passed' | 'failed'> {
 }
 
 export function messages(o: PassiveOutcome, ruleId: string): string[] {
-  return o.sources.flatMap((s) => s.findings).filter((f) => f.ruleIds.includes(ruleId)).map((f) => f.message);
+  return o.sources
+    .flatMap((s) => s.findings)
+    .filter((f) => f.ruleIds.includes(ruleId))
+    .map((f) => f.message);
 }

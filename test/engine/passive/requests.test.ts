@@ -6,7 +6,14 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadSpec, type Spec } from '../../../src/spec/index.ts';
-import { fromSpec, negativeRequests, positiveRequests, requestPath, type GenOperation, type RequestPlan } from '../../../src/engine/generators/index.ts';
+import {
+  fromSpec,
+  negativeRequests,
+  positiveRequests,
+  requestPath,
+  type GenOperation,
+  type RequestPlan,
+} from '../../../src/engine/generators/index.ts';
 import { brokenConstraints } from '../../../src/engine/passive/requests.ts';
 
 let spec: Spec;
@@ -19,7 +26,12 @@ beforeAll(async () => {
 const SEED = 4242;
 function idsFor(op: GenOperation): Record<string, unknown> {
   const props = op.inputs.path?.properties ?? {};
-  return Object.fromEntries(Object.entries(props).map(([k, s]) => [k, s.pattern ? fc.sample(fc.stringMatching(new RegExp(s.pattern)), { seed: 1, numRuns: 1 })[0] : 'x1']));
+  return Object.fromEntries(
+    Object.entries(props).map(([k, s]) => [
+      k,
+      s.pattern ? fc.sample(fc.stringMatching(new RegExp(s.pattern)), { seed: 1, numRuns: 1 })[0] : 'x1',
+    ]),
+  );
 }
 
 /** The plan as the judge sees it on the wire. */
@@ -36,7 +48,10 @@ describe('documented constraints read off real requests', () => {
     for (const op of ops) {
       fc.assert(
         fc.property(positiveRequests(op, idsFor(op)), (plan) => {
-          expect(read(plan).broken.map((b) => b.what), op.operationId).toEqual([]);
+          expect(
+            read(plan).broken.map((b) => b.what),
+            op.operationId,
+          ).toEqual([]);
         }),
         { seed: SEED, numRuns: 30 },
       );
@@ -50,8 +65,12 @@ describe('documented constraints read off real requests', () => {
         fc.assert(
           fc.property(plan.arbitrary, (c) => {
             cases++;
-            const broken = read(c).broken.map((b) => `${b.constraint.location} ${b.constraint.pointer} ${b.constraint.kind}`);
-            expect(broken, `${op.operationId}: ${JSON.stringify({ query: c.query, body: c.body })}`).toContain(`${c.location} ${c.pointer} ${c.constraint}`);
+            const broken = read(c).broken.map(
+              (b) => `${b.constraint.location} ${b.constraint.pointer} ${b.constraint.kind}`,
+            );
+            expect(broken, `${op.operationId}: ${JSON.stringify({ query: c.query, body: c.body })}`).toContain(
+              `${c.location} ${c.pointer} ${c.constraint}`,
+            );
           }),
           { seed: SEED, numRuns: 10 },
         );

@@ -11,31 +11,75 @@ import { consistencyUnit } from '../../../src/engine/passive/units/consistency.t
 import { partialUpdatesUnit } from '../../../src/engine/passive/units/partial-updates.ts';
 import { authUnit } from '../../../src/engine/passive/units/auth.ts';
 import { checksUnit } from '../../../src/engine/passive/units/checks.ts';
-import { fixedWindow, headerSeconds, slidingWindow, tokenBucket, type LimiterModel } from '../../../src/engine/faults/catalog/limiters.ts';
+import {
+  fixedWindow,
+  headerSeconds,
+  slidingWindow,
+  tokenBucket,
+  type LimiterModel,
+} from '../../../src/engine/faults/catalog/limiters.ts';
 
 const customer = (id: string, extra: Record<string, unknown> = {}) => ({
-  id, object: 'customer', consumerId: 'org_c1', merchantId: 'org_m1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', validTaxAddress: { valid: true, message: null }, ...extra,
+  id,
+  object: 'customer',
+  consumerId: 'org_c1',
+  merchantId: 'org_m1',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  validTaxAddress: { valid: true, message: null },
+  ...extra,
 });
 
 describe('validation: a request breaking a documented constraint never succeeds', () => {
   test('taxRates 150 answered 200 fails VALIDATION.BOUNDS.400; answered 400 holds it; a 404 judges nothing', async () => {
     const bad = { sent: { taxRates: 150 } };
-    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 200, got: customer('cus_1') })], [validationUnit])).get('VALIDATION.BOUNDS.400')).toBe('failed');
-    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 400, got: { message: 'no' } })], [validationUnit])).get('VALIDATION.BOUNDS.400')).toBe('passed');
-    expect(verdicts(await judge([rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 404, got: { message: 'no' } })], [validationUnit])).size).toBe(0);
+    expect(
+      verdicts(
+        await judge(
+          [rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 200, got: customer('cus_1') })],
+          [validationUnit],
+        ),
+      ).get('VALIDATION.BOUNDS.400'),
+    ).toBe('failed');
+    expect(
+      verdicts(
+        await judge(
+          [rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 400, got: { message: 'no' } })],
+          [validationUnit],
+        ),
+      ).get('VALIDATION.BOUNDS.400'),
+    ).toBe('passed');
+    expect(
+      verdicts(
+        await judge(
+          [rec('PATCH', '/v0/customers/cus_1', { ...bad, status: 404, got: { message: 'no' } })],
+          [validationUnit],
+        ),
+      ).size,
+    ).toBe(0);
   });
 
   test('query values are read as their schema type; a path id outside its pattern may get 404', async () => {
     const o = await judge(
       [
-        rec('GET', '/v0/alerts?resourceId=w_1&limit=abc', { status: 200, got: { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } }),
+        rec('GET', '/v0/alerts?resourceId=w_1&limit=abc', {
+          status: 200,
+          got: { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } },
+        }),
         rec('GET', '/v0/alerts?limit=5', { status: 400, got: { message: 'resourceId is required' } }),
         rec('GET', '/v0/customers/not-a-customer', { status: 404, got: { message: 'not found' } }),
-        rec('GET', '/v0/alerts?resourceId=w_1&limit=100', { status: 200, got: { object: 'list', data: [], pagination: { limit: 100, offset: 0, total: 0 } } }),
+        rec('GET', '/v0/alerts?resourceId=w_1&limit=100', {
+          status: 200,
+          got: { object: 'list', data: [], pagination: { limit: 100, offset: 0, total: 0 } },
+        }),
       ],
       [validationUnit],
     );
-    expect(Object.fromEntries(verdicts(o))).toEqual({ 'VALIDATION.TYPE.400': 'failed', 'VALIDATION.REQUIRED.400': 'passed', 'VALIDATION.PATTERN.400': 'passed' });
+    expect(Object.fromEntries(verdicts(o))).toEqual({
+      'VALIDATION.TYPE.400': 'failed',
+      'VALIDATION.REQUIRED.400': 'passed',
+      'VALIDATION.PATTERN.400': 'passed',
+    });
   });
 });
 
@@ -44,35 +88,103 @@ describe('answers: each answer against its request', () => {
     const o = await judge(
       [
         rec('GET', '/v0/customers/cus_1', { got: customer('cus_2') }),
-        rec('POST', '/v2/invoices/inv_1/refunds', { status: 201, sent: { reason: 'dup' }, got: { object: 'invoice_refund', id: 'crn_1', invoiceId: 'inv_1', amount: '10.00', taxAmount: '1.00', total: '11.01', status: 'ISSUED', reason: 'dup' } }),
+        rec('POST', '/v2/invoices/inv_1/refunds', {
+          status: 201,
+          sent: { reason: 'dup' },
+          got: {
+            object: 'invoice_refund',
+            id: 'crn_1',
+            invoiceId: 'inv_1',
+            amount: '10.00',
+            taxAmount: '1.00',
+            total: '11.01',
+            status: 'ISSUED',
+            reason: 'dup',
+          },
+        }),
       ],
       [answersUnit],
     );
     const v = verdicts(o);
     expect(v.get('CUSTOMERS.GET.BY_ID')).toBe('failed');
     expect(v.get('REFUNDS.TOTAL.SUM')).toBe('failed');
-    expect([v.get('REFUNDS.INVOICE.MATCHES'), v.get('REFUNDS.REASON.RECORDED'), v.get('REFUNDS.ID.PREFIX')]).toEqual(['passed', 'passed', 'passed']);
+    expect([v.get('REFUNDS.INVOICE.MATCHES'), v.get('REFUNDS.REASON.RECORDED'), v.get('REFUNDS.ID.PREFIX')]).toEqual([
+      'passed',
+      'passed',
+      'passed',
+    ]);
     expect(messages(o, 'REFUNDS.TOTAL.SUM')[0]).toContain('total 11.01, amount 10.00 + taxAmount 1.00 = 11');
   });
 
   test('webhooks answer the state asked for, for the merchant named', async () => {
-    const cfg = (enabled: boolean, merchantId = 'org_a') => ({ object: 'webhooks', applicationId: 'app_1', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-02T00:00:00Z', enabled, merchantId });
-    const o = await judge([rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg(true) }), rec('PATCH', '/v0/webhooks?merchantId=org_b', { sent: { enabled: true }, got: cfg(true, 'org_a') })], [answersUnit]);
+    const cfg = (enabled: boolean, merchantId = 'org_a') => ({
+      object: 'webhooks',
+      applicationId: 'app_1',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-02T00:00:00Z',
+      enabled,
+      merchantId,
+    });
+    const o = await judge(
+      [
+        rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg(true) }),
+        rec('PATCH', '/v0/webhooks?merchantId=org_b', { sent: { enabled: true }, got: cfg(true, 'org_a') }),
+      ],
+      [answersUnit],
+    );
     const v = verdicts(o);
-    expect([v.get('STATE.WEBHOOKS.DISABLE'), v.get('STATE.WEBHOOKS.ENABLE'), v.get('WEBHOOKS.MERCHANT.NAMED')]).toEqual(['failed', 'passed', 'failed']);
+    expect([v.get('STATE.WEBHOOKS.DISABLE'), v.get('STATE.WEBHOOKS.ENABLE'), v.get('WEBHOOKS.MERCHANT.NAMED')]).toEqual(
+      ['failed', 'passed', 'failed'],
+    );
   });
 
   test('an item update answers what was sent; archiving sets archivedAt', async () => {
-    const item = (x: Record<string, unknown>) => ({ id: 'itm_1', object: 'item', merchantId: 'org_a', name: 'n', catalogId: 'prod_1', metadata: {}, archivedAt: null, ...x });
-    const o = await judge([rec('PATCH', '/v0/items/itm_1', { sent: { name: 'new', metadata: { a: 1 } }, got: item({ name: 'new', metadata: { a: 1 } }) }), rec('PATCH', '/v0/items/itm_1', { sent: { archived: true }, got: item({}) })], [answersUnit]);
+    const item = (x: Record<string, unknown>) => ({
+      id: 'itm_1',
+      object: 'item',
+      merchantId: 'org_a',
+      name: 'n',
+      catalogId: 'prod_1',
+      metadata: {},
+      archivedAt: null,
+      ...x,
+    });
+    const o = await judge(
+      [
+        rec('PATCH', '/v0/items/itm_1', {
+          sent: { name: 'new', metadata: { a: 1 } },
+          got: item({ name: 'new', metadata: { a: 1 } }),
+        }),
+        rec('PATCH', '/v0/items/itm_1', { sent: { archived: true }, got: item({}) }),
+      ],
+      [answersUnit],
+    );
     const v = verdicts(o);
     expect([v.get('ITEMS.UPDATE.APPLIED'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
   });
 
   test('creating a schedule by subscriptionId must not succeed; refusing it holds the rule', async () => {
-    const ok = await judge([rec('POST', '/v0/billingSchedules', { status: 400, sent: { subscriptionId: 'sub_1' }, got: { message: 'send orderId' } })], [answersUnit]);
+    const ok = await judge(
+      [
+        rec('POST', '/v0/billingSchedules', {
+          status: 400,
+          sent: { subscriptionId: 'sub_1' },
+          got: { message: 'send orderId' },
+        }),
+      ],
+      [answersUnit],
+    );
     expect(verdicts(ok).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('passed');
-    const bad = await judge([rec('POST', '/v0/billingSchedules', { status: 201, sent: { subscriptionId: 'sub_1' }, got: { id: 'bs_1', object: 'billing_schedule', subscriptionId: 'sub_1', endDate: '2027-01-01T00:00:00Z' } })], [answersUnit]);
+    const bad = await judge(
+      [
+        rec('POST', '/v0/billingSchedules', {
+          status: 201,
+          sent: { subscriptionId: 'sub_1' },
+          got: { id: 'bs_1', object: 'billing_schedule', subscriptionId: 'sub_1', endDate: '2027-01-01T00:00:00Z' },
+        }),
+      ],
+      [answersUnit],
+    );
     expect(verdicts(bad).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('failed');
   });
 });
@@ -86,8 +198,24 @@ describe('migration answers', () => {
   const path = '/v0/subscriptions/sub_1/versionMigration';
 
   test('the answer matches its request; a same-version move changes nothing and pins', async () => {
-    const v = verdicts(await judge([rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(1, 2, true) }), rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(2, 2, false) })], [migrationUnit]));
-    expect(['MIGRATION.RESPONSE.SHAPE', 'MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.EFFECT.PINS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.SAME_VERSION.PINS_FLOATING'].map((r) => v.get(r))).toEqual(Array(5).fill('passed'));
+    const v = verdicts(
+      await judge(
+        [
+          rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(1, 2, true) }),
+          rec('POST', path, { sent: { targetVersionNumber: 2 }, got: answer(2, 2, false) }),
+        ],
+        [migrationUnit],
+      ),
+    );
+    expect(
+      [
+        'MIGRATION.RESPONSE.SHAPE',
+        'MIGRATION.RESPONSE.VERSION_NUMBERS',
+        'MIGRATION.EFFECT.PINS',
+        'MIGRATION.SAME_VERSION.NO_CHANGE',
+        'MIGRATION.SAME_VERSION.PINS_FLOATING',
+      ].map((r) => v.get(r)),
+    ).toEqual(Array(5).fill('passed'));
   });
 
   test('a wrong toVersionNumber, changed true on the same version, floating after a migration, an out-of-range target accepted: each fails its rule', async () => {
@@ -102,23 +230,64 @@ describe('migration answers', () => {
         [migrationUnit],
       ),
     );
-    expect(['MIGRATION.RESPONSE.VERSION_NUMBERS', 'MIGRATION.SAME_VERSION.NO_CHANGE', 'MIGRATION.EFFECT.PINS', 'MIGRATION.400.TARGET_RANGE', 'MIGRATION.409.CODE_VALUES'].map((r) => v.get(r))).toEqual(Array(5).fill('failed'));
+    expect(
+      [
+        'MIGRATION.RESPONSE.VERSION_NUMBERS',
+        'MIGRATION.SAME_VERSION.NO_CHANGE',
+        'MIGRATION.EFFECT.PINS',
+        'MIGRATION.400.TARGET_RANGE',
+        'MIGRATION.409.CODE_VALUES',
+      ].map((r) => v.get(r)),
+    ).toEqual(Array(5).fill('failed'));
   });
 });
 
 describe('delete blockers', () => {
   test('a customer delete refused with the documented body holds; an empty type or a count below the items fails', async () => {
-    const body = (type: string, count: number) => ({ error: 'conflict', message: 'has subscriptions', details: { blockers: [{ type, count, items: [{ id: 'sub_1', status: 'active' }, { id: 'sub_2', status: 'active' }] }] } });
-    const good = verdicts(await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('subscriptions', 2) })], [deleteBlockersUnit]));
-    expect([good.get('CUSTOMERS.DELETE.BLOCKED'), good.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual(['passed', 'passed']);
-    const bad = verdicts(await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('', 1) })], [deleteBlockersUnit]));
-    expect([bad.get('CUSTOMERS.DELETE.BLOCKED'), bad.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual(['failed', 'failed']);
+    const body = (type: string, count: number) => ({
+      error: 'conflict',
+      message: 'has subscriptions',
+      details: {
+        blockers: [
+          {
+            type,
+            count,
+            items: [
+              { id: 'sub_1', status: 'active' },
+              { id: 'sub_2', status: 'active' },
+            ],
+          },
+        ],
+      },
+    });
+    const good = verdicts(
+      await judge(
+        [rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('subscriptions', 2) })],
+        [deleteBlockersUnit],
+      ),
+    );
+    expect([good.get('CUSTOMERS.DELETE.BLOCKED'), good.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual([
+      'passed',
+      'passed',
+    ]);
+    const bad = verdicts(
+      await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('', 1) })], [deleteBlockersUnit]),
+    );
+    expect([bad.get('CUSTOMERS.DELETE.BLOCKED'), bad.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual([
+      'failed',
+      'failed',
+    ]);
   });
 });
 
 describe('rate counting per bucket', () => {
   /** GET /v0/customers (60 per 6 s) answered by a limiter model, one request every `everyMs`, each sent once the previous one is answered. */
-  function trace(model: LimiterModel<any>, count: number, everyMs: number, opts: { key?: string; neverRefuse?: boolean } = {}) {
+  function trace(
+    model: LimiterModel<any>,
+    count: number,
+    everyMs: number,
+    opts: { key?: string; neverRefuse?: boolean } = {},
+  ) {
     let state: unknown;
     return Array.from({ length: count }, (_, i) => {
       const at = i * everyMs;
@@ -130,12 +299,20 @@ describe('rate counting per bucket', () => {
         duration: 2,
         key: opts.key,
         status: admitted ? 200 : 429,
-        headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(d.remaining), 'x-ratelimit-reset': String(headerSeconds(d.resetMs)), ...(admitted ? {} : { 'retry-after': String(headerSeconds(d.retryAfterMs)) }) },
-        got: admitted ? { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } } : { error: 'rate_limit_exceeded', message: 'slow down' },
+        headers: {
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': String(d.remaining),
+          'x-ratelimit-reset': String(headerSeconds(d.resetMs)),
+          ...(admitted ? {} : { 'retry-after': String(headerSeconds(d.retryAfterMs)) }),
+        },
+        got: admitted
+          ? { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }
+          : { error: 'rate_limit_exceeded', message: 'slow down' },
       });
     });
   }
-  const verdict = async (records: ReturnType<typeof trace>) => verdicts(await judge(records, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS');
+  const verdict = async (records: ReturnType<typeof trace>) =>
+    verdicts(await judge(records, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS');
 
   test('a fixed window that refuses past its limit holds the rule; one that never refuses fails it', async () => {
     expect(await verdict(trace(fixedWindow, 120, 10))).toBe('passed');
@@ -143,64 +320,156 @@ describe('rate counting per bucket', () => {
   });
 
   test('sliding windows and token buckets, which admit again before a window "resets", are never failed', async () => {
-    for (const model of [slidingWindow, tokenBucket]) for (const every of [10, 50, 120]) expect(await verdict(trace(model, 300, every)), `${model.name} every ${every} ms`).not.toBe('failed');
+    for (const model of [slidingWindow, tokenBucket])
+      for (const every of [10, 50, 120])
+        expect(await verdict(trace(model, 300, every)), `${model.name} every ${every} ms`).not.toBe('failed');
   });
 
   test('what cannot be attributed is not judged: another key (maybe another merchant), a request sent before the opening answer came back', async () => {
-    const mixed = trace(fixedWindow, 120, 10, { neverRefuse: true }).map((r, i) => (i % 2 ? { ...r, client: 'CLIENT_KEY_000000000001' } : r));
+    const mixed = trace(fixedWindow, 120, 10, { neverRefuse: true }).map((r, i) =>
+      i % 2 ? { ...r, client: 'CLIENT_KEY_000000000001' } : r,
+    );
     expect(await verdict(mixed)).toBeUndefined();
     const concurrent = trace(fixedWindow, 120, 0, { neverRefuse: true }); // all sent at once
     expect(await verdict(concurrent)).toBeUndefined();
   });
 
   test('subscription buckets are per subscription, whatever the key', async () => {
-    const portal = (sub: string, start: number, key?: string) => rec('POST', `/v0/subscriptions/${sub}/portal`, { start, key, status: 201, headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.9' }, got: { url: 'https://portal' } });
-    expect(verdicts(await judge([portal('sub_1', 0), portal('sub_1', 100, 'sk_test_other_key_same_sub')], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBe('failed');
-    expect(verdicts(await judge([portal('sub_1', 0), portal('sub_2', 100)], [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS')).toBeUndefined();
+    const portal = (sub: string, start: number, key?: string) =>
+      rec('POST', `/v0/subscriptions/${sub}/portal`, {
+        start,
+        key,
+        status: 201,
+        headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.9' },
+        got: { url: 'https://portal' },
+      });
+    expect(
+      verdicts(
+        await judge([portal('sub_1', 0), portal('sub_1', 100, 'sk_test_other_key_same_sub')], [rateCountingUnit()]),
+      ).get('RATE.EXCEEDED.STATUS'),
+    ).toBe('failed');
+    expect(
+      verdicts(await judge([portal('sub_1', 0), portal('sub_2', 100)], [rateCountingUnit()])).get(
+        'RATE.EXCEEDED.STATUS',
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('PATCH semantics against later reads', () => {
   test('a later GET must show what a PATCH cleared; a concurrent write, or a later PATCH sending the field, leaves it unjudged', async () => {
-    const patch = (start: number, sent: object, got: Record<string, unknown>) => rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
-    const read = (start: number, got: Record<string, unknown>) => rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', got) });
-    expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, { taxId: 'DE1' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('failed');
-    expect(verdicts(await judge([patch(0, { taxId: null }, {}), read(100, {})], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBe('passed');
-    expect(verdicts(await judge([patch(0, { taxId: null }, {}), patch(100, { taxId: 'DE2' }, { taxId: 'DE2' }), read(200, { taxId: 'DE2' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBeUndefined();
-    expect(verdicts(await judge([patch(0, { taxId: null }, {}), patch(2, { externalId: 'x' }, { taxId: 'DE1' })], [laterReadsUnit()])).get('CUSTOMERS.TAX_ID.NULL_CLEARS')).toBeUndefined();
+    const patch = (start: number, sent: object, got: Record<string, unknown>) =>
+      rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
+    const read = (start: number, got: Record<string, unknown>) =>
+      rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', got) });
+    expect(
+      verdicts(await judge([patch(0, { taxId: null }, {}), read(100, { taxId: 'DE1' })], [laterReadsUnit()])).get(
+        'CUSTOMERS.TAX_ID.NULL_CLEARS',
+      ),
+    ).toBe('failed');
+    expect(
+      verdicts(await judge([patch(0, { taxId: null }, {}), read(100, {})], [laterReadsUnit()])).get(
+        'CUSTOMERS.TAX_ID.NULL_CLEARS',
+      ),
+    ).toBe('passed');
+    expect(
+      verdicts(
+        await judge(
+          [patch(0, { taxId: null }, {}), patch(100, { taxId: 'DE2' }, { taxId: 'DE2' }), read(200, { taxId: 'DE2' })],
+          [laterReadsUnit()],
+        ),
+      ).get('CUSTOMERS.TAX_ID.NULL_CLEARS'),
+    ).toBeUndefined();
+    expect(
+      verdicts(
+        await judge(
+          [patch(0, { taxId: null }, {}), patch(2, { externalId: 'x' }, { taxId: 'DE1' })],
+          [laterReadsUnit()],
+        ),
+      ).get('CUSTOMERS.TAX_ID.NULL_CLEARS'),
+    ).toBeUndefined();
   });
 
   test('a later PATCH answer shows the notification flags earlier ones set and it did not send', async () => {
-    const patch = (start: number, flags: object, shown: object) => rec('PATCH', '/v0/customers/cus_1', { start, sent: { notificationSettings: flags }, got: customer('cus_1', { notificationSettings: shown }) });
+    const patch = (start: number, flags: object, shown: object) =>
+      rec('PATCH', '/v0/customers/cus_1', {
+        start,
+        sent: { notificationSettings: flags },
+        got: customer('cus_1', { notificationSettings: shown }),
+      });
     const all = { invoiceIssued: true, invoicePaid: false, renewalReminder: true };
-    expect(verdicts(await judge([patch(0, all, all), patch(100, { invoicePaid: true }, { ...all, invoicePaid: true })], [laterReadsUnit()])).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('passed');
-    expect(verdicts(await judge([patch(0, all, all), patch(100, { invoicePaid: true }, { invoiceIssued: false, invoicePaid: true, renewalReminder: false })], [laterReadsUnit()])).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('failed');
+    expect(
+      verdicts(
+        await judge(
+          [patch(0, all, all), patch(100, { invoicePaid: true }, { ...all, invoicePaid: true })],
+          [laterReadsUnit()],
+        ),
+      ).get('CUSTOMERS.NOTIFICATIONS.PARTIAL'),
+    ).toBe('passed');
+    expect(
+      verdicts(
+        await judge(
+          [
+            patch(0, all, all),
+            patch(100, { invoicePaid: true }, { invoiceIssued: false, invoicePaid: true, renewalReminder: false }),
+          ],
+          [laterReadsUnit()],
+        ),
+      ).get('CUSTOMERS.NOTIFICATIONS.PARTIAL'),
+    ).toBe('failed');
   });
 });
 
 describe('consistency between exchanges', () => {
   test('a merchant reads back as created; webhooks keep createdAt', async () => {
     const m = { name: 'M', email: 'm@x.test', address: { line1: 'a', city: 'b' } };
-    const cfg = (createdAt: string, enabled: boolean) => ({ object: 'webhooks', applicationId: 'a', createdAt, updatedAt: createdAt, enabled, merchantId: 'org_a' });
+    const cfg = (createdAt: string, enabled: boolean) => ({
+      object: 'webhooks',
+      applicationId: 'a',
+      createdAt,
+      updatedAt: createdAt,
+      enabled,
+      merchantId: 'org_a',
+    });
     const v = verdicts(
       await judge(
         [
           rec('POST', '/v0/merchants', { status: 201, sent: m, got: { id: 'org_n', object: 'merchant', ...m } }),
-          rec('GET', '/v0/merchants/org_n', { start: 2_000_000, got: { id: 'org_n', object: 'merchant', ...m, address: { line1: 'a', city: 'c' } } }),
+          rec('GET', '/v0/merchants/org_n', {
+            start: 2_000_000,
+            got: { id: 'org_n', object: 'merchant', ...m, address: { line1: 'a', city: 'c' } },
+          }),
           rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg('2026-01-01T00:00:00Z', false) }),
           rec('PATCH', '/v0/webhooks', { sent: { enabled: true }, got: cfg('2026-01-01T00:00:00.000Z', true) }),
         ],
         [consistencyUnit()],
       ),
     );
-    expect([v.get('MERCHANTS.GET.ROUND_TRIP'), v.get('WEBHOOKS.CREATED_AT.FIRST_ENABLED')]).toEqual(['failed', 'passed']);
+    expect([v.get('MERCHANTS.GET.ROUND_TRIP'), v.get('WEBHOOKS.CREATED_AT.FIRST_ENABLED')]).toEqual([
+      'failed',
+      'passed',
+    ]);
   });
 });
 
 describe('auth and the check registry', () => {
   test('a request without a bearer token must get 401', async () => {
-    expect(verdicts(await judge([rec('GET', '/v0/customers/cus_1', { key: null, status: 200, got: customer('cus_1') })], [authUnit])).get('AUTH.BEARER.REQUIRED')).toBe('failed');
-    expect(verdicts(await judge([rec('GET', '/v0/customers/cus_1', { key: null, status: 401, got: { message: 'no key' } })], [authUnit])).get('AUTH.BEARER.REQUIRED')).toBe('passed');
+    expect(
+      verdicts(
+        await judge(
+          [rec('GET', '/v0/customers/cus_1', { key: null, status: 200, got: customer('cus_1') })],
+          [authUnit],
+        ),
+      ).get('AUTH.BEARER.REQUIRED'),
+    ).toBe('failed');
+    expect(
+      verdicts(
+        await judge(
+          [rec('GET', '/v0/customers/cus_1', { key: null, status: 401, got: { message: 'no key' } })],
+          [authUnit],
+        ),
+      ).get('AUTH.BEARER.REQUIRED'),
+    ).toBe('passed');
   });
 
   test('the registry of conform run judges every exchange; extensions and unknown paths are never judged', async () => {
@@ -221,10 +490,20 @@ describe('auth and the check registry', () => {
 
 describe('429 messages specific to the endpoint', () => {
   test('two listed endpoints with the same 429 message fail RATE.EXCEEDED.BODY; different ones hold it', async () => {
-    const tooMany = (path: string, message: string) => rec('GET', path, { status: 429, got: { error: 'rate_limit_exceeded', message } });
-    const same = await judge([tooMany('/v0/customers', 'Too many requests'), tooMany('/v0/costs/report', 'Too many requests')], [consistencyUnit()]);
+    const tooMany = (path: string, message: string) =>
+      rec('GET', path, { status: 429, got: { error: 'rate_limit_exceeded', message } });
+    const same = await judge(
+      [tooMany('/v0/customers', 'Too many requests'), tooMany('/v0/costs/report', 'Too many requests')],
+      [consistencyUnit()],
+    );
     expect(verdicts(same).get('RATE.EXCEEDED.BODY')).toBe('failed');
-    const differ = await judge([tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'), tooMany('/v0/costs/report', 'GET /v0/costs/report: 600 per minute')], [consistencyUnit()]);
+    const differ = await judge(
+      [
+        tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'),
+        tooMany('/v0/costs/report', 'GET /v0/costs/report: 600 per minute'),
+      ],
+      [consistencyUnit()],
+    );
     expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
   });
 });
@@ -232,28 +511,74 @@ describe('429 messages specific to the endpoint', () => {
 describe('benign answers are never failed', () => {
   test('keys in another order, extra fields, a 200 for a 201: the answers hold', async () => {
     const sent = { conditions: [{ type: 'amount', operator: 'gt', value: 5 }], name: 'r' };
-    const got = { id: 'sr_1', extra: true, name: 'r', conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }] };
+    const got = {
+      id: 'sr_1',
+      extra: true,
+      name: 'r',
+      conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }],
+    };
     const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
     expect(v.get('SOURCE_RULES.UPDATE.PARTIAL')).toBe('passed');
     const product = { name: 'P', description: 'D', merchantId: 'org_a' };
-    const p = verdicts(await judge([rec('POST', '/v0/products', { status: 200, sent: product, got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product } })], [answersUnit]));
+    const p = verdicts(
+      await judge(
+        [
+          rec('POST', '/v0/products', {
+            status: 200,
+            sent: product,
+            got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product },
+          }),
+        ],
+        [answersUnit],
+      ),
+    );
     expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
   });
 });
 
 describe('a PATCH keeps what it does not send', () => {
   test('two PATCH answers of one customer: an unsent field changed fails CUSTOMERS.UPDATE.PARTIAL; kept holds it; another write between starts afresh', async () => {
-    const patch = (start: number, sent: object, shown: Record<string, unknown>, status = 200) => rec('PATCH', '/v0/customers/cus_1', { start, status, sent, got: customer('cus_1', shown) });
-    const keep = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b', taxId: 'T1' })], [partialUpdatesUnit()]);
+    const patch = (start: number, sent: object, shown: Record<string, unknown>, status = 200) =>
+      rec('PATCH', '/v0/customers/cus_1', { start, status, sent, got: customer('cus_1', shown) });
+    const keep = await judge(
+      [
+        patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }),
+        patch(100, { externalId: 'b' }, { externalId: 'b', taxId: 'T1' }),
+      ],
+      [partialUpdatesUnit()],
+    );
     expect(verdicts(keep).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('passed');
-    const wipe = await judge([patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }), patch(100, { externalId: 'b' }, { externalId: 'b' })], [partialUpdatesUnit()]);
+    const wipe = await judge(
+      [
+        patch(0, { externalId: 'a', taxId: 'T1' }, { externalId: 'a', taxId: 'T1' }),
+        patch(100, { externalId: 'b' }, { externalId: 'b' }),
+      ],
+      [partialUpdatesUnit()],
+    );
     expect(verdicts(wipe).get('CUSTOMERS.UPDATE.PARTIAL')).toBe('failed');
     expect(messages(wipe, 'CUSTOMERS.UPDATE.PARTIAL')[0]).toContain('taxId was "T1", now nothing');
-    const refused = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('DELETE', '/v0/customers/cus_1', { start: 50, status: 409, got: { message: 'blocked' } }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    const refused = await judge(
+      [
+        patch(0, { taxId: 'T1' }, { taxId: 'T1' }),
+        rec('DELETE', '/v0/customers/cus_1', { start: 50, status: 409, got: { message: 'blocked' } }),
+        patch(100, { externalId: 'b' }, {}),
+      ],
+      [partialUpdatesUnit()],
+    );
     expect(verdicts(refused).get('CUSTOMERS.UPDATE.PARTIAL'), 'a refused write changes nothing').toBe('failed');
-    const between = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), rec('POST', '/v0/customers/cus_1', { start: 50, status: 200, got: {} }), patch(100, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    const between = await judge(
+      [
+        patch(0, { taxId: 'T1' }, { taxId: 'T1' }),
+        rec('POST', '/v0/customers/cus_1', { start: 50, status: 200, got: {} }),
+        patch(100, { externalId: 'b' }, {}),
+      ],
+      [partialUpdatesUnit()],
+    );
     expect(verdicts(between).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
-    const overlapping = await judge([patch(0, { taxId: 'T1' }, { taxId: 'T1' }), patch(2, { externalId: 'b' }, {})], [partialUpdatesUnit()]);
+    const overlapping = await judge(
+      [patch(0, { taxId: 'T1' }, { taxId: 'T1' }), patch(2, { externalId: 'b' }, {})],
+      [partialUpdatesUnit()],
+    );
     expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
 });

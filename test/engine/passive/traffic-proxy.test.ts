@@ -18,7 +18,15 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
-    const json = Buffer.from(JSON.stringify({ method: req.method, url: req.url, length: body.length, echo: body.length < 1000 ? body.toString() : undefined, auth: req.headers.authorization }));
+    const json = Buffer.from(
+      JSON.stringify({
+        method: req.method,
+        url: req.url,
+        length: body.length,
+        echo: body.length < 1000 ? body.toString() : undefined,
+        auth: req.headers.authorization,
+      }),
+    );
     const gzip = req.url?.includes('gzip');
     res.writeHead(200, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
     res.end(gzip ? gzipSync(json) : json);
@@ -33,23 +41,46 @@ afterAll(async () => {
 describe('the traffic proxy', () => {
   test('bytes pass unchanged both ways; the record is decoded, scrubbed and timed', async () => {
     const records: TrafficRecord[] = [];
-    const proxy = await startTrafficProxy({ target: `${target}/prefix`, onRecord: (r) => records.push(r), maxJudgedBytes: 64 * 1024 });
+    const proxy = await startTrafficProxy({
+      target: `${target}/prefix`,
+      onRecord: (r) => records.push(r),
+      maxJudgedBytes: 64 * 1024,
+    });
     try {
       const sent = JSON.stringify({ name: 'x', note: KEY });
-      const res = await request(`${proxy.url}/v0/items/itm_1?gzip=1`, { method: 'PATCH', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: sent });
+      const res = await request(`${proxy.url}/v0/items/itm_1?gzip=1`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: sent,
+      });
       const raw = Buffer.from(await res.body.arrayBuffer());
       expect(res.headers['content-encoding']).toBe('gzip');
       const got = JSON.parse(gunzipSync(raw).toString());
-      expect(got).toEqual({ method: 'PATCH', url: '/prefix/v0/items/itm_1?gzip=1', length: sent.length, echo: sent, auth: `Bearer ${KEY}` });
+      expect(got).toEqual({
+        method: 'PATCH',
+        url: '/prefix/v0/items/itm_1?gzip=1',
+        length: sent.length,
+        echo: sent,
+        auth: `Bearer ${KEY}`,
+      });
 
       const big = Buffer.alloc(200 * 1024, 'a');
-      const large = await request(`${proxy.url}/v0/customers/cus_1`, { method: 'PATCH', headers: { authorization: `Bearer ${KEY}` }, body: big });
+      const large = await request(`${proxy.url}/v0/customers/cus_1`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}` },
+        body: big,
+      });
       expect((await large.body.json()) as { length: number }).toMatchObject({ length: big.length });
       await proxy.close();
 
       expect(records).toHaveLength(2);
       const [first, second] = records;
-      expect(first).toMatchObject({ client: clientIdOf(KEY), method: 'PATCH', path: '/v0/items/itm_1?gzip=1', status: 200 });
+      expect(first).toMatchObject({
+        client: clientIdOf(KEY),
+        method: 'PATCH',
+        path: '/v0/items/itm_1?gzip=1',
+        status: 200,
+      });
       expect(JSON.parse(first.responseBody)).toMatchObject({ length: sent.length });
       expect(JSON.stringify(first)).not.toContain(KEY);
       expect(first.requestHeaders.authorization).toBe(`Bearer $${clientIdOf(KEY)}`);
@@ -66,7 +97,10 @@ describe('the traffic proxy', () => {
     try {
       const res = await request(`${proxy.url}/v0/customers/cus_1`, { headers: { authorization: `Bearer ${KEY}` } });
       expect(res.statusCode).toBe(502);
-      expect(await res.body.json()).toMatchObject({ error: 'bad_gateway', message: expect.stringContaining('connection refused') });
+      expect(await res.body.json()).toMatchObject({
+        error: 'bad_gateway',
+        message: expect.stringContaining('connection refused'),
+      });
     } finally {
       await proxy.close();
     }

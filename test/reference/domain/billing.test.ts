@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { buildLine, newInvoice, periodLines, priceBillsInPeriod, taxRateFor, totals } from '../../../src/reference/domain/billing.ts';
+import {
+  buildLine,
+  newInvoice,
+  periodLines,
+  priceBillsInPeriod,
+  taxRateFor,
+  totals,
+} from '../../../src/reference/domain/billing.ts';
 import { refundInvoice, REFUND_CODES } from '../../../src/reference/domain/refunds.ts';
 import { DomainError } from '../../../src/reference/domain/errors.ts';
 import { dec } from '../../../src/reference/domain/money.ts';
@@ -20,12 +27,21 @@ describe('billing core', () => {
 
   test('a line: quantity x unit amount rounded to the currency, tax on the rounded amount', () => {
     const l = buildLine({ description: 'Seats', quantity: '3', unitAmount: '3.335', taxRate: 20 }, 'USD');
-    expect(l).toMatchObject({ object: 'invoice_line_item', amount: '3.335', quantity: 3, subtotal: '10.01', taxAmount: '2.00', total: '12.01' });
+    expect(l).toMatchObject({
+      object: 'invoice_line_item',
+      amount: '3.335',
+      quantity: 3,
+      subtotal: '10.01',
+      taxAmount: '2.00',
+      total: '12.01',
+    });
     expect(l.id).toMatch(/^ili_[a-zA-Z0-9]+$/);
   });
 
   test('totals are exact decimal sums and total = subtotal + tax', () => {
-    const lines = ['0.10', '0.20', '0.70'].map((a) => buildLine({ description: 'x', quantity: '1', unitAmount: a, taxRate: 7.5 }, 'USD'));
+    const lines = ['0.10', '0.20', '0.70'].map((a) =>
+      buildLine({ description: 'x', quantity: '1', unitAmount: a, taxRate: 7.5 }, 'USD'),
+    );
     const t = totals(lines, 'USD');
     // Tax is rounded per line: 0.01 + 0.02 + 0.05.
     expect(t).toEqual({ subtotal: '1.00', taxAmount: '0.08', total: '1.08' });
@@ -34,10 +50,22 @@ describe('billing core', () => {
 
   test('period lines: fee prices, volume prices, metered usage, overrides, tax from the default rate', () => {
     const prices = priceMap(
-      price('price_fee', { feeId: 'fee_1', quantity: 3, properties: { unitPrice: '2.50' }, invoiceDisplayName: 'Seats' }),
+      price('price_fee', {
+        feeId: 'fee_1',
+        quantity: 3,
+        properties: { unitPrice: '2.50' },
+        invoiceDisplayName: 'Seats',
+      }),
       price('price_vol', {
-        feeId: 'fee_2', quantity: 15,
-        model: 'volume', properties: { tiers: [{ unitPrice: '1.00', upTo: '10' }, { unitPrice: '0.50', upTo: null }] },
+        feeId: 'fee_2',
+        quantity: 15,
+        model: 'volume',
+        properties: {
+          tiers: [
+            { unitPrice: '1.00', upTo: '10' },
+            { unitPrice: '0.50', upTo: null },
+          ],
+        },
       }),
       price('price_meter', { feeId: undefined, billableMetricId: 'bm_api', properties: { unitPrice: '0.001' } }),
       price('price_once', { feeId: 'fee_3', cadence: 'P0D', properties: { unitPrice: '100.00' } }),
@@ -47,8 +75,13 @@ describe('billing core', () => {
     const v = version(2, ['price_fee', 'price_vol', 'price_meter', 'price_once', 'price_legacy']);
     const first = periodAt(anchor, 'P1M', anchor);
     const lines = periodLines({
-      subscription: sub, plan: plan([v], 2), version: v, prices,
-      usage: new Map([['bm_api', '12345']]), taxRates: { default: 10 }, period: first,
+      subscription: sub,
+      plan: plan([v], 2),
+      version: v,
+      prices,
+      usage: new Map([['bm_api', '12345']]),
+      taxRates: { default: 10 },
+      period: first,
     });
     expect(lines.map((l) => [l.priceId, l.quantity, l.amount, l.subtotal, l.taxAmount])).toEqual([
       ['price_fee', 3, '2', '6.00', '0.60'],
@@ -60,7 +93,14 @@ describe('billing core', () => {
     expect(lines[0].periodEnd).toBe('2024-02-29T10:00:00.000Z');
     // The one-time price bills in the first period only.
     const second = periodAt(anchor, 'P1M', new Date('2024-03-01T00:00:00Z'));
-    const next = periodLines({ subscription: sub, plan: plan([v], 2), version: v, prices, usage: new Map(), period: second });
+    const next = periodLines({
+      subscription: sub,
+      plan: plan([v], 2),
+      version: v,
+      prices,
+      usage: new Map(),
+      period: second,
+    });
     expect(next.map((l) => l.priceId)).toEqual(['price_fee', 'price_vol', 'price_meter']);
     expect(next[2].subtotal).toBe('0.00');
   });
@@ -72,7 +112,14 @@ describe('billing core', () => {
       price('price_m', { feeId: undefined, billableMetricId: 'bm_1', paymentTerm: 'in_advance' }),
     );
     const v = version(1, ['price_adv', 'price_arr', 'price_m']);
-    const base = { subscription: subscription(), plan: plan([v], 1), version: v, prices, usage: new Map(), period: periodAt(anchor, 'P1M', anchor) };
+    const base = {
+      subscription: subscription(),
+      plan: plan([v], 1),
+      version: v,
+      prices,
+      usage: new Map(),
+      period: periodAt(anchor, 'P1M', anchor),
+    };
     expect(periodLines({ ...base, term: 'in_advance' }).map((l) => l.priceId)).toEqual(['price_adv']);
     expect(periodLines({ ...base, term: 'in_arrears' }).map((l) => l.priceId)).toEqual(['price_arr', 'price_m']);
   });
@@ -86,10 +133,21 @@ describe('billing core', () => {
 
   test('new invoices start as drafts with their totals', () => {
     const inv = newInvoice({
-      merchantId: 'org_m1', customerId: 'cus_1', currency: 'USD', now: '2024-01-01T00:00:00.000Z',
+      merchantId: 'org_m1',
+      customerId: 'cus_1',
+      currency: 'USD',
+      now: '2024-01-01T00:00:00.000Z',
       lines: [buildLine({ description: 'x', quantity: '2', unitAmount: '5', taxRate: 20 }, 'USD')],
     });
-    expect(inv).toMatchObject({ status: 'draft', subtotal: '10.00', taxAmount: '2.00', total: '12.00', amountRefunded: '0.00', finalizedAt: null, paymentId: null });
+    expect(inv).toMatchObject({
+      status: 'draft',
+      subtotal: '10.00',
+      taxAmount: '2.00',
+      total: '12.00',
+      amountRefunded: '0.00',
+      finalizedAt: null,
+      paymentId: null,
+    });
     expect(inv.id).toMatch(/^inv_[a-zA-Z0-9]+$/);
   });
 });
@@ -97,7 +155,10 @@ describe('billing core', () => {
 describe('refunds', () => {
   const paid = () => ({
     ...newInvoice({
-      merchantId: 'org_m1', customerId: 'cus_1', currency: 'USD', now: '2024-01-01T00:00:00.000Z',
+      merchantId: 'org_m1',
+      customerId: 'cus_1',
+      currency: 'USD',
+      now: '2024-01-01T00:00:00.000Z',
       lines: [buildLine({ description: 'x', quantity: '1', unitAmount: '19.99', taxRate: 8.25 }, 'USD')],
     }),
     status: 'paid' as const,
@@ -106,7 +167,16 @@ describe('refunds', () => {
   test('a paid invoice gets a crn_ credit note: total = amount + taxAmount, ISSUED, reason recorded', () => {
     const { creditNote, invoice } = refundInvoice(paid(), 'duplicate charge', '2024-01-02T00:00:00.000Z');
     expect(creditNote.id).toMatch(/^crn_[a-zA-Z0-9]+$/);
-    expect(creditNote).toMatchObject({ object: 'invoice_refund', amount: '19.99', taxAmount: '1.65', total: '21.64', currency: 'USD', status: 'ISSUED', reason: 'duplicate charge', voidedAt: null });
+    expect(creditNote).toMatchObject({
+      object: 'invoice_refund',
+      amount: '19.99',
+      taxAmount: '1.65',
+      total: '21.64',
+      currency: 'USD',
+      status: 'ISSUED',
+      reason: 'duplicate charge',
+      voidedAt: null,
+    });
     expect(dec(creditNote.amount).plus(dec(creditNote.taxAmount)).equals(dec(creditNote.total))).toBe(true);
     expect(invoice.amountRefunded).toBe('21.64');
     expect(invoice.status).toBe('paid');

@@ -1,5 +1,12 @@
 /** Plain domain objects for the unit tests. */
-import type { Plan, PlanVersion, Price, Subscription, ScheduleInterval, Feature } from '../../../src/reference/domain/types.ts';
+import type {
+  Plan,
+  PlanVersion,
+  Price,
+  Subscription,
+  ScheduleInterval,
+  Feature,
+} from '../../../src/reference/domain/types.ts';
 
 export const T0 = '2024-01-31T10:00:00.000Z';
 
@@ -22,8 +29,22 @@ export function price(id: string, over: Partial<Price> = {}): Price {
   };
 }
 
-export function version(n: number, priceIds: string[], features: Feature[] = [], archivedAt: string | null = null): PlanVersion {
-  return { id: `planv_${n}`, object: 'plan_version', planId: 'plan_1', versionNumber: n, priceIds, features, archivedAt, createdAt: T0 };
+export function version(
+  n: number,
+  priceIds: string[],
+  features: Feature[] = [],
+  archivedAt: string | null = null,
+): PlanVersion {
+  return {
+    id: `planv_${n}`,
+    object: 'plan_version',
+    planId: 'plan_1',
+    versionNumber: n,
+    priceIds,
+    features,
+    archivedAt,
+    createdAt: T0,
+  };
 }
 
 export function plan(versions: PlanVersion[], defaultVersionNumber = 1, billingCadence = 'P1M'): Plan {

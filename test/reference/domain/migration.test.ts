@@ -13,10 +13,26 @@ const prices = priceMap(
   price('price_b', { feeId: 'fee_b' }),
 );
 const basePlan = () =>
-  plan([version(1, ['price_a1']), version(2, ['price_a1', 'price_b']), version(3, ['price_a2', 'price_b']), version(4, ['price_b'], [], '2024-01-01T00:00:00.000Z')], 2);
+  plan(
+    [
+      version(1, ['price_a1']),
+      version(2, ['price_a1', 'price_b']),
+      version(3, ['price_a2', 'price_b']),
+      version(4, ['price_b'], [], '2024-01-01T00:00:00.000Z'),
+    ],
+    2,
+  );
 
 function run(over: Partial<MigrationInput> = {}) {
-  return migrate({ subscription: subscription(), plan: basePlan(), targetVersionNumber: 3, now: NOW, prices, linkedIntervals: [], ...over });
+  return migrate({
+    subscription: subscription(),
+    plan: basePlan(),
+    targetVersionNumber: 3,
+    now: NOW,
+    prices,
+    linkedIntervals: [],
+    ...over,
+  });
 }
 
 function refusal(fn: () => unknown): DomainError {
@@ -35,7 +51,11 @@ describe('version migration', () => {
     expect(r.migration).toEqual({ fromVersionNumber: 2, toVersionNumber: 3, effectiveAt: BOUNDARY, changed: true });
     expect(r.subscription.versionPolicy).toBe('pinned');
     expect(r.subscription.versionNumber).toBe(2);
-    expect(r.subscription.pendingMigration).toEqual({ fromVersionNumber: 2, toVersionNumber: 3, effectiveAt: BOUNDARY });
+    expect(r.subscription.pendingMigration).toEqual({
+      fromVersionNumber: 2,
+      toVersionNumber: 3,
+      effectiveAt: BOUNDARY,
+    });
   });
 
   test('older targets work as newer ones do', () => {
@@ -117,7 +137,10 @@ describe('version migration', () => {
       const e = refusal(() => run({ plan: p }));
       expect([e.statusCode, e.code]).toEqual([409, 'FEATURE_DEFINITION_CHANGED']);
     }
-    const same = plan([version(2, ['price_a1'], [f]), version(3, ['price_a1'], [{ ...f }, { key: 'new', resetPeriod: 'P1D' }])], 2);
+    const same = plan(
+      [version(2, ['price_a1'], [f]), version(3, ['price_a1'], [{ ...f }, { key: 'new', resetPeriod: 'P1D' }])],
+      2,
+    );
     expect(run({ plan: same }).migration.changed).toBe(true);
   });
 
@@ -128,7 +151,9 @@ describe('version migration', () => {
     expect(e.details).toMatchObject({ priceId: 'price_a2', intervalId: 'si_1' });
     // Ending at the boundary: not continuing. Another price: not covered.
     expect(run({ linkedIntervals: [interval('si_2', 'price_a2', BOUNDARY)] }).migration.changed).toBe(true);
-    expect(run({ linkedIntervals: [interval('si_3', 'price_zz', '2024-06-01T00:00:00.000Z')] }).migration.changed).toBe(true);
+    expect(run({ linkedIntervals: [interval('si_3', 'price_zz', '2024-06-01T00:00:00.000Z')] }).migration.changed).toBe(
+      true,
+    );
   });
 
   test('404 comes before the 409 conditions; codes are UPPER_SNAKE_CASE and distinct', () => {

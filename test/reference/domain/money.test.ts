@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { dec, formatFixed, formatMoney, formatPlain, isDecimalString, percentOf, sum, currencyScale } from '../../../src/reference/domain/money.ts';
+import {
+  dec,
+  formatFixed,
+  formatMoney,
+  formatPlain,
+  isDecimalString,
+  percentOf,
+  sum,
+  currencyScale,
+} from '../../../src/reference/domain/money.ts';
 
 describe('money', () => {
   test('decimal arithmetic is exact where binary floats are not', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { addPeriods, isCadence, parseCadence, periodAt, periodsClosedBetween } from '../../../src/reference/domain/periods.ts';
+import {
+  addPeriods,
+  isCadence,
+  parseCadence,
+  periodAt,
+  periodsClosedBetween,
+} from '../../../src/reference/domain/periods.ts';
 
 const d = (s: string) => new Date(s);
 const iso = (x: Date | null) => (x ? x.toISOString() : null);

@@ -28,8 +28,19 @@ describe('pricing', () => {
     expect(volumeTiersProblem(tiers)).toBeNull();
     expect(volumeTiersProblem([])).toMatch(/non-empty/);
     expect(volumeTiersProblem([{ unitPrice: '1', upTo: '5' }])).toMatch(/last tier/);
-    expect(volumeTiersProblem([{ unitPrice: '1', upTo: null }, { unitPrice: '1', upTo: null }])).toMatch(/only the last/);
-    expect(volumeTiersProblem([{ unitPrice: '1', upTo: '10' }, { unitPrice: '1', upTo: '5' }, { unitPrice: '1', upTo: null }])).toMatch(/greater/);
+    expect(
+      volumeTiersProblem([
+        { unitPrice: '1', upTo: null },
+        { unitPrice: '1', upTo: null },
+      ]),
+    ).toMatch(/only the last/);
+    expect(
+      volumeTiersProblem([
+        { unitPrice: '1', upTo: '10' },
+        { unitPrice: '1', upTo: '5' },
+        { unitPrice: '1', upTo: null },
+      ]),
+    ).toMatch(/greater/);
     expect(volumeTiersProblem([{ unitPrice: 'x', upTo: null }])).toMatch(/unitPrice/);
   });
 

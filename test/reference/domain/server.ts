@@ -18,9 +18,24 @@ export interface Harness {
   merchantId: string;
   call(method: string, url: string, body?: unknown, key?: string | null): Promise<Res>;
   /** Calls, expects `status`, and validates the body against the spec for `operationId`. */
-  ok(operationId: string, status: number, method: string, url: string, body?: unknown, key?: string | null): Promise<any>;
+  ok(
+    operationId: string,
+    status: number,
+    method: string,
+    url: string,
+    body?: unknown,
+    key?: string | null,
+  ): Promise<any>;
   /** Calls, expects an error status, checks the Error shape (and the code when given). */
-  fails(operationId: string, status: number, method: string, url: string, body?: unknown, code?: string, key?: string | null): Promise<any>;
+  fails(
+    operationId: string,
+    status: number,
+    method: string,
+    url: string,
+    body?: unknown,
+    code?: string,
+    key?: string | null,
+  ): Promise<any>;
   newKeyForNewMerchant(): Promise<{ key: string; merchantId: string }>;
   close(): Promise<void>;
 }
@@ -33,7 +48,12 @@ export async function startHarness(): Promise<Harness> {
     const k = key === undefined ? ref.apiKey : key;
     if (k !== null) headers.authorization = `Bearer ${k}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const r = await ref.app.inject({ method: method as any, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await ref.app.inject({
+      method: method as any,
+      url,
+      headers,
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
     let parsed: any;
     try {
       parsed = r.body ? JSON.parse(r.body) : undefined;
@@ -72,9 +92,21 @@ export async function startHarness(): Promise<Harness> {
 
 /** Builds a small catalog: product, fee, metric and prices. */
 export async function catalog(h: Harness) {
-  const product = await h.ok('createProduct', 201, 'POST', '/v0/products', { name: 'Product', description: 'Sold', merchantId: h.merchantId });
-  const fee = await h.ok('createFee', 201, 'POST', '/v0/fees', { productId: product.id, name: 'Platform fee', invoiceDisplayName: 'Platform fee' });
-  const metric = await h.ok('createBillableMetric', 201, 'POST', '/v0/billableMetrics', { name: 'API calls', productId: product.id });
-  const price = (body: Record<string, unknown>) => h.ok('createPrice', 201, 'POST', '/v0/prices', { currency: 'USD', ...body });
+  const product = await h.ok('createProduct', 201, 'POST', '/v0/products', {
+    name: 'Product',
+    description: 'Sold',
+    merchantId: h.merchantId,
+  });
+  const fee = await h.ok('createFee', 201, 'POST', '/v0/fees', {
+    productId: product.id,
+    name: 'Platform fee',
+    invoiceDisplayName: 'Platform fee',
+  });
+  const metric = await h.ok('createBillableMetric', 201, 'POST', '/v0/billableMetrics', {
+    name: 'API calls',
+    productId: product.id,
+  });
+  const price = (body: Record<string, unknown>) =>
+    h.ok('createPrice', 201, 'POST', '/v0/prices', { currency: 'USD', ...body });
   return { product, fee, metric, price };
 }

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { advance, carryOverrides, MAX_PERIODS_PER_ADVANCE, settle, validateOverrides } from '../../../src/reference/domain/subscription-state.ts';
+import {
+  advance,
+  carryOverrides,
+  MAX_PERIODS_PER_ADVANCE,
+  settle,
+  validateOverrides,
+} from '../../../src/reference/domain/subscription-state.ts';
 import { migrate } from '../../../src/reference/domain/migration.ts';
 import { plan, price, priceMap, subscription, version } from './factories.ts';
 
@@ -29,7 +35,12 @@ describe('subscription state over time', () => {
 
   test('a pending migration applies once its boundary is reached, not before', () => {
     const { subscription: migrated } = migrate({
-      subscription: subscription(), plan: p(), targetVersionNumber: 1, now: new Date('2024-02-10T00:00:00Z'), prices, linkedIntervals: [],
+      subscription: subscription(),
+      plan: p(),
+      targetVersionNumber: 1,
+      now: new Date('2024-02-10T00:00:00Z'),
+      prices,
+      linkedIntervals: [],
     });
     const before = settle(migrated, p(), prices, new Date('2024-02-29T09:59:59Z'));
     expect(before.versionNumber).toBe(2);
@@ -43,10 +54,17 @@ describe('subscription state over time', () => {
 
   test('advance bills each closed period from the version in force', () => {
     const { subscription: migrated } = migrate({
-      subscription: subscription(), plan: p(), targetVersionNumber: 3, now: new Date('2024-02-10T00:00:00Z'), prices, linkedIntervals: [],
+      subscription: subscription(),
+      plan: p(),
+      targetVersionNumber: 3,
+      now: new Date('2024-02-10T00:00:00Z'),
+      prices,
+      linkedIntervals: [],
     });
     const r = advance(migrated, p(), prices, new Date('2024-02-10T00:00:00Z'), new Date('2024-04-01T00:00:00Z'));
-    expect(r.closed.map((c) => [c.period.start.toISOString(), c.version.versionNumber, c.next?.version.versionNumber])).toEqual([
+    expect(
+      r.closed.map((c) => [c.period.start.toISOString(), c.version.versionNumber, c.next?.version.versionNumber]),
+    ).toEqual([
       ['2024-01-31T10:00:00.000Z', 2, 3],
       ['2024-02-29T10:00:00.000Z', 3, 3],
     ]);
@@ -55,7 +73,13 @@ describe('subscription state over time', () => {
     expect(r.subscription.versionNumber).toBe(3);
     expect(r.subscription._lastClosedPeriodEnd).toBe('2024-03-31T10:00:00.000Z');
     // Advancing again over the same time closes nothing twice.
-    const again = advance(r.subscription, p(), prices, new Date('2024-03-01T00:00:00Z'), new Date('2024-04-01T00:00:00Z'));
+    const again = advance(
+      r.subscription,
+      p(),
+      prices,
+      new Date('2024-03-01T00:00:00Z'),
+      new Date('2024-04-01T00:00:00Z'),
+    );
     expect(again.closed).toEqual([]);
   });
 
@@ -80,11 +104,17 @@ describe('subscription state over time', () => {
       expect((e as { code: string }).code).toBe('TEST_CLOCK_ADVANCE_TOO_FAR');
     }
     expect(MAX_PERIODS_PER_ADVANCE).toBeGreaterThan(365);
-    expect(advance(subscription(), daily, prices, new Date('2024-02-01T00:00:00Z'), new Date('2025-02-01T00:00:00Z')).closed.length).toBe(366);
+    expect(
+      advance(subscription(), daily, prices, new Date('2024-02-01T00:00:00Z'), new Date('2025-02-01T00:00:00Z')).closed
+        .length,
+    ).toBe(366);
   });
 
   test('overrides follow the counterpart price or are dropped', () => {
-    const o = [{ priceId: 'price_a1', unitPrice: '5' }, { priceId: 'price_b', unitPrice: '1' }];
+    const o = [
+      { priceId: 'price_a1', unitPrice: '5' },
+      { priceId: 'price_b', unitPrice: '1' },
+    ];
     expect(carryOverrides(o, version(3, ['price_a2']), prices)).toEqual([{ priceId: 'price_a2', unitPrice: '5' }]);
   });
 

@@ -43,7 +43,9 @@ describe('authentication', () => {
     expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: a.body.secret })).status).toBe(200);
     const del = await s.call('DELETE', `/v0/apiKeys/${a.body.id}`);
     expect(del.status).toBe(204);
-    const { rows } = await s.db.query<{ revoked_at: unknown }>('SELECT revoked_at FROM api_keys WHERE id = $1', [a.body.id]);
+    const { rows } = await s.db.query<{ revoked_at: unknown }>('SELECT revoked_at FROM api_keys WHERE id = $1', [
+      a.body.id,
+    ]);
     expect(rows[0].revoked_at).not.toBeNull();
     const after = await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: a.body.secret });
     expect(after.status).toBe(401);
@@ -92,7 +94,8 @@ describe('authorization', () => {
 describe('revocation on a fresh key right after use', () => {
   it('refuses a key at once after it was revoked, even if it was just used', async () => {
     const k = await s.call('POST', '/v0/apiKeys', { body: {} });
-    for (let i = 0; i < 3; i++) expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: k.body.secret })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: k.body.secret })).status).toBe(200);
     expect((await s.call('DELETE', `/v0/apiKeys/${k.body.id}`)).status).toBe(204);
     expect((await s.call('GET', `/v0/merchants/${s.merchantId}`, { key: k.body.secret })).status).toBe(401);
   });
@@ -103,6 +106,8 @@ describe('route declarations', () => {
     const { buildApp } = await import('../../../src/reference/server.ts');
     const { loadContract } = await import('../../../src/reference/http/contract.ts');
     const rogue = { name: 'rogue', register: async (app: any) => app.get('/v0/rogue', async () => ({ ok: true })) };
-    await expect(buildApp({ db: s.db, contract: await loadContract(), plugins: [rogue] })).rejects.toThrow(/declares no config.operationId/);
+    await expect(buildApp({ db: s.db, contract: await loadContract(), plugins: [rogue] })).rejects.toThrow(
+      /declares no config.operationId/,
+    );
   });
 });

@@ -47,7 +47,14 @@ export const drivers: DriverCase[] = [
     async open() {
       const { url, drop } = await isolatedPgUrl();
       const db = await openDb({ kind: 'postgres', url });
-      return { db, url, dispose: async () => { await db.close(); await drop(); } };
+      return {
+        db,
+        url,
+        dispose: async () => {
+          await db.close();
+          await drop();
+        },
+      };
     },
   },
 ];

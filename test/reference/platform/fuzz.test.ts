@@ -9,7 +9,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSeed } from '../../../src/engine/generators/index.ts';
 import { loadSpec, type Spec } from '../../../src/spec/index.ts';
-import { fuzzOrder, fuzzRequests, seedResources, sweepRequests, type ExistingIds, type FuzzRequest } from '../fuzz/requests.ts';
+import {
+  fuzzOrder,
+  fuzzRequests,
+  seedResources,
+  sweepRequests,
+  type ExistingIds,
+  type FuzzRequest,
+} from '../fuzz/requests.ts';
 import { drivers, isolatedPgUrl } from './drivers.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
@@ -19,7 +26,8 @@ const ONLY = process.env.FUZZ_OP;
 /** Hostile values per declared field in the sweep (default 3, the most telling). */
 const SWEEP = Number(process.env.FUZZ_SWEEP ?? 3);
 
-const describeExchange = (r: FuzzRequest, res: { body: unknown }) => `${r.method} ${r.url} ${r.payload?.slice(0, 300) ?? ''} -> ${JSON.stringify(res.body)?.slice(0, 300)}`;
+const describeExchange = (r: FuzzRequest, res: { body: unknown }) =>
+  `${r.method} ${r.url} ${r.payload?.slice(0, 300) ?? ''} -> ${JSON.stringify(res.body)?.slice(0, 300)}`;
 
 describe.each(drivers)('fuzz: every operation on $name', (driver) => {
   let s: TestServer;
@@ -32,7 +40,9 @@ describe.each(drivers)('fuzz: every operation on $name', (driver) => {
   beforeAll(async () => {
     if (driver.skip) return;
     spec = await loadSpec();
-    const huge = Object.fromEntries([...spec.operations.values()].filter((op) => op.rateLimit).map((op) => [op.operationId, 1_000_000_000]));
+    const huge = Object.fromEntries(
+      [...spec.operations.values()].filter((op) => op.rateLimit).map((op) => [op.operationId, 1_000_000_000]),
+    );
     const errorLog = (line: string) => serverErrors.push(line);
     if (driver.name.startsWith('PGlite')) {
       s = await startTestServer({ rateLimits: huge, errorLog });
@@ -41,45 +51,63 @@ describe.each(drivers)('fuzz: every operation on $name', (driver) => {
       s = await startTestServer({ rateLimits: huge, errorLog, database: pgUrl.url });
       dispose = pgUrl.drop;
     }
-    ids = await seedResources((method, url, body) => s.call(method, url, body === undefined ? {} : { body }), s.merchantId);
+    ids = await seedResources(
+      (method, url, body) => s.call(method, url, body === undefined ? {} : { body }),
+      s.merchantId,
+    );
   });
   afterAll(async () => {
     await s?.close();
     await dispose();
   });
 
-  const send = (r: FuzzRequest) => s.call(r.method, r.url, r.payload === undefined ? {} : { payload: r.payload, headers: { 'content-type': 'application/json' } });
+  const send = (r: FuzzRequest) =>
+    s.call(
+      r.method,
+      r.url,
+      r.payload === undefined ? {} : { payload: r.payload, headers: { 'content-type': 'application/json' } },
+    );
 
-  it.skipIf(driver.skip)('answers each declared body field, given its most telling hostile values in turn, below 500', async () => {
-    let sent = 0;
-    for (const op of operations()) {
-      for (const r of sweepRequests(spec, op, ids, deriveSeed(SEED, op.operationId), SWEEP)) {
-        const res = await send(r);
-        sent++;
-        expect(res.status, describeExchange(r, res)).toBeLessThan(500);
+  it.skipIf(driver.skip)(
+    'answers each declared body field, given its most telling hostile values in turn, below 500',
+    async () => {
+      let sent = 0;
+      for (const op of operations()) {
+        for (const r of sweepRequests(spec, op, ids, deriveSeed(SEED, op.operationId), SWEEP)) {
+          const res = await send(r);
+          sent++;
+          expect(res.status, describeExchange(r, res)).toBeLessThan(500);
+        }
       }
-    }
-    if (!ONLY) expect(sent).toBeGreaterThan(500);
-    expect(serverErrors).toEqual([]);
-  }, 300_000);
+      if (!ONLY) expect(sent).toBeGreaterThan(500);
+      expect(serverErrors).toEqual([]);
+    },
+    300_000,
+  );
 
-  it.skipIf(driver.skip)(`answers every generated request below 500 (${RUNS} per operation, seed ${SEED})`, async () => {
-    let sent = 0;
-    for (const op of operations()) {
-      try {
-        await fc.assert(
-          fc.asyncProperty(fuzzRequests(spec, op, ids), async (r) => {
-            const res = await send(r);
-            sent++;
-            expect(res.status, describeExchange(r, res)).toBeLessThan(500);
-          }),
-          { numRuns: RUNS, seed: deriveSeed(SEED, op.operationId) },
-        );
-      } catch (err) {
-        throw new Error(`${op.operationId}: ${(err as Error).message}\nreplay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} FUZZ_OP=${op.operationId} npx vitest run test/reference/platform/fuzz.test.ts`);
+  it.skipIf(driver.skip)(
+    `answers every generated request below 500 (${RUNS} per operation, seed ${SEED})`,
+    async () => {
+      let sent = 0;
+      for (const op of operations()) {
+        try {
+          await fc.assert(
+            fc.asyncProperty(fuzzRequests(spec, op, ids), async (r) => {
+              const res = await send(r);
+              sent++;
+              expect(res.status, describeExchange(r, res)).toBeLessThan(500);
+            }),
+            { numRuns: RUNS, seed: deriveSeed(SEED, op.operationId) },
+          );
+        } catch (err) {
+          throw new Error(
+            `${op.operationId}: ${(err as Error).message}\nreplay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} FUZZ_OP=${op.operationId} npx vitest run test/reference/platform/fuzz.test.ts`,
+          );
+        }
       }
-    }
-    expect(sent).toBeGreaterThanOrEqual(operations().length * RUNS);
-    expect(serverErrors).toEqual([]);
-  }, 300_000);
+      expect(sent).toBeGreaterThanOrEqual(operations().length * RUNS);
+      expect(serverErrors).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -3,7 +3,11 @@ import type { ReferenceOptions } from '../../../src/reference/config.ts';
 
 export interface TestServer extends RunningReference {
   /** `app.inject` with the sandbox key unless `key` is given (`null`: no Authorization). */
-  call(method: string, url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; payload?: string }): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
+  call(
+    method: string,
+    url: string,
+    opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; payload?: string },
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
 }
 
 export async function startTestServer(options: ReferenceOptions = {}): Promise<TestServer> {

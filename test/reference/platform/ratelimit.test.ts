@@ -30,13 +30,21 @@ async function newMerchantKey(): Promise<string> {
 
 async function newSubscription(key: string): Promise<string> {
   const me = await s.call('POST', '/v0/apiKeys', { key, body: {} }); // learn the merchant id
-  const sub = await s.repo.insert('subscription', me.body.merchantId, { object: 'subscription', status: 'active' }, { prefix: 'sub' });
+  const sub = await s.repo.insert(
+    'subscription',
+    me.body.merchantId,
+    { object: 'subscription', status: 'active' },
+    { prefix: 'sub' },
+  );
   return sub.id;
 }
 
 describe('published limits', () => {
   it('come from the spec and equal the Limits table of spec/rules.yaml (compared with the document by the drift test)', async () => {
-    const rules = [...s.rateLimits.values()].map(({ operationId, limit, windowSeconds, bucket }) => [operationId, { limit, windowSeconds, bucket }]);
+    const rules = [...s.rateLimits.values()].map(({ operationId, limit, windowSeconds, bucket }) => [
+      operationId,
+      { limit, windowSeconds, bucket },
+    ]);
     expect(Object.fromEntries(rules)).toEqual(LIMITS);
   });
 
@@ -44,7 +52,9 @@ describe('published limits', () => {
     expect(resolveRateLimits(LIMITS, { listCustomers: 1000 }).get('listCustomers')!.limit).toBe(1000);
     expect(() => resolveRateLimits(LIMITS, { listCustomers: 59 })).toThrow(/below the published limit of 60/);
     expect(() => resolveRateLimits(LIMITS, { getCustomer: 100 })).toThrow(RateLimitConfigError);
-    await expect(startReferenceServer({ port: 0, rateLimits: { createPortalSession: 0 } })).rejects.toThrow(RateLimitConfigError);
+    await expect(startReferenceServer({ port: 0, rateLimits: { createPortalSession: 0 } })).rejects.toThrow(
+      RateLimitConfigError,
+    );
   });
 });
 
@@ -77,7 +87,13 @@ describe('admission', () => {
   it('admits exactly `limit` of 200 parallel requests and answers 429 to the rest', async () => {
     const key = await newMerchantKey();
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => request(`${s.baseUrl}/v0/customers`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.statusCode, headers: r.headers, body: await r.body.json() as any }))),
+      Array.from({ length: 200 }, () =>
+        request(`${s.baseUrl}/v0/customers`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({
+          status: r.statusCode,
+          headers: r.headers,
+          body: (await r.body.json()) as any,
+        })),
+      ),
     );
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
@@ -96,7 +112,8 @@ describe('admission', () => {
     const key1 = await newMerchantKey();
     const m = await s.call('POST', '/v0/apiKeys', { key: key1, body: {} });
     const key2 = m.body.secret;
-    for (let i = 0; i < 30; i++) expect((await s.call('GET', '/v0/integrations/hubspot/accounts', { key: i % 2 ? key1 : key2 })).status).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect((await s.call('GET', '/v0/integrations/hubspot/accounts', { key: i % 2 ? key1 : key2 })).status).toBe(200);
     const blocked = await s.call('GET', '/v0/integrations/salesforce/accounts', { key: key2 });
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toMatch(/30 requests per minute per merchant/);
@@ -141,7 +158,8 @@ describe('per-subscription buckets', () => {
     expect((await s.call('POST', `/v0/subscriptions/${b}/portal`, { key })).status).toBe(201);
 
     const r = [];
-    for (let i = 0; i < 3; i++) r.push((await s.call('POST', `/v0/subscriptions/${a}/reconciliations`, { key })).status);
+    for (let i = 0; i < 3; i++)
+      r.push((await s.call('POST', `/v0/subscriptions/${a}/reconciliations`, { key })).status);
     expect(r).toEqual([201, 201, 429]);
     expect((await s.call('POST', `/v0/subscriptions/${b}/reconciliations`, { key })).status).toBe(201);
   });

@@ -22,10 +22,17 @@ async function eventually(probe: () => Promise<boolean> | boolean, ms = 15_000):
 }
 
 /** Opens a connection that sends headers and part of a body, then stalls; resolves with what the server answered once it closed. */
-function halfSentBody(port: number, key: string, declared: number, sent: number): Promise<{ socket: Socket; closed: Promise<string> }> {
+function halfSentBody(
+  port: number,
+  key: string,
+  declared: number,
+  sent: number,
+): Promise<{ socket: Socket; closed: Promise<string> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`POST /v0/merchants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+      socket.write(
+        `POST /v0/merchants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
       socket.write(`{"name":"${'x'.repeat(Math.max(0, sent - 10))}`);
       let answer = '';
       socket.on('data', (d) => (answer += d.toString()));
@@ -41,7 +48,10 @@ describe('slow clients', () => {
   let s: TestServer;
   const busy: string[] = [];
   beforeAll(async () => {
-    s = await startTestServer({ transport: { requestTimeoutMs: 1500, headersTimeoutMs: 1000, bodyBytesInFlight: 64 * 1024 }, errorLog: (l) => busy.push(l) });
+    s = await startTestServer({
+      transport: { requestTimeoutMs: 1500, headersTimeoutMs: 1000, bodyBytesInFlight: 64 * 1024 },
+      errorLog: (l) => busy.push(l),
+    });
   });
   afterAll(async () => s?.close());
 
@@ -55,9 +65,14 @@ describe('slow clients', () => {
     // hold 8 of these bodies), 408 for those whose body never came in time.
     expect(statuses.filter((st) => st === '408').length, statuses.join(',')).toBeGreaterThan(0);
     expect(statuses.filter((st) => st === '503').length, statuses.join(',')).toBeGreaterThan(0);
-    expect(statuses.every((st) => st === '503' || st === '408'), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((st) => st === '503' || st === '408'),
+      statuses.join(','),
+    ).toBe(true);
     expect(answers.find((a) => a.startsWith('HTTP/1.1 503'))).toMatch(/retry-after: 1/i);
-    expect(busy.filter((l) => l.includes(' 503 POST /v0/merchants ')).length).toBe(statuses.filter((st) => st === '503').length);
+    expect(busy.filter((l) => l.includes(' 503 POST /v0/merchants ')).length).toBe(
+      statuses.filter((st) => st === '503').length,
+    );
     // The budget is free again: a whole request goes through.
     const ok = await s.call('POST', '/v0/merchants', { body: { name: 'after the slow clients' } });
     expect(ok.status).toBe(201);
@@ -73,7 +88,11 @@ describe('slow clients beside others', () => {
       const clients = await Promise.all(Array.from({ length: 30 }, () => halfSentBody(port, s.apiKey, 100_000, 1_000)));
       let closed = 0;
       for (const c of clients) void c.closed.then(() => closed++);
-      const reads = await Promise.all(Array.from({ length: 5 }, () => request(`${s.baseUrl}/v0/merchants/${s.merchantId}`, { headers: { authorization: `Bearer ${s.apiKey}` } })));
+      const reads = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          request(`${s.baseUrl}/v0/merchants/${s.merchantId}`, { headers: { authorization: `Bearer ${s.apiKey}` } }),
+        ),
+      );
       const openWhileRead = clients.length - closed;
       for (const r of reads) {
         expect(r.statusCode).toBe(200);
@@ -95,8 +114,10 @@ describe('rate-limit buckets', () => {
     let t = Date.parse('2030-01-01T00:00:00Z');
     const s = await startTestServer({ now: () => new Date(t), sweepEveryMs: 50 });
     try {
-      for (let i = 0; i < 30; i++) expect((await s.call('POST', `/v0/subscriptions/sub_probe${i}/portal`)).status).toBe(404);
-      const count = async () => Number((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM rate_buckets')).rows[0].n);
+      for (let i = 0; i < 30; i++)
+        expect((await s.call('POST', `/v0/subscriptions/sub_probe${i}/portal`)).status).toBe(404);
+      const count = async () =>
+        Number((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM rate_buckets')).rows[0].n);
       expect(await count()).toBe(30);
       t += 2_000; // past the 1 s window of the portal limit
       expect(await eventually(async () => (await count()) === 0)).toBe(true);
@@ -118,15 +139,26 @@ describe('5xx answers', () => {
         });
       },
     };
-    const app = await buildApp({ db: s.db, contract: await loadContract(), plugins: [boom], errorLog: (l) => lines.push(l) });
+    const app = await buildApp({
+      db: s.db,
+      contract: await loadContract(),
+      plugins: [boom],
+      errorLog: (l) => lines.push(l),
+    });
     try {
-      const r = await app.inject({ method: 'GET', url: '/v0/boom?x=1', headers: { authorization: `Bearer ${s.apiKey}` } });
+      const r = await app.inject({
+        method: 'GET',
+        url: '/v0/boom?x=1',
+        headers: { authorization: `Bearer ${s.apiKey}` },
+      });
       expect(r.statusCode).toBe(500);
       expect(r.json()).toEqual({ error: 'internal_error', message: 'Internal server error' });
       const id = r.headers['x-request-id'] as string;
       expect(id).toMatch(/^req_[a-zA-Z0-9]{16}$/);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`500 GET /v0/boom request ${id}: Error: broken while handling Bearer [redacted] second line`);
+      expect(lines[0]).toContain(
+        `500 GET /v0/boom request ${id}: Error: broken while handling Bearer [redacted] second line`,
+      );
       expect(lines[0]).not.toContain(s.apiKey);
       expect(lines[0]).not.toContain('\n');
       // A 4xx is not logged.

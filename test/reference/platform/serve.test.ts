@@ -21,7 +21,10 @@ describe('conform serve', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['--port', 'abc'], /--port 'abc'/],
     [['--database', 'mysql://x'], /unsupported database/],
-    [['--database', 'postgres://u:pw@127.0.0.1:1/x'], /cannot reach PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x/],
+    [
+      ['--database', 'postgres://u:pw@127.0.0.1:1/x'],
+      /cannot reach PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x/,
+    ],
     [['--rate-limit', 'listCustomers=59'], /below the published limit of 60/],
     [['--rate-limit', 'nonsense'], /expected operationId=N/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
@@ -39,7 +42,9 @@ describe('conform serve', () => {
     try {
       expect(child.output().trim().split('\n')).toHaveLength(1);
       expect(child.output()).not.toContain(key);
-      const r = await request(`${child.baseUrl}/v0/merchants/${child.merchantId}`, { headers: { authorization: `Bearer ${key}` } });
+      const r = await request(`${child.baseUrl}/v0/merchants/${child.merchantId}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(r.statusCode).toBe(200);
       await r.body.dump();
     } finally {
@@ -67,7 +72,9 @@ describe('one owner per data directory (file:)', () => {
         expect(lines).toHaveLength(1);
         expect(lines[0]).toContain(`database directory ${dir} is in use by process ${first.proc.pid}`);
         // The first server still serves, with its data.
-        const r = await request(`${first.baseUrl}/v0/merchants/${first.merchantId}`, { headers: { authorization: 'Bearer sk_test_conform_reference' } });
+        const r = await request(`${first.baseUrl}/v0/merchants/${first.merchantId}`, {
+          headers: { authorization: 'Bearer sk_test_conform_reference' },
+        });
         expect(r.statusCode).toBe(200);
         await r.body.dump();
       } finally {
@@ -82,7 +89,10 @@ describe('one owner per data directory (file:)', () => {
       // A clean stop leaves no lock behind.
       await expect(readFile(join(dir, 'conform.lock'), 'utf8')).rejects.toThrow(/ENOENT/);
       // A lock naming a pid that no process has is stale too.
-      await writeFile(join(dir, 'conform.lock'), JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: '2020-01-01T00:00:00.000Z' }));
+      await writeFile(
+        join(dir, 'conform.lock'),
+        JSON.stringify({ pid: 2 ** 22 + 1, host: hostname(), startedAt: '2020-01-01T00:00:00.000Z' }),
+      );
       const again = await spawnServe(['--database', `file:${dir}`]);
       again.proc.kill('SIGTERM');
       expect(await again.exited).toBe(0);
@@ -93,37 +103,54 @@ describe('one owner per data directory (file:)', () => {
 });
 
 describe(`several servers on one PostgreSQL${PG_SKIP}`, () => {
-  it.skipIf(!DATABASE_URL)('share rate-limit buckets: exactly `limit` of 200 requests pass across two servers', async () => {
-    const { url, drop } = await isolatedPgUrl();
-    const key = `sk_test_${randomBytes(8).toString('hex')}`;
-    // Two servers starting at once: migrations and bootstrap must not collide. A frozen
-    // clock keeps the whole burst in one window however slow the machine is.
-    const now = () => new Date('2030-01-01T00:00:00Z');
-    const [a, b] = await Promise.all([startReferenceServer({ port: 0, database: url, apiKey: key, now }), startReferenceServer({ port: 0, database: url, apiKey: key, now })]);
-    try {
-      expect(a.merchantId).toBe(b.merchantId);
-      const statuses = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          request(`${(i % 2 ? a : b).baseUrl}/v0/customers`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => {
-            await r.body.dump();
-            return r.statusCode;
-          }),
-        ),
-      );
-      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(140);
-      // a key revoked through one server is refused by the other
-      const created = await request(`${a.baseUrl}/v0/apiKeys`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
-      const k = (await created.body.json()) as any;
-      const del = await request(`${a.baseUrl}/v0/apiKeys/${k.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
-      expect(del.statusCode).toBe(204);
-      await del.body.dump();
-      const after = await request(`${b.baseUrl}/v0/merchants/${b.merchantId}`, { headers: { authorization: `Bearer ${k.secret}` } });
-      expect(after.statusCode).toBe(401);
-      await after.body.dump();
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-      await drop();
-    }
-  });
+  it.skipIf(!DATABASE_URL)(
+    'share rate-limit buckets: exactly `limit` of 200 requests pass across two servers',
+    async () => {
+      const { url, drop } = await isolatedPgUrl();
+      const key = `sk_test_${randomBytes(8).toString('hex')}`;
+      // Two servers starting at once: migrations and bootstrap must not collide. A frozen
+      // clock keeps the whole burst in one window however slow the machine is.
+      const now = () => new Date('2030-01-01T00:00:00Z');
+      const [a, b] = await Promise.all([
+        startReferenceServer({ port: 0, database: url, apiKey: key, now }),
+        startReferenceServer({ port: 0, database: url, apiKey: key, now }),
+      ]);
+      try {
+        expect(a.merchantId).toBe(b.merchantId);
+        const statuses = await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            request(`${(i % 2 ? a : b).baseUrl}/v0/customers`, { headers: { authorization: `Bearer ${key}` } }).then(
+              async (r) => {
+                await r.body.dump();
+                return r.statusCode;
+              },
+            ),
+          ),
+        );
+        expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+        expect(statuses.filter((s) => s === 429)).toHaveLength(140);
+        // a key revoked through one server is refused by the other
+        const created = await request(`${a.baseUrl}/v0/apiKeys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        const k = (await created.body.json()) as any;
+        const del = await request(`${a.baseUrl}/v0/apiKeys/${k.id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(del.statusCode).toBe(204);
+        await del.body.dump();
+        const after = await request(`${b.baseUrl}/v0/merchants/${b.merchantId}`, {
+          headers: { authorization: `Bearer ${k.secret}` },
+        });
+        expect(after.statusCode).toBe(401);
+        await after.body.dump();
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        await drop();
+      }
+    },
+  );
 });

@@ -37,19 +37,36 @@ export function useInProcessRun(suite: string | string[]): InProcessRun {
   async function run(fault?: Fault): Promise<ScenarioResult[]> {
     proxy.setFault(fault);
     const target: TargetContext = {
-      runId: `test-${suites.join('-')}`, baseUrl: proxy.url, bundled: false, sandbox: true, destructive: true,
-      apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' }, merchantId: ref.merchantId,
-      profile: 'quick', seed: 1, timeoutMs: 10_000, fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
+      runId: `test-${suites.join('-')}`,
+      baseUrl: proxy.url,
+      bundled: false,
+      sandbox: true,
+      destructive: true,
+      apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' },
+      merchantId: ref.merchantId,
+      profile: 'quick',
+      seed: 1,
+      timeoutMs: 10_000,
+      fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
     };
-    const outcome = await runSuites({ target, suites: suites.map((name) => ({ name, file: join(PACKAGE_ROOT, 'suites', `${name}.suite.ts`) })), maxWorkers: 1 });
+    const outcome = await runSuites({
+      target,
+      suites: suites.map((name) => ({ name, file: join(PACKAGE_ROOT, 'suites', `${name}.suite.ts`) })),
+      maxWorkers: 1,
+    });
     expect(outcome.errors).toEqual([]);
     return outcome.results;
   }
 
   function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
     expect(proxy.stats.applied).toBeGreaterThan(0);
-    const cited = new Set(results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)));
-    expect(ruleIds.filter((id) => !cited.has(id)), `failed rules: ${[...cited].join(', ')}`).toEqual([]);
+    const cited = new Set(
+      results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)),
+    );
+    expect(
+      ruleIds.filter((id) => !cited.has(id)),
+      `failed rules: ${[...cited].join(', ')}`,
+    ).toEqual([]);
     expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
   }
 
@@ -58,5 +75,9 @@ export function useInProcessRun(suite: string | string[]): InProcessRun {
 
 export function expectAllPassed(results: ScenarioResult[]): void {
   expect(results.length).toBeGreaterThan(0);
-  expect(results.filter((r) => r.state !== 'passed').map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`)).toEqual([]);
+  expect(
+    results
+      .filter((r) => r.state !== 'passed')
+      .map((r) => `${r.state}: ${r.title}: ${r.error ?? r.skipReason ?? r.findings.map((f) => f.message).join('; ')}`),
+  ).toEqual([]);
 }

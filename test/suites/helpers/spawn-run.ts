@@ -30,12 +30,19 @@ export interface Outcome {
  * directory, and returns `runThrough`: `conform run --suite SUITE` against the reference
  * behind `fault` (none: passes everything through).
  */
-export function useSpawnRun(suite: string): { runThrough: (fault: Fault | undefined, name: string) => Promise<Outcome> } {
+export function useSpawnRun(suite: string): {
+  runThrough: (fault: Fault | undefined, name: string) => Promise<Outcome>;
+} {
   let ref: RunningReference;
   let work: string;
 
   beforeAll(async () => {
-    ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: `sk_test_${randomBytes(12).toString('hex')}` });
+    ref = await startReferenceServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: 'memory',
+      apiKey: `sk_test_${randomBytes(12).toString('hex')}`,
+    });
     work = await mkdtemp(join(tmpdir(), `conform-${suite}-`));
     await writeFile(join(work, 'conform.config.yaml'), 'destructive: true\nreferenceServer: true\n');
   }, 60_000);
@@ -49,10 +56,32 @@ export function useSpawnRun(suite: string): { runThrough: (fault: Fault | undefi
     const proxy = await startProxy({ upstream: ref.baseUrl, fault });
     const dir = join(work, name);
     try {
-      const args = [join(ROOT, 'bin/conform.js'), 'run', '--base-url', proxy.url, '--suite', suite, '--report-dir', dir, '--config', join(work, 'conform.config.yaml'), '--plain', '--seed', '1'];
+      const args = [
+        join(ROOT, 'bin/conform.js'),
+        'run',
+        '--base-url',
+        proxy.url,
+        '--suite',
+        suite,
+        '--report-dir',
+        dir,
+        '--config',
+        join(work, 'conform.config.yaml'),
+        '--plain',
+        '--seed',
+        '1',
+      ];
       const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: ref.apiKey }, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (err, out) =>
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout: out }),
+        execFile(
+          process.execPath,
+          args,
+          {
+            cwd: ROOT,
+            env: { ...process.env, NO_COLOR: '1', CONFORM_API_KEY: ref.apiKey },
+            timeout: RUN_TIMEOUT_MS,
+            maxBuffer: 16 * 1024 * 1024,
+          },
+          (err, out) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout: out }),
         );
       });
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
@@ -82,5 +111,10 @@ export function expectVerdicts(o: Outcome, failed: string[], passed: string[]): 
 }
 
 export function json(status: number, body: unknown): ProxyResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify(body)), json: body };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: Buffer.from(JSON.stringify(body)),
+    json: body,
+  };
 }

@@ -1,5 +1,19 @@
 /** Authentication: bearer keys, 401/403 shapes, the key's merchant as default. */
-import { bodyOf, DEMO_KEY, expectAll, fault, got, is2xx, json, on, queryOf, R, req, stateMap, type Json } from './helpers.ts';
+import {
+  bodyOf,
+  DEMO_KEY,
+  expectAll,
+  fault,
+  got,
+  is2xx,
+  json,
+  on,
+  queryOf,
+  R,
+  req,
+  stateMap,
+  type Json,
+} from './helpers.ts';
 import { leak, learnOwners } from './tenancy.ts';
 import type { CatalogFault } from './types.ts';
 
@@ -19,14 +33,25 @@ export const authFaults: CatalogFault[] = [
       ctx.applied();
     },
     onResponse(r, res, ctx) {
-      if (r.headers.authorization && res.status !== 401 && res.status !== 403) ctx.state.set('lastGoodKey', r.headers.authorization);
+      if (r.headers.authorization && res.status !== 401 && res.status !== 403)
+        ctx.state.set('lastGoodKey', r.headers.authorization);
     },
     demo: {
       steps: [
         { req: req('GET', '/v0/customers/cus_demo1'), res: json(200, { object: 'customer', id: 'cus_demo1' }) },
-        { req: req('GET', '/v0/customers/cus_demo1', undefined, {}), res: (f) => (f.headers.authorization ? json(200, { object: 'customer', id: 'cus_demo1' }) : json(401, { message: 'no key' })) },
+        {
+          req: req('GET', '/v0/customers/cus_demo1', undefined, {}),
+          res: (f) =>
+            f.headers.authorization
+              ? json(200, { object: 'customer', id: 'cus_demo1' })
+              : json(401, { message: 'no key' }),
+        },
       ],
-      verify: (o) => expectAll([o.forwarded?.headers.authorization !== undefined, 'no key was added'], [o.response.status === 200, `got ${o.response.status}`]),
+      verify: (o) =>
+        expectAll(
+          [o.forwarded?.headers.authorization !== undefined, 'no key was added'],
+          [o.response.status === 200, `got ${o.response.status}`],
+        ),
     },
   }),
   fault({
@@ -40,7 +65,15 @@ export const authFaults: CatalogFault[] = [
       ctx.applied();
       return json(401, { status: 401, reason: 'unauthorized' }, { ...res.headers });
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers', undefined, {}), res: json(401, { error: 'unauthorized', message: 'no key' }) }], verify: (o) => expectAll([o.response.status === 401 && got(o)?.message === undefined, 'message still there']) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/customers', undefined, {}),
+          res: json(401, { error: 'unauthorized', message: 'no key' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 401 && got(o)?.message === undefined, 'message still there']),
+    },
   }),
   fault({
     name: 'auth-403-without-message',
@@ -54,7 +87,15 @@ export const authFaults: CatalogFault[] = [
       delete b.message;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'x' }), res: json(403, { error: 'forbidden', message: 'read only' }) }], verify: (o) => expectAll([o.response.status === 403 && got(o)?.message === undefined, 'message still there']) },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'x' }),
+          res: json(403, { error: 'forbidden', message: 'read only' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 403 && got(o)?.message === undefined, 'message still there']),
+    },
   }),
   fault({
     name: 'auth-403-as-404',
@@ -67,7 +108,15 @@ export const authFaults: CatalogFault[] = [
       ctx.applied();
       return json(404, { error: 'not_found', message: 'not found' });
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'x' }), res: json(403, { error: 'forbidden', message: 'read only' }) }], verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'x' }),
+          res: json(403, { error: 'forbidden', message: 'read only' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'auth-revoked-key-works',
@@ -85,7 +134,8 @@ export const authFaults: CatalogFault[] = [
       const made = stateMap<string, { secret: string; by: string }>(ctx, 'keys');
       if (on(r, 'POST', R.apiKeys) && is2xx(res)) {
         const k = bodyOf(res);
-        if (typeof k?.id === 'string' && typeof k.secret === 'string' && r.headers.authorization) made.set(k.id, { secret: `Bearer ${k.secret}`, by: r.headers.authorization });
+        if (typeof k?.id === 'string' && typeof k.secret === 'string' && r.headers.authorization)
+          made.set(k.id, { secret: `Bearer ${k.secret}`, by: r.headers.authorization });
       }
       const m = on(r, 'DELETE', R.apiKey);
       const k = m && made.get(decodeURIComponent(m[1]));
@@ -93,9 +143,18 @@ export const authFaults: CatalogFault[] = [
     },
     demo: {
       steps: [
-        { req: req('POST', '/v0/apiKeys', {}), res: json(201, { object: 'api_key', id: 'key_demo1', secret: 'sk_test_demo0revoked' }) },
+        {
+          req: req('POST', '/v0/apiKeys', {}),
+          res: json(201, { object: 'api_key', id: 'key_demo1', secret: 'sk_test_demo0revoked' }),
+        },
         { req: req('DELETE', '/v0/apiKeys/key_demo1'), res: json(200, { object: 'api_key', id: 'key_demo1' }) },
-        { req: req('GET', '/v0/customers/cus_demo1', undefined, { authorization: 'Bearer sk_test_demo0revoked' }), res: (f) => (f.headers.authorization === 'Bearer sk_test_demo0revoked' ? json(401, { message: 'revoked' }) : json(200, { object: 'customer' })) },
+        {
+          req: req('GET', '/v0/customers/cus_demo1', undefined, { authorization: 'Bearer sk_test_demo0revoked' }),
+          res: (f) =>
+            f.headers.authorization === 'Bearer sk_test_demo0revoked'
+              ? json(401, { message: 'revoked' })
+              : json(200, { object: 'customer' }),
+        },
       ],
       verify: (o) => expectAll([o.response.status === 200, `the revoked key got ${o.response.status}`]),
     },
@@ -113,14 +172,21 @@ export const authFaults: CatalogFault[] = [
       ctx.applied();
     },
     demo: {
-      steps: [{ req: req('PATCH', '/v0/webhooks', { enabled: true }), res: json(200, { object: 'webhooks', merchantId: 'org_demo1', enabled: true }) }],
-      verify: (o) => expectAll([(got(o) as Json)?.merchantId === 'org_conformSomeOtherMerchant0', 'merchantId unchanged']),
+      steps: [
+        {
+          req: req('PATCH', '/v0/webhooks', { enabled: true }),
+          res: json(200, { object: 'webhooks', merchantId: 'org_demo1', enabled: true }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([(got(o) as Json)?.merchantId === 'org_conformSomeOtherMerchant0', 'merchantId unchanged']),
     },
   }),
   fault({
     name: 'auth-customer-of-other-merchant-readable',
     family: 'auth',
-    description: "GET /v0/customers/{id} answers another merchant's customer to any valid key (the read is not scoped to the key's merchant)",
+    description:
+      "GET /v0/customers/{id} answers another merchant's customer to any valid key (the read is not scoped to the key's merchant)",
     rules: ['AUTH.MERCHANT.ISOLATION'],
     suites: ['isolation'],
     onResponse(r, res, ctx) {
@@ -133,7 +199,10 @@ export const authFaults: CatalogFault[] = [
         { req: req('POST', '/v0/customers', { name: 'Ada' }), res: json(201, { object: 'customer', id: 'cus_demo1' }) },
         {
           req: req('GET', '/v0/customers/cus_demo1', undefined, { authorization: 'Bearer sk_test_other0key' }),
-          res: (f) => (f.headers.authorization === DEMO_KEY ? json(200, { object: 'customer', id: 'cus_demo1' }) : json(404, { error: 'not_found', message: 'no such customer' })),
+          res: (f) =>
+            f.headers.authorization === DEMO_KEY
+              ? json(200, { object: 'customer', id: 'cus_demo1' })
+              : json(404, { error: 'not_found', message: 'no such customer' }),
         },
       ],
       verify: (o) => expectAll([o.response.status === 200 && got(o)?.id === 'cus_demo1', `got ${o.response.status}`]),

@@ -13,7 +13,13 @@ import { CATALOG_SUITES, type CatalogFault } from './types.ts';
 /** Every suite: a benign variant that touches everything should pass everything. */
 const ALL: string[] = [];
 const ERROR_SUITES = ['auth', 'customers', 'alerts', ...CATALOG_SUITES];
-const sample = () => json(200, { object: 'customer', id: 'cus_demo1', validTaxAddress: { valid: true, message: null }, metadata: { b: 1, a: 2 } });
+const sample = () =>
+  json(200, {
+    object: 'customer',
+    id: 'cus_demo1',
+    validTaxAddress: { valid: true, message: null },
+    metadata: { b: 1, a: 2 },
+  });
 const readCustomer = () => req('GET', '/v0/customers/cus_demo1');
 const notFound = () => json(404, { error: 'not_found', message: 'no such customer' });
 
@@ -27,7 +33,11 @@ function representations(body: unknown): Json[] {
 function reorder(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reorder);
   if (!isObj(v)) return v;
-  return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reorder(v[k])]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .reverse()
+      .map((k) => [k, reorder(v[k])]),
+  );
 }
 
 /** Replaces every string equal to a key of `map` (deep). */
@@ -53,7 +63,8 @@ function addNested(v: unknown, depth: number): boolean {
     v.conformExtra = true;
     changed = true;
   }
-  for (const [k, x] of Object.entries(v)) if (!MAPS.has(k) && k !== 'conformExtra') changed = addNested(x, depth + 1) || changed;
+  for (const [k, x] of Object.entries(v))
+    if (!MAPS.has(k) && k !== 'conformExtra') changed = addNested(x, depth + 1) || changed;
   return changed;
 }
 
@@ -71,7 +82,11 @@ function compressing(coding: 'gzip' | 'br', compress: (b: Buffer) => Buffer) {
   return (r: ProxyRequest, res: ProxyResponse, ctx: { applied(): void }): ProxyResponse | undefined => {
     if (!res.body.length || res.headers['content-encoding'] || !accepts(r, coding)) return;
     ctx.applied();
-    return { ...res, headers: { ...res.headers, 'content-encoding': coding, vary: 'accept-encoding' }, body: compress(res.body) };
+    return {
+      ...res,
+      headers: { ...res.headers, 'content-encoding': coding, vary: 'accept-encoding' },
+      body: compress(res.body),
+    };
   };
 }
 
@@ -111,30 +126,45 @@ export const benignVariants: CatalogFault[] = [
     name: 'benign-gzip',
     family: 'conventions',
     benign: true,
-    description: 'every answer with a body is gzip-compressed (content-encoding: gzip) when the request accepts gzip or names no coding',
+    description:
+      'every answer with a body is gzip-compressed (content-encoding: gzip) when the request accepts gzip or names no coding',
     rules: [],
     suites: ALL,
     onResponse: compressing('gzip', (b) => gzipSync(b)),
     demo: {
       steps: [{ req: readCustomer(), res: sample() }],
-      verify: (o) => expectAll([o.response.headers['content-encoding'] === 'gzip' && JSON.parse(gunzipSync(o.response.body).toString()).id === 'cus_demo1', 'not gzip-compressed']),
+      verify: (o) =>
+        expectAll([
+          o.response.headers['content-encoding'] === 'gzip' &&
+            JSON.parse(gunzipSync(o.response.body).toString()).id === 'cus_demo1',
+          'not gzip-compressed',
+        ]),
     },
   }),
   fault({
     name: 'benign-brotli',
     family: 'conventions',
     benign: true,
-    description: 'every answer with a body is br-compressed (content-encoding: br) when the request accepts br or names no coding',
+    description:
+      'every answer with a body is br-compressed (content-encoding: br) when the request accepts br or names no coding',
     rules: [],
     suites: ['customers', 'auth', 'rate-limits'],
     onResponse: compressing('br', (b) => brotliCompressSync(b)),
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['content-encoding'] === 'br' && o.response.body[0] !== 0x7b, 'not br-compressed']) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) =>
+        expectAll([
+          o.response.headers['content-encoding'] === 'br' && o.response.body[0] !== 0x7b,
+          'not br-compressed',
+        ]),
+    },
   }),
   fault({
     name: 'benign-offset-timestamps',
     family: 'conventions',
     benign: true,
-    description: "UTC date-times are written with the offset +00:00 instead of Z (ISO 8601 either way), in every answer; free-form maps are left alone",
+    description:
+      'UTC date-times are written with the offset +00:00 instead of Z (ISO 8601 either way), in every answer; free-form maps are left alone',
     rules: [],
     suites: ALL,
     onResponse(_r, res, ctx) {
@@ -145,15 +175,30 @@ export const benignVariants: CatalogFault[] = [
       res.json = value;
     },
     demo: {
-      steps: [{ req: readCustomer(), res: json(200, { object: 'customer', id: 'cus_demo1', createdAt: '2030-01-01T00:00:00.000Z', metadata: { at: '2030-01-01T00:00:00Z' } }) }],
-      verify: (o) => expectAll([got(o)?.createdAt === '2030-01-01T00:00:00.000+00:00', `createdAt ${got(o)?.createdAt}`], [got(o)?.metadata?.at === '2030-01-01T00:00:00Z', 'metadata was touched']),
+      steps: [
+        {
+          req: readCustomer(),
+          res: json(200, {
+            object: 'customer',
+            id: 'cus_demo1',
+            createdAt: '2030-01-01T00:00:00.000Z',
+            metadata: { at: '2030-01-01T00:00:00Z' },
+          }),
+        },
+      ],
+      verify: (o) =>
+        expectAll(
+          [got(o)?.createdAt === '2030-01-01T00:00:00.000+00:00', `createdAt ${got(o)?.createdAt}`],
+          [got(o)?.metadata?.at === '2030-01-01T00:00:00Z', 'metadata was touched'],
+        ),
     },
   }),
   fault({
     name: 'benign-retry-after-http-date',
     family: 'rate-limits',
     benign: true,
-    description: 'retry-after on 429 answers is the HTTP-date to retry at (with a date header), not a number of seconds',
+    description:
+      'retry-after on 429 answers is the HTTP-date to retry at (with a date header), not a number of seconds',
     rules: [],
     suites: ['rate-limits'],
     onResponse(_r, res, ctx) {
@@ -166,10 +211,19 @@ export const benignVariants: CatalogFault[] = [
       ctx.applied();
     },
     demo: {
-      steps: [{ req: req('POST', '/v0/subscriptions/sub_demo1/portal', {}), res: json(429, { error: 'rate_limit_exceeded', message: 'slow down' }, { 'retry-after': '3' }) }],
+      steps: [
+        {
+          req: req('POST', '/v0/subscriptions/sub_demo1/portal', {}),
+          res: json(429, { error: 'rate_limit_exceeded', message: 'slow down' }, { 'retry-after': '3' }),
+        },
+      ],
       verify: (o) => {
-        const wait = (Date.parse(o.response.headers['retry-after'] ?? '') - Date.parse(o.response.headers.date ?? '')) / 1000;
-        return expectAll([/GMT$/.test(o.response.headers['retry-after'] ?? '') && wait >= 3 && wait <= 4, `retry-after ${o.response.headers['retry-after']}, date ${o.response.headers.date}`]);
+        const wait =
+          (Date.parse(o.response.headers['retry-after'] ?? '') - Date.parse(o.response.headers.date ?? '')) / 1000;
+        return expectAll([
+          /GMT$/.test(o.response.headers['retry-after'] ?? '') && wait >= 3 && wait <= 4,
+          `retry-after ${o.response.headers['retry-after']}, date ${o.response.headers.date}`,
+        ]);
       },
     },
   }),
@@ -186,13 +240,17 @@ export const benignVariants: CatalogFault[] = [
       for (const rep of reps) rep.conformExtra = { note: 'undocumented property', n: 1 };
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([got(o)?.conformExtra?.n === 1 && got(o)?.id === 'cus_demo1', 'no extra property']) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([got(o)?.conformExtra?.n === 1 && got(o)?.id === 'cus_demo1', 'no extra property']),
+    },
   }),
   fault({
     name: 'benign-extra-nested-properties',
     family: 'conventions',
     benign: true,
-    description: 'every nested object (address, validTaxAddress, migration, conditions, blockers...) carries an extra property too; free-form maps (metadata, taxRates, config) are left alone',
+    description:
+      'every nested object (address, validTaxAddress, migration, conditions, blockers...) carries an extra property too; free-form maps (metadata, taxRates, config) are left alone',
     rules: [],
     suites: ALL,
     onResponse(_r, res, ctx) {
@@ -201,45 +259,103 @@ export const benignVariants: CatalogFault[] = [
     },
     demo: {
       steps: [{ req: readCustomer(), res: sample() }],
-      verify: (o) => expectAll([got(o)?.validTaxAddress?.conformExtra === true, 'no extra property in validTaxAddress'], [got(o)?.metadata?.conformExtra === undefined, 'metadata was touched']),
+      verify: (o) =>
+        expectAll(
+          [got(o)?.validTaxAddress?.conformExtra === true, 'no extra property in validTaxAddress'],
+          [got(o)?.metadata?.conformExtra === undefined, 'metadata was touched'],
+        ),
     },
   }),
   fault({
     name: 'benign-null-fields-omitted',
     family: 'conventions',
     benign: true,
-    description: "optional fields typed 'or null' are left out instead of sent as null (credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)",
+    description:
+      "optional fields typed 'or null' are left out instead of sent as null (credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)",
     rules: [],
     suites: ['refunds-payments', 'source-rules'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
-      const fields = b?.object === 'invoice_refund' ? ['pdfUrl', 'voidedAt', 'reason'] : b && R.sourceRule.test(pathOf(r)) && res.status < 300 ? ['createdBy', 'lastEvaluatedAt'] : [];
+      const fields =
+        b?.object === 'invoice_refund'
+          ? ['pdfUrl', 'voidedAt', 'reason']
+          : b && R.sourceRule.test(pathOf(r)) && res.status < 300
+            ? ['createdBy', 'lastEvaluatedAt']
+            : [];
       const nulls = fields.filter((k) => b![k] === null);
       if (!nulls.length) return;
       for (const k of nulls) delete b![k];
       ctx.applied();
     },
     demo: {
-      steps: [{ req: req('POST', '/v2/invoices/inv_1/refunds', {}), res: json(201, { object: 'invoice_refund', id: 'crn_1', amount: '1.00', taxAmount: '0.00', total: '1.00', pdfUrl: null, voidedAt: null, reason: null }) }],
-      verify: (o) => expectAll([got(o)?.id === 'crn_1' && !['pdfUrl', 'voidedAt', 'reason'].some((k) => k in got(o)!), 'null fields still there']),
+      steps: [
+        {
+          req: req('POST', '/v2/invoices/inv_1/refunds', {}),
+          res: json(201, {
+            object: 'invoice_refund',
+            id: 'crn_1',
+            amount: '1.00',
+            taxAmount: '0.00',
+            total: '1.00',
+            pdfUrl: null,
+            voidedAt: null,
+            reason: null,
+          }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([
+          got(o)?.id === 'crn_1' && !['pdfUrl', 'voidedAt', 'reason'].some((k) => k in got(o)!),
+          'null fields still there',
+        ]),
     },
   }),
   fault({
     name: 'benign-optional-fields-omitted',
     family: 'conventions',
     benign: true,
-    description: 'payments leave out every optional field (paymentUrl, customerId, idempotencyKey, reference, metadata, lineItems, expiresAt)',
+    description:
+      'payments leave out every optional field (paymentUrl, customerId, idempotencyKey, reference, metadata, lineItems, expiresAt)',
     rules: [],
     suites: ['refunds-payments'],
     onResponse(_r, res, ctx) {
       const b = bodyOf(res);
       if (b?.object !== 'payment') return;
-      const optional = ['paymentUrl', 'customerId', 'idempotencyKey', 'reference', 'metadata', 'lineItems', 'expiresAt'].filter((k) => k in b);
+      const optional = [
+        'paymentUrl',
+        'customerId',
+        'idempotencyKey',
+        'reference',
+        'metadata',
+        'lineItems',
+        'expiresAt',
+      ].filter((k) => k in b);
       if (!optional.length) return;
       for (const k of optional) delete b[k];
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/payments/pay_1'), res: json(200, { object: 'payment', id: 'pay_1', amount: '1.00', currency: 'USD', status: 'pending', createdAt: '2030-01-01T00:00:00Z', metadata: {}, paymentUrl: 'https://pay.invalid' }) }], verify: (o) => expectAll([got(o)?.id === 'pay_1' && got(o)?.metadata === undefined && got(o)?.paymentUrl === undefined, 'optional fields still there']) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/payments/pay_1'),
+          res: json(200, {
+            object: 'payment',
+            id: 'pay_1',
+            amount: '1.00',
+            currency: 'USD',
+            status: 'pending',
+            createdAt: '2030-01-01T00:00:00Z',
+            metadata: {},
+            paymentUrl: 'https://pay.invalid',
+          }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([
+          got(o)?.id === 'pay_1' && got(o)?.metadata === undefined && got(o)?.paymentUrl === undefined,
+          'optional fields still there',
+        ]),
+    },
   }),
   fault({
     name: 'benign-reordered-keys',
@@ -255,7 +371,11 @@ export const benignVariants: CatalogFault[] = [
     },
     demo: {
       steps: [{ req: readCustomer(), res: sample() }],
-      verify: (o) => expectAll([Object.keys(got(o) ?? {})[0] === 'metadata' && Object.keys(got(o)?.metadata ?? {})[0] === 'a', `keys ${Object.keys(got(o) ?? {}).join(',')}`]),
+      verify: (o) =>
+        expectAll([
+          Object.keys(got(o) ?? {})[0] === 'metadata' && Object.keys(got(o)?.metadata ?? {})[0] === 'a',
+          `keys ${Object.keys(got(o) ?? {}).join(',')}`,
+        ]),
     },
   }),
   fault({
@@ -270,21 +390,36 @@ export const benignVariants: CatalogFault[] = [
       res.headers['content-type'] = 'application/json;charset=UTF-8';
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['content-type'] === 'application/json;charset=UTF-8', `content-type ${o.response.headers['content-type']}`]) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) =>
+        expectAll([
+          o.response.headers['content-type'] === 'application/json;charset=UTF-8',
+          `content-type ${o.response.headers['content-type']}`,
+        ]),
+    },
   }),
   fault({
     name: 'benign-unlisted-ratelimit-headers',
     family: 'rate-limits',
     benign: true,
-    description: 'endpoints outside the Limits table send x-ratelimit headers describing no reachable limit (limit 1, remaining 0)',
+    description:
+      'endpoints outside the Limits table send x-ratelimit headers describing no reachable limit (limit 1, remaining 0)',
     rules: [],
     suites: ['rate-limits', ...CATALOG_SUITES, 'customers'],
     async onResponse(r, res, ctx) {
       if (res.status === 401 || (await listedEndpoint(r))) return;
-      Object.assign(res.headers, { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' });
+      Object.assign(res.headers, {
+        'x-ratelimit-limit': '1',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': '3600',
+      });
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, { object: 'merchant' }) }], verify: (o) => expectAll([o.response.headers['x-ratelimit-remaining'] === '0', 'no headers added']) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, { object: 'merchant' }) }],
+      verify: (o) => expectAll([o.response.headers['x-ratelimit-remaining'] === '0', 'no headers added']),
+    },
   }),
   fault({
     name: 'benign-extra-error-code',
@@ -299,7 +434,10 @@ export const benignVariants: CatalogFault[] = [
       b.code = `CONFORM_${String(res.status)}_EXTRA`;
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: notFound() }], verify: (o) => expectAll([got(o)?.code === 'CONFORM_404_EXTRA', `code ${got(o)?.code}`]) },
+    demo: {
+      steps: [{ req: readCustomer(), res: notFound() }],
+      verify: (o) => expectAll([got(o)?.code === 'CONFORM_404_EXTRA', `code ${got(o)?.code}`]),
+    },
   }),
   fault({
     name: 'benign-error-details',
@@ -314,7 +452,10 @@ export const benignVariants: CatalogFault[] = [
       b.details = { requestId: `req_${Date.now().toString(36)}` };
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: notFound() }], verify: (o) => expectAll([typeof got(o)?.details?.requestId === 'string', 'no details']) },
+    demo: {
+      steps: [{ req: readCustomer(), res: notFound() }],
+      verify: (o) => expectAll([typeof got(o)?.details?.requestId === 'string', 'no details']),
+    },
   }),
   fault({
     name: 'benign-extra-headers',
@@ -324,16 +465,25 @@ export const benignVariants: CatalogFault[] = [
     rules: [],
     suites: ALL,
     onResponse(_r, res, ctx) {
-      Object.assign(res.headers, { 'x-request-id': `req_${Math.random().toString(36).slice(2)}`, 'cache-control': 'no-store', vary: 'Authorization', 'x-powered-by': 'conform-fault-proxy' });
+      Object.assign(res.headers, {
+        'x-request-id': `req_${Math.random().toString(36).slice(2)}`,
+        'cache-control': 'no-store',
+        vary: 'Authorization',
+        'x-powered-by': 'conform-fault-proxy',
+      });
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.headers['cache-control'] === 'no-store', 'no extra headers']) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([o.response.headers['cache-control'] === 'no-store', 'no extra headers']),
+    },
   }),
   fault({
     name: 'benign-longer-id-suffix',
     family: 'conventions',
     benign: true,
-    description: 'customer ids are longer (cus_ + a longer suffix): every cus_ id is rewritten in answers and mapped back in requests',
+    description:
+      'customer ids are longer (cus_ + a longer suffix): every cus_ id is rewritten in answers and mapped back in requests',
     rules: [],
     suites: ['customers', 'delete-blockers'],
     onRequest(r, ctx) {
@@ -341,7 +491,9 @@ export const benignVariants: CatalogFault[] = [
       if (!back.size) return;
       const short = (s: string) => back.get(s);
       const [p, q] = r.path.split('?');
-      const segments = p.split('/').map((seg) => (short(decodeURIComponent(seg)) ? encodeURIComponent(short(decodeURIComponent(seg))!) : seg));
+      const segments = p
+        .split('/')
+        .map((seg) => (short(decodeURIComponent(seg)) ? encodeURIComponent(short(decodeURIComponent(seg))!) : seg));
       const query = new URLSearchParams(q ?? '');
       const mapped = [...query].filter(([, v]) => short(v));
       for (const [k, v] of mapped) query.set(k, short(v)!);
@@ -370,9 +522,16 @@ export const benignVariants: CatalogFault[] = [
     demo: {
       steps: [
         { req: req('POST', '/v0/customers', {}), res: json(201, { object: 'customer', id: 'cus_demo1' }) },
-        { req: req('GET', `/v0/customers/cus_demo1${LONGER}`), res: (f) => (pathOf(f) === '/v0/customers/cus_demo1' ? sample() : notFound()) },
+        {
+          req: req('GET', `/v0/customers/cus_demo1${LONGER}`),
+          res: (f) => (pathOf(f) === '/v0/customers/cus_demo1' ? sample() : notFound()),
+        },
       ],
-      verify: (o, all) => expectAll([got(all[0])?.id === `cus_demo1${LONGER}`, 'the id was not lengthened'], [o.response.status === 200 && got(o)?.id === `cus_demo1${LONGER}`, `got ${o.response.status} ${got(o)?.id}`]),
+      verify: (o, all) =>
+        expectAll(
+          [got(all[0])?.id === `cus_demo1${LONGER}`, 'the id was not lengthened'],
+          [o.response.status === 200 && got(o)?.id === `cus_demo1${LONGER}`, `got ${o.response.status} ${got(o)?.id}`],
+        ),
     },
   }),
   fault({
@@ -387,7 +546,14 @@ export const benignVariants: CatalogFault[] = [
       ctx.applied();
       return { ...res, body: Buffer.from(`${JSON.stringify(res.json, null, 2)}\n`) };
     },
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([o.response.body.toString().startsWith('{\n  "object"') && got(o)?.id === 'cus_demo1', 'not pretty-printed']) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) =>
+        expectAll([
+          o.response.body.toString().startsWith('{\n  "object"') && got(o)?.id === 'cus_demo1',
+          'not pretty-printed',
+        ]),
+    },
   }),
   fault({
     name: 'benign-200-instead-of-201',
@@ -403,7 +569,10 @@ export const benignVariants: CatalogFault[] = [
       ctx.applied();
       return { ...res, status: 200 };
     },
-    demo: { steps: [{ req: req('POST', '/v0/products', { name: 'x' }), res: json(201, { object: 'product' }) }], verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: req('POST', '/v0/products', { name: 'x' }), res: json(201, { object: 'product' }) }],
+      verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'benign-latency',
@@ -416,6 +585,9 @@ export const benignVariants: CatalogFault[] = [
       await sleep(25);
       ctx.applied();
     },
-    demo: { steps: [{ req: readCustomer(), res: sample() }], verify: (o) => expectAll([(o.durationMs ?? 0) >= 20 && got(o)?.id === 'cus_demo1', `took ${o.durationMs} ms`]) },
+    demo: {
+      steps: [{ req: readCustomer(), res: sample() }],
+      verify: (o) => expectAll([(o.durationMs ?? 0) >= 20 && got(o)?.id === 'cus_demo1', `took ${o.durationMs} ms`]),
+    },
   }),
 ];

@@ -3,11 +3,70 @@ import { bodyOf, expectAll, fault, got, is2xx, isObj, json, on, R, req, T0, type
 import type { CatalogFault } from './types.ts';
 
 const address = { line1: '1 Main Street', city: 'Berlin', country: 'DE', zipCode: '10115' };
-const merchant = (over: Json = {}): Json => ({ object: 'merchant', id: 'org_demo1', name: 'Demo', email: 'd@x.invalid', metadata: {}, address, createdAt: T0, updatedAt: T0, ...over });
-const product = (over: Json = {}): Json => ({ object: 'product', id: 'prod_demo1', name: 'Seats', description: 'Shown', merchantId: 'org_demo1', metadata: { tier: 'gold' }, createdAt: T0, updatedAt: T0, ...over });
-const price = (over: Json = {}): Json => ({ object: 'price', id: 'price_demo1', merchantId: 'org_demo1', feeId: 'fee_demo1', model: 'volume', currency: 'USD', quantity: 1, properties: { tiers: [{ unitPrice: '2.00', upTo: '100' }, { unitPrice: '1.00', upTo: null }] }, createdAt: T0, updatedAt: T0, ...over });
-const rule = (over: Json = {}): Json => ({ id: 'srule_demo1', sourceId: 'src_demo1', name: 'r', description: 'd', enabled: true, order: 3, conditions: [], evaluationCount: 0, matchCount: 0, createdAt: T0, updatedAt: T0, ...over });
-const topup = (over: Json = {}): Json => ({ object: 'autoTopupConfig', amount: '25.00', threshold: '5.50', paymentMethod: 'pm_1', limit: { amount: 100, period: 'day' }, createdAt: T0, updatedAt: T0, ...over });
+const merchant = (over: Json = {}): Json => ({
+  object: 'merchant',
+  id: 'org_demo1',
+  name: 'Demo',
+  email: 'd@x.invalid',
+  metadata: {},
+  address,
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
+const product = (over: Json = {}): Json => ({
+  object: 'product',
+  id: 'prod_demo1',
+  name: 'Seats',
+  description: 'Shown',
+  merchantId: 'org_demo1',
+  metadata: { tier: 'gold' },
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
+const price = (over: Json = {}): Json => ({
+  object: 'price',
+  id: 'price_demo1',
+  merchantId: 'org_demo1',
+  feeId: 'fee_demo1',
+  model: 'volume',
+  currency: 'USD',
+  quantity: 1,
+  properties: {
+    tiers: [
+      { unitPrice: '2.00', upTo: '100' },
+      { unitPrice: '1.00', upTo: null },
+    ],
+  },
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
+const rule = (over: Json = {}): Json => ({
+  id: 'srule_demo1',
+  sourceId: 'src_demo1',
+  name: 'r',
+  description: 'd',
+  enabled: true,
+  order: 3,
+  conditions: [],
+  evaluationCount: 0,
+  matchCount: 0,
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
+const topup = (over: Json = {}): Json => ({
+  object: 'autoTopupConfig',
+  amount: '25.00',
+  threshold: '5.50',
+  paymentMethod: 'pm_1',
+  limit: { amount: 100, period: 'day' },
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
 const readPrice = (over: Json = {}) => ({ req: req('GET', '/v0/prices/price_demo1'), res: json(200, price(over)) });
 const patchTopup = () => req('PATCH', '/v0/wallets/wal_demo1/autoTopupConfig', { amount: '25.00' });
 
@@ -30,7 +89,10 @@ export const catalogFaults: CatalogFault[] = [
       b.object = 'organization';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('POST', '/v0/merchants', { name: 'Demo' }), res: json(201, merchant()) }], verify: (o) => expectAll([got(o)?.object === 'organization', `object ${got(o)?.object}`]) },
+    demo: {
+      steps: [{ req: req('POST', '/v0/merchants', { name: 'Demo' }), res: json(201, merchant()) }],
+      verify: (o) => expectAll([got(o)?.object === 'organization', `object ${got(o)?.object}`]),
+    },
   }),
   fault({
     name: 'merchants-read-drops-address',
@@ -44,7 +106,10 @@ export const catalogFaults: CatalogFault[] = [
       delete b.address;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, merchant()) }], verify: (o) => expectAll([got(o)?.object === 'merchant' && got(o)?.address === undefined, 'address still there']) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, merchant()) }],
+      verify: (o) => expectAll([got(o)?.object === 'merchant' && got(o)?.address === undefined, 'address still there']),
+    },
   }),
   fault({
     name: 'products-metadata-dropped',
@@ -58,7 +123,10 @@ export const catalogFaults: CatalogFault[] = [
       b.metadata = {};
       ctx.applied();
     },
-    demo: { steps: [{ req: req('POST', '/v0/products', { name: 'Seats' }), res: json(201, product()) }], verify: (o) => expectAll([JSON.stringify(got(o)?.metadata) === '{}', 'metadata kept']) },
+    demo: {
+      steps: [{ req: req('POST', '/v0/products', { name: 'Seats' }), res: json(201, product()) }],
+      verify: (o) => expectAll([JSON.stringify(got(o)?.metadata) === '{}', 'metadata kept']),
+    },
   }),
   fault({
     name: 'products-required-defaulted',
@@ -73,7 +141,19 @@ export const catalogFaults: CatalogFault[] = [
       b.description ??= '';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('POST', '/v0/products', { name: 'Seats', merchantId: 'org_demo1' }), res: (f) => json(201, product(bodyOf(f))) }], verify: (o) => expectAll([bodyOf(o.forwarded ?? {})?.description === '', 'no description added'], [o.response.status === 201, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('POST', '/v0/products', { name: 'Seats', merchantId: 'org_demo1' }),
+          res: (f) => json(201, product(bodyOf(f))),
+        },
+      ],
+      verify: (o) =>
+        expectAll(
+          [bodyOf(o.forwarded ?? {})?.description === '', 'no description added'],
+          [o.response.status === 201, `got ${o.response.status}`],
+        ),
+    },
   }),
   fault({
     name: 'prices-last-tier-closed',
@@ -87,7 +167,10 @@ export const catalogFaults: CatalogFault[] = [
       tiers[tiers.length - 1].upTo = '1000000';
       ctx.applied();
     },
-    demo: { steps: [readPrice()], verify: (o) => expectAll([got(o)?.properties?.tiers?.[1]?.upTo === '1000000', 'last tier still open']) },
+    demo: {
+      steps: [readPrice()],
+      verify: (o) => expectAll([got(o)?.properties?.tiers?.[1]?.upTo === '1000000', 'last tier still open']),
+    },
   }),
   fault({
     name: 'prices-no-merchantId-on-read',
@@ -101,7 +184,11 @@ export const catalogFaults: CatalogFault[] = [
       delete p.merchantId;
       ctx.applied();
     },
-    demo: { steps: [readPrice()], verify: (o) => expectAll([got(o)?.object === 'price' && got(o)?.merchantId === undefined, 'merchantId still there']) },
+    demo: {
+      steps: [readPrice()],
+      verify: (o) =>
+        expectAll([got(o)?.object === 'price' && got(o)?.merchantId === undefined, 'merchantId still there']),
+    },
   }),
   fault({
     name: 'prices-feeId-dropped',
@@ -115,7 +202,10 @@ export const catalogFaults: CatalogFault[] = [
       delete p.feeId;
       ctx.applied();
     },
-    demo: { steps: [readPrice()], verify: (o) => expectAll([got(o)?.object === 'price' && got(o)?.feeId === undefined, 'feeId still there']) },
+    demo: {
+      steps: [readPrice()],
+      verify: (o) => expectAll([got(o)?.object === 'price' && got(o)?.feeId === undefined, 'feeId still there']),
+    },
   }),
   fault({
     name: 'prices-legacy-model-renamed',
@@ -130,7 +220,10 @@ export const catalogFaults: CatalogFault[] = [
       p.model = renamed[p.model];
       ctx.applied();
     },
-    demo: { steps: [readPrice({ model: 'dynamic' })], verify: (o) => expectAll([got(o)?.model === 'tiered', `model ${got(o)?.model}`]) },
+    demo: {
+      steps: [readPrice({ model: 'dynamic' })],
+      verify: (o) => expectAll([got(o)?.model === 'tiered', `model ${got(o)?.model}`]),
+    },
   }),
   fault({
     name: 'prices-negative-quantity',
@@ -158,7 +251,12 @@ export const catalogFaults: CatalogFault[] = [
       delete b.order;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { order: 8 }), res: (f) => json(200, rule(bodyOf(f))) }], verify: (o) => expectAll([got(o)?.order === 3, `order ${got(o)?.order}`]) },
+    demo: {
+      steps: [
+        { req: req('PATCH', '/v0/sourceRules/srule_demo1', { order: 8 }), res: (f) => json(200, rule(bodyOf(f))) },
+      ],
+      verify: (o) => expectAll([got(o)?.order === 3, `order ${got(o)?.order}`]),
+    },
   }),
   fault({
     name: 'source-rules-no-counts',
@@ -173,7 +271,11 @@ export const catalogFaults: CatalogFault[] = [
       delete b.matchCount;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }), res: json(200, rule()) }], verify: (o) => expectAll([got(o)?.id === 'srule_demo1' && got(o)?.evaluationCount === undefined, 'counts still there']) },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }), res: json(200, rule()) }],
+      verify: (o) =>
+        expectAll([got(o)?.id === 'srule_demo1' && got(o)?.evaluationCount === undefined, 'counts still there']),
+    },
   }),
   fault({
     name: 'source-rules-object-empty',
@@ -187,7 +289,15 @@ export const catalogFaults: CatalogFault[] = [
       b.object = '';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }), res: json(200, rule({ object: 'source_rule' })) }], verify: (o) => expectAll([got(o)?.object === '', `object ${JSON.stringify(got(o)?.object)}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/sourceRules/srule_demo1', { name: 'x' }),
+          res: json(200, rule({ object: 'source_rule' })),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.object === '', `object ${JSON.stringify(got(o)?.object)}`]),
+    },
   }),
   fault({
     name: 'wallets-limit-period-daily',
@@ -201,7 +311,10 @@ export const catalogFaults: CatalogFault[] = [
       b.limit.period = 'daily';
       ctx.applied();
     },
-    demo: { steps: [{ req: patchTopup(), res: json(200, topup()) }], verify: (o) => expectAll([got(o)?.limit?.period === 'daily', `period ${got(o)?.limit?.period}`]) },
+    demo: {
+      steps: [{ req: patchTopup(), res: json(200, topup()) }],
+      verify: (o) => expectAll([got(o)?.limit?.period === 'daily', `period ${got(o)?.limit?.period}`]),
+    },
   }),
   fault({
     name: 'wallets-wrong-object',
@@ -215,6 +328,9 @@ export const catalogFaults: CatalogFault[] = [
       b.object = 'auto_topup_config';
       ctx.applied();
     },
-    demo: { steps: [{ req: patchTopup(), res: json(200, topup()) }], verify: (o) => expectAll([got(o)?.object === 'auto_topup_config', `object ${got(o)?.object}`]) },
+    demo: {
+      steps: [{ req: patchTopup(), res: json(200, topup()) }],
+      verify: (o) => expectAll([got(o)?.object === 'auto_topup_config', `object ${got(o)?.object}`]),
+    },
   }),
 ];

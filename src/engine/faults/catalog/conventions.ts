@@ -1,15 +1,42 @@
 /** Conventions, schemas, status codes and error shapes, on whichever operation a suite exercises. */
-import { bodyOf, expectAll, fault, got, is2xx, is4xx, json, on, pathOf, queryOf, R, req, T0, withQuery, type Json } from './helpers.ts';
+import {
+  bodyOf,
+  expectAll,
+  fault,
+  got,
+  is2xx,
+  is4xx,
+  json,
+  on,
+  pathOf,
+  queryOf,
+  R,
+  req,
+  T0,
+  withQuery,
+  type Json,
+} from './helpers.ts';
 import { customer } from './customers.ts';
 import type { CatalogFault } from './types.ts';
 
 const customerAnswer = (r: Parameters<typeof on>[0], res: Parameters<typeof is2xx>[0]): Json | undefined => {
   const b = bodyOf(res);
-  return R.customer.test(pathOf(r)) && (r.method === 'GET' || r.method === 'PATCH') && is2xx(res) && b?.object === 'customer' ? b : undefined;
+  return R.customer.test(pathOf(r)) &&
+    (r.method === 'GET' || r.method === 'PATCH') &&
+    is2xx(res) &&
+    b?.object === 'customer'
+    ? b
+    : undefined;
 };
 const readCustomer = { req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) };
-const notFound = (code = 'CUSTOMER_NOT_FOUND') => json(404, { error: 'not_found', message: 'Customer cus_x not found', code });
-const invalid = () => json(400, { error: 'validation_error', message: 'invalid request', errors: [{ field: 'externalId', message: 'at most 255 characters', code: 'MAX_LENGTH' }] });
+const notFound = (code = 'CUSTOMER_NOT_FOUND') =>
+  json(404, { error: 'not_found', message: 'Customer cus_x not found', code });
+const invalid = () =>
+  json(400, {
+    error: 'validation_error',
+    message: 'invalid request',
+    errors: [{ field: 'externalId', message: 'at most 255 characters', code: 'MAX_LENGTH' }],
+  });
 
 export const conventionFaults: CatalogFault[] = [
   fault({
@@ -24,7 +51,16 @@ export const conventionFaults: CatalogFault[] = [
       return { ...r, body: Buffer.from('{}'), json: {} };
     },
     demo: {
-      steps: [{ req: { ...req('PATCH', '/v0/customers/cus_demo1', {}), body: Buffer.from('{"externalId": '), json: undefined }, res: json(200, customer()) }],
+      steps: [
+        {
+          req: {
+            ...req('PATCH', '/v0/customers/cus_demo1', {}),
+            body: Buffer.from('{"externalId": '),
+            json: undefined,
+          },
+          res: json(200, customer()),
+        },
+      ],
       verify: (o) => expectAll([o.forwarded?.body.toString() === '{}', `forwarded ${o.forwarded?.body.toString()}`]),
     },
   }),
@@ -40,7 +76,14 @@ export const conventionFaults: CatalogFault[] = [
       ctx.applied();
       return { ...res, body: Buffer.from(`customer ${c.id}: OK`), json: undefined };
     },
-    demo: { steps: [readCustomer], verify: (o) => expectAll([got(o) === undefined && o.response.body.toString() === 'customer cus_demo1: OK', 'the body is still JSON']) },
+    demo: {
+      steps: [readCustomer],
+      verify: (o) =>
+        expectAll([
+          got(o) === undefined && o.response.body.toString() === 'customer cus_demo1: OK',
+          'the body is still JSON',
+        ]),
+    },
   }),
   fault({
     name: 'conv-content-type-text-plain',
@@ -53,7 +96,14 @@ export const conventionFaults: CatalogFault[] = [
       res.headers['content-type'] = 'text/plain; charset=utf-8';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/payments/pay_demo1'), res: json(200, { object: 'payment', id: 'pay_demo1' }) }], verify: (o) => expectAll([o.response.headers['content-type'] === 'text/plain; charset=utf-8', `content-type ${o.response.headers['content-type']}`]) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/payments/pay_demo1'), res: json(200, { object: 'payment', id: 'pay_demo1' }) }],
+      verify: (o) =>
+        expectAll([
+          o.response.headers['content-type'] === 'text/plain; charset=utf-8',
+          `content-type ${o.response.headers['content-type']}`,
+        ]),
+    },
   }),
   fault({
     name: 'conv-wrong-id-prefix',
@@ -81,7 +131,15 @@ export const conventionFaults: CatalogFault[] = [
       b.object = 'Item';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { name: 'x' }), res: json(200, { object: 'item', id: 'itm_demo1' }) }], verify: (o) => expectAll([got(o)?.object === 'Item', `object ${got(o)?.object}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/items/itm_demo1', { name: 'x' }),
+          res: json(200, { object: 'item', id: 'itm_demo1' }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.object === 'Item', `object ${got(o)?.object}`]),
+    },
   }),
   fault({
     name: 'conv-required-field-dropped',
@@ -95,7 +153,11 @@ export const conventionFaults: CatalogFault[] = [
       delete c.consumerId;
       ctx.applied();
     },
-    demo: { steps: [readCustomer], verify: (o) => expectAll([got(o)?.object === 'customer' && got(o)?.consumerId === undefined, 'consumerId still there']) },
+    demo: {
+      steps: [readCustomer],
+      verify: (o) =>
+        expectAll([got(o)?.object === 'customer' && got(o)?.consumerId === undefined, 'consumerId still there']),
+    },
   }),
   fault({
     name: 'conv-timestamp-epoch',
@@ -110,7 +172,15 @@ export const conventionFaults: CatalogFault[] = [
       if (typeof b.updatedAt === 'string') b.updatedAt = Date.parse(b.updatedAt);
       ctx.applied();
     },
-    demo: { steps: [{ req: req('POST', '/v0/products', { name: 'x' }), res: json(201, { object: 'product', id: 'prod_demo1', createdAt: T0, updatedAt: T0 }) }], verify: (o) => expectAll([got(o)?.createdAt === Date.parse(T0), `createdAt ${got(o)?.createdAt}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('POST', '/v0/products', { name: 'x' }),
+          res: json(201, { object: 'product', id: 'prod_demo1', createdAt: T0, updatedAt: T0 }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.createdAt === Date.parse(T0), `createdAt ${got(o)?.createdAt}`]),
+    },
   }),
   fault({
     name: 'conv-list-envelope-broken',
@@ -125,7 +195,15 @@ export const conventionFaults: CatalogFault[] = [
       delete b.data;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/alerts?resourceId=wal_demo1'), res: json(200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }) }], verify: (o) => expectAll([got(o)?.data === undefined && Array.isArray(got(o)?.items), 'still data']) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/alerts?resourceId=wal_demo1'),
+          res: json(200, { object: 'list', data: [], pagination: { limit: 10, offset: 0, total: 0 } }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.data === undefined && Array.isArray(got(o)?.items), 'still data']),
+    },
   }),
   fault({
     name: 'errors-404-without-message',
@@ -139,7 +217,10 @@ export const conventionFaults: CatalogFault[] = [
       delete b.message;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/merchants/org_nobody'), res: notFound() }], verify: (o) => expectAll([o.response.status === 404 && got(o)?.message === undefined, 'message still there']) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/merchants/org_nobody'), res: notFound() }],
+      verify: (o) => expectAll([o.response.status === 404 && got(o)?.message === undefined, 'message still there']),
+    },
   }),
   fault({
     name: 'errors-409-blank-message',
@@ -153,7 +234,20 @@ export const conventionFaults: CatalogFault[] = [
       b.message = '';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: json(409, { error: 'conflict', message: 'fee has blockers', code: 'FEE_HAS_BLOCKERS', details: { blockers: [] } }) }], verify: (o) => expectAll([got(o)?.message === '', `message ${JSON.stringify(got(o)?.message)}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('DELETE', '/v0/fees/fee_demo1'),
+          res: json(409, {
+            error: 'conflict',
+            message: 'fee has blockers',
+            code: 'FEE_HAS_BLOCKERS',
+            details: { blockers: [] },
+          }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.message === '', `message ${JSON.stringify(got(o)?.message)}`]),
+    },
   }),
   fault({
     name: 'errors-code-lowercase',
@@ -167,7 +261,10 @@ export const conventionFaults: CatalogFault[] = [
       b.code = typeof b.code === 'string' ? b.code.toLowerCase() : String(b.error ?? 'error').toLowerCase();
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }], verify: (o) => expectAll([got(o)?.code === 'customer_not_found', `code ${got(o)?.code}`]) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }],
+      verify: (o) => expectAll([got(o)?.code === 'customer_not_found', `code ${got(o)?.code}`]),
+    },
   }),
   fault({
     name: 'errors-category-mismatch',
@@ -181,7 +278,10 @@ export const conventionFaults: CatalogFault[] = [
       b.error = 'bad_request';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }], verify: (o) => expectAll([got(o)?.error === 'bad_request', `error ${got(o)?.error}`]) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }],
+      verify: (o) => expectAll([got(o)?.error === 'bad_request', `error ${got(o)?.error}`]),
+    },
   }),
   fault({
     name: 'errors-validation-without-errors',
@@ -196,7 +296,10 @@ export const conventionFaults: CatalogFault[] = [
       b.error = 'validation_error';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }], verify: (o) => expectAll([o.response.status === 400 && got(o)?.errors === undefined, 'errors still there']) },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }],
+      verify: (o) => expectAll([o.response.status === 400 && got(o)?.errors === undefined, 'errors still there']),
+    },
   }),
   fault({
     name: 'status-500-on-bad-input',
@@ -209,7 +312,10 @@ export const conventionFaults: CatalogFault[] = [
       ctx.applied();
       return json(500, { error: 'internal_error', message: 'Internal Server Error' });
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }], verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }],
+      verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'status-422-for-validation',
@@ -222,7 +328,15 @@ export const conventionFaults: CatalogFault[] = [
       ctx.applied();
       return { ...res, status: 422 };
     },
-    demo: { steps: [{ req: req('GET', '/v0/alerts?resourceId=wal_demo1&limit=0'), res: json(400, { error: 'validation_error', message: 'bad', errors: [{ field: 'limit', message: 'min 1' }] }) }], verify: (o) => expectAll([o.response.status === 422, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/alerts?resourceId=wal_demo1&limit=0'),
+          res: json(400, { error: 'validation_error', message: 'bad', errors: [{ field: 'limit', message: 'min 1' }] }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 422, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'conv-money-with-currency',
@@ -236,7 +350,15 @@ export const conventionFaults: CatalogFault[] = [
       b.amount = `${b.amount} ${b.currency ?? 'USD'}`;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/payments/pay_demo1'), res: json(200, { object: 'payment', id: 'pay_demo1', amount: '12.50', currency: 'USD' }) }], verify: (o) => expectAll([got(o)?.amount === '12.50 USD', `amount ${JSON.stringify(got(o)?.amount)}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/payments/pay_demo1'),
+          res: json(200, { object: 'payment', id: 'pay_demo1', amount: '12.50', currency: 'USD' }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.amount === '12.50 USD', `amount ${JSON.stringify(got(o)?.amount)}`]),
+    },
   }),
   fault({
     name: 'validation-valid-request-refused',
@@ -248,9 +370,18 @@ export const conventionFaults: CatalogFault[] = [
       const b = bodyOf(r);
       if (!on(r, 'PATCH', R.item) || b?.metadata === undefined) return;
       ctx.applied();
-      return json(400, { error: 'validation_error', message: 'invalid request', errors: [{ field: 'metadata', message: 'unsupported', code: 'UNSUPPORTED' }] });
+      return json(400, {
+        error: 'validation_error',
+        message: 'invalid request',
+        errors: [{ field: 'metadata', message: 'unsupported', code: 'UNSUPPORTED' }],
+      });
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { metadata: { a: '1' } }), res: json(200, { object: 'item' }) }], verify: (o) => expectAll([o.response.status === 400 && o.forwarded === undefined, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        { req: req('PATCH', '/v0/items/itm_demo1', { metadata: { a: '1' } }), res: json(200, { object: 'item' }) },
+      ],
+      verify: (o) => expectAll([o.response.status === 400 && o.forwarded === undefined, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'schema-type-mismatch',
@@ -260,11 +391,25 @@ export const conventionFaults: CatalogFault[] = [
     suites: ['merchants'],
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
-      if (!(on(r, 'POST', R.merchants) || on(r, 'GET', R.merchant)) || !is2xx(res) || typeof b?.metadata !== 'object' || b.metadata === null) return;
+      if (
+        !(on(r, 'POST', R.merchants) || on(r, 'GET', R.merchant)) ||
+        !is2xx(res) ||
+        typeof b?.metadata !== 'object' ||
+        b.metadata === null
+      )
+        return;
       b.metadata = JSON.stringify(b.metadata);
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/merchants/org_demo1'), res: json(200, { object: 'merchant', id: 'org_demo1', metadata: { a: '1' } }) }], verify: (o) => expectAll([got(o)?.metadata === '{"a":"1"}', `metadata ${JSON.stringify(got(o)?.metadata)}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/merchants/org_demo1'),
+          res: json(200, { object: 'merchant', id: 'org_demo1', metadata: { a: '1' } }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.metadata === '{"a":"1"}', `metadata ${JSON.stringify(got(o)?.metadata)}`]),
+    },
   }),
   fault({
     name: 'errors-400-bare',
@@ -277,7 +422,14 @@ export const conventionFaults: CatalogFault[] = [
       ctx.applied();
       return json(400, { error: 'bad_request' });
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }], verify: (o) => expectAll([o.response.status === 400 && got(o)?.message === undefined && got(o)?.errors === undefined, 'the body is still an Error']) },
+    demo: {
+      steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }],
+      verify: (o) =>
+        expectAll([
+          o.response.status === 400 && got(o)?.message === undefined && got(o)?.errors === undefined,
+          'the body is still an Error',
+        ]),
+    },
   }),
   fault({
     name: 'validation-enum-any-case',
@@ -293,6 +445,15 @@ export const conventionFaults: CatalogFault[] = [
       withQuery(r, q);
       ctx.applied();
     },
-    demo: { steps: [{ req: req('PATCH', '/v0/alerts/alert_1?resource=WALLET', { enabled: false }), res: json(200, { object: 'alert', id: 'alert_1' }) }], verify: (o) => expectAll([o.forwarded?.path === '/v0/alerts/alert_1?resource=wallet', `forwarded ${o.forwarded?.path}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/alerts/alert_1?resource=WALLET', { enabled: false }),
+          res: json(200, { object: 'alert', id: 'alert_1' }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([o.forwarded?.path === '/v0/alerts/alert_1?resource=wallet', `forwarded ${o.forwarded?.path}`]),
+    },
   }),
 ];

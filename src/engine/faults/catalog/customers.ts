@@ -15,7 +15,10 @@ export const customer = (over: Json = {}): Json => ({
   ...over,
 });
 const patchCustomer = (body: Json) => req('PATCH', '/v0/customers/cus_demo1', body);
-const echo = (status = 200) => (f: { json?: unknown }) => json(status, customer(bodyOf(f) ?? {}));
+const echo =
+  (status = 200) =>
+  (f: { json?: unknown }) =>
+    json(status, customer(bodyOf(f) ?? {}));
 
 export const customerFaults: CatalogFault[] = [
   fault({
@@ -30,7 +33,14 @@ export const customerFaults: CatalogFault[] = [
       delete b.taxId;
       ctx.applied();
     },
-    demo: { steps: [{ req: patchCustomer({ taxId: null }), res: echo() }], verify: (o) => expectAll([o.forwarded !== undefined && !('taxId' in (bodyOf(o.forwarded) ?? {})), 'taxId=null reached the target']) },
+    demo: {
+      steps: [{ req: patchCustomer({ taxId: null }), res: echo() }],
+      verify: (o) =>
+        expectAll([
+          o.forwarded !== undefined && !('taxId' in (bodyOf(o.forwarded) ?? {})),
+          'taxId=null reached the target',
+        ]),
+    },
   }),
   fault({
     name: 'customers-externalId-truncated',
@@ -44,7 +54,11 @@ export const customerFaults: CatalogFault[] = [
       b.externalId = b.externalId.slice(0, 255);
       ctx.applied();
     },
-    demo: { steps: [{ req: patchCustomer({ externalId: 'z'.repeat(256) }), res: echo() }], verify: (o) => expectAll([o.response.status === 200 && got(o)?.externalId?.length === 255, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: patchCustomer({ externalId: 'z'.repeat(256) }), res: echo() }],
+      verify: (o) =>
+        expectAll([o.response.status === 200 && got(o)?.externalId?.length === 255, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'customers-taxRates-clamped',
@@ -54,11 +68,15 @@ export const customerFaults: CatalogFault[] = [
     suites: SUITES,
     onRequest(r, ctx) {
       const b = bodyOf(r);
-      if (!on(r, 'PATCH', R.customer) || typeof b?.taxRates !== 'number' || (b.taxRates >= 0 && b.taxRates <= 100)) return;
+      if (!on(r, 'PATCH', R.customer) || typeof b?.taxRates !== 'number' || (b.taxRates >= 0 && b.taxRates <= 100))
+        return;
       b.taxRates = Math.min(100, Math.max(0, b.taxRates));
       ctx.applied();
     },
-    demo: { steps: [{ req: patchCustomer({ taxRates: 100.01 }), res: echo() }], verify: (o) => expectAll([bodyOf(o.forwarded ?? {})?.taxRates === 100, 'the rate reached the target unclamped']) },
+    demo: {
+      steps: [{ req: patchCustomer({ taxRates: 100.01 }), res: echo() }],
+      verify: (o) => expectAll([bodyOf(o.forwarded ?? {})?.taxRates === 100, 'the rate reached the target unclamped']),
+    },
   }),
   fault({
     name: 'customers-notifications-replaced',
@@ -74,7 +92,12 @@ export const customerFaults: CatalogFault[] = [
     },
     demo: {
       steps: [{ req: patchCustomer({ notificationSettings: { invoicePaid: true } }), res: echo() }],
-      verify: (o) => expectAll([JSON.stringify(bodyOf(o.forwarded ?? {})?.notificationSettings) === JSON.stringify({ invoicePaid: true, invoiceIssued: false, renewalReminder: false }), 'the other flags were not reset']),
+      verify: (o) =>
+        expectAll([
+          JSON.stringify(bodyOf(o.forwarded ?? {})?.notificationSettings) ===
+            JSON.stringify({ invoicePaid: true, invoiceIssued: false, renewalReminder: false }),
+          'the other flags were not reset',
+        ]),
     },
   }),
   fault({
@@ -89,7 +112,14 @@ export const customerFaults: CatalogFault[] = [
       delete b.validTaxAddress;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) }], verify: (o) => expectAll([got(o)?.object === 'customer' && got(o)?.validTaxAddress === undefined, 'validTaxAddress still there']) },
+    demo: {
+      steps: [{ req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) }],
+      verify: (o) =>
+        expectAll([
+          got(o)?.object === 'customer' && got(o)?.validTaxAddress === undefined,
+          'validTaxAddress still there',
+        ]),
+    },
   }),
   fault({
     name: 'customers-unknown-is-200',
@@ -100,12 +130,29 @@ export const customerFaults: CatalogFault[] = [
     onResponse(r, res, ctx) {
       const hit = R.customer.exec(r.path.split('?')[0]);
       const id = hit ? decodeURIComponent(hit[1]) : '';
-      if (!hit || (r.method !== 'GET' && r.method !== 'PATCH') || res.status !== 404 || !/^cus_[a-zA-Z0-9]+$/.test(id)) return;
+      if (!hit || (r.method !== 'GET' && r.method !== 'PATCH') || res.status !== 404 || !/^cus_[a-zA-Z0-9]+$/.test(id))
+        return;
       ctx.applied();
       const now = new Date().toISOString();
-      return json(200, { object: 'customer', id, consumerId: 'org_conformNobody', merchantId: 'org_conformNobody', createdAt: now, updatedAt: now, validTaxAddress: { valid: false, message: null } });
+      return json(200, {
+        object: 'customer',
+        id,
+        consumerId: 'org_conformNobody',
+        merchantId: 'org_conformNobody',
+        createdAt: now,
+        updatedAt: now,
+        validTaxAddress: { valid: false, message: null },
+      });
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: json(404, { error: 'not_found', message: 'no such customer' }) }], verify: (o) => expectAll([o.response.status === 200 && got(o)?.id === 'cus_nobody', `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/customers/cus_nobody'),
+          res: json(404, { error: 'not_found', message: 'no such customer' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 200 && got(o)?.id === 'cus_nobody', `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'customers-taxRates-extra-rate',
@@ -115,11 +162,21 @@ export const customerFaults: CatalogFault[] = [
     suites: SUITES,
     onResponse(r, res, ctx) {
       const b = bodyOf(res);
-      if (!on(r, 'PATCH', R.customer) || !is2xx(res) || typeof bodyOf(r)?.taxRates !== 'number' || !b?.taxRates || typeof b.taxRates !== 'object') return;
+      if (
+        !on(r, 'PATCH', R.customer) ||
+        !is2xx(res) ||
+        typeof bodyOf(r)?.taxRates !== 'number' ||
+        !b?.taxRates ||
+        typeof b.taxRates !== 'object'
+      )
+        return;
       b.taxRates.plan_conformOther = 7;
       ctx.applied();
     },
-    demo: { steps: [{ req: patchCustomer({ taxRates: 20 }), res: json(200, customer({ taxRates: { default: 20 } })) }], verify: (o) => expectAll([got(o)?.taxRates?.plan_conformOther === 7, 'no extra rate']) },
+    demo: {
+      steps: [{ req: patchCustomer({ taxRates: 20 }), res: json(200, customer({ taxRates: { default: 20 } })) }],
+      verify: (o) => expectAll([got(o)?.taxRates?.plan_conformOther === 7, 'no extra rate']),
+    },
   }),
   fault({
     name: 'customers-get-wrong-customer',
@@ -137,7 +194,10 @@ export const customerFaults: CatalogFault[] = [
       return json(200, first);
     },
     demo: {
-      steps: [{ req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) }, { req: req('GET', '/v0/customers/cus_demo2'), res: json(200, customer({ id: 'cus_demo2' })) }],
+      steps: [
+        { req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) },
+        { req: req('GET', '/v0/customers/cus_demo2'), res: json(200, customer({ id: 'cus_demo2' })) },
+      ],
       verify: (o) => expectAll([got(o)?.id === 'cus_demo1', `got ${got(o)?.id}`]),
     },
   }),
@@ -153,7 +213,14 @@ export const customerFaults: CatalogFault[] = [
       delete b.externalId;
       ctx.applied();
     },
-    demo: { steps: [{ req: patchCustomer({ externalId: null }), res: echo() }], verify: (o) => expectAll([o.forwarded !== undefined && !('externalId' in (bodyOf(o.forwarded) ?? {})), 'externalId=null reached the target']) },
+    demo: {
+      steps: [{ req: patchCustomer({ externalId: null }), res: echo() }],
+      verify: (o) =>
+        expectAll([
+          o.forwarded !== undefined && !('externalId' in (bodyOf(o.forwarded) ?? {})),
+          'externalId=null reached the target',
+        ]),
+    },
   }),
   fault({
     name: 'customers-bad-id-is-500',
@@ -167,6 +234,14 @@ export const customerFaults: CatalogFault[] = [
       ctx.applied();
       return json(500, { error: 'internal_error', message: 'invalid input syntax for type uuid' });
     },
-    demo: { steps: [{ req: req('GET', '/v0/customers/customer-without-prefix'), res: json(404, { error: 'not_found', message: 'no such customer' }) }], verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: req('GET', '/v0/customers/customer-without-prefix'),
+          res: json(404, { error: 'not_found', message: 'no such customer' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]),
+    },
   }),
 ];

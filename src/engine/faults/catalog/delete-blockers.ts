@@ -3,9 +3,32 @@ import { bodyOf, expectAll, fault, got, is2xx, isObj, json, on, R, req, type Jso
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['delete-blockers'];
-const customerConflict = () => json(409, { error: 'conflict', message: 'customer has subscriptions', code: 'CUSTOMER_HAS_DEPENDANTS', details: { blockers: [{ type: 'subscriptions', count: 2, items: [{ id: 'sub_demo1', status: 'active' }, { id: 'sub_demo2', status: 'active' }] }] } });
-const feeConflict = () => json(409, { error: 'conflict', message: 'fee has prices', details: { blockers: [{ type: 'prices', count: 1, items: [{ id: 'price_demo1', invoiceDisplayName: 'Seats' }] }] } });
-const blockersOf = (b: Json | undefined): Json[] => (isObj(b?.details) && Array.isArray(b.details.blockers) ? b.details.blockers.filter(isObj) : []);
+const customerConflict = () =>
+  json(409, {
+    error: 'conflict',
+    message: 'customer has subscriptions',
+    code: 'CUSTOMER_HAS_DEPENDANTS',
+    details: {
+      blockers: [
+        {
+          type: 'subscriptions',
+          count: 2,
+          items: [
+            { id: 'sub_demo1', status: 'active' },
+            { id: 'sub_demo2', status: 'active' },
+          ],
+        },
+      ],
+    },
+  });
+const feeConflict = () =>
+  json(409, {
+    error: 'conflict',
+    message: 'fee has prices',
+    details: { blockers: [{ type: 'prices', count: 1, items: [{ id: 'price_demo1', invoiceDisplayName: 'Seats' }] }] },
+  });
+const blockersOf = (b: Json | undefined): Json[] =>
+  isObj(b?.details) && Array.isArray(b.details.blockers) ? b.details.blockers.filter(isObj) : [];
 
 export const deleteBlockerFaults: CatalogFault[] = [
   fault({
@@ -20,7 +43,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       delete b.details;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }], verify: (o) => expectAll([o.response.status === 409 && got(o)?.details === undefined, 'details still there']) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }],
+      verify: (o) => expectAll([o.response.status === 409 && got(o)?.details === undefined, 'details still there']),
+    },
   }),
   fault({
     name: 'blockers-customer-deleted-anyway',
@@ -34,7 +60,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       ctx.applied();
       return json(200, { id: decodeURIComponent(hit[1]), object: 'customer', deleted: true });
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }], verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }],
+      verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'blockers-409-wrong-error',
@@ -48,7 +77,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       b.error = 'blocked';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }], verify: (o) => expectAll([got(o)?.error === 'blocked', 'error unchanged']) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }],
+      verify: (o) => expectAll([got(o)?.error === 'blocked', 'error unchanged']),
+    },
   }),
   fault({
     name: 'blockers-fee-count-zero',
@@ -62,7 +94,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       for (const b of blockers) b.count = 0;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.count === 0, 'count unchanged']) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }],
+      verify: (o) => expectAll([blockersOf(got(o))[0]?.count === 0, 'count unchanged']),
+    },
   }),
   fault({
     name: 'blockers-fee-items-unnamed',
@@ -73,10 +108,18 @@ export const deleteBlockerFaults: CatalogFault[] = [
     onResponse(r, res, ctx) {
       const blockers = blockersOf(bodyOf(res));
       if (!on(r, 'DELETE', R.fee) || res.status !== 409 || !blockers.length) return;
-      for (const b of blockers) for (const it of Array.isArray(b.items) ? b.items : []) if (isObj(it)) delete it.invoiceDisplayName;
+      for (const b of blockers)
+        for (const it of Array.isArray(b.items) ? b.items : []) if (isObj(it)) delete it.invoiceDisplayName;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.items?.[0]?.invoiceDisplayName === undefined, 'invoiceDisplayName still there']) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }],
+      verify: (o) =>
+        expectAll([
+          blockersOf(got(o))[0]?.items?.[0]?.invoiceDisplayName === undefined,
+          'invoiceDisplayName still there',
+        ]),
+    },
   }),
   fault({
     name: 'blockers-fee-refused-when-free',
@@ -89,7 +132,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       ctx.applied();
       return json(409, { error: 'conflict', message: 'fee is in use', details: { blockers: [] } });
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: json(200, { id: 'fee_demo1', deleted: true }) }], verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: json(200, { id: 'fee_demo1', deleted: true }) }],
+      verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'blockers-customer-count-low',
@@ -103,7 +149,10 @@ export const deleteBlockerFaults: CatalogFault[] = [
       for (const b of blockers) if (Number.isInteger(b.count) && b.count > 0) b.count -= 1;
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.count === 1, `count ${blockersOf(got(o))[0]?.count}`]) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: customerConflict() }],
+      verify: (o) => expectAll([blockersOf(got(o))[0]?.count === 1, `count ${blockersOf(got(o))[0]?.count}`]),
+    },
   }),
   fault({
     name: 'blockers-customer-refused-when-free',
@@ -116,12 +165,16 @@ export const deleteBlockerFaults: CatalogFault[] = [
       ctx.applied();
       return json(409, { error: 'conflict', message: 'customer is in use', details: { blockers: [] } });
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: json(200, { id: 'cus_demo1', deleted: true }) }], verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/customers/cus_demo1'), res: json(200, { id: 'cus_demo1', deleted: true }) }],
+      verify: (o) => expectAll([o.response.status === 409, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'blockers-type-empty',
     family: 'delete-blockers',
-    description: 'every delete-blocker entry (customers and fees) says type "" instead of naming the kind of dependants',
+    description:
+      'every delete-blocker entry (customers and fees) says type "" instead of naming the kind of dependants',
     rules: ['CUSTOMERS.DELETE.BLOCKED', 'FEES.DELETE.BLOCKED'],
     suites: SUITES,
     onResponse(r, res, ctx) {
@@ -130,6 +183,9 @@ export const deleteBlockerFaults: CatalogFault[] = [
       for (const b of blockers) b.type = '';
       ctx.applied();
     },
-    demo: { steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }], verify: (o) => expectAll([blockersOf(got(o))[0]?.type === '', 'type unchanged']) },
+    demo: {
+      steps: [{ req: req('DELETE', '/v0/fees/fee_demo1'), res: feeConflict() }],
+      verify: (o) => expectAll([blockersOf(got(o))[0]?.type === '', 'type unchanged']),
+    },
   }),
 ];

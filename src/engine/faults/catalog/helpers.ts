@@ -17,7 +17,12 @@ export function bodyOf(x: { json?: unknown }): Json | undefined {
 
 /** A JSON response (status, body, extra headers). */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): ProxyResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: Buffer.from(JSON.stringify(body)), json: body };
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+    json: body,
+  };
 }
 
 export const pathOf = (req: ProxyRequest): string => req.path.split('?')[0];
@@ -80,7 +85,12 @@ export const R = {
 export const DEMO_KEY = 'Bearer sk_test_demo0key0000000000';
 
 /** A client request for a demo (JSON body when given). */
-export function req(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: DEMO_KEY }): ProxyRequest {
+export function req(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: DEMO_KEY },
+): ProxyRequest {
   return {
     method,
     path,

@@ -14,7 +14,14 @@ import { migrationFaults } from './version-migration.ts';
 import { webhookFaults } from './webhooks.ts';
 import { FAMILIES, type CatalogFault, type FaultFamily } from './types.ts';
 
-export { FAMILIES, type CatalogFault, type FaultFamily, type FaultDemo, type DemoOutcome, type DemoStep } from './types.ts';
+export {
+  FAMILIES,
+  type CatalogFault,
+  type FaultFamily,
+  type FaultDemo,
+  type DemoOutcome,
+  type DemoStep,
+} from './types.ts';
 
 /** Faults first (by family), then the benign variants. */
 export const CATALOG: readonly CatalogFault[] = [

@@ -5,15 +5,46 @@ import type { CatalogFault, DemoStep } from './types.ts';
 
 const SUITES = ['items'];
 
-const ref = (id: string, isPrimary: boolean): Json => ({ id, object: 'externalReference', entityType: 'item', entityId: 'itm_demo1', provider: 'crm', externalId: `ext_${id}`, isPrimary });
-const item = (archivedAt: string | null, refs: Json[] = [ref('xref_1', true)]): Json => ({ object: 'item', id: 'itm_demo1', merchantId: 'org_demo1', name: 'Seat', catalogId: 'prod_demo1', metadata: {}, externalReferences: refs, archivedAt, createdAt: T0, updatedAt: T0 });
-const read = (archivedAt: string | null, refs?: Json[]): DemoStep => ({ req: req('GET', '/v0/items/itm_demo1'), res: json(200, item(archivedAt, refs)) });
-const archive = (archived: boolean, refs?: Json[]): DemoStep => ({ req: req('PATCH', '/v0/items/itm_demo1', { archived }), res: json(200, item(archived ? T0 : null, refs)) });
+const ref = (id: string, isPrimary: boolean): Json => ({
+  id,
+  object: 'externalReference',
+  entityType: 'item',
+  entityId: 'itm_demo1',
+  provider: 'crm',
+  externalId: `ext_${id}`,
+  isPrimary,
+});
+const item = (archivedAt: string | null, refs: Json[] = [ref('xref_1', true)]): Json => ({
+  object: 'item',
+  id: 'itm_demo1',
+  merchantId: 'org_demo1',
+  name: 'Seat',
+  catalogId: 'prod_demo1',
+  metadata: {},
+  externalReferences: refs,
+  archivedAt,
+  createdAt: T0,
+  updatedAt: T0,
+});
+const read = (archivedAt: string | null, refs?: Json[]): DemoStep => ({
+  req: req('GET', '/v0/items/itm_demo1'),
+  res: json(200, item(archivedAt, refs)),
+});
+const archive = (archived: boolean, refs?: Json[]): DemoStep => ({
+  req: req('PATCH', '/v0/items/itm_demo1', { archived }),
+  res: json(200, item(archived ? T0 : null, refs)),
+});
 
 /** The item in an item answer (GET or PATCH /v0/items/{id}), or undefined. */
 function itemOf(r: ProxyRequest, res: ProxyResponse): Json | undefined {
   const b = bodyOf(res);
-  return R.item.test(r.path.split('?')[0]) && (r.method === 'GET' || r.method === 'PATCH') && res.status === 200 && b?.object === 'item' && typeof b.id === 'string' ? b : undefined;
+  return R.item.test(r.path.split('?')[0]) &&
+    (r.method === 'GET' || r.method === 'PATCH') &&
+    res.status === 200 &&
+    b?.object === 'item' &&
+    typeof b.id === 'string'
+    ? b
+    : undefined;
 }
 const refsOf = (it: Json): Json[] => (Array.isArray(it.externalReferences) ? it.externalReferences.filter(isObj) : []);
 
@@ -54,15 +85,25 @@ export const itemFaults: CatalogFault[] = [
         return { ...r, body: Buffer.from(JSON.stringify(rest)), json: rest };
       },
       demo: {
-        steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { name: 'Renamed', catalogId: 'prod_demo2', metadata: {} }), res: json(200, item(null)) }],
-        verify: (o) => expectAll([o.forwarded !== undefined && !(field in (bodyOf(o.forwarded) ?? {})), `the ${field} still reached the target`]),
+        steps: [
+          {
+            req: req('PATCH', '/v0/items/itm_demo1', { name: 'Renamed', catalogId: 'prod_demo2', metadata: {} }),
+            res: json(200, item(null)),
+          },
+        ],
+        verify: (o) =>
+          expectAll([
+            o.forwarded !== undefined && !(field in (bodyOf(o.forwarded) ?? {})),
+            `the ${field} still reached the target`,
+          ]),
       },
     }),
   ),
   fault({
     name: 'items-archive-not-blocked',
     family: 'items',
-    description: 'archiving an item with a fee or live metric anchored to it answers 200 (archivedAt set) instead of refusing',
+    description:
+      'archiving an item with a fee or live metric anchored to it answers 200 (archivedAt set) instead of refusing',
     rules: ['ITEMS.ARCHIVE.BLOCKED'],
     suites: SUITES,
     async onResponse(r, res, ctx) {
@@ -76,8 +117,15 @@ export const itemFaults: CatalogFault[] = [
       return json(200, { ...it, archivedAt: new Date().toISOString() });
     },
     demo: {
-      steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { archived: true }), res: (f) => (f.method === 'GET' ? json(200, item(null)) : json(409, { error: 'conflict', message: 'anchored' })) }],
-      verify: (o) => expectAll([o.response.status === 200 && typeof got(o)?.archivedAt === 'string', `got ${o.response.status}`]),
+      steps: [
+        {
+          req: req('PATCH', '/v0/items/itm_demo1', { archived: true }),
+          res: (f) =>
+            f.method === 'GET' ? json(200, item(null)) : json(409, { error: 'conflict', message: 'anchored' }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([o.response.status === 200 && typeof got(o)?.archivedAt === 'string', `got ${o.response.status}`]),
     },
   }),
   fault({
@@ -92,7 +140,11 @@ export const itemFaults: CatalogFault[] = [
       const t = track(ctx, it);
       if (it.archivedAt) setPrimary(ctx, it, t.primaries);
     },
-    demo: { steps: [read(null), archive(true, [ref('xref_1', false)])], verify: (o) => expectAll([refsOf(got(o) ?? {})[0]?.isPrimary === true, 'the archived item has no primary reference']) },
+    demo: {
+      steps: [read(null), archive(true, [ref('xref_1', false)])],
+      verify: (o) =>
+        expectAll([refsOf(got(o) ?? {})[0]?.isPrimary === true, 'the archived item has no primary reference']),
+    },
   }),
   fault({
     name: 'items-unarchive-reclaims-primary',
@@ -123,7 +175,10 @@ export const itemFaults: CatalogFault[] = [
       delete it.archivedAt;
       ctx.applied();
     },
-    demo: { steps: [read(null)], verify: (o) => expectAll([got(o) !== undefined && !('archivedAt' in got(o)!), 'archivedAt still there']) },
+    demo: {
+      steps: [read(null)],
+      verify: (o) => expectAll([got(o) !== undefined && !('archivedAt' in got(o)!), 'archivedAt still there']),
+    },
   }),
   fault({
     name: 'items-archive-drops-references',
@@ -137,7 +192,14 @@ export const itemFaults: CatalogFault[] = [
       it.externalReferences = [];
       ctx.applied();
     },
-    demo: { steps: [archive(true, [ref('xref_1', false)])], verify: (o) => expectAll([Array.isArray(got(o)?.externalReferences) && got(o)!.externalReferences.length === 0, 'references still attached']) },
+    demo: {
+      steps: [archive(true, [ref('xref_1', false)])],
+      verify: (o) =>
+        expectAll([
+          Array.isArray(got(o)?.externalReferences) && got(o)!.externalReferences.length === 0,
+          'references still attached',
+        ]),
+    },
   }),
   fault({
     name: 'items-archived-unreadable',
@@ -156,7 +218,8 @@ export const itemFaults: CatalogFault[] = [
   fault({
     name: 'items-external-id-primary-twice',
     family: 'items',
-    description: 'an active item lists its primary external id twice, both primary (two references claim one external id)',
+    description:
+      'an active item lists its primary external id twice, both primary (two references claim one external id)',
     rules: ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
     suites: SUITES,
     onResponse(r, res, ctx) {
@@ -166,12 +229,20 @@ export const itemFaults: CatalogFault[] = [
       it.externalReferences.push({ ...primary, id: `${primary.id}x0copy` });
       ctx.applied();
     },
-    demo: { steps: [read(null)], verify: (o) => expectAll([refsOf(got(o) ?? {}).filter((x) => x.isPrimary === true && x.externalId === 'ext_xref_1').length === 2, 'one primary only']) },
+    demo: {
+      steps: [read(null)],
+      verify: (o) =>
+        expectAll([
+          refsOf(got(o) ?? {}).filter((x) => x.isPrimary === true && x.externalId === 'ext_xref_1').length === 2,
+          'one primary only',
+        ]),
+    },
   }),
   fault({
     name: 'items-second-primary-accepted',
     family: 'items',
-    description: 'a second item takes an external id as primary while another item still holds it (the claim is not refused and demotes nothing)',
+    description:
+      'a second item takes an external id as primary while another item still holds it (the claim is not refused and demotes nothing)',
     rules: ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
     suites: SUITES,
     onRequest(r, ctx) {
@@ -198,9 +269,30 @@ export const itemFaults: CatalogFault[] = [
     },
     demo: {
       steps: [
-        { req: req('POST', '/v0/externalReferences', { entityType: 'item', entityId: 'itm_a', provider: 'crm', externalId: 'ext_1', isPrimary: true }), res: json(201, ref('xref_a', true)) },
-        { req: req('POST', '/v0/externalReferences', { entityType: 'item', entityId: 'itm_demo1', provider: 'crm', externalId: 'ext_1', isPrimary: true }), res: (f) => json(201, ref('xref_1', bodyOf(f)?.isPrimary === true)) },
-        { req: req('GET', '/v0/items/itm_demo1'), res: json(200, item(null, [{ ...ref('xref_1', false), externalId: 'ext_1' }])) },
+        {
+          req: req('POST', '/v0/externalReferences', {
+            entityType: 'item',
+            entityId: 'itm_a',
+            provider: 'crm',
+            externalId: 'ext_1',
+            isPrimary: true,
+          }),
+          res: json(201, ref('xref_a', true)),
+        },
+        {
+          req: req('POST', '/v0/externalReferences', {
+            entityType: 'item',
+            entityId: 'itm_demo1',
+            provider: 'crm',
+            externalId: 'ext_1',
+            isPrimary: true,
+          }),
+          res: (f) => json(201, ref('xref_1', bodyOf(f)?.isPrimary === true)),
+        },
+        {
+          req: req('GET', '/v0/items/itm_demo1'),
+          res: json(200, item(null, [{ ...ref('xref_1', false), externalId: 'ext_1' }])),
+        },
       ],
       verify: (o, all) =>
         expectAll(
@@ -212,12 +304,14 @@ export const itemFaults: CatalogFault[] = [
   fault({
     name: 'items-archive-wipes-fields',
     family: 'items',
-    description: 'PATCH /v0/items/{id} {"archived": true} wipes what it did not send: the item loses its name and catalogId, and its metadata is emptied',
+    description:
+      'PATCH /v0/items/{id} {"archived": true} wipes what it did not send: the item loses its name and catalogId, and its metadata is emptied',
     rules: ['ITEMS.UPDATE.PARTIAL'],
     suites: SUITES,
     onRequest(r, ctx) {
       const hit = on(r, 'PATCH', R.item);
-      if (hit && bodyOf(r)?.archived === true) stateMap<string, boolean>(ctx, 'wiped').set(decodeURIComponent(hit[1]), true);
+      if (hit && bodyOf(r)?.archived === true)
+        stateMap<string, boolean>(ctx, 'wiped').set(decodeURIComponent(hit[1]), true);
     },
     onResponse(r, res, ctx) {
       const it = itemOf(r, res);
@@ -236,10 +330,21 @@ export const itemFaults: CatalogFault[] = [
       if (changed) ctx.applied();
     },
     demo: {
-      steps: [{ req: req('PATCH', '/v0/items/itm_demo1', { archived: true }), res: json(200, { ...item(T0), metadata: { tier: 'gold' } }) }, read(T0)],
+      steps: [
+        {
+          req: req('PATCH', '/v0/items/itm_demo1', { archived: true }),
+          res: json(200, { ...item(T0), metadata: { tier: 'gold' } }),
+        },
+        read(T0),
+      ],
       verify: (o, all) =>
         expectAll(
-          [got(all[0])?.name === undefined && got(all[0])?.catalogId === undefined && JSON.stringify(got(all[0])?.metadata) === '{}', 'the archive answer keeps its fields'],
+          [
+            got(all[0])?.name === undefined &&
+              got(all[0])?.catalogId === undefined &&
+              JSON.stringify(got(all[0])?.metadata) === '{}',
+            'the archive answer keeps its fields',
+          ],
           [got(o)?.name === undefined, 'the later read keeps the name'],
         ),
     },

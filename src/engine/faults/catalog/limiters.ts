@@ -34,7 +34,13 @@ export const fixedWindow: LimiterModel<{ start: number; used: number }> = {
     const s = state && now < state.start + windowMs ? { ...state } : { start: now, used: 0 };
     s.used += 1;
     const left = s.start + windowMs - now;
-    return { state: s, admitted: s.used <= limit, remaining: Math.max(0, limit - s.used), resetMs: left, retryAfterMs: left };
+    return {
+      state: s,
+      admitted: s.used <= limit,
+      remaining: Math.max(0, limit - s.used),
+      resetMs: left,
+      retryAfterMs: left,
+    };
   },
 };
 
@@ -49,7 +55,13 @@ export const slidingWindow: LimiterModel<number[]> = {
     const admitted = log.length < limit;
     if (admitted) log.push(now);
     const untilOldest = log.length ? log[0] + windowMs - now : 0;
-    return { state: log, admitted, remaining: limit - log.length, resetMs: untilOldest, retryAfterMs: admitted ? 0 : untilOldest };
+    return {
+      state: log,
+      admitted,
+      remaining: limit - log.length,
+      resetMs: untilOldest,
+      retryAfterMs: admitted ? 0 : untilOldest,
+    };
   },
 };
 

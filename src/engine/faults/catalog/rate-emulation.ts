@@ -56,7 +56,8 @@ export function learnKeys(ctx: FaultContext, req: ProxyRequest, res: ProxyRespon
   if (typeof key?.secret !== 'string' || typeof key.merchantId !== 'string') return;
   const merchants = stateMap<string, string>(ctx, 'merchantOfKey');
   merchants.set(`Bearer ${key.secret}`, key.merchantId);
-  if (bodyOf(req)?.merchantId === undefined && req.headers.authorization) merchants.set(req.headers.authorization, key.merchantId);
+  if (bodyOf(req)?.merchantId === undefined && req.headers.authorization)
+    merchants.set(req.headers.authorization, key.merchantId);
 }
 
 export interface BucketPolicy {
@@ -76,7 +77,8 @@ export interface BucketPolicy {
   rejects?: boolean;
 }
 
-export const documentedKey = (ep: ListedEndpoint, who: string): string => (ep.bucket === 'subscription' ? `sub:${ep.subscriptionId}|${ep.operationId}` : `${who}|${ep.operationId}`);
+export const documentedKey = (ep: ListedEndpoint, who: string): string =>
+  ep.bucket === 'subscription' ? `sub:${ep.subscriptionId}|${ep.operationId}` : `${who}|${ep.operationId}`;
 
 interface Bucket {
   state: unknown;
@@ -94,7 +96,10 @@ interface Decision {
 }
 
 /** Hooks that put emulated buckets with `policy` in front of the six listed endpoints. */
-export function emulatedBuckets(policy: BucketPolicy = {}, now: () => number = () => Date.now()): Pick<Fault, 'onRequest' | 'onResponse'> {
+export function emulatedBuckets(
+  policy: BucketPolicy = {},
+  now: () => number = () => Date.now(),
+): Pick<Fault, 'onRequest' | 'onResponse'> {
   const fakes = new WeakSet<ProxyResponse>();
   const pending = new WeakMap<ProxyRequest, Decision>();
   const model = policy.limiter ?? fixedWindow;
@@ -111,7 +116,14 @@ export function emulatedBuckets(policy: BucketPolicy = {}, now: () => number = (
     if (policy.resets === false && b.spentAt !== undefined) {
       // Used up for good: 429, with a reset that keeps counting down windows that never come.
       const left = windowMs - ((t - b.spentAt) % windowMs);
-      return { ep, admitted: false, limit: advertised, remaining: 0, reset: headerSeconds(left), retryAfter: headerSeconds(left) };
+      return {
+        ep,
+        admitted: false,
+        limit: advertised,
+        remaining: 0,
+        reset: headerSeconds(left),
+        retryAfter: headerSeconds(left),
+      };
     }
     const d = model.hit(b.state, t, enforce, windowMs);
     b.state = d.state;
@@ -119,13 +131,28 @@ export function emulatedBuckets(policy: BucketPolicy = {}, now: () => number = (
     if (!d.admitted && policy.resets === false) b.spentAt = t;
     // Shown against the advertised limit: a bucket enforcing less than it advertises shows more left than it has.
     const shown = Math.max(0, d.remaining + (advertised - enforce));
-    return { ep, admitted, limit: advertised, remaining: admitted ? shown : Math.min(0, shown), reset: headerSeconds(d.resetMs), retryAfter: headerSeconds(d.retryAfterMs) };
+    return {
+      ep,
+      admitted,
+      limit: advertised,
+      remaining: admitted ? shown : Math.min(0, shown),
+      reset: headerSeconds(d.resetMs),
+      retryAfter: headerSeconds(d.retryAfterMs),
+    };
   };
 
-  const headers = (d: Decision): Record<string, string> => ({ 'x-ratelimit-limit': String(d.limit), 'x-ratelimit-remaining': String(d.remaining), 'x-ratelimit-reset': String(d.reset) });
+  const headers = (d: Decision): Record<string, string> => ({
+    'x-ratelimit-limit': String(d.limit),
+    'x-ratelimit-remaining': String(d.remaining),
+    'x-ratelimit-reset': String(d.reset),
+  });
 
   const tooMany = (d: Decision): ProxyResponse => {
-    const res = json(429, { error: 'rate_limit_exceeded', message: `Too many requests to ${d.ep.label}; retry in ${d.retryAfter} s` }, { ...headers(d), 'retry-after': String(d.retryAfter) });
+    const res = json(
+      429,
+      { error: 'rate_limit_exceeded', message: `Too many requests to ${d.ep.label}; retry in ${d.retryAfter} s` },
+      { ...headers(d), 'retry-after': String(d.retryAfter) },
+    );
     fakes.add(res);
     return res;
   };

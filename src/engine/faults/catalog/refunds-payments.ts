@@ -4,8 +4,29 @@ import { bodyOf, expectAll, fault, got, is2xx, is4xx, json, on, R, req, T0, type
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['refunds-payments'];
-const note = (over: Json = {}): Json => ({ object: 'invoice_refund', id: 'crn_demo1', invoiceId: 'inv_demo1', merchantId: 'org_demo1', amount: '10.00', taxAmount: '1.90', total: '11.90', currency: 'USD', status: 'ISSUED', reason: 'asked', createdAt: T0, ...over });
-const payment = (over: Json = {}): Json => ({ object: 'payment', id: 'pay_demo1', amount: '12.50', currency: 'USD', status: 'pending', createdAt: T0, ...over });
+const note = (over: Json = {}): Json => ({
+  object: 'invoice_refund',
+  id: 'crn_demo1',
+  invoiceId: 'inv_demo1',
+  merchantId: 'org_demo1',
+  amount: '10.00',
+  taxAmount: '1.90',
+  total: '11.90',
+  currency: 'USD',
+  status: 'ISSUED',
+  reason: 'asked',
+  createdAt: T0,
+  ...over,
+});
+const payment = (over: Json = {}): Json => ({
+  object: 'payment',
+  id: 'pay_demo1',
+  amount: '12.50',
+  currency: 'USD',
+  status: 'pending',
+  createdAt: T0,
+  ...over,
+});
 const refund = (body: Json = { reason: 'asked' }) => req('POST', '/v2/invoices/inv_demo1/refunds', body);
 const readPayment = (id = 'pay_demo1') => req('GET', `/v0/payments/${id}`);
 
@@ -33,7 +54,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       n.permalink = `credit-notes/${n.id}`;
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note({ permalink: 'https://example.test/credit-notes/crn_demo1' })) }], verify: (o) => expectAll([got(o)?.permalink === 'credit-notes/crn_demo1', `permalink ${got(o)?.permalink}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note({ permalink: 'https://example.test/credit-notes/crn_demo1' })) }],
+      verify: (o) => expectAll([got(o)?.permalink === 'credit-notes/crn_demo1', `permalink ${got(o)?.permalink}`]),
+    },
   }),
   fault({
     name: 'refunds-total-not-sum',
@@ -47,7 +71,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       n.total = new Decimal(n.amount).plus(n.taxAmount).plus('0.01').toFixed(2);
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.total === '11.91', `total ${got(o)?.total}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note()) }],
+      verify: (o) => expectAll([got(o)?.total === '11.91', `total ${got(o)?.total}`]),
+    },
   }),
   fault({
     name: 'refunds-wrong-id-prefix',
@@ -61,7 +88,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       n.id = `cn_${n.id.slice(4)}`;
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.id === 'cn_demo1', `id ${got(o)?.id}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note()) }],
+      verify: (o) => expectAll([got(o)?.id === 'cn_demo1', `id ${got(o)?.id}`]),
+    },
   }),
   fault({
     name: 'refunds-reason-dropped',
@@ -75,7 +105,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       delete b.reason;
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: (f) => json(201, note({ reason: bodyOf(f)?.reason ?? null })) }], verify: (o) => expectAll([got(o)?.reason === null, `reason ${got(o)?.reason}`]) },
+    demo: {
+      steps: [{ req: refund(), res: (f) => json(201, note({ reason: bodyOf(f)?.reason ?? null })) }],
+      verify: (o) => expectAll([got(o)?.reason === null, `reason ${got(o)?.reason}`]),
+    },
   }),
   fault({
     name: 'refunds-status-lowercase',
@@ -89,7 +122,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       n.status = n.status.toLowerCase();
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.status === 'issued', `status ${got(o)?.status}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note()) }],
+      verify: (o) => expectAll([got(o)?.status === 'issued', `status ${got(o)?.status}`]),
+    },
   }),
   fault({
     name: 'refunds-unrefundable-accepted',
@@ -101,9 +137,24 @@ export const refundPaymentFaults: CatalogFault[] = [
       const hit = on(r, 'POST', R.refunds);
       if (!hit || !is4xx(res) || res.status === 404) return;
       ctx.applied();
-      return json(201, note({ id: `crn_conformFault${Date.now()}`, invoiceId: decodeURIComponent(hit[1]), amount: '0.00', taxAmount: '0.00', total: '0.00', reason: bodyOf(r)?.reason ?? null, createdAt: new Date().toISOString() }));
+      return json(
+        201,
+        note({
+          id: `crn_conformFault${Date.now()}`,
+          invoiceId: decodeURIComponent(hit[1]),
+          amount: '0.00',
+          taxAmount: '0.00',
+          total: '0.00',
+          reason: bodyOf(r)?.reason ?? null,
+          createdAt: new Date().toISOString(),
+        }),
+      );
     },
-    demo: { steps: [{ req: refund(), res: json(409, { error: 'conflict', message: 'invoice is not paid' }) }], verify: (o) => expectAll([o.response.status === 201 && got(o)?.id?.startsWith('crn_'), `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(409, { error: 'conflict', message: 'invoice is not paid' }) }],
+      verify: (o) =>
+        expectAll([o.response.status === 201 && got(o)?.id?.startsWith('crn_'), `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'refunds-amounts-as-numbers',
@@ -117,7 +168,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       for (const k of ['amount', 'taxAmount', 'total']) if (typeof n[k] === 'string') n[k] = Number(n[k]);
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.total === 11.9, `total ${JSON.stringify(got(o)?.total)}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note()) }],
+      verify: (o) => expectAll([got(o)?.total === 11.9, `total ${JSON.stringify(got(o)?.total)}`]),
+    },
   }),
   fault({
     name: 'payments-status-outside-enum',
@@ -131,7 +185,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       p.status = 'paid';
       ctx.applied();
     },
-    demo: { steps: [{ req: readPayment(), res: json(200, payment()) }], verify: (o) => expectAll([got(o)?.status === 'paid', `status ${got(o)?.status}`]) },
+    demo: {
+      steps: [{ req: readPayment(), res: json(200, payment()) }],
+      verify: (o) => expectAll([got(o)?.status === 'paid', `status ${got(o)?.status}`]),
+    },
   }),
   fault({
     name: 'payments-amount-number',
@@ -145,7 +202,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       p.amount = Number(p.amount);
       ctx.applied();
     },
-    demo: { steps: [{ req: readPayment(), res: json(200, payment()) }], verify: (o) => expectAll([got(o)?.amount === 12.5, `amount ${JSON.stringify(got(o)?.amount)}`]) },
+    demo: {
+      steps: [{ req: readPayment(), res: json(200, payment()) }],
+      verify: (o) => expectAll([got(o)?.amount === 12.5, `amount ${JSON.stringify(got(o)?.amount)}`]),
+    },
   }),
   fault({
     name: 'payments-wrong-id-prefix',
@@ -159,7 +219,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       p.id = `py_${p.id.slice(4)}`;
       ctx.applied();
     },
-    demo: { steps: [{ req: readPayment(), res: json(200, payment()) }], verify: (o) => expectAll([got(o)?.id === 'py_demo1', `id ${got(o)?.id}`]) },
+    demo: {
+      steps: [{ req: readPayment(), res: json(200, payment()) }],
+      verify: (o) => expectAll([got(o)?.id === 'py_demo1', `id ${got(o)?.id}`]),
+    },
   }),
   fault({
     name: 'payments-unknown-is-500',
@@ -172,7 +235,10 @@ export const refundPaymentFaults: CatalogFault[] = [
       ctx.applied();
       return json(500, { error: 'internal_error', message: 'Internal Server Error' });
     },
-    demo: { steps: [{ req: readPayment('pay_nobody'), res: json(404, { error: 'not_found', message: 'no such payment' }) }], verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: readPayment('pay_nobody'), res: json(404, { error: 'not_found', message: 'no such payment' }) }],
+      verify: (o) => expectAll([o.response.status === 500, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'refunds-other-invoice',
@@ -186,6 +252,9 @@ export const refundPaymentFaults: CatalogFault[] = [
       n.invoiceId = `${n.invoiceId}x0other`;
       ctx.applied();
     },
-    demo: { steps: [{ req: refund(), res: json(201, note()) }], verify: (o) => expectAll([got(o)?.invoiceId === 'inv_demo1x0other', `invoiceId ${got(o)?.invoiceId}`]) },
+    demo: {
+      steps: [{ req: refund(), res: json(201, note()) }],
+      verify: (o) => expectAll([got(o)?.invoiceId === 'inv_demo1x0other', `invoiceId ${got(o)?.invoiceId}`]),
+    },
   }),
 ];

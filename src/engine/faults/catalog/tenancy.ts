@@ -16,7 +16,9 @@ function owners(ctx: FaultContext): Map<string, string> {
 }
 
 function idsIn(req: ProxyRequest): string[] {
-  const segments = pathOf(req).split('/').map((s) => decodeURIComponent(s));
+  const segments = pathOf(req)
+    .split('/')
+    .map((s) => decodeURIComponent(s));
   const query = [...new URLSearchParams(req.path.split('?')[1] ?? '').values()];
   return [...segments, ...query].filter((s) => ID.test(s));
 }
@@ -30,7 +32,11 @@ export function learnOwners(req: ProxyRequest, res: ProxyResponse, ctx: FaultCon
   if (!key || !is2xx(res)) return;
   const known = owners(ctx);
   const b = bodyOf(res);
-  const found = [...idsIn(req), ...named.filter((v) => ID.test(v)), ...[b?.id, b?.merchantId].filter((v): v is string => typeof v === 'string' && ID.test(v))];
+  const found = [
+    ...idsIn(req),
+    ...named.filter((v) => ID.test(v)),
+    ...[b?.id, b?.merchantId].filter((v): v is string => typeof v === 'string' && ID.test(v)),
+  ];
   for (const id of found) if (!known.has(id)) known.set(id, key);
 }
 
@@ -45,14 +51,20 @@ export function foreignOwner(req: ProxyRequest, ctx: FaultContext, ids: string[]
 }
 
 /** A list answer with no items: what a scoped server answers a filter on another merchant's resource. */
-const emptyList = (res: ProxyResponse): boolean => is2xx(res) && Array.isArray(bodyOf(res)?.data) && bodyOf(res)!.data.length === 0;
+const emptyList = (res: ProxyResponse): boolean =>
+  is2xx(res) && Array.isArray(bodyOf(res)?.data) && bodyOf(res)!.data.length === 0;
 
 /**
  * When `res` refuses `req` (403 or 404), or filters everything out of a list, and `ids`
  * names a resource of another key, the answer the owner's key gets to the same request
  * (when it shows more); undefined otherwise.
  */
-export async function leak(req: ProxyRequest, res: ProxyResponse, ctx: FaultContext, ids: string[]): Promise<ProxyResponse | undefined> {
+export async function leak(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  ctx: FaultContext,
+  ids: string[],
+): Promise<ProxyResponse | undefined> {
   if (res.status !== 403 && res.status !== 404 && !emptyList(res)) return undefined;
   const owner = foreignOwner(req, ctx, ids);
   if (!owner) return undefined;

@@ -4,19 +4,36 @@ import { bodyOf, expectAll, fault, got, is2xx, isObj, json, on, R, req, stateMap
 import type { CatalogFault, DemoStep } from './types.ts';
 
 const SUITES = ['version-migration'];
-const CONFLICTS = ['MIGRATION.409.NOT_LIVE', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'MIGRATION.409.OVERRIDE_RATE', 'MIGRATION.409.FEATURE_CHANGE', 'MIGRATION.409.INTERVAL_COVERED'];
+const CONFLICTS = [
+  'MIGRATION.409.NOT_LIVE',
+  'MIGRATION.409.ENDS_BEFORE_BOUNDARY',
+  'MIGRATION.409.OVERRIDE_RATE',
+  'MIGRATION.409.FEATURE_CHANGE',
+  'MIGRATION.409.INTERVAL_COVERED',
+];
 const DAY_MS = 86_400_000;
 
-const sub = (over: Json = {}): Json => ({ object: 'subscription', id: 'sub_demo1', versionPolicy: 'floating', versionNumber: 1, planVersionId: 'pv_demo1', ...over });
+const sub = (over: Json = {}): Json => ({
+  object: 'subscription',
+  id: 'sub_demo1',
+  versionPolicy: 'floating',
+  versionNumber: 1,
+  planVersionId: 'pv_demo1',
+  ...over,
+});
 const answer = (from: number, to: number, over: Json = {}): Json => ({
   subscription: sub({ versionPolicy: 'pinned', versionNumber: from }),
   migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt: T0, changed: from !== to },
   lineItems: { syncFailed: false },
   ...over,
 });
-const migrateReq = (to: unknown) => req('POST', '/v0/subscriptions/sub_demo1/versionMigration', { targetVersionNumber: to });
+const migrateReq = (to: unknown) =>
+  req('POST', '/v0/subscriptions/sub_demo1/versionMigration', { targetVersionNumber: to });
 const migrated = (from: number, to: number): DemoStep => ({ req: migrateReq(to), res: json(200, answer(from, to)) });
-const readSub = (over: Json = {}): DemoStep => ({ req: req('GET', '/v0/subscriptions/sub_demo1'), res: json(200, sub(over)) });
+const readSub = (over: Json = {}): DemoStep => ({
+  req: req('GET', '/v0/subscriptions/sub_demo1'),
+  res: json(200, sub(over)),
+});
 
 /** The migration answer of a successful POST, or undefined. */
 function migration(r: ProxyRequest, res: ProxyResponse): { id: string; body: Json; m: Json } | undefined {
@@ -28,11 +45,25 @@ function migration(r: ProxyRequest, res: ProxyResponse): { id: string; body: Jso
 
 /** An accepted-looking answer built from the subscription as it reads now. */
 async function fakeAccepted(r: ProxyRequest, ctx: FaultContext, id: string): Promise<ProxyResponse> {
-  const read = await ctx.upstream({ method: 'GET', path: `/v0/subscriptions/${encodeURIComponent(id)}`, headers: { authorization: r.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+  const read = await ctx.upstream({
+    method: 'GET',
+    path: `/v0/subscriptions/${encodeURIComponent(id)}`,
+    headers: { authorization: r.headers.authorization ?? '' },
+    body: Buffer.alloc(0),
+  });
   const s = bodyOf(read) ?? { object: 'subscription', id };
   const to = bodyOf(r)?.targetVersionNumber;
   const from = typeof s.versionNumber === 'number' ? s.versionNumber : 1;
-  return json(200, { subscription: { ...s, versionPolicy: 'pinned' }, migration: { fromVersionNumber: from, toVersionNumber: to, effectiveAt: s.currentPeriodEnd ?? new Date().toISOString(), changed: to !== from }, lineItems: { syncFailed: false } });
+  return json(200, {
+    subscription: { ...s, versionPolicy: 'pinned' },
+    migration: {
+      fromVersionNumber: from,
+      toVersionNumber: to,
+      effectiveAt: s.currentPeriodEnd ?? new Date().toISOString(),
+      changed: to !== from,
+    },
+    lineItems: { syncFailed: false },
+  });
 }
 
 export const migrationFaults: CatalogFault[] = [
@@ -52,7 +83,11 @@ export const migrationFaults: CatalogFault[] = [
     },
     demo: {
       steps: [migrated(2, 2), migrated(2, 2)],
-      verify: (o, all) => expectAll([got(all[0])?.subscription?.updatedAt !== got(o)?.subscription?.updatedAt, 'the repeat kept updatedAt']),
+      verify: (o, all) =>
+        expectAll([
+          got(all[0])?.subscription?.updatedAt !== got(o)?.subscription?.updatedAt,
+          'the repeat kept updatedAt',
+        ]),
     },
   }),
   fault({
@@ -76,7 +111,14 @@ export const migrationFaults: CatalogFault[] = [
         ctx.applied();
       }
     },
-    demo: { steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned' })], verify: (o, all) => expectAll([got(all[0])?.subscription?.versionPolicy === 'floating', 'the answer is pinned'], [got(o)?.versionPolicy === 'floating', 'the read is pinned']) },
+    demo: {
+      steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned' })],
+      verify: (o, all) =>
+        expectAll(
+          [got(all[0])?.subscription?.versionPolicy === 'floating', 'the answer is pinned'],
+          [got(o)?.versionPolicy === 'floating', 'the read is pinned'],
+        ),
+    },
   }),
   fault({
     name: 'migration-wrong-effectiveAt',
@@ -90,12 +132,20 @@ export const migrationFaults: CatalogFault[] = [
       mig.m.effectiveAt = new Date(Date.parse(mig.m.effectiveAt) + DAY_MS).toISOString();
       ctx.applied();
     },
-    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.migration?.effectiveAt === '2030-01-02T00:00:00.000Z', `effectiveAt ${got(o)?.migration?.effectiveAt}`]) },
+    demo: {
+      steps: [migrated(1, 2)],
+      verify: (o) =>
+        expectAll([
+          got(o)?.migration?.effectiveAt === '2030-01-02T00:00:00.000Z',
+          `effectiveAt ${got(o)?.migration?.effectiveAt}`,
+        ]),
+    },
   }),
   fault({
     name: 'migration-takes-effect-now',
     family: 'version-migration',
-    description: 'the move happens at once: effectiveAt is now and the subscription reads the target version before the boundary',
+    description:
+      'the move happens at once: effectiveAt is now and the subscription reads the target version before the boundary',
     rules: ['MIGRATION.EFFECT.PERIOD_END'],
     suites: SUITES,
     onResponse(r, res, ctx) {
@@ -115,7 +165,14 @@ export const migrationFaults: CatalogFault[] = [
         ctx.applied();
       }
     },
-    demo: { steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned', versionNumber: 1 })], verify: (o, all) => expectAll([got(all[0])?.migration?.effectiveAt !== T0, 'effectiveAt unchanged'], [got(o)?.versionNumber === 2, `reads version ${got(o)?.versionNumber}`]) },
+    demo: {
+      steps: [migrated(1, 2), readSub({ versionPolicy: 'pinned', versionNumber: 1 })],
+      verify: (o, all) =>
+        expectAll(
+          [got(all[0])?.migration?.effectiveAt !== T0, 'effectiveAt unchanged'],
+          [got(o)?.versionNumber === 2, `reads version ${got(o)?.versionNumber}`],
+        ),
+    },
   }),
   fault({
     name: 'migration-missing-version-accepted',
@@ -130,8 +187,15 @@ export const migrationFaults: CatalogFault[] = [
       return fakeAccepted(r, ctx, decodeURIComponent(hit[1]));
     },
     demo: {
-      steps: [{ req: migrateReq(99), res: (f) => (f.method === 'GET' ? json(200, sub()) : json(404, { error: 'not_found', message: 'no version 99' })) }],
-      verify: (o) => expectAll([o.response.status === 200 && got(o)?.migration?.toVersionNumber === 99, `got ${o.response.status}`]),
+      steps: [
+        {
+          req: migrateReq(99),
+          res: (f) =>
+            f.method === 'GET' ? json(200, sub()) : json(404, { error: 'not_found', message: 'no version 99' }),
+        },
+      ],
+      verify: (o) =>
+        expectAll([o.response.status === 200 && got(o)?.migration?.toVersionNumber === 99, `got ${o.response.status}`]),
     },
   }),
   fault({
@@ -146,7 +210,15 @@ export const migrationFaults: CatalogFault[] = [
       delete b.code;
       ctx.applied();
     },
-    demo: { steps: [{ req: migrateReq(2), res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }) }], verify: (o) => expectAll([o.response.status === 409 && got(o)?.code === undefined, 'code still there']) },
+    demo: {
+      steps: [
+        {
+          req: migrateReq(2),
+          res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 409 && got(o)?.code === undefined, 'code still there']),
+    },
   }),
   fault({
     name: 'migration-conflict-accepted',
@@ -161,7 +233,15 @@ export const migrationFaults: CatalogFault[] = [
       return fakeAccepted(r, ctx, decodeURIComponent(hit[1]));
     },
     demo: {
-      steps: [{ req: migrateReq(2), res: (f) => (f.method === 'GET' ? json(200, sub()) : json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' })) }],
+      steps: [
+        {
+          req: migrateReq(2),
+          res: (f) =>
+            f.method === 'GET'
+              ? json(200, sub())
+              : json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }),
+        },
+      ],
       verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]),
     },
   }),
@@ -176,7 +256,19 @@ export const migrationFaults: CatalogFault[] = [
       ctx.applied();
       return json(404, { error: 'not_found', message: 'no such version' });
     },
-    demo: { steps: [{ req: migrateReq(0), res: json(400, { error: 'validation_error', message: 'bad', errors: [{ field: 'targetVersionNumber', message: 'min 1' }] }) }], verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: migrateReq(0),
+          res: json(400, {
+            error: 'validation_error',
+            message: 'bad',
+            errors: [{ field: 'targetVersionNumber', message: 'min 1' }],
+          }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 404, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'migration-same-version-changed',
@@ -190,7 +282,10 @@ export const migrationFaults: CatalogFault[] = [
       mig.m.changed = true;
       ctx.applied();
     },
-    demo: { steps: [migrated(1, 1)], verify: (o) => expectAll([got(o)?.migration?.changed === true, 'changed still false']) },
+    demo: {
+      steps: [migrated(1, 1)],
+      verify: (o) => expectAll([got(o)?.migration?.changed === true, 'changed still false']),
+    },
   }),
   fault({
     name: 'migration-floating-patch-ignored',
@@ -205,8 +300,17 @@ export const migrationFaults: CatalogFault[] = [
       return ctx.upstream({ method: 'GET', path: r.path, headers, body: Buffer.alloc(0) });
     },
     demo: {
-      steps: [{ req: req('PATCH', '/v0/subscriptions/sub_demo1', { versionPolicy: 'floating' }), res: (f) => json(200, sub({ versionPolicy: f.method === 'PATCH' ? 'floating' : 'pinned' })) }],
-      verify: (o) => expectAll([o.forwarded === undefined, 'the PATCH reached the target'], [got(o)?.versionPolicy === 'pinned', 'the answer is floating']),
+      steps: [
+        {
+          req: req('PATCH', '/v0/subscriptions/sub_demo1', { versionPolicy: 'floating' }),
+          res: (f) => json(200, sub({ versionPolicy: f.method === 'PATCH' ? 'floating' : 'pinned' })),
+        },
+      ],
+      verify: (o) =>
+        expectAll(
+          [o.forwarded === undefined, 'the PATCH reached the target'],
+          [got(o)?.versionPolicy === 'pinned', 'the answer is floating'],
+        ),
     },
   }),
   fault({
@@ -221,7 +325,10 @@ export const migrationFaults: CatalogFault[] = [
       mig.m.fromVersionNumber = mig.m.toVersionNumber;
       ctx.applied();
     },
-    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.migration?.fromVersionNumber === 2, 'fromVersionNumber unchanged']) },
+    demo: {
+      steps: [migrated(1, 2)],
+      verify: (o) => expectAll([got(o)?.migration?.fromVersionNumber === 2, 'fromVersionNumber unchanged']),
+    },
   }),
   fault({
     name: 'migration-no-lineItems',
@@ -235,7 +342,10 @@ export const migrationFaults: CatalogFault[] = [
       delete mig.body.lineItems;
       ctx.applied();
     },
-    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o) !== undefined && got(o)?.lineItems === undefined, 'lineItems still there']) },
+    demo: {
+      steps: [migrated(1, 2)],
+      verify: (o) => expectAll([got(o) !== undefined && got(o)?.lineItems === undefined, 'lineItems still there']),
+    },
   }),
   fault({
     name: 'migration-second-ignored',
@@ -254,11 +364,16 @@ export const migrationFaults: CatalogFault[] = [
     onResponse(r, res, ctx) {
       const mig = migration(r, res);
       const firsts = stateMap<string, Json>(ctx, 'first');
-      if (mig && mig.m.changed === true && !firsts.has(mig.id)) firsts.set(mig.id, JSON.parse(JSON.stringify(mig.body)));
+      if (mig && mig.m.changed === true && !firsts.has(mig.id))
+        firsts.set(mig.id, JSON.parse(JSON.stringify(mig.body)));
     },
     demo: {
       steps: [migrated(1, 3), { req: migrateReq(2), res: json(200, answer(1, 2)) }],
-      verify: (o) => expectAll([o.forwarded === undefined, 'the second migration reached the target'], [got(o)?.migration?.toVersionNumber === 2, 'the answer does not echo the second target']),
+      verify: (o) =>
+        expectAll(
+          [o.forwarded === undefined, 'the second migration reached the target'],
+          [got(o)?.migration?.toVersionNumber === 2, 'the answer does not echo the second target'],
+        ),
     },
   }),
   fault({
@@ -271,14 +386,28 @@ export const migrationFaults: CatalogFault[] = [
       const hit = on(r, 'POST', R.migrate);
       const to = bodyOf(r)?.targetVersionNumber;
       if (!hit || !Number.isInteger(to)) return;
-      const read = await ctx.upstream({ method: 'GET', path: `/v0/subscriptions/${hit[1]}`, headers: { authorization: r.headers.authorization ?? '' }, body: Buffer.alloc(0) });
+      const read = await ctx.upstream({
+        method: 'GET',
+        path: `/v0/subscriptions/${hit[1]}`,
+        headers: { authorization: r.headers.authorization ?? '' },
+        body: Buffer.alloc(0),
+      });
       const current = bodyOf(read)?.versionNumber;
       if (read.status !== 200 || !Number.isInteger(current) || to >= current) return;
       ctx.applied();
-      return json(409, { error: 'conflict', message: `cannot move back from version ${current} to ${to}`, code: 'DOWNGRADE_NOT_ALLOWED' });
+      return json(409, {
+        error: 'conflict',
+        message: `cannot move back from version ${current} to ${to}`,
+        code: 'DOWNGRADE_NOT_ALLOWED',
+      });
     },
     demo: {
-      steps: [{ req: migrateReq(1), res: (f) => (f.method === 'GET' ? json(200, sub({ versionNumber: 2 })) : json(200, answer(2, 1))) }],
+      steps: [
+        {
+          req: migrateReq(1),
+          res: (f) => (f.method === 'GET' ? json(200, sub({ versionNumber: 2 })) : json(200, answer(2, 1))),
+        },
+      ],
       verify: (o) => expectAll([o.response.status === 409 && o.forwarded === undefined, `got ${o.response.status}`]),
     },
   }),
@@ -294,7 +423,15 @@ export const migrationFaults: CatalogFault[] = [
       b.code = b.code.toLowerCase();
       ctx.applied();
     },
-    demo: { steps: [{ req: migrateReq(2), res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }) }], verify: (o) => expectAll([got(o)?.code === 'subscription_not_live', `code ${got(o)?.code}`]) },
+    demo: {
+      steps: [
+        {
+          req: migrateReq(2),
+          res: json(409, { error: 'conflict', message: 'not live', code: 'SUBSCRIPTION_NOT_LIVE' }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.code === 'subscription_not_live', `code ${got(o)?.code}`]),
+    },
   }),
   fault({
     name: 'migration-version-number-string',
@@ -308,17 +445,31 @@ export const migrationFaults: CatalogFault[] = [
       s.versionNumber = String(s.versionNumber);
       ctx.applied();
     },
-    demo: { steps: [migrated(1, 2)], verify: (o) => expectAll([got(o)?.subscription?.versionNumber === '1', `versionNumber ${JSON.stringify(got(o)?.subscription?.versionNumber)}`]) },
+    demo: {
+      steps: [migrated(1, 2)],
+      verify: (o) =>
+        expectAll([
+          got(o)?.subscription?.versionNumber === '1',
+          `versionNumber ${JSON.stringify(got(o)?.subscription?.versionNumber)}`,
+        ]),
+    },
   }),
   fault({
     name: 'migration-unit-basis-ignored',
     family: 'version-migration',
-    description: "a price's unit basis (amount or proportion) is stored and shown but the migration check ignores it: a kept override whose new price reads its rate as a proportion is migrated instead of refused",
+    description:
+      "a price's unit basis (amount or proportion) is stored and shown but the migration check ignores it: a kept override whose new price reads its rate as a proportion is migrated instead of refused",
     rules: ['MIGRATION.409.OVERRIDE_RATE'],
     suites: SUITES,
     onRequest(r, ctx) {
       const b = bodyOf(r);
-      if (r.method !== 'POST' || r.path.split('?')[0] !== '/v0/prices' || typeof b?.unitBasis !== 'string' || b.unitBasis === 'amount') return;
+      if (
+        r.method !== 'POST' ||
+        r.path.split('?')[0] !== '/v0/prices' ||
+        typeof b?.unitBasis !== 'string' ||
+        b.unitBasis === 'amount'
+      )
+        return;
       // The target only ever sees amount-basis prices; the proxy shows the basis asked for.
       stateMap<ProxyRequest, string>(ctx, 'askedBasis').set(r, b.unitBasis);
       delete b.unitBasis;
@@ -343,13 +494,28 @@ export const migrationFaults: CatalogFault[] = [
     },
     demo: {
       steps: [
-        { req: req('POST', '/v0/prices', { billableMetricId: 'bm_demo1', model: 'standard', currency: 'USD', properties: { unitPrice: '0.02' }, unitBasis: 'proportion' }), res: (f) => json(201, { object: 'price', id: 'price_demo2', unitBasis: bodyOf(f)?.unitBasis ?? 'amount' }) },
-        { req: req('GET', '/v0/prices/price_demo2'), res: json(200, { object: 'price', id: 'price_demo2', unitBasis: 'amount' }) },
+        {
+          req: req('POST', '/v0/prices', {
+            billableMetricId: 'bm_demo1',
+            model: 'standard',
+            currency: 'USD',
+            properties: { unitPrice: '0.02' },
+            unitBasis: 'proportion',
+          }),
+          res: (f) => json(201, { object: 'price', id: 'price_demo2', unitBasis: bodyOf(f)?.unitBasis ?? 'amount' }),
+        },
+        {
+          req: req('GET', '/v0/prices/price_demo2'),
+          res: json(200, { object: 'price', id: 'price_demo2', unitBasis: 'amount' }),
+        },
       ],
       verify: (o, all) =>
         expectAll(
           [bodyOf(all[0].forwarded ?? {})?.unitBasis === undefined, 'the unit basis still reached the target'],
-          [got(all[0])?.unitBasis === 'proportion' && got(o)?.unitBasis === 'proportion', 'the answers do not show the basis asked for'],
+          [
+            got(all[0])?.unitBasis === 'proportion' && got(o)?.unitBasis === 'proportion',
+            'the answers do not show the basis asked for',
+          ],
         ),
     },
   }),

@@ -4,7 +4,15 @@ import { leak, learnOwners } from './tenancy.ts';
 import type { CatalogFault } from './types.ts';
 
 const SUITES = ['webhooks'];
-const config = (over: Json = {}): Json => ({ object: 'webhooks', applicationId: 'app_demo1', createdAt: T0, updatedAt: T0, enabled: true, merchantId: 'org_demo1', ...over });
+const config = (over: Json = {}): Json => ({
+  object: 'webhooks',
+  applicationId: 'app_demo1',
+  createdAt: T0,
+  updatedAt: T0,
+  enabled: true,
+  merchantId: 'org_demo1',
+  ...over,
+});
 const patch = (enabled: unknown) => req('PATCH', '/v0/webhooks', { enabled });
 
 export const webhookFaults: CatalogFault[] = [
@@ -18,9 +26,20 @@ export const webhookFaults: CatalogFault[] = [
       if (!on(r, 'PATCH', R.webhooks) || res.status !== 404) return;
       ctx.applied();
       const now = new Date().toISOString();
-      return json(200, { object: 'webhooks', applicationId: 'app_conform_fault', createdAt: now, updatedAt: now, enabled: bodyOf(r)?.enabled === true, merchantId: queryOf(r).get('merchantId') ?? 'org_conformUnknownMerchant' });
+      return json(200, {
+        object: 'webhooks',
+        applicationId: 'app_conform_fault',
+        createdAt: now,
+        updatedAt: now,
+        enabled: bodyOf(r)?.enabled === true,
+        merchantId: queryOf(r).get('merchantId') ?? 'org_conformUnknownMerchant',
+      });
     },
-    demo: { steps: [{ req: patch(true), res: json(404, { error: 'not_found', message: 'never enabled' }) }], verify: (o) => expectAll([o.response.status === 200 && got(o)?.object === 'webhooks', `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: patch(true), res: json(404, { error: 'not_found', message: 'never enabled' }) }],
+      verify: (o) =>
+        expectAll([o.response.status === 200 && got(o)?.object === 'webhooks', `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'webhooks-disable-drops-endpoints',
@@ -30,9 +49,15 @@ export const webhookFaults: CatalogFault[] = [
     suites: SUITES,
     onResponse(r, res, ctx) {
       const who = r.headers.authorization ?? '';
-      if (on(r, 'PATCH', R.webhooks) && res.status === 200 && bodyOf(r)?.enabled === false) ctx.state.set(`dropped:${who}`, true);
+      if (on(r, 'PATCH', R.webhooks) && res.status === 200 && bodyOf(r)?.enabled === false)
+        ctx.state.set(`dropped:${who}`, true);
       const list = bodyOf(res);
-      if (on(r, 'GET', R.webhookEndpoints) && ctx.state.get(`dropped:${who}`) && Array.isArray(list?.data) && list.data.length) {
+      if (
+        on(r, 'GET', R.webhookEndpoints) &&
+        ctx.state.get(`dropped:${who}`) &&
+        Array.isArray(list?.data) &&
+        list.data.length
+      ) {
         list.data = [];
         if (list.pagination && typeof list.pagination === 'object') list.pagination.total = 0;
         ctx.applied();
@@ -41,7 +66,10 @@ export const webhookFaults: CatalogFault[] = [
     demo: {
       steps: [
         { req: patch(false), res: json(200, config({ enabled: false })) },
-        { req: req('GET', '/v0/webhooks/endpoints'), res: json(200, { object: 'list', data: [{ url: 'https://x.invalid', eventTypes: ['invoice.paid'] }] }) },
+        {
+          req: req('GET', '/v0/webhooks/endpoints'),
+          res: json(200, { object: 'list', data: [{ url: 'https://x.invalid', eventTypes: ['invoice.paid'] }] }),
+        },
       ],
       verify: (o) => expectAll([Array.isArray(got(o)?.data) && got(o)!.data.length === 0, 'endpoints still listed']),
     },
@@ -60,7 +88,10 @@ export const webhookFaults: CatalogFault[] = [
       b.createdAt = new Date(Date.now() + n).toISOString();
       ctx.applied();
     },
-    demo: { steps: [{ req: patch(false), res: json(200, config({ enabled: false })) }], verify: (o) => expectAll([got(o)?.createdAt !== T0, 'createdAt unchanged']) },
+    demo: {
+      steps: [{ req: patch(false), res: json(200, config({ enabled: false })) }],
+      verify: (o) => expectAll([got(o)?.createdAt !== T0, 'createdAt unchanged']),
+    },
   }),
   fault({
     name: 'webhooks-disable-ignored',
@@ -74,7 +105,14 @@ export const webhookFaults: CatalogFault[] = [
       b.enabled = true;
       ctx.applied();
     },
-    demo: { steps: [{ req: patch(false), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) }], verify: (o) => expectAll([bodyOf(o.forwarded ?? {})?.enabled === true, 'enabled=false reached the target'], [got(o)?.enabled === true, 'delivery reads off']) },
+    demo: {
+      steps: [{ req: patch(false), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) }],
+      verify: (o) =>
+        expectAll(
+          [bodyOf(o.forwarded ?? {})?.enabled === true, 'enabled=false reached the target'],
+          [got(o)?.enabled === true, 'delivery reads off'],
+        ),
+    },
   }),
   fault({
     name: 'webhooks-no-applicationId',
@@ -88,7 +126,11 @@ export const webhookFaults: CatalogFault[] = [
       delete b.applicationId;
       ctx.applied();
     },
-    demo: { steps: [{ req: patch(true), res: json(200, config()) }], verify: (o) => expectAll([got(o)?.object === 'webhooks' && got(o)?.applicationId === undefined, 'applicationId still there']) },
+    demo: {
+      steps: [{ req: patch(true), res: json(200, config()) }],
+      verify: (o) =>
+        expectAll([got(o)?.object === 'webhooks' && got(o)?.applicationId === undefined, 'applicationId still there']),
+    },
   }),
   fault({
     name: 'webhooks-201-instead-of-200',
@@ -101,7 +143,10 @@ export const webhookFaults: CatalogFault[] = [
       ctx.applied();
       return { ...res, status: 201 };
     },
-    demo: { steps: [{ req: patch(true), res: json(200, config()) }], verify: (o) => expectAll([o.response.status === 201, `got ${o.response.status}`]) },
+    demo: {
+      steps: [{ req: patch(true), res: json(200, config()) }],
+      verify: (o) => expectAll([o.response.status === 201, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'webhooks-non-boolean-accepted',
@@ -115,7 +160,18 @@ export const webhookFaults: CatalogFault[] = [
       b.enabled = Boolean(b.enabled);
       ctx.applied();
     },
-    demo: { steps: [{ req: patch('yes'), res: (f) => (typeof bodyOf(f)?.enabled === 'boolean' ? json(200, config()) : json(400, { message: 'enabled must be a boolean' })) }], verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]) },
+    demo: {
+      steps: [
+        {
+          req: patch('yes'),
+          res: (f) =>
+            typeof bodyOf(f)?.enabled === 'boolean'
+              ? json(200, config())
+              : json(400, { message: 'enabled must be a boolean' }),
+        },
+      ],
+      verify: (o) => expectAll([o.response.status === 200, `got ${o.response.status}`]),
+    },
   }),
   fault({
     name: 'webhooks-enable-ignored',
@@ -133,7 +189,10 @@ export const webhookFaults: CatalogFault[] = [
       ctx.applied();
     },
     demo: {
-      steps: [{ req: patch(false), res: json(200, config({ enabled: false })) }, { req: patch(true), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) }],
+      steps: [
+        { req: patch(false), res: json(200, config({ enabled: false })) },
+        { req: patch(true), res: (f) => json(200, config({ enabled: bodyOf(f)?.enabled })) },
+      ],
       verify: (o) => expectAll([got(o)?.enabled === false, 'delivery came back on']),
     },
   }),
@@ -151,14 +210,20 @@ export const webhookFaults: CatalogFault[] = [
       ctx.applied();
     },
     demo: {
-      steps: [{ req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: true }), res: (f) => json(200, config({ merchantId: queryOf(f).get('merchantId') ?? 'org_demo1' })) }],
+      steps: [
+        {
+          req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: true }),
+          res: (f) => json(200, config({ merchantId: queryOf(f).get('merchantId') ?? 'org_demo1' })),
+        },
+      ],
       verify: (o) => expectAll([got(o)?.merchantId === 'org_demo1', `got merchantId ${got(o)?.merchantId}`]),
     },
   }),
   fault({
     name: 'webhooks-unmanaged-merchant-toggled',
     family: 'webhooks',
-    description: 'a key turns the webhook delivery of a merchant it may not manage on or off (PATCH /v0/webhooks?merchantId=<that merchant>) instead of getting 403',
+    description:
+      'a key turns the webhook delivery of a merchant it may not manage on or off (PATCH /v0/webhooks?merchantId=<that merchant>) instead of getting 403',
     rules: ['WEBHOOKS.MERCHANT.UNMANAGED'],
     suites: SUITES,
     onResponse(r, res, ctx) {
@@ -169,13 +234,23 @@ export const webhookFaults: CatalogFault[] = [
     },
     demo: {
       steps: [
-        { req: req('PATCH', '/v0/webhooks', { enabled: true }, { authorization: 'Bearer sk_test_other0key' }), res: json(200, config({ merchantId: 'org_other1' })) },
+        {
+          req: req('PATCH', '/v0/webhooks', { enabled: true }, { authorization: 'Bearer sk_test_other0key' }),
+          res: json(200, config({ merchantId: 'org_other1' })),
+        },
         {
           req: req('PATCH', '/v0/webhooks?merchantId=org_other1', { enabled: false }),
-          res: (f) => (f.headers.authorization === 'Bearer sk_test_other0key' ? json(200, config({ merchantId: 'org_other1', enabled: false })) : json(403, { error: 'forbidden', message: 'not your merchant' })),
+          res: (f) =>
+            f.headers.authorization === 'Bearer sk_test_other0key'
+              ? json(200, config({ merchantId: 'org_other1', enabled: false }))
+              : json(403, { error: 'forbidden', message: 'not your merchant' }),
         },
       ],
-      verify: (o) => expectAll([o.response.status === 200 && got(o)?.merchantId === 'org_other1' && got(o)?.enabled === false, `got ${o.response.status} ${JSON.stringify(got(o))}`]),
+      verify: (o) =>
+        expectAll([
+          o.response.status === 200 && got(o)?.merchantId === 'org_other1' && got(o)?.enabled === false,
+          `got ${o.response.status} ${JSON.stringify(got(o))}`,
+        ]),
     },
   }),
 ];

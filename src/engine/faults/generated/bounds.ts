@@ -27,7 +27,11 @@ function boundsOf(spec: Spec, op: Operation): Bound[] {
   const inputs = spec.requestSchemas(op.operationId);
   const out: Bound[] = [];
   for (const location of ['query', 'body'] as const) {
-    for (const c of documentedConstraints(inputs?.[location], location, statedFor(op.operationId, location)) as Constraint[]) {
+    for (const c of documentedConstraints(
+      inputs?.[location],
+      location,
+      statedFor(op.operationId, location),
+    ) as Constraint[]) {
       if (c.kind !== 'minimum' && c.kind !== 'maximum' && c.kind !== 'maxLength') continue;
       const bound = c.schema[c.kind] as number;
       const segments = c.pointer.split('/').slice(1);
@@ -41,7 +45,13 @@ function boundsOf(spec: Spec, op: Operation): Bound[] {
 function valueIn(r: ProxyRequest, b: Bound): unknown {
   if (b.location === 'query') {
     const raw = queryOf(r).get(b.segments[0]);
-    return raw === null ? undefined : b.kind === 'maxLength' ? raw : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+    return raw === null
+      ? undefined
+      : b.kind === 'maxLength'
+        ? raw
+        : raw.trim() !== '' && Number.isFinite(Number(raw))
+          ? Number(raw)
+          : undefined;
   }
   let v: unknown = bodyOf(r);
   for (const s of b.segments) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[s] : undefined;
@@ -92,7 +102,13 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
       const matches = (r: ProxyRequest) => spec.findOperation(r.method, pathOf(r))?.operationId === op.operationId;
       const field = b.segments.join('.');
       const slug = `${field.replace(/[^a-zA-Z0-9]+/g, '-')}-${b.kind === 'maxLength' ? 'max-length' : b.kind === 'maximum' ? 'max' : 'min'}`;
-      const base = { family, operationId: op.operationId, field, rules: ['VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'], suites };
+      const base = {
+        family,
+        operationId: op.operationId,
+        field,
+        rules: ['VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'],
+        suites,
+      };
       out.push({
         ...base,
         name: `gen-${op.operationId}-${slug}-too-strict`,
@@ -101,11 +117,19 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
         onRequest(r, ctx) {
           if (!matches(r) || past(valueIn(r, b), b) !== 0) return;
           ctx.applied();
-          return json(400, { error: 'validation_error', message: `${field} is out of range`, errors: [{ field, message: `must be within ${b.label}` }] });
+          return json(400, {
+            error: 'validation_error',
+            message: `${field} is out of range`,
+            errors: [{ field, message: `must be within ${b.label}` }],
+          });
         },
         demo: {
           steps: [{ req: demoRequest(b, at(b, 0)), res: json(200, { ok: true }) }],
-          verify: (o: DemoOutcome) => expectAll([o.response.status === 400 && o.forwarded === undefined, `the bound value got ${o.response.status}`]),
+          verify: (o: DemoOutcome) =>
+            expectAll([
+              o.response.status === 400 && o.forwarded === undefined,
+              `the bound value got ${o.response.status}`,
+            ]),
         },
       });
       out.push({
@@ -120,8 +144,20 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
           ctx.applied();
         },
         demo: {
-          steps: [{ req: demoRequest(b, at(b, 1)), res: (fw) => (past(valueIn(fw, b), b) === 1 ? json(400, { error: 'validation_error', message: 'out of range', errors: [] }) : json(200, { ok: true })) }],
-          verify: (o: DemoOutcome) => expectAll([o.response.status === 200 && past(valueIn(o.forwarded!, b), b) === 0, `one past the bound got ${o.response.status}`]),
+          steps: [
+            {
+              req: demoRequest(b, at(b, 1)),
+              res: (fw) =>
+                past(valueIn(fw, b), b) === 1
+                  ? json(400, { error: 'validation_error', message: 'out of range', errors: [] })
+                  : json(200, { ok: true }),
+            },
+          ],
+          verify: (o: DemoOutcome) =>
+            expectAll([
+              o.response.status === 200 && past(valueIn(o.forwarded!, b), b) === 0,
+              `one past the bound got ${o.response.status}`,
+            ]),
         },
       });
     }

@@ -36,11 +36,19 @@ export function flatten(schema: JsonSchema): JsonSchema {
   if (!union) return merged;
   const branches = union.map(flatten);
   const { oneOf: _o, anyOf: _a, ...rest } = merged;
-  const required = branches.map((b) => new Set(b.required ?? [])).reduce((a, b) => new Set([...a].filter((k) => b.has(k))));
+  const required = branches
+    .map((b) => new Set(b.required ?? []))
+    .reduce((a, b) => new Set([...a].filter((k) => b.has(k))));
   const inSome = [...new Set(branches.flatMap((b) => b.required ?? []))].filter((k) => !required.has(k));
   const properties: Record<string, JsonSchema> = {};
   for (const b of branches) for (const [k, v] of Object.entries(b.properties ?? {})) properties[k] ??= v;
-  return { ...rest, type: 'object', properties: { ...properties, ...(rest.properties ?? {}) }, required: [...new Set([...(rest.required ?? []), ...required])], [REQUIRED_IN_SOME]: inSome };
+  return {
+    ...rest,
+    type: 'object',
+    properties: { ...properties, ...(rest.properties ?? {}) },
+    required: [...new Set([...(rest.required ?? []), ...required])],
+    [REQUIRED_IN_SOME]: inSome,
+  };
 }
 
 const noted = (s: JsonSchema): boolean => s['x-not-shown'] !== undefined || s['x-reference-choice'] !== undefined;
@@ -49,13 +57,17 @@ const noted = (s: JsonSchema): boolean => s['x-not-shown'] !== undefined || s['x
  * A field the document does not define: a reference extension, or a name the reference
  * chose for a behaviour the document describes without a field (noted, and untyped).
  */
-const undocumented = (s: JsonSchema): boolean => s['x-extension'] !== undefined || (noted(s) && typesOf(s).length === 0);
+const undocumented = (s: JsonSchema): boolean =>
+  s['x-extension'] !== undefined || (noted(s) && typesOf(s).length === 0);
 
 const PRESENCE_NOTE = /\b(always present|present on|present when|is present)\b/i;
 
 /** The descriptions of a schema and of its allOf parts. */
 function descriptions(s: JsonSchema): string[] {
-  return [...(typeof s.description === 'string' ? [s.description] : []), ...((s.allOf as JsonSchema[] | undefined) ?? []).flatMap(descriptions)];
+  return [
+    ...(typeof s.description === 'string' ? [s.description] : []),
+    ...((s.allOf as JsonSchema[] | undefined) ?? []).flatMap(descriptions),
+  ];
 }
 
 /** Every documented field under `schema`, depth first. */
@@ -69,13 +81,22 @@ export function fieldSites(schema: JsonSchema | undefined, path: string[] = []):
   // A Required column states every field's presence; a note on one field ("always present",
   // "present on single-price reads") states that field's alone.
   const notes = [...descriptions(schema), ...descriptions(s)].join(' ');
-  const presenceNoted = (k: string) => [...descriptions(props[k] ?? {})].some((d) => PRESENCE_NOTE.test(d)) || new RegExp(`\\b${k}\\b[^.]*\\b${PRESENCE_NOTE.source}`, 'i').test(notes);
+  const presenceNoted = (k: string) =>
+    [...descriptions(props[k] ?? {})].some((d) => PRESENCE_NOTE.test(d)) ||
+    new RegExp(`\\b${k}\\b[^.]*\\b${PRESENCE_NOTE.source}`, 'i').test(notes);
   const presenceStated = [...required].some((k) => k !== 'object' && !presenceNoted(k));
   for (const [key, raw] of Object.entries(props)) {
     const field = flatten(raw);
     if (undocumented(field)) continue;
     const inSome = ((s[REQUIRED_IN_SOME] as string[] | undefined) ?? []).includes(key);
-    out.push({ path: [...path, key], schema: field, required: required.has(key), presenceStated, valueNotShown: noted(field), requiredInSomeShape: inSome });
+    out.push({
+      path: [...path, key],
+      schema: field,
+      required: required.has(key),
+      presenceStated,
+      valueNotShown: noted(field),
+      requiredInSomeShape: inSome,
+    });
     out.push(...fieldSites(field, [...path, key]));
   }
   return out;
@@ -120,10 +141,13 @@ export function otherType(v: unknown, schema: JsonSchema): unknown {
   const types = typesOf(schema);
   if (!types.length) return undefined;
   const candidates: unknown[] =
-    typeof v === 'string' ? [Number.isFinite(Number(v)) && v.trim() !== '' ? Number(v) : 12345, true]
-    : typeof v === 'number' || typeof v === 'boolean' ? [String(v)]
-    : v === null ? [0, 'null']
-    : [JSON.stringify(v)];
+    typeof v === 'string'
+      ? [Number.isFinite(Number(v)) && v.trim() !== '' ? Number(v) : 12345, true]
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? [String(v)]
+        : v === null
+          ? [0, 'null']
+          : [JSON.stringify(v)];
   return candidates.find((c) => !hasType(c, types as JsonType[]));
 }
 
@@ -166,7 +190,17 @@ export function emptyOf(schema: JsonSchema): unknown {
   const types = typesOf(schema);
   if (types.includes('null')) return null;
   const t = types[0];
-  return t === 'string' ? '' : t === 'integer' || t === 'number' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : undefined;
+  return t === 'string'
+    ? ''
+    : t === 'integer' || t === 'number'
+      ? 0
+      : t === 'boolean'
+        ? false
+        : t === 'array'
+          ? []
+          : t === 'object'
+            ? {}
+            : undefined;
 }
 
 /** A body with every documented field present (arrays with one item): the demos' sample answers. */
@@ -180,7 +214,8 @@ export function fullSample(schema: JsonSchema | undefined, seed = 1): unknown {
   switch (t) {
     case 'object': {
       const out: Json = {};
-      for (const [k, v] of Object.entries(s.properties ?? {})) if (!undocumented(flatten(v))) out[k] = fullSample(v, seed);
+      for (const [k, v] of Object.entries(s.properties ?? {}))
+        if (!undocumented(flatten(v))) out[k] = fullSample(v, seed);
       return out;
     }
     case 'array':
@@ -192,7 +227,11 @@ export function fullSample(schema: JsonSchema | undefined, seed = 1): unknown {
     case 'boolean':
       return true;
     default:
-      if (s.pattern) return fc.sample(fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length > 0 && x.length < 40), { seed, numRuns: 1 })[0];
+      if (s.pattern)
+        return fc.sample(
+          fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length > 0 && x.length < 40),
+          { seed, numRuns: 1 },
+        )[0];
       if (s.format === 'date-time') return T0;
       if (s.format === 'date') return T0.slice(0, 10);
       if (s.format === 'email') return 'billing@example.com';

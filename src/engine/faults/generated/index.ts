@@ -35,9 +35,16 @@ export function generatedCatalog(spec: Spec): GeneratedFault[] {
   const hit = cache.get(spec);
   if (hit) return hit;
   const ops = [...spec.operations.values()].filter((op) => !op.extension);
-  const base = [...responseFaults(spec, ops), ...patchFaults(spec, ops), ...boundFaults(spec, ops), ...crossMerchantFaults(spec, ops)];
+  const base = [
+    ...responseFaults(spec, ops),
+    ...patchFaults(spec, ops),
+    ...boundFaults(spec, ops),
+    ...crossMerchantFaults(spec, ops),
+  ];
   // The intermittent sample is part of the catalog (a fixed seed), not of a run.
-  const flaky = shuffle(base.filter(canBeIntermittent), 1).slice(0, INTERMITTENT_COUNT).map((f) => intermittent(f));
+  const flaky = shuffle(base.filter(canBeIntermittent), 1)
+    .slice(0, INTERMITTENT_COUNT)
+    .map((f) => intermittent(f));
   const all = [...base, ...flaky, ...extraFieldVariants(spec, ops), ...transportVariants()];
   const names = new Set<string>();
   for (const f of all) {

@@ -21,7 +21,8 @@ const GATED: Partial<Record<GeneratedKind, 'onRequest' | 'onResponse'>> = {
   'bound-lax': 'onRequest',
 };
 
-export const canBeIntermittent = (f: GeneratedFault): boolean => !f.benign && !f.indeterminate && GATED[f.kind] !== undefined;
+export const canBeIntermittent = (f: GeneratedFault): boolean =>
+  !f.benign && !f.indeterminate && GATED[f.kind] !== undefined;
 
 function hash(s: string): number {
   let h = 2166136261;

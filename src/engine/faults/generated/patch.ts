@@ -54,8 +54,16 @@ function patchFields(op: Operation): PatchField[] {
       shown,
       shownSchema,
       requiredInAnswer: (answer.required ?? []).includes(shown),
-      ...(open ? { indeterminate: `how ${name} appears in the answer is not shown (${String(open['x-not-shown'] ?? open['x-reference-choice'])})` } : {}),
-      ...(noted(shownSchema) ? { wipeIndeterminate: `the document does not show ${shown} in the answer (${String(shownSchema['x-not-shown'] ?? shownSchema['x-reference-choice'])})` } : {}),
+      ...(open
+        ? {
+            indeterminate: `how ${name} appears in the answer is not shown (${String(open['x-not-shown'] ?? open['x-reference-choice'])})`,
+          }
+        : {}),
+      ...(noted(shownSchema)
+        ? {
+            wipeIndeterminate: `the document does not show ${shown} in the answer (${String(shownSchema['x-not-shown'] ?? shownSchema['x-reference-choice'])})`,
+          }
+        : {}),
     });
   }
   return out;
@@ -80,7 +88,11 @@ function changed(v: unknown): unknown {
   return typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : typeof v === 'string' ? `${v}2` : v;
 }
 
-function unapplied(spec: Spec, f: PatchField, base: Omit<GeneratedFault, 'onRequest' | 'onResponse' | 'demo' | 'kind' | 'name' | 'description'>): GeneratedFault {
+function unapplied(
+  spec: Spec,
+  f: PatchField,
+  base: Omit<GeneratedFault, 'onRequest' | 'onResponse' | 'demo' | 'kind' | 'name' | 'description'>,
+): GeneratedFault {
   const last = (ctx: FaultContext) => stateMap<string, unknown>(ctx, 'last');
   const sample = fullSample(documentedSuccess(f.op)!.schema) as Json;
   const sent = fullSample(f.op.requestBody!.schema) as Json;
@@ -106,17 +118,38 @@ function unapplied(spec: Spec, f: PatchField, base: Omit<GeneratedFault, 'onRequ
     demo: f.requiredInBody
       ? {
           // A required field cannot be left out: the target gets the value it showed before.
-          steps: [sent[f.name], changed(sent[f.name])].map((v) => ({ req: sampleRequest(f.op, { [f.name]: v }), res: (fw: ProxyRequest) => json(200, { ...sample, [f.shown]: bodyOf(fw)![f.name] }) })),
-          verify: (o: DemoOutcome) => expectAll([JSON.stringify(bodyOf(o.forwarded ?? {})?.[f.name]) === JSON.stringify(sent[f.name]), `the new ${f.name} reached the target`]),
+          steps: [sent[f.name], changed(sent[f.name])].map((v) => ({
+            req: sampleRequest(f.op, { [f.name]: v }),
+            res: (fw: ProxyRequest) => json(200, { ...sample, [f.shown]: bodyOf(fw)![f.name] }),
+          })),
+          verify: (o: DemoOutcome) =>
+            expectAll([
+              JSON.stringify(bodyOf(o.forwarded ?? {})?.[f.name]) === JSON.stringify(sent[f.name]),
+              `the new ${f.name} reached the target`,
+            ]),
         }
       : {
-          steps: [{ req: sampleRequest(f.op, { [f.name]: sent[f.name] }), res: (fw) => json(200, { ...sample, ...(f.name in (bodyOf(fw) ?? {}) ? { [f.shown]: bodyOf(fw)![f.name] } : {}) }) }],
-          verify: (o: DemoOutcome) => expectAll([o.forwarded !== undefined && !(f.name in (bodyOf(o.forwarded) ?? {})), `${f.name} still reached the target`]),
+          steps: [
+            {
+              req: sampleRequest(f.op, { [f.name]: sent[f.name] }),
+              res: (fw) =>
+                json(200, { ...sample, ...(f.name in (bodyOf(fw) ?? {}) ? { [f.shown]: bodyOf(fw)![f.name] } : {}) }),
+            },
+          ],
+          verify: (o: DemoOutcome) =>
+            expectAll([
+              o.forwarded !== undefined && !(f.name in (bodyOf(o.forwarded) ?? {})),
+              `${f.name} still reached the target`,
+            ]),
         },
   };
 }
 
-function wipesUnsent(spec: Spec, f: PatchField, base: Omit<GeneratedFault, 'onRequest' | 'onResponse' | 'demo' | 'kind' | 'name' | 'description'>): GeneratedFault {
+function wipesUnsent(
+  spec: Spec,
+  f: PatchField,
+  base: Omit<GeneratedFault, 'onRequest' | 'onResponse' | 'demo' | 'kind' | 'name' | 'description'>,
+): GeneratedFault {
   const wiped = (ctx: FaultContext) => stateMap<string, boolean>(ctx, 'wiped');
   const wipedValue = SHOWN_AS[f.name]?.wiped ?? (f.requiredInAnswer ? emptyOf(f.shownSchema) : undefined);
   const wipe = (x: Json): boolean => {
@@ -143,14 +176,27 @@ function wipesUnsent(spec: Spec, f: PatchField, base: Omit<GeneratedFault, 'onRe
       }
       let changed = false;
       for (const [w] of wiped(ctx)) for (const x of carrying(res.json, w)) changed = wipe(x) || changed;
-      if (id && wiped(ctx).get(id) && !carrying(res.json, id).length && isObj(res.json)) changed = wipe(res.json) || changed;
+      if (id && wiped(ctx).get(id) && !carrying(res.json, id).length && isObj(res.json))
+        changed = wipe(res.json) || changed;
       if (changed) ctx.applied();
     },
     demo: {
-      steps: [{ req: sampleRequest(f.op, other ? { [other]: otherValue } : {}), res: json(200, { ...sample, id: sample.id ?? 'x_demo1', [f.shown]: sample[f.shown] ?? fullSample(f.shownSchema) ?? { set: true } }) }],
+      steps: [
+        {
+          req: sampleRequest(f.op, other ? { [other]: otherValue } : {}),
+          res: json(200, {
+            ...sample,
+            id: sample.id ?? 'x_demo1',
+            [f.shown]: sample[f.shown] ?? fullSample(f.shownSchema) ?? { set: true },
+          }),
+        },
+      ],
       verify: (o: DemoOutcome) => {
         const b = got(o) ?? {};
-        return expectAll([wipedValue === undefined ? !(f.shown in b) : JSON.stringify(b[f.shown]) === JSON.stringify(wipedValue), `${f.shown} not wiped: ${JSON.stringify(b[f.shown])}`]);
+        return expectAll([
+          wipedValue === undefined ? !(f.shown in b) : JSON.stringify(b[f.shown]) === JSON.stringify(wipedValue),
+          `${f.shown} not wiped: ${JSON.stringify(b[f.shown])}`,
+        ]);
       },
     },
   };
@@ -166,7 +212,10 @@ export function patchFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
       const base = { family, operationId: op.operationId, field: f.name, rules: ['SCHEMA.RESPONSE.MATCHES'], suites };
       out.push(unapplied(spec, f, { ...base, ...(f.indeterminate ? { indeterminate: f.indeterminate } : {}) }));
       // A lone field cannot be left out of an update: nothing to wipe.
-      if (fields.length > 1) out.push(wipesUnsent(spec, f, { ...base, ...(f.wipeIndeterminate ? { indeterminate: f.wipeIndeterminate } : {}) }));
+      if (fields.length > 1)
+        out.push(
+          wipesUnsent(spec, f, { ...base, ...(f.wipeIndeterminate ? { indeterminate: f.wipeIndeterminate } : {}) }),
+        );
     }
   }
   return out;

@@ -9,7 +9,20 @@ import type { Operation, Spec } from '../../../spec/index.ts';
 import type { ProxyRequest, ProxyResponse } from '../proxy.ts';
 import { expectAll, got, json, pathOf, req, type Json } from '../catalog/helpers.ts';
 import type { DemoOutcome } from '../catalog/types.ts';
-import { breakEnum, breakFormat, breakPattern, breakRange, dropAt, fieldSites, flatten, fullSample, otherType, pathLabel, replaceAt, type FieldSite } from './fields.ts';
+import {
+  breakEnum,
+  breakFormat,
+  breakPattern,
+  breakRange,
+  dropAt,
+  fieldSites,
+  flatten,
+  fullSample,
+  otherType,
+  pathLabel,
+  replaceAt,
+  type FieldSite,
+} from './fields.ts';
 import { ERROR_FAMILY, errorSuites, placement } from './ops.ts';
 import type { GeneratedFault, GeneratedKind } from './types.ts';
 
@@ -33,14 +46,17 @@ export function documentedErrors(ops: Operation[]): Array<{ status: string; sche
   return [...seen.values()];
 }
 
-export const statusMatches = (key: string, status: number): boolean => (/^\dXX$/i.test(key) ? String(status)[0] === key[0] : String(status) === key);
+export const statusMatches = (key: string, status: number): boolean =>
+  /^\dXX$/i.test(key) ? String(status)[0] === key[0] : String(status) === key;
 
 /** A request to `op` with sample path parameters and required query parameters (demos). */
 export function sampleRequest(op: Operation, body?: unknown): ProxyRequest {
   let path = op.pathTemplate;
   const query = new URLSearchParams();
   for (const p of op.parameters) {
-    const v = p.schema.enum?.[0] ?? (typeof p.schema.pattern === 'string' ? String(fullSample(p.schema)) : `${p.name.toLowerCase()}_demo1`);
+    const v =
+      p.schema.enum?.[0] ??
+      (typeof p.schema.pattern === 'string' ? String(fullSample(p.schema)) : `${p.name.toLowerCase()}_demo1`);
     if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(String(v)));
     else if (p.in === 'query' && p.required) query.set(p.name, String(v));
   }
@@ -58,16 +74,45 @@ interface Mutation {
 function mutations(site: FieldSite): Mutation[] {
   const s = site.schema;
   const out: Mutation[] = [{ kind: 'drop', verb: 'drop', apply: (b) => dropAt(b, site.path) }];
-  if (otherType(fullSample(s), s) !== undefined) out.push({ kind: 'type', verb: 'give another JSON type to', apply: (b) => replaceAt(b, site.path, (v) => otherType(v, s)) });
+  if (otherType(fullSample(s), s) !== undefined)
+    out.push({
+      kind: 'type',
+      verb: 'give another JSON type to',
+      apply: (b) => replaceAt(b, site.path, (v) => otherType(v, s)),
+    });
   if (site.valueNotShown) return out;
-  if (typeof s.pattern === 'string') out.push({ kind: 'pattern', verb: `break the pattern ${s.pattern} of`, apply: (b) => replaceAt(b, site.path, (v) => breakPattern(v, s.pattern as string)) });
-  if (s.const !== undefined || (Array.isArray(s.enum) && s.enum.length)) out.push({ kind: 'enum', verb: 'carry a value outside the documented values of', apply: (b) => replaceAt(b, site.path, (v) => breakEnum(v, s)) });
-  if (typeof s.format === 'string' && breakFormat('x', s.format) !== undefined) out.push({ kind: 'format', verb: `break the ${s.format} format of`, apply: (b) => replaceAt(b, site.path, (v) => breakFormat(v, s.format as string)) });
-  if (s.minimum !== undefined || s.maximum !== undefined) out.push({ kind: 'range', verb: `carry a value past the documented ${s.minimum !== undefined ? `minimum ${s.minimum}` : `maximum ${s.maximum}`} of`, apply: (b) => replaceAt(b, site.path, (v) => breakRange(v, s)) });
+  if (typeof s.pattern === 'string')
+    out.push({
+      kind: 'pattern',
+      verb: `break the pattern ${s.pattern} of`,
+      apply: (b) => replaceAt(b, site.path, (v) => breakPattern(v, s.pattern as string)),
+    });
+  if (s.const !== undefined || (Array.isArray(s.enum) && s.enum.length))
+    out.push({
+      kind: 'enum',
+      verb: 'carry a value outside the documented values of',
+      apply: (b) => replaceAt(b, site.path, (v) => breakEnum(v, s)),
+    });
+  if (typeof s.format === 'string' && breakFormat('x', s.format) !== undefined)
+    out.push({
+      kind: 'format',
+      verb: `break the ${s.format} format of`,
+      apply: (b) => replaceAt(b, site.path, (v) => breakFormat(v, s.format as string)),
+    });
+  if (s.minimum !== undefined || s.maximum !== undefined)
+    out.push({
+      kind: 'range',
+      verb: `carry a value past the documented ${s.minimum !== undefined ? `minimum ${s.minimum}` : `maximum ${s.maximum}`} of`,
+      apply: (b) => replaceAt(b, site.path, (v) => breakRange(v, s)),
+    });
   return out;
 }
 
-const slug = (s: string): string => s.replace(/\[\]/g, '').replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string): string =>
+  s
+    .replace(/\[\]/g, '')
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 interface Target {
   /** Operation id, or undefined for an error status of every operation. */
@@ -89,7 +134,8 @@ function writtenFields(ops: Operation[]): Set<string> {
   const out = new Set<string>();
   for (const op of ops) {
     if (op.notShown.some((n) => /payload|body shape/.test(n))) continue;
-    for (const k of Object.keys(op.requestBody?.schema ? flatten(op.requestBody.schema).properties ?? {} : {})) out.add(k);
+    for (const k of Object.keys(op.requestBody?.schema ? (flatten(op.requestBody.schema).properties ?? {}) : {}))
+      out.add(k);
   }
   return out;
 }
@@ -113,9 +159,11 @@ function faultsFor(spec: Spec, written: Set<string>, t: Target): GeneratedFault[
       const probe = structuredClone(sample);
       if (!m.apply(probe, site)) continue;
       const indeterminate =
-        optional && site.requiredInSomeShape ? `${field} is required by one documented shape of the body and not by the other, which the body may then be`
-        : optional && !site.presenceStated ? `the document does not say whether ${field} is always present`
-        : undefined;
+        optional && site.requiredInSomeShape
+          ? `${field} is required by one documented shape of the body and not by the other, which the body may then be`
+          : optional && !site.presenceStated
+            ? `the document does not say whether ${field} is always present`
+            : undefined;
       const name = `gen-${t.operationId ?? `error-${t.status}`}-${slug(field)}-${benign ? 'omitted' : m.kind}`;
       out.push({
         name,
@@ -134,7 +182,11 @@ function faultsFor(spec: Spec, written: Set<string>, t: Target): GeneratedFault[
         },
         demo: {
           steps: [{ req: sampleRequest(t.demoOp), res: json(demoStatus, structuredClone(sample)) }],
-          verify: (o: DemoOutcome) => expectAll([JSON.stringify(got(o)) === JSON.stringify(probe), `${field} not changed as described: ${JSON.stringify(got(o))}`]),
+          verify: (o: DemoOutcome) =>
+            expectAll([
+              JSON.stringify(got(o)) === JSON.stringify(probe),
+              `${field} not changed as described: ${JSON.stringify(got(o))}`,
+            ]),
         },
       });
     }
@@ -149,12 +201,43 @@ export function responseFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
   for (const op of ops) {
     const { family, suites } = placement(op.operationId);
     const ok = documentedSuccess(op);
-    if (ok) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: ok.key, schema: ok.schema, demoOp: op, family, suites, label: `the answers of ${op.method} ${op.pathTemplate}` }));
+    if (ok)
+      out.push(
+        ...faultsFor(spec, written, {
+          operationId: op.operationId,
+          status: ok.key,
+          schema: ok.schema,
+          demoOp: op,
+          family,
+          suites,
+          label: `the answers of ${op.method} ${op.pathTemplate}`,
+        }),
+      );
     const conflict = op.responses['409'];
-    if (conflict?.schema) out.push(...faultsFor(spec, written, { operationId: op.operationId, status: '409', schema: conflict.schema, demoOp: op, family, suites, label: `the 409 answers of ${op.method} ${op.pathTemplate}` }));
+    if (conflict?.schema)
+      out.push(
+        ...faultsFor(spec, written, {
+          operationId: op.operationId,
+          status: '409',
+          schema: conflict.schema,
+          demoOp: op,
+          family,
+          suites,
+          label: `the 409 answers of ${op.method} ${op.pathTemplate}`,
+        }),
+      );
   }
   for (const e of documentedErrors(ops)) {
-    out.push(...faultsFor(spec, written, { status: e.status, schema: e.schema, demoOp: e.op, family: ERROR_FAMILY, suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(), label: `the ${e.status} answers of every operation` }));
+    out.push(
+      ...faultsFor(spec, written, {
+        status: e.status,
+        schema: e.schema,
+        demoOp: e.op,
+        family: ERROR_FAMILY,
+        suites: [...new Set(['contract', ...errorSuites(e.status)])].sort(),
+        label: `the ${e.status} answers of every operation`,
+      }),
+    );
   }
   return out;
 }
@@ -162,7 +245,12 @@ export function responseFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
 /** Adds `conformExtra` to every object of the body except free-form maps. */
 function addExtra(v: unknown, key = ''): boolean {
   if (Array.isArray(v)) return v.map((x) => addExtra(x)).some(Boolean);
-  if (!v || typeof v !== 'object' || ['metadata', 'taxRates', 'config', 'usageFilter', 'properties', 'details'].includes(key)) return false;
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    ['metadata', 'taxRates', 'config', 'usageFilter', 'properties', 'details'].includes(key)
+  )
+    return false;
   const o = v as Json;
   let changed = false;
   for (const [k, x] of Object.entries(o)) changed = addExtra(x, k) || changed;
@@ -199,4 +287,3 @@ export function extraFieldVariants(spec: Spec, ops: Operation[]): GeneratedFault
     } satisfies GeneratedFault;
   });
 }
-

@@ -18,7 +18,13 @@ const CODINGS = {
   br: { encode: brotliCompressSync, decode: brotliDecompressSync },
 } as const;
 
-const sampleAnswer = () => json(200, { object: 'customer', id: 'cus_demo1', validTaxAddress: { valid: true, message: null }, metadata: { b: 1, a: 2 } });
+const sampleAnswer = () =>
+  json(200, {
+    object: 'customer',
+    id: 'cus_demo1',
+    validTaxAddress: { valid: true, message: null },
+    metadata: { b: 1, a: 2 },
+  });
 
 function encoded(coding: keyof typeof CODINGS): GeneratedFault {
   return {
@@ -32,11 +38,20 @@ function encoded(coding: keyof typeof CODINGS): GeneratedFault {
     onResponse(_r, res, ctx) {
       if (!res.body.length || res.headers['content-encoding']) return;
       ctx.applied();
-      return { ...res, headers: { ...res.headers, 'content-encoding': coding, vary: 'accept-encoding' }, body: CODINGS[coding].encode(res.body) };
+      return {
+        ...res,
+        headers: { ...res.headers, 'content-encoding': coding, vary: 'accept-encoding' },
+        body: CODINGS[coding].encode(res.body),
+      };
     },
     demo: {
       steps: [{ req: req('GET', '/v0/customers/cus_demo1'), res: sampleAnswer() }],
-      verify: (o: DemoOutcome) => expectAll([o.response.headers['content-encoding'] === coding && JSON.parse(CODINGS[coding].decode(o.response.body).toString('utf8')).id === 'cus_demo1', 'the body is not encoded as said']),
+      verify: (o: DemoOutcome) =>
+        expectAll([
+          o.response.headers['content-encoding'] === coding &&
+            JSON.parse(CODINGS[coding].decode(o.response.body).toString('utf8')).id === 'cus_demo1',
+          'the body is not encoded as said',
+        ]),
     },
   };
 }
@@ -84,10 +99,18 @@ const shuffled: GeneratedFault = {
     return { ...res, json: out, body: Buffer.from(JSON.stringify(out)) };
   },
   demo: {
-    steps: [{ req: req('GET', '/v0/customers/cus_demo1'), res: json(200, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8 }) }],
+    steps: [
+      {
+        req: req('GET', '/v0/customers/cus_demo1'),
+        res: json(200, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8 }),
+      },
+    ],
     verify: (o: DemoOutcome) => {
       const keys = Object.keys(JSON.parse(o.response.body.toString('utf8')));
-      return expectAll([keys.join('') !== 'abcdefgh' && [...keys].sort().join('') === 'abcdefgh', `keys ${keys.join('')}`]);
+      return expectAll([
+        keys.join('') !== 'abcdefgh' && [...keys].sort().join('') === 'abcdefgh',
+        `keys ${keys.join('')}`,
+      ]);
     },
   },
 };
@@ -107,7 +130,12 @@ function raised(factor: number): GeneratedFault {
       if (res.headers['x-ratelimit-limit'] !== undefined && (await listedEndpoint(r))) ctx.applied();
     },
     demo: {
-      steps: [{ req: req('GET', '/v0/customers'), res: json(200, { object: 'list', data: [] }, { 'x-ratelimit-limit': String(60 * factor) }) }],
+      steps: [
+        {
+          req: req('GET', '/v0/customers'),
+          res: json(200, { object: 'list', data: [] }, { 'x-ratelimit-limit': String(60 * factor) }),
+        },
+      ],
       verify: (o: DemoOutcome) => expectAll([o.applied > 0, 'not counted as applied']),
     },
   };
@@ -127,12 +155,34 @@ function limiter(model: LimiterModel<any>): GeneratedFault {
     target: { raiseRateLimits: 20 },
     ...hooks,
     demo: {
-      steps: [{ req: req('GET', '/v0/customers'), res: json(200, { object: 'list', data: [] }, { 'x-ratelimit-limit': '1200', 'x-ratelimit-remaining': '1199', 'x-ratelimit-reset': '6' }) }],
-      verify: (o: DemoOutcome) => expectAll([o.response.headers['x-ratelimit-limit'] === '60', `limit ${o.response.headers['x-ratelimit-limit']}`]),
+      steps: [
+        {
+          req: req('GET', '/v0/customers'),
+          res: json(
+            200,
+            { object: 'list', data: [] },
+            { 'x-ratelimit-limit': '1200', 'x-ratelimit-remaining': '1199', 'x-ratelimit-reset': '6' },
+          ),
+        },
+      ],
+      verify: (o: DemoOutcome) =>
+        expectAll([
+          o.response.headers['x-ratelimit-limit'] === '60',
+          `limit ${o.response.headers['x-ratelimit-limit']}`,
+        ]),
     },
   };
 }
 
 export function transportVariants(): GeneratedFault[] {
-  return [encoded('gzip'), encoded('deflate'), encoded('br'), shuffled, raised(10), raised(100), limiter(slidingWindow), limiter(tokenBucket)];
+  return [
+    encoded('gzip'),
+    encoded('deflate'),
+    encoded('br'),
+    shuffled,
+    raised(10),
+    raised(100),
+    limiter(slidingWindow),
+    limiter(tokenBucket),
+  ];
 }

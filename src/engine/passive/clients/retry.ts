@@ -85,12 +85,20 @@ export function retryUnit(): PassiveUnit {
       }
       if (chain && attempt) judgeAttempt(chain, o, ctx);
       if (o.record.status === 429) {
-        chain ??= { client: o.client, rejections: 0, lastEnd: 0, retryAfter: undefined, label: `${o.record.method} ${o.record.path.split('?')[0]}`, maxFailed: false };
+        chain ??= {
+          client: o.client,
+          rejections: 0,
+          lastEnd: 0,
+          retryAfter: undefined,
+          label: `${o.record.method} ${o.record.path.split('?')[0]}`,
+          maxFailed: false,
+        };
         chain.rejections += 1;
         chain.lastEnd = o.endMs;
         const ra = o.record.responseHeaders['retry-after'];
         // Seconds, or an HTTP-date read against the response's own date (else its arrival).
-        chain.retryAfter = ra === undefined ? undefined : (parseRetryAfter(ra, o.record.responseHeaders.date, o.endMs) ?? 'invalid');
+        chain.retryAfter =
+          ra === undefined ? undefined : (parseRetryAfter(ra, o.record.responseHeaders.date, o.endMs) ?? 'invalid');
         chains.set(key, chain);
       } else if (chain && attempt) {
         chains.delete(key);
@@ -115,7 +123,10 @@ function judgeAttempt(c: Chain, o: Observed, ctx: JudgeContext): void {
   if (required === undefined) {
     tally.note(`${c.label}: retry-after was not a number of seconds; the wait before attempt ${n} is not judged`);
   } else {
-    const why = c.retryAfter !== undefined ? `retry-after was ${c.retryAfter} s` : `no retry-after: ${required / 1000} s after rejection ${c.rejections}`;
+    const why =
+      c.retryAfter !== undefined
+        ? `retry-after was ${c.retryAfter} s`
+        : `no retry-after: ${required / 1000} s after rejection ${c.rejections}`;
     tally.check([RETRY_WAIT], gap >= required - WAIT_TOLERANCE_MS, () => ({
       source: 'passive:client-retry',
       title: gap < 100 ? 'Retried a 429 at once' : 'Retried a 429 too early',

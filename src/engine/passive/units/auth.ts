@@ -12,7 +12,18 @@ export const authUnit: PassiveUnit = {
   ruleIds: ['AUTH.BEARER.REQUIRED'],
   observe(o, ctx) {
     if (!o.documented || o.authenticated || o.record.status === undefined) return;
-    const scheme = o.record.requestHeaders.authorization === undefined ? 'without Authorization' : 'with an Authorization that is not a bearer token';
-    expect(ctx.server(this), 'auth', o, 'AUTH.BEARER.REQUIRED', o.record.status === 401, 'A request without credentials was not refused with 401', () => `sent ${scheme}; every operation requires Authorization: Bearer <API_KEY>`);
+    const scheme =
+      o.record.requestHeaders.authorization === undefined
+        ? 'without Authorization'
+        : 'with an Authorization that is not a bearer token';
+    expect(
+      ctx.server(this),
+      'auth',
+      o,
+      'AUTH.BEARER.REQUIRED',
+      o.record.status === 401,
+      'A request without credentials was not refused with 401',
+      () => `sent ${scheme}; every operation requires Authorization: Bearer <API_KEY>`,
+    );
   },
 };

@@ -15,7 +15,9 @@ export const checksUnit: PassiveUnit = {
     const tally = ctx.server(this);
     tally.exchanges += 1;
     if (o.record.transportError || o.record.bodyProblem) {
-      tally.note(`${o.record.method} ${o.operation?.pathTemplate ?? o.record.path.split('?')[0]}: ${o.record.transportError ?? o.record.bodyProblem}`);
+      tally.note(
+        `${o.record.method} ${o.operation?.pathTemplate ?? o.record.path.split('?')[0]}: ${o.record.transportError ?? o.record.bodyProblem}`,
+      );
       return;
     }
     const outcome = runChecks(o.exchange, { spec: ctx.spec, rules: ctx.rules, unauthenticated: !o.authenticated });

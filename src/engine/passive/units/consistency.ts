@@ -25,10 +25,25 @@ export function consistencyUnit(): PassiveUnit {
       const id = opId(o);
       const got = obj(o.got);
       const message = got?.message;
-      if (id && o.record.status === 429 && o.operation?.rateLimit && typeof message === 'string' && message.trim() !== '' && !tooManyMessage.has(id)) {
+      if (
+        id &&
+        o.record.status === 429 &&
+        o.operation?.rateLimit &&
+        typeof message === 'string' &&
+        message.trim() !== '' &&
+        !tooManyMessage.has(id)
+      ) {
         const t = ctx.server(this);
         for (const [other, m] of tooManyMessage) {
-          expect(t, U, o, 'RATE.EXCEEDED.BODY', m.trim() !== message.trim(), 'Two listed endpoints answer 429 with the same message', () => `the 429 message ${show(message)} is also that of ${other}; it is specific to the endpoint`);
+          expect(
+            t,
+            U,
+            o,
+            'RATE.EXCEEDED.BODY',
+            m.trim() !== message.trim(),
+            'Two listed endpoints answer 429 with the same message',
+            () => `the 429 message ${show(message)} is also that of ${other}; it is specific to the endpoint`,
+          );
         }
         tooManyMessage.set(id, message);
       }
@@ -36,16 +51,37 @@ export function consistencyUnit(): PassiveUnit {
       const t = ctx.server(this);
       if (id === 'createMerchant' && typeof got.id === 'string') {
         const sent = obj(o.sent) ?? {};
-        created.set(got.id, Object.fromEntries(MERCHANT_FIELDS.filter((f) => sent[f] !== undefined).map((f) => [f, sent[f]])));
+        created.set(
+          got.id,
+          Object.fromEntries(MERCHANT_FIELDS.filter((f) => sent[f] !== undefined).map((f) => [f, sent[f]])),
+        );
       } else if (id === 'getMerchant') {
         const sent = created.get(o.params.id);
         if (!sent) return;
         const differ = Object.entries(sent).filter(([k, v]) => !holds(got[k], v));
-        expect(t, U, o, 'MERCHANTS.GET.ROUND_TRIP', got.id === o.params.id && differ.length === 0, 'The merchant does not read back as created', () => `id ${show(got.id)}; ${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`);
+        expect(
+          t,
+          U,
+          o,
+          'MERCHANTS.GET.ROUND_TRIP',
+          got.id === o.params.id && differ.length === 0,
+          'The merchant does not read back as created',
+          () =>
+            `id ${show(got.id)}; ${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`,
+        );
       } else if (id === 'updateWebhooks' && typeof got.merchantId === 'string' && typeof got.createdAt === 'string') {
         const first = webhooksCreatedAt.get(got.merchantId);
         if (first === undefined) webhooksCreatedAt.set(got.merchantId, got.createdAt);
-        else expect(t, U, o, 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', Date.parse(first) === Date.parse(got.createdAt), 'Webhooks createdAt changed when delivery was toggled', () => `merchant ${got.merchantId}: createdAt was ${first}, now ${got.createdAt}`);
+        else
+          expect(
+            t,
+            U,
+            o,
+            'WEBHOOKS.CREATED_AT.FIRST_ENABLED',
+            Date.parse(first) === Date.parse(got.createdAt),
+            'Webhooks createdAt changed when delivery was toggled',
+            () => `merchant ${got.merchantId}: createdAt was ${first}, now ${got.createdAt}`,
+          );
       }
     },
   };

@@ -18,7 +18,12 @@ interface Family {
 }
 
 const FAMILIES: Record<string, Family> = {
-  deleteCustomer: { blocked: 'CUSTOMERS.DELETE.BLOCKED', count: 'CUSTOMERS.DELETE.BLOCKER_COUNT', itemField: 'status', errorValue: 'conflict' },
+  deleteCustomer: {
+    blocked: 'CUSTOMERS.DELETE.BLOCKED',
+    count: 'CUSTOMERS.DELETE.BLOCKER_COUNT',
+    itemField: 'status',
+    errorValue: 'conflict',
+  },
   deleteFee: { blocked: 'FEES.DELETE.BLOCKED', count: 'FEES.DELETE.BLOCKER_COUNT', itemField: 'invoiceDisplayName' },
 };
 
@@ -34,25 +39,39 @@ export const deleteBlockersUnit: PassiveUnit = {
     const body = obj(o.got) ?? {};
     const problems: string[] = [];
     if (typeof body.message !== 'string') problems.push('no message');
-    if (fam.errorValue ? body.error !== fam.errorValue : typeof body.error !== 'string') problems.push(`error ${show(body.error)}${fam.errorValue ? `, not ${fam.errorValue}` : ''}`);
+    if (fam.errorValue ? body.error !== fam.errorValue : typeof body.error !== 'string')
+      problems.push(`error ${show(body.error)}${fam.errorValue ? `, not ${fam.errorValue}` : ''}`);
     const blockers = obj(body.details)?.blockers;
-    if (!Array.isArray(blockers) || blockers.length === 0) problems.push(`details.blockers is ${show(blockers)}, not a non-empty array`);
+    if (!Array.isArray(blockers) || blockers.length === 0)
+      problems.push(`details.blockers is ${show(blockers)}, not a non-empty array`);
     const list = Array.isArray(blockers) ? blockers : [];
     list.forEach((b, i) => {
       const x = obj(b);
       if (typeof x?.type !== 'string' || x.type.trim() === '') problems.push(`blockers[${i}].type is ${show(x?.type)}`);
       if (!Number.isInteger(x?.count) || x!.count < 0) problems.push(`blockers[${i}].count is ${show(x?.count)}`);
       if (!Array.isArray(x?.items)) problems.push(`blockers[${i}].items is not an array`);
-      else x!.items.forEach((it: unknown, j: number) => {
-        const y = obj(it);
-        if (typeof y?.id !== 'string' || typeof y?.[fam.itemField] !== 'string') problems.push(`blockers[${i}].items[${j}] lacks id or ${fam.itemField}: ${show(it)}`);
-      });
+      else
+        x!.items.forEach((it: unknown, j: number) => {
+          const y = obj(it);
+          if (typeof y?.id !== 'string' || typeof y?.[fam.itemField] !== 'string')
+            problems.push(`blockers[${i}].items[${j}] lacks id or ${fam.itemField}: ${show(it)}`);
+        });
     });
-    expect(t, U, o, fam.blocked, problems.length === 0, 'Delete refused without the documented blockers body', () => problems.slice(0, 6).join('; '));
+    expect(t, U, o, fam.blocked, problems.length === 0, 'Delete refused without the documented blockers body', () =>
+      problems.slice(0, 6).join('; '),
+    );
     for (const [i, b] of list.entries()) {
       const x = obj(b);
       if (!x || !Array.isArray(x.items)) continue;
-      expect(t, U, o, fam.count, Number.isInteger(x.count) && x.count >= x.items.length, 'Blocker count below the items it lists', () => `blockers[${i}] (${show(x.type)}): count ${show(x.count)}, ${x.items.length} items`);
+      expect(
+        t,
+        U,
+        o,
+        fam.count,
+        Number.isInteger(x.count) && x.count >= x.items.length,
+        'Blocker count below the items it lists',
+        () => `blockers[${i}] (${show(x.type)}): count ${show(x.count)}, ${x.items.length} items`,
+      );
     }
   },
 };

@@ -14,12 +14,26 @@ import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
-  return [checksUnit, authUnit, validationUnit, answersUnit, migrationUnit, deleteBlockersUnit, rateCountingUnit(), laterReadsUnit(), partialUpdatesUnit(), consistencyUnit(), retryUnit(), clientRequestsUnit];
+  return [
+    checksUnit,
+    authUnit,
+    validationUnit,
+    answersUnit,
+    migrationUnit,
+    deleteBlockersUnit,
+    rateCountingUnit(),
+    laterReadsUnit(),
+    partialUpdatesUnit(),
+    consistencyUnit(),
+    retryUnit(),
+    clientRequestsUnit,
+  ];
 }
 
 /** Every rule a passive unit can judge, by scope. */
 export function passiveRuleIds(): { server: string[]; client: string[] } {
   const units = createUnits();
-  const of = (scope: PassiveUnit['scope']) => [...new Set(units.filter((u) => u.scope === scope).flatMap((u) => u.ruleIds))].sort();
+  const of = (scope: PassiveUnit['scope']) =>
+    [...new Set(units.filter((u) => u.scope === scope).flatMap((u) => u.ruleIds))].sort();
   return { server: of('server'), client: of('client') };
 }

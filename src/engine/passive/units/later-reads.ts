@@ -8,7 +8,18 @@
 import type { Tally } from '../tally.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
-import { expect, holds as holdsSent, is2xx, isDateTime, obj, opId, pathOf, sameJson, show, type Json } from './support.ts';
+import {
+  expect,
+  holds as holdsSent,
+  is2xx,
+  isDateTime,
+  obj,
+  opId,
+  pathOf,
+  sameJson,
+  show,
+  type Json,
+} from './support.ts';
 
 const U = 'later-reads';
 const READ_WINDOW_MS = 5 * 60_000;
@@ -40,15 +51,36 @@ const equalTo = (field: string, rule: string, value: unknown, lenient = false): 
   holds: (r) => (lenient ? holdsSent(r[field], value) : sameJson(r[field], value)),
 });
 
-const cleared = (field: string, rule: string): Expectation => ({ field, key: field, rule, what: `${field} cleared (null sent)`, holds: (r) => r[field] === undefined || r[field] === null });
+const cleared = (field: string, rule: string): Expectation => ({
+  field,
+  key: field,
+  rule,
+  what: `${field} cleared (null sent)`,
+  holds: (r) => r[field] === undefined || r[field] === null,
+});
 
 /** What a successful PATCH sets, by operation. */
 const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
   updateItem(sent) {
     const out: Expectation[] = [];
-    for (const f of ['name', 'catalogId', 'metadata']) if (sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED', sent[f]));
-    if (sent.archived === true) out.push({ field: 'archivedAt', key: 'archived', rule: 'ITEMS.ARCHIVED_AT.STATE', what: 'archived (archivedAt set)', holds: (r) => isDateTime(r.archivedAt) });
-    if (sent.archived === false) out.push({ field: 'archivedAt', key: 'archived', rule: 'ITEMS.ARCHIVED_AT.STATE', what: 'active (archivedAt null)', holds: (r) => r.archivedAt === null });
+    for (const f of ['name', 'catalogId', 'metadata'])
+      if (sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED', sent[f]));
+    if (sent.archived === true)
+      out.push({
+        field: 'archivedAt',
+        key: 'archived',
+        rule: 'ITEMS.ARCHIVED_AT.STATE',
+        what: 'archived (archivedAt set)',
+        holds: (r) => isDateTime(r.archivedAt),
+      });
+    if (sent.archived === false)
+      out.push({
+        field: 'archivedAt',
+        key: 'archived',
+        rule: 'ITEMS.ARCHIVED_AT.STATE',
+        what: 'active (archivedAt null)',
+        holds: (r) => r.archivedAt === null,
+      });
     return out;
   },
   updateCustomer(sent) {
@@ -84,7 +116,9 @@ const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
     return out;
   },
   updateSourceRule(sent) {
-    return ['conditions', 'description', 'enabled', 'name', 'order'].filter((f) => sent[f] !== undefined).map((f) => equalTo(f, 'SOURCE_RULES.UPDATE.PARTIAL', sent[f], true));
+    return ['conditions', 'description', 'enabled', 'name', 'order']
+      .filter((f) => sent[f] !== undefined)
+      .map((f) => equalTo(f, 'SOURCE_RULES.UPDATE.PARTIAL', sent[f], true));
   },
 };
 
@@ -106,7 +140,16 @@ export function laterReadsUnit(): PassiveUnit {
       if (sentAt(sentNow, e.key) !== undefined) continue;
       const ok = e.holds(got);
       if (ok === undefined) continue;
-      expect(t, U, o, e.rule, ok, 'A later read does not show what a PATCH set', () => `${(o.startMs - r.writeEnd) / 1000} s after a PATCH that set ${e.what}, the resource reads ${e.field} ${show(got[e.field])}`);
+      expect(
+        t,
+        U,
+        o,
+        e.rule,
+        ok,
+        'A later read does not show what a PATCH set',
+        () =>
+          `${(o.startMs - r.writeEnd) / 1000} s after a PATCH that set ${e.what}, the resource reads ${e.field} ${show(got[e.field])}`,
+      );
     }
   };
 
@@ -114,7 +157,15 @@ export function laterReadsUnit(): PassiveUnit {
     name: U,
     scope: 'server',
     title: 'PATCH semantics: later reads show what was sent',
-    ruleIds: ['ITEMS.UPDATE.APPLIED', 'ITEMS.ARCHIVED_AT.STATE', 'CUSTOMERS.TAX_ID.NULL_CLEARS', 'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS', 'CUSTOMERS.TAX_RATES.SINGLE_RATE', 'CUSTOMERS.NOTIFICATIONS.PARTIAL', 'SOURCE_RULES.UPDATE.PARTIAL'],
+    ruleIds: [
+      'ITEMS.UPDATE.APPLIED',
+      'ITEMS.ARCHIVED_AT.STATE',
+      'CUSTOMERS.TAX_ID.NULL_CLEARS',
+      'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS',
+      'CUSTOMERS.TAX_RATES.SINGLE_RATE',
+      'CUSTOMERS.NOTIFICATIONS.PARTIAL',
+      'SOURCE_RULES.UPDATE.PARTIAL',
+    ],
     observe(o, ctx) {
       const id = o.operation?.operationId;
       const status = o.record.status;
@@ -146,7 +197,9 @@ export function laterReadsUnit(): PassiveUnit {
       const fresh = expects(obj(o.sent) ?? {});
       const sentNow = obj(o.sent) ?? {};
       // Whatever this PATCH sent replaces what earlier ones set there.
-      const kept = (current?.expectations ?? []).filter((e) => sentAt(sentNow, e.key) === undefined && !fresh.some((f) => f.key === e.key));
+      const kept = (current?.expectations ?? []).filter(
+        (e) => sentAt(sentNow, e.key) === undefined && !fresh.some((f) => f.key === e.key),
+      );
       resources.set(key, { expectations: [...kept, ...fresh], writeEnd: o.endMs });
     },
   };

@@ -13,11 +13,20 @@ const WINDOW_MS = 5 * 60_000;
 
 /** Per PATCH operation: its rule, and the fields a PATCH not sending them keeps. */
 const PARTIAL: Record<string, { rule: string; fields: string[] }> = {
-  updateCustomer: { rule: 'CUSTOMERS.UPDATE.PARTIAL', fields: ['taxId', 'externalId', 'taxRates', 'notificationSettings'] },
+  updateCustomer: {
+    rule: 'CUSTOMERS.UPDATE.PARTIAL',
+    fields: ['taxId', 'externalId', 'taxRates', 'notificationSettings'],
+  },
   updateAlert: { rule: 'ALERTS.UPDATE.PARTIAL', fields: ['config', 'enabled', 'notifyPeriod', 'recipients'] },
-  updateAutoTopupConfig: { rule: 'WALLETS.AUTO_TOPUP.PARTIAL', fields: ['amount', 'threshold', 'paymentMethod', 'limit'] },
+  updateAutoTopupConfig: {
+    rule: 'WALLETS.AUTO_TOPUP.PARTIAL',
+    fields: ['amount', 'threshold', 'paymentMethod', 'limit'],
+  },
   updateItem: { rule: 'ITEMS.UPDATE.PARTIAL', fields: ['name', 'catalogId', 'metadata'] },
-  updateSourceRule: { rule: 'SOURCE_RULES.UPDATE.PARTIAL', fields: ['conditions', 'description', 'enabled', 'name', 'order'] },
+  updateSourceRule: {
+    rule: 'SOURCE_RULES.UPDATE.PARTIAL',
+    fields: ['conditions', 'description', 'enabled', 'name', 'order'],
+  },
 };
 
 interface Last {
@@ -52,7 +61,15 @@ export function partialUpdatesUnit(): PassiveUnit {
         const sent = obj(o.sent) ?? {};
         const changed = partial.fields.filter((f) => !(f in sent) && !sameJson(got[f], before!.answer[f]));
         if (partial.fields.some((f) => !(f in sent))) {
-          expect(ctx.server(this), U, o, partial.rule, changed.length === 0, 'A PATCH changed fields it did not send', () => changed.map((f) => `${f} was ${show(before!.answer[f])}, now ${show(got[f])}`).join('; '));
+          expect(
+            ctx.server(this),
+            U,
+            o,
+            partial.rule,
+            changed.length === 0,
+            'A PATCH changed fields it did not send',
+            () => changed.map((f) => `${f} was ${show(before!.answer[f])}, now ${show(got[f])}`).join('; '),
+          );
         }
       }
       last.set(key, { op: id, answer: got, end: o.endMs });

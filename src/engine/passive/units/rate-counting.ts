@@ -54,7 +54,8 @@ export function rateCountingUnit(): PassiveUnit {
       if (w && within && o.startMs < w.opened.receivedAt) return;
       if (!w || !within) {
         // A new window opens here: judged from its own reset, whatever came before.
-        if (h.limit !== undefined && h.reset !== undefined) windows.set(bucket, { opened: now, admitted: is2xx(o) ? 1 : 0, limit: h.limit });
+        if (h.limit !== undefined && h.reset !== undefined)
+          windows.set(bucket, { opened: now, admitted: is2xx(o) ? 1 : 0, limit: h.limit });
         else windows.delete(bucket);
         return;
       }
@@ -66,7 +67,16 @@ export function rateCountingUnit(): PassiveUnit {
       if (status === 429) t.judge('RATE.EXCEEDED.STATUS');
       else if (is2xx(o)) {
         w.admitted += 1;
-        expect(t, U, o, 'RATE.EXCEEDED.STATUS', false, 'Admitted above the limit within the window', () => `admission ${w.admitted} of a window whose x-ratelimit-limit is ${w.limit}: the window opened by the answer at ${new Date(w.opened.receivedAt).toISOString()} (x-ratelimit-reset ${w.opened.ex.responseHeaders['x-ratelimit-reset']}) surely lasted until this answer`);
+        expect(
+          t,
+          U,
+          o,
+          'RATE.EXCEEDED.STATUS',
+          false,
+          'Admitted above the limit within the window',
+          () =>
+            `admission ${w.admitted} of a window whose x-ratelimit-limit is ${w.limit}: the window opened by the answer at ${new Date(w.opened.receivedAt).toISOString()} (x-ratelimit-reset ${w.opened.ex.responseHeaders['x-ratelimit-reset']}) surely lasted until this answer`,
+        );
       }
     },
   };

@@ -5,11 +5,15 @@ import type { Observed } from '../types.ts';
 
 export type Json = Record<string, any>;
 
-export const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-export const is2xx = (o: Observed): boolean => o.record.status !== undefined && o.record.status >= 200 && o.record.status < 300;
-export const isDateTime = (v: unknown): boolean => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
+export const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+export const is2xx = (o: Observed): boolean =>
+  o.record.status !== undefined && o.record.status >= 200 && o.record.status < 300;
+export const isDateTime = (v: unknown): boolean =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
 export const sameJson = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
-export const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 120) ?? String(v));
+export const show = (v: unknown): string =>
+  v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 120) ?? String(v));
 
 /** `METHOD /path/template → status` of an exchange. */
 export function where(o: Observed): string {
@@ -25,8 +29,21 @@ export function opId(o: Observed): string | undefined {
  * Judges one condition of `ruleIds` on this exchange; on failure the finding says
  * `title` and `problem` with the exchange as evidence.
  */
-export function expect(tally: Tally, unit: string, o: Observed, ruleIds: string | string[], ok: boolean, title: string, problem: () => string): boolean {
-  return tally.check(Array.isArray(ruleIds) ? ruleIds : [ruleIds], ok, () => ({ source: `passive:${unit}`, title, message: `${where(o)}: ${problem()}`, exchange: o.exchange }));
+export function expect(
+  tally: Tally,
+  unit: string,
+  o: Observed,
+  ruleIds: string | string[],
+  ok: boolean,
+  title: string,
+  problem: () => string,
+): boolean {
+  return tally.check(Array.isArray(ruleIds) ? ruleIds : [ruleIds], ok, () => ({
+    source: `passive:${unit}`,
+    title,
+    message: `${where(o)}: ${problem()}`,
+    exchange: o.exchange,
+  }));
 }
 
 /** The query parameters of an exchange's path. */
@@ -37,7 +54,8 @@ export function queryOf(o: Observed): URLSearchParams {
 
 /** `read` holds what was `sent`: equal primitives, arrays item by item, every key of a sent object held in turn (extra keys allowed). */
 export function holds(read: unknown, sent: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(read) && read.length === sent.length && sent.every((v, i) => holds(read[i], v));
+  if (Array.isArray(sent))
+    return Array.isArray(read) && read.length === sent.length && sent.every((v, i) => holds(read[i], v));
   const s = obj(sent);
   if (!s) return sameJson(read, sent);
   const r = obj(read);

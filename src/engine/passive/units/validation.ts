@@ -9,7 +9,6 @@ import { CONSTRAINT_RULE as KIND_RULE } from '../../generators/constraints.ts';
 import type { PassiveUnit } from '../types.ts';
 import { brokenConstraints } from '../requests.ts';
 
-
 export const validationUnit: PassiveUnit = {
   name: 'validation',
   scope: 'server',
@@ -19,7 +18,13 @@ export const validationUnit: PassiveUnit = {
     const status = o.record.status;
     if (!o.documented || !o.operation || status === undefined) return;
     const [, query = ''] = o.record.path.split(/\?(.*)/s);
-    const { broken } = brokenConstraints(ctx.spec, { operationId: o.operation.operationId, pathParams: o.params, query, body: o.sent, bodyNotJson: false });
+    const { broken } = brokenConstraints(ctx.spec, {
+      operationId: o.operation.operationId,
+      pathParams: o.params,
+      query,
+      body: o.sent,
+      bodyNotJson: false,
+    });
     if (!broken.length) return;
     const accepted = (b: (typeof broken)[number]) => (b.constraint.location === 'path' ? [400, 404] : [400]);
     const tally = ctx.server(this);

@@ -43,7 +43,12 @@ export function view<T extends object>(doc: T): T {
 }
 
 /** Every matching document, paging through the repository. */
-export async function listAll<T extends object>(repo: Repository, type: string, merchantId: string, where?: Doc): Promise<Stored<T>[]> {
+export async function listAll<T extends object>(
+  repo: Repository,
+  type: string,
+  merchantId: string,
+  where?: Doc,
+): Promise<Stored<T>[]> {
   const out: Stored<T>[] = [];
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
@@ -57,11 +62,19 @@ export async function listAll<T extends object>(repo: Repository, type: string, 
  * Map of id -> document for the given ids (missing ones are absent). `share` locks each
  * found row FOR SHARE until the transaction ends (they are parents of what is written).
  */
-export async function getMany<T extends object>(repo: Repository, type: string, merchantId: string, ids: Iterable<string>, lock?: 'share'): Promise<Map<string, Stored<T>>> {
+export async function getMany<T extends object>(
+  repo: Repository,
+  type: string,
+  merchantId: string,
+  ids: Iterable<string>,
+  lock?: 'share',
+): Promise<Map<string, Stored<T>>> {
   const out = new Map<string, Stored<T>>();
   // Sorted: two transactions locking overlapping sets take the locks in one order.
   for (const id of [...new Set(ids)].sort()) {
-    const doc = lock ? await repo.getForShare<Stored<T>>(type, id, merchantId) : await repo.get<Stored<T>>(type, id, merchantId);
+    const doc = lock
+      ? await repo.getForShare<Stored<T>>(type, id, merchantId)
+      : await repo.get<Stored<T>>(type, id, merchantId);
     if (doc) out.set(id, doc);
   }
   return out;
@@ -78,7 +91,11 @@ export function isUniqueViolation(err: unknown): boolean {
  * (idempotency keys, per-merchant singletons, seeds): `created` tells which.
  */
 export async function insertOnce<T extends object>(
-  repo: Repository, type: string, merchantId: string, id: string, data: Doc,
+  repo: Repository,
+  type: string,
+  merchantId: string,
+  id: string,
+  data: Doc,
 ): Promise<{ doc: Stored<T>; created: boolean }> {
   const existing = await repo.get<Stored<T>>(type, id, merchantId);
   if (existing) return { doc: existing, created: false };

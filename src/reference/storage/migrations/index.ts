@@ -59,6 +59,7 @@ export async function migrate(db: Db, migrations: Migration[]): Promise<number[]
 /** Changes whenever a migration is added or edited (names the cached in-memory template). */
 export function migrationsKey(migrations: Migration[]): string {
   const h = createHash('sha256');
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) h.update(`${m.version}\0${m.name}\0${String(m.up)}\0`);
+  for (const m of [...migrations].sort((a, b) => a.version - b.version))
+    h.update(`${m.version}\0${m.name}\0${String(m.up)}\0`);
   return h.digest('hex').slice(0, 16);
 }

@@ -2,8 +2,13 @@
 import { scenario } from '../../../../src/engine/scenario.ts';
 
 for (const n of [1, 2, 3, 4]) {
-  scenario(['CUSTOMERS.GET.BY_ID'], `slow read ${n}`, async (t) => {
-    const res = await t.http.get(`/v0/customers/cus_slow${n}`);
-    t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
-  }, { concurrent: true });
+  scenario(
+    ['CUSTOMERS.GET.BY_ID'],
+    `slow read ${n}`,
+    async (t) => {
+      const res = await t.http.get(`/v0/customers/cus_slow${n}`);
+      t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
+    },
+    { concurrent: true },
+  );
 }

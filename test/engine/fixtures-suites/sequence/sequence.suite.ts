@@ -5,5 +5,10 @@ scenario(['RATE.CUSTOMERS_LIST.LIMIT'], 'three requests on a bucket of two', asy
   t.rateLimitScenario();
   const sent = [];
   for (let i = 0; i < 3; i++) sent.push(await t.http.get('/v0/customers'));
-  t.softExpectRule('RATE.CUSTOMERS_LIST.LIMIT', sent[2].status === 429, `request 3 of a window whose limit is 2 was admitted (${sent[2].status})`, sent[2]);
+  t.softExpectRule(
+    'RATE.CUSTOMERS_LIST.LIMIT',
+    sent[2].status === 429,
+    `request 3 of a window whose limit is 2 was admitted (${sent[2].status})`,
+    sent[2],
+  );
 });
