@@ -118,13 +118,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       'product',
       async () =>
         (
-          await root
-            .for('product')
-            .post('/v0/products', {
-              name: `Conform ${tag()}`,
-              description: 'conform fixtures',
-              merchantId: await merchantId(),
-            })
+          await root.for('product').post('/v0/products', {
+            name: `Conform ${tag()}`,
+            description: 'conform fixtures',
+            merchantId: await merchantId(),
+          })
         ).id as string,
     );
   const customer = async (a: Admin) => {

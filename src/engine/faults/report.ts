@@ -82,9 +82,7 @@ export function resultTable(report: FaultsReport): string[] {
 }
 
 /** Per kind of generated fault: caught / faults, flagged / benign, flagged / open. */
-export function kindRows(
-  report: FaultsReport,
-): Array<{
+export function kindRows(report: FaultsReport): Array<{
   kind: string;
   faults: number;
   caught: number;

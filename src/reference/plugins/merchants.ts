@@ -22,7 +22,7 @@ const MERCHANT_FIELDS = [
  *
  * The pattern every plugin follows: `config.operationId` names the spec operation, so
  * auth, rate limits and validation (path, query, body) happen before the handler runs;
- * the handler reads `request.auth.merchantId` and throws errors from ../errors.ts.
+ * the handler reads `request.auth.merchantId` and throws errors from ../domain/errors.ts.
  */
 export const merchantsPlugin: ResourcePlugin = {
   name: 'merchants',

@@ -1,0 +1,149 @@
+/**
+ * No file in src/ or suites/ is longer than 400 lines or has a line over 140 characters.
+ * The files past a limit today are listed with their counts: each may only shrink, and
+ * leaves the list once within both limits. Any other file past a limit fails.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAX_LINES = 400;
+const MAX_WIDTH = 140;
+
+interface Size {
+  lines: number;
+  /** Lines over MAX_WIDTH characters. */
+  wide: number;
+}
+
+/** Past a limit today: [lines, lines over 140 characters]. Shrink them; never add one. */
+const KNOWN: Record<string, Size> = {
+  'src/cli/commands/faults.ts': { lines: 389, wide: 2 },
+  'src/cli/commands/fixtures.ts': { lines: 158, wide: 2 },
+  'src/cli/commands/judge.ts': { lines: 83, wide: 1 },
+  'src/cli/commands/merge.ts': { lines: 100, wide: 1 },
+  'src/cli/commands/proxy.ts': { lines: 133, wide: 1 },
+  'src/cli/commands/run.ts': { lines: 493, wide: 3 },
+  'src/cli/passive.ts': { lines: 128, wide: 2 },
+  'src/engine/checks/object-name.ts': { lines: 49, wide: 1 },
+  'src/engine/checks/rate-headers.ts': { lines: 83, wide: 1 },
+  'src/engine/checks/too-many-requests.ts': { lines: 53, wide: 3 },
+  'src/engine/config/index.ts': { lines: 280, wide: 3 },
+  'src/engine/config/schema.ts': { lines: 131, wide: 6 },
+  'src/engine/faults/catalog/benign.ts': { lines: 593, wide: 3 },
+  'src/engine/faults/catalog/conventions.ts': { lines: 459, wide: 0 },
+  'src/engine/faults/catalog/items.ts': { lines: 352, wide: 1 },
+  'src/engine/faults/catalog/rate-limits.ts': { lines: 382, wide: 3 },
+  'src/engine/faults/catalog/version-migration.ts': { lines: 522, wide: 1 },
+  'src/engine/faults/catalog/webhooks.ts': { lines: 256, wide: 1 },
+  'src/engine/faults/generated/bounds.ts': { lines: 166, wide: 2 },
+  'src/engine/faults/generated/patch.ts': { lines: 222, wide: 2 },
+  'src/engine/faults/report.ts': { lines: 242, wide: 11 },
+  'src/engine/faults/runner.ts': { lines: 408, wide: 0 },
+  'src/engine/fixtures/file-pool.ts': { lines: 202, wide: 2 },
+  'src/engine/fixtures/file-skeleton.ts': { lines: 131, wide: 6 },
+  'src/engine/fixtures/file.ts': { lines: 562, wide: 2 },
+  'src/engine/fixtures/index.ts': { lines: 150, wide: 1 },
+  'src/engine/fixtures/module.ts': { lines: 57, wide: 1 },
+  'src/engine/fixtures/none.ts': { lines: 12, wide: 1 },
+  'src/engine/fixtures/reference.ts': { lines: 514, wide: 0 },
+  'src/engine/fixtures/types.ts': { lines: 180, wide: 1 },
+  'src/engine/generators/live.ts': { lines: 189, wide: 1 },
+  'src/engine/generators/requests.ts': { lines: 263, wide: 2 },
+  'src/engine/passive/clients/requests.ts': { lines: 36, wide: 1 },
+  'src/engine/passive/clients/retry.ts': { lines: 146, wide: 1 },
+  'src/engine/passive/not-judged.ts': { lines: 50, wide: 3 },
+  'src/engine/passive/report.ts': { lines: 107, wide: 1 },
+  'src/engine/passive/units/answers.ts': { lines: 457, wide: 2 },
+  'src/engine/passive/units/checks.ts': { lines: 31, wide: 1 },
+  'src/engine/passive/units/consistency.ts': { lines: 88, wide: 1 },
+  'src/engine/passive/units/rate-counting.ts': { lines: 83, wide: 1 },
+  'src/engine/ratelimit/driver.ts': { lines: 165, wide: 1 },
+  'src/engine/ratelimit/exhaust.ts': { lines: 305, wide: 8 },
+  'src/engine/ratelimit/follow-ups.ts': { lines: 241, wide: 10 },
+  'src/engine/reporters/html.ts': { lines: 191, wide: 19 },
+  'src/engine/reporters/junit.ts': { lines: 138, wide: 7 },
+  'src/engine/reporters/markdown.ts': { lines: 84, wide: 3 },
+  'src/engine/runner/index.ts': { lines: 116, wide: 1 },
+  'src/engine/scenario.ts': { lines: 325, wide: 1 },
+  'src/reference/domain/migration.ts': { lines: 138, wide: 1 },
+  'src/reference/plugins/subscriptions.ts': { lines: 231, wide: 1 },
+  'src/reference/ratelimit/limits.ts': { lines: 66, wide: 2 },
+  'src/reference/server.ts': { lines: 128, wide: 1 },
+  'suites/alerts.suite.ts': { lines: 232, wide: 4 },
+  'suites/auth.suite.ts': { lines: 255, wide: 2 },
+  'suites/billing-schedules.suite.ts': { lines: 271, wide: 4 },
+  'suites/contract.suite.ts': { lines: 371, wide: 2 },
+  'suites/customers.suite.ts': { lines: 314, wide: 1 },
+  'suites/isolation.suite.ts': { lines: 280, wide: 3 },
+  'suites/items.suite.ts': { lines: 445, wide: 1 },
+  'suites/products.suite.ts': { lines: 69, wide: 1 },
+  'suites/rate-limits.suite.ts': { lines: 264, wide: 2 },
+  'suites/source-rules.suite.ts': { lines: 100, wide: 1 },
+  'suites/version-migration.suite.ts': { lines: 628, wide: 8 },
+  'suites/webhooks.suite.ts': { lines: 236, wide: 3 },
+};
+
+function sizeOf(text: string): Size {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return { lines: lines.length, wide: lines.filter((l) => l.length > MAX_WIDTH).length };
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.(ts|js|mjs)$/.test(e.name) ? [path] : [];
+  });
+}
+
+/** What breaks the limits, given each file's size and the known exceptions. */
+export function sizeProblems(sizes: Record<string, Size>, known: Record<string, Size>): string[] {
+  const problems: string[] = [];
+  for (const [file, s] of Object.entries(sizes)) {
+    const k = known[file];
+    const over = s.lines > MAX_LINES || s.wide > 0;
+    if (!k) {
+      if (s.lines > MAX_LINES) problems.push(`${file}: ${s.lines} lines, more than ${MAX_LINES}`);
+      if (s.wide > 0) problems.push(`${file}: ${s.wide} line(s) over ${MAX_WIDTH} characters`);
+    } else if (!over) problems.push(`${file} is within the limits now: remove it from KNOWN`);
+    else if (s.lines > Math.max(k.lines, MAX_LINES) || s.wide > k.wide) {
+      problems.push(
+        `${file}: ${s.lines} lines and ${s.wide} wide, more than the ${k.lines} and ${k.wide} known: split it instead`,
+      );
+    }
+  }
+  for (const file of Object.keys(known)) if (!(file in sizes)) problems.push(`${file} is gone: remove it from KNOWN`);
+  return problems;
+}
+
+describe('file size', () => {
+  test(`no file in src/ or suites/ has more than ${MAX_LINES} lines or a line over ${MAX_WIDTH} characters`, () => {
+    const sizes: Record<string, Size> = {};
+    for (const dir of ['src', 'suites']) {
+      for (const path of sourceFiles(join(ROOT, dir))) sizes[relative(ROOT, path)] = sizeOf(readFileSync(path, 'utf8'));
+    }
+    expect(Object.keys(sizes).length).toBeGreaterThan(100);
+    expect(sizeProblems(sizes, KNOWN)).toEqual([]);
+  });
+
+  test('the check fails on a long file, a wide line, a known file that grew, and a stale exception', () => {
+    const long = 'x\n'.repeat(MAX_LINES + 1);
+    const wide = `${'y'.repeat(MAX_WIDTH + 1)}\n`;
+    expect(sizeProblems({ 'a.ts': sizeOf(long), 'b.ts': sizeOf(wide), 'c.ts': sizeOf('ok\n') }, {})).toEqual([
+      `a.ts: ${MAX_LINES + 1} lines, more than ${MAX_LINES}`,
+      `b.ts: 1 line(s) over ${MAX_WIDTH} characters`,
+    ]);
+    expect(sizeProblems({ 'a.ts': { lines: 450, wide: 0 } }, { 'a.ts': { lines: 440, wide: 0 } })[0]).toMatch(
+      /split it instead/,
+    );
+    expect(sizeProblems({ 'a.ts': { lines: 10, wide: 0 } }, { 'a.ts': { lines: 440, wide: 0 } })[0]).toMatch(
+      /remove it from KNOWN/,
+    );
+    expect(sizeProblems({}, { 'gone.ts': { lines: 440, wide: 0 } })[0]).toMatch(/is gone/);
+    expect(sizeProblems({ 'a.ts': { lines: 430, wide: 1 } }, { 'a.ts': { lines: 440, wide: 2 } })).toEqual([]);
+  });
+});
