@@ -70,7 +70,8 @@ scenario(
     t.expectRule(
       'ALERTS.LIST.OFFSET',
       ids.length === alertIds.length && seen.size === alertIds.length && alertIds.every((id) => seen.has(id)),
-      `offset ${b.data.length} holds the alerts after the default page: together they cover all ${alertIds.length} alerts once (got ${ids.length} ids, ${seen.size} distinct)`,
+      `offset ${b.data.length} holds the alerts after the default page: together they cover ` +
+        `all ${alertIds.length} alerts once (got ${ids.length} ids, ${seen.size} distinct)`,
       rest,
     );
   },
@@ -95,7 +96,8 @@ scenario(
       t.expectRule(
         'ALERTS.LIST.LIMIT_RANGE',
         b.data.length <= limit && b.data.length >= Math.min(limit, 2),
-        `limit ${limit}: a first page of a wallet with at least 2 alerts holds between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`,
+        `limit ${limit}: a first page of a wallet with at least 2 alerts holds ` +
+          `between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`,
         res,
       );
     }
@@ -168,7 +170,8 @@ scenario(
     t.expectRule(
       'ALERTS.UPDATE.OK',
       a.object === 'alert' && a.id === alertId && a.resourceId === walletId,
-      `the alert ${alertId} of wallet ${walletId} comes back (got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`,
+      `the alert ${alertId} of wallet ${walletId} comes back ` +
+        `(got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`,
       res,
     );
     t.expectRule(
@@ -176,7 +179,8 @@ scenario(
       a.enabled === false &&
         a.notifyPeriod === 7200 &&
         JSON.stringify(a.recipients) === JSON.stringify(body.recipients),
-      `enabled, notifyPeriod and recipients hold the values sent (got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
+      `enabled, notifyPeriod and recipients hold the values sent ` +
+        `(got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
       res,
     );
     // The contents of config are not shown: only that it is an object.

@@ -190,14 +190,17 @@ scenario(
 
 scenario(
   ['AUTH.MERCHANT.DEFAULT'],
-  'PATCH /v0/webhooks without merchantId, with a key of a merchant whose webhooks were never enabled, reaches that merchant (404), not another',
+  'PATCH /v0/webhooks without merchantId, with a key of a merchant whose webhooks were never ' +
+    'enabled, reaches that merchant (404), not another',
   async (t) => {
     const other = await t.fixture((f) => f.merchantWithoutWebhooks());
     const theirs = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
     t.expectRule(
       'AUTH.MERCHANT.DEFAULT',
       theirs.status === 404 || (theirs.body as { merchantId?: unknown } | undefined)?.merchantId === other.merchantId,
-      `a key of merchant ${other.merchantId} (webhooks never enabled) without merchantId got ${theirs.status} for merchant ${JSON.stringify((theirs.body as { merchantId?: unknown } | undefined)?.merchantId)}`,
+      `a key of merchant ${other.merchantId} (webhooks never enabled) without merchantId ` +
+        `got ${theirs.status} for ` +
+        `merchant ${JSON.stringify((theirs.body as { merchantId?: unknown } | undefined)?.merchantId)}`,
       theirs,
     );
   },

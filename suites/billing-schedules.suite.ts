@@ -22,7 +22,8 @@ function checkOwner(t: ScenarioContext, s: Json, ex: Exchange, orderId?: string)
   t.softExpectRule(
     'SCHEDULES.OWNER.EXACTLY_ONE',
     owners === 1,
-    `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, subscriptionId ${JSON.stringify(s.subscriptionId)})`,
+    `exactly one of orderId and subscriptionId is set (orderId ${JSON.stringify(s.orderId)}, ` +
+      `subscriptionId ${JSON.stringify(s.subscriptionId)})`,
     ex,
   );
   if (orderId)
@@ -90,7 +91,8 @@ scenario(
     if (!is2xx(res)) {
       // Which body fields are required is not shown: refusing this is the target's choice.
       t.notJudged(
-        `POST /v0/billingSchedules with orderId only answered ${res.status ?? res.transportError}: the required fields are not shown, so endDate defaulting is not judged`,
+        `POST /v0/billingSchedules with orderId only answered ${res.status ?? res.transportError}: the ` +
+          `required fields are not shown, so endDate defaulting is not judged`,
       );
     }
     const s = obj(res.body) ?? {};
@@ -209,12 +211,14 @@ scenario(
       const res = await t.http.get(path, { query: { limit: pageSize, offset } });
       if (!is2xx(res))
         t.notJudged(
-          `GET ${path}?limit=${pageSize}&offset=${offset} answered ${res.status ?? res.transportError}: paging parameters are not shown, paging not walked`,
+          `GET ${path}?limit=${pageSize}&offset=${offset} answered ${res.status ?? res.transportError}: ` +
+            `paging parameters are not shown, paging not walked`,
         );
       const page = checkPage(res);
       if (page.pagination.limit !== pageSize || page.pagination.offset !== offset) {
         t.notJudged(
-          `the target does not take limit/offset as paging parameters (answered limit ${page.pagination.limit}, offset ${page.pagination.offset}); paging not walked`,
+          `the target does not take limit/offset as paging parameters (answered ` +
+            `limit ${page.pagination.limit}, offset ${page.pagination.offset}); paging not walked`,
         );
       }
       t.softExpectRule(

@@ -58,7 +58,10 @@ interface OperationCases {
   destructiveNegatives?: boolean;
 }
 
-/** The path id of operations whose only documented constraint is that id: every case replaces it with a broken one, so no fixture is needed. */
+/**
+ * The path id of operations whose only documented constraint is that id: every case replaces it
+ * with a broken one, so no fixture is needed.
+ */
 const PLACEHOLDER_ID = 'placeholder-replaced-by-a-broken-id';
 const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
 const merchantId = async (t: ScenarioContext) =>
@@ -322,7 +325,8 @@ describe('contract: generated requests', () => {
     const ruleIds = [...new Set(constraints.flatMap((k) => rulesFor(c, k.pointer, k.kind)))];
     scenario(
       ruleIds,
-      `${where}: each documented constraint broken alone gets 400${constraints.some((k) => k.location === 'path') ? ' (404 allowed for a path id)' : ''}`,
+      `${where}: each documented constraint broken alone gets ` +
+        `400${constraints.some((k) => k.location === 'path') ? ' (404 allowed for a path id)' : ''}`,
       async (t) => {
         if (!c.positives && c.negativesOnly) t.note(`${c.operationId}: negatives only (${c.negativesOnly})`);
         const { ids, options } = await inputsOf(c, t);

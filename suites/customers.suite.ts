@@ -234,7 +234,8 @@ scenario(
       t.expectRule(
         'CUSTOMERS.NOTIFICATIONS.PARTIAL',
         shows(n) && FLAGS.every((k) => n[k] === expected[k]),
-        `PATCH notificationSettings {${flag}: ${value}} changes only ${flag}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(n)}`,
+        `PATCH notificationSettings {${flag}: ${value}} changes only ${flag}: ` +
+          `expected ${JSON.stringify(expected)}, got ${JSON.stringify(n)}`,
         res,
       );
     }

@@ -243,7 +243,8 @@ const CASES: Case[] = [
 for (const c of CASES) {
   scenario(
     [RULE],
-    `${c.operationId} with a key of another merchant, at the primary merchant's resource, is refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`,
+    `${c.operationId} with a key of another merchant, at the primary merchant's resource, is ` +
+      `refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`,
     async (t) => {
       const other = await t.fixture((f) => f.unmanagedMerchant());
       const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
@@ -253,7 +254,9 @@ for (const c of CASES) {
         if (is2xx(own)) await req.discard?.(t, own.body);
         else
           t.notJudged(
-            `${req.method} ${req.path} with the primary merchant's own key answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say nothing about isolation`,
+            `${req.method} ${req.path} with the primary merchant's own key ` +
+              `answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say ` +
+              `nothing about isolation`,
           );
       }
       const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
@@ -267,7 +270,8 @@ for (const c of CASES) {
       t.softExpectRule(
         RULE,
         !leaked,
-        `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`,
+        `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} ` +
+          `got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`,
         ex,
       );
       if (req.unchanged) {

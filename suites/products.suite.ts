@@ -33,7 +33,8 @@ scenario(
     t.expectRule(
       'PRODUCTS.CREATE.OBJECT',
       differ.length === 0,
-      `name, description, merchantId and metadata hold the values sent (differ: ${differ.map((k) => `${k}=${JSON.stringify(p[k])}`).join(', ')})`,
+      `name, description, merchantId and metadata hold the values sent ` +
+        `(differ: ${differ.map((k) => `${k}=${JSON.stringify(p[k])}`).join(', ')})`,
       res,
     );
     t.expectRule(

@@ -84,7 +84,9 @@ for (const ep of ENDPOINTS) {
   const bucketRules = ep.bucket === 'subscription' ? [ep.bucketRule, 'AUTH.ALLOWANCE.PER_MERCHANT'] : [ep.bucketRule];
   scenario(
     [ep.limitRule, ...COMMON, ...bucketRules, ...(short ? ['RATE.WINDOW.READMITS'] : [])],
-    `${ep.label}: ${ep.limit} per ${ep.windowSeconds} s per ${ep.bucket}: headers, counting, 429 past the limit, another ${ep.bucket} untouched${ep.bucket === 'subscription' ? ', keys of one merchant share it' : ''}${short ? ', admitted again after the reset' : ''}`,
+    `${ep.label}: ${ep.limit} per ${ep.windowSeconds} s per ${ep.bucket}: headers, counting, 429 ` +
+      `past the limit, another ${ep.bucket} ` +
+      `untouched${ep.bucket === 'subscription' ? ', keys of one merchant share it' : ''}${short ? ', admitted again after the reset' : ''}`,
     async (t) => {
       const d = new BucketDriver(t, ep);
       // Everything the follow-ups need is ready before the window opens.
@@ -172,7 +174,8 @@ scenario(
           t.softExpectRule(
             'RATE.BUCKET.PER_ENDPOINT',
             o.ex.status !== 429 && (was === undefined || now === undefined || now >= was - 1),
-            `with ${victim.label} used up on ${target.label}, ${others[i].label} went from remaining ${was} to ${now} (${statusOf(o)}) on one request`,
+            `with ${victim.label} used up on ${target.label}, ${others[i].label} went from ` +
+              `remaining ${was} to ${now} (${statusOf(o)}) on one request`,
             o.ex,
           );
         });

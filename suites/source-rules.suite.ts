@@ -77,7 +77,13 @@ scenario(
       t.expectRule(
         'SOURCE_RULES.UPDATE.PARTIAL',
         wrong.length === 0,
-        `PATCH ${JSON.stringify(patch)} changes those fields only (wrong: ${wrong.map((k) => `${k}: expected ${JSON.stringify(k in patch ? patch[k] : current[k])}, got ${JSON.stringify(next[k])}`).join('; ')})`,
+        `PATCH ${JSON.stringify(patch)} changes those fields only ` +
+          `(wrong: ${wrong
+            .map(
+              (k) =>
+                `${k}: expected ${JSON.stringify(k in patch ? patch[k] : current[k])}, got ${JSON.stringify(next[k])}`,
+            )
+            .join('; ')})`,
         ex,
       );
       current = next;

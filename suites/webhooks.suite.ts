@@ -126,7 +126,8 @@ scenario(
       t.softExpectRule(
         'WEBHOOKS.MERCHANT.NAMED',
         c.merchantId === other,
-        `the 200 answers the configuration of ${other}, the merchant named (got merchantId ${JSON.stringify(c.merchantId)}; the key's merchant is ${own})`,
+        `the 200 answers the configuration of ${other}, the merchant named (got ` +
+          `merchantId ${JSON.stringify(c.merchantId)}; the key's merchant is ${own})`,
         res,
       );
     } else {
@@ -151,7 +152,8 @@ scenario(
     t.expectRule(
       'WEBHOOKS.MERCHANT.UNMANAGED',
       res.status === 403 || res.status === 404,
-      `naming merchant ${other.merchantId}, which the key may not manage, is refused with 403 (or 404), got ${res.status ?? res.transportError}`,
+      `naming merchant ${other.merchantId}, which the key may not manage, is refused with 403 (or ` +
+        `404), got ${res.status ?? res.transportError}`,
       res,
     );
     t.softExpectRule(
@@ -165,7 +167,8 @@ scenario(
     t.softExpectRule(
       'WEBHOOKS.MERCHANT.UNMANAGED',
       own.status === 200 && bodyOf(own).merchantId === other.merchantId,
-      `the merchant's own key still reaches its configuration (got ${own.status ?? own.transportError}, merchantId ${JSON.stringify(bodyOf(own).merchantId)})`,
+      `the merchant's own key still reaches its configuration ` +
+        `(got ${own.status ?? own.transportError}, merchantId ${JSON.stringify(bodyOf(own).merchantId)})`,
       own,
     );
   },

@@ -281,7 +281,8 @@ export function scenario(
         return endWithout(
           ctx,
           record,
-          'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` or set `destructive: true` in conform.config.yaml',
+          'destructive scenario (deletes, refunds) not allowed on this target: mark it `sandbox: true` ' +
+            'or set `destructive: true` in conform.config.yaml',
           'destructive',
         );
       }

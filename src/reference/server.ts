@@ -53,7 +53,8 @@ function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): Ro
       const answer = await handler.call(this, request, reply);
       if (reply.sent)
         throw new Error(
-          `${request.method} ${request.routeOptions.url}: the handler sent its reply before its transaction committed; return the body instead`,
+          `${request.method} ${request.routeOptions.url}: the handler sent its reply before its ` +
+            `transaction committed; return the body instead`,
         );
       return answer;
     });

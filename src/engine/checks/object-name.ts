@@ -1,6 +1,9 @@
 import { defineCheck, is2xx, finding, isObject, describeStatus, judgeableResponse } from './types.ts';
 
-/** The `object` value a response schema fixes (properties.object.const or a one-value enum), looking through allOf/$ref-free compositions. */
+/**
+ * The `object` value a response schema fixes (properties.object.const or a one-value enum),
+ * looking through allOf/$ref-free compositions.
+ */
 export function expectedObjectName(schema: unknown, depth = 0): string | undefined {
   if (!isObject(schema) || depth > 6) return undefined;
   const props = schema.properties;

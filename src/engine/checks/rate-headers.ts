@@ -21,7 +21,8 @@ export const rateHeaders = defineCheck({
     'RATE.RESET.WITHIN_WINDOW',
   ],
   description:
-    'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, reset within the window, on the listed endpoints.',
+    'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, ' +
+    'reset within the window, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const rl = op?.rateLimit;
     if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return;

@@ -12,7 +12,8 @@ export const tooManyRequests = defineCheck({
   name: 'too-many-requests',
   ruleIds: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
   description:
-    'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after (required on the listed endpoints) gives seconds or an HTTP-date.',
+    'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after ' +
+    '(required on the listed endpoints) gives seconds or an HTTP-date.',
   evaluate(ex, _ctx, op) {
     if (ex.status !== 429 || !op) return;
     const findings: Finding[] = [];
@@ -24,7 +25,8 @@ export const tooManyRequests = defineCheck({
           'too-many-requests',
           ['RATE.RETRY_AFTER.ON_429'],
           '429 without a readable retry-after',
-          `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; it must give the seconds to wait (or the HTTP-date to retry at).`,
+          `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; ` +
+            `it must give the seconds to wait (or the HTTP-date to retry at).`,
           ex,
         ),
       );
@@ -33,7 +35,8 @@ export const tooManyRequests = defineCheck({
     // The document asks for an endpoint-specific message: an empty one says nothing.
     if (!isObject(b) || b.error !== 'rate_limit_exceeded' || typeof b.message !== 'string' || b.message.trim() === '') {
       const got = isObject(b)
-        ? `error ${JSON.stringify(b.error ?? null)}, message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}`
+        ? `error ${JSON.stringify(b.error ?? null)}, ` +
+          `message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}`
         : 'no JSON object body';
       findings.push(
         finding(

@@ -11,11 +11,14 @@ export interface PassiveNotJudged {
 }
 
 const UNATTRIBUTABLE_BUCKETS =
-  'traffic does not show which merchant a key belongs to, nor the traffic that does not pass here: which requests share a bucket cannot be attributed';
+  'traffic does not show which merchant a key belongs to, nor the traffic that does not pass ' +
+  'here: which requests share a bucket cannot be attributed';
 const UNATTRIBUTABLE_COUNTS =
-  'unseen traffic on the bucket (other keys, the dashboard, clients not behind the proxy) may explain a 429 or a count: not attributable from traffic';
+  'unseen traffic on the bucket (other keys, the dashboard, clients not behind the proxy) may ' +
+  'explain a 429 or a count: not attributable from traffic';
 const SCENARIOS_ONLY =
-  "needs requests no client sent (fixtures in given states, unknown ids, other merchants' keys, reads of what was changed): judged by the scenarios of conform run";
+  "needs requests no client sent (fixtures in given states, unknown ids, other merchants' keys, " +
+  'reads of what was changed): judged by the scenarios of conform run';
 export const UNTOUCHED = 'no exchange of the traffic touched it';
 
 function reasonFor(rule: Rule): string {

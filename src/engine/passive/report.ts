@@ -72,7 +72,9 @@ export function buildPassiveReport(input: PassiveReportInput): Report {
     suites: ['traffic', 'clients'],
     fixtures: {
       strategy: 'none',
-      reason: `passive judgement of ${input.source}: ${o.exchanges} exchanges from ${o.clients.length} client(s); rules no exchange touched are not judged`,
+      reason:
+        `passive judgement of ${input.source}: ${o.exchanges} exchanges from ${o.clients.length} ` +
+        `client(s); rules no exchange touched are not judged`,
     },
     destructive: false,
     ...(input.specVersion ? { specVersion: input.specVersion } : {}),

@@ -119,7 +119,8 @@ export class BucketDriver {
     if (this.ep.operationId === 'createInvoiceLineItems' && key !== undefined && !this.noted) {
       this.noted = true;
       this.t.note(
-        `${this.ep.label} on merchant ${merchantId}: the fixtures' body names a draft invoice of the primary merchant, so this merchant's requests may be refused (404); they still count in its bucket`,
+        `${this.ep.label} on merchant ${merchantId}: the fixtures' body names a draft invoice of the ` +
+          `primary merchant, so this merchant's requests may be refused (404); they still count in its bucket`,
       );
     }
     return {

@@ -48,7 +48,9 @@ export async function openWindow(d: BucketDriver, target: BucketTarget): Promise
     const wait = fresh || i > 0 ? undefined : d.waitFor(probe);
     if (wait === undefined) return { probe, fresh };
     d.t.note(
-      `${d.ep.label} on ${target.label}: bucket found in use (remaining ${probe.ex.responseHeaders[REMAINING]} of ${probe.ex.responseHeaders[LIMIT]}); waiting ${wait} s for its window to reset`,
+      `${d.ep.label} on ${target.label}: bucket found in use ` +
+        `(remaining ${probe.ex.responseHeaders[REMAINING]} of ${probe.ex.responseHeaders[LIMIT]}); ` +
+        `waiting ${wait} s for its window to reset`,
     );
     await d.sleep(wait * 1000 + MARGIN_MS);
   }
@@ -111,7 +113,9 @@ class WindowCount {
     t.softExpectRule(
       'RATE.REMAINING.DECREMENTS',
       fell >= counted - back,
-      `${ep.label}: remaining fell by ${fell} (from ${start} to ${this.lowest}) over ${this.admitted - 1} more requests counted in one window, of which at most ${back} could have been given back`,
+      `${ep.label}: remaining fell by ${fell} (from ${start} to ${this.lowest}) ` +
+        `over ${this.admitted - 1} more requests counted in one window, of which at most ${back} could ` +
+        `have been given back`,
       this.latest.ex,
     );
   }
@@ -208,7 +212,9 @@ export async function exhaust(
       }
       return {
         exhausted: false,
-        reason: `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)`,
+        reason:
+          `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than ` +
+          `the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)`,
       };
     }
 
@@ -234,12 +240,14 @@ export async function exhaust(
         t.softExpectRule(
           'RATE.REMAINING.DECREMENTS',
           counted,
-          `${ep.label}: remaining went from ${before} to ${after} on one counted request${back ? ` (at most ${back} given back meanwhile)` : ''}`,
+          `${ep.label}: remaining went from ${before} to ${after} on one counted ` +
+            `request${back ? ` (at most ${back} given back meanwhile)` : ''}`,
           cur.ex,
         );
       } else if (after !== undefined && after >= before) {
         t.note(
-          `${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the window may have reset already; not compared`,
+          `${ep.label} on ${target.label}: remaining went from ${before} to ${after}, answered when the ` +
+            `window may have reset already; not compared`,
         );
       }
       prev = cur;
@@ -261,7 +269,8 @@ export async function exhaust(
         t.expectRule(
           'RATE.EXCEEDED.STATUS',
           false,
-          `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose x-ratelimit-limit is ${window.limit}`,
+          `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose ` +
+            `x-ratelimit-limit is ${window.limit}`,
           window.last.ex,
         );
       const extra = await d.send(target);
@@ -269,7 +278,10 @@ export async function exhaust(
       else {
         admitted += 1;
         if (!window.add(extra)) {
-          why = `request ${admitted} was admitted (${statusOf(extra)}, remaining ${extra.ex.responseHeaders[REMAINING]}) after the window the first one was counted in may have reset`;
+          why =
+            `request ${admitted} was admitted (${statusOf(extra)}, ` +
+            `remaining ${extra.ex.responseHeaders[REMAINING]}) after the window the first one was counted ` +
+            `in may have reset`;
           break;
         }
       }
@@ -300,6 +312,9 @@ export async function exhaust(
   }
   return {
     exhausted: false,
-    reason: `${ep.label}: no 429 in ${ATTEMPTS} fresh windows, and every request admitted past the limit may have been counted in a later window (${why}); the target's windows cannot be told apart at the pace the suite sends`,
+    reason:
+      `${ep.label}: no 429 in ${ATTEMPTS} fresh windows, and every request admitted past the limit ` +
+      `may have been counted in a later window (${why}); the target's windows cannot be told apart at ` +
+      `the pace the suite sends`,
   };
 }

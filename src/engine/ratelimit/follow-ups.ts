@@ -23,7 +23,8 @@ export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<vo
     );
   } else {
     d.t.note(
-      `${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the window of the 429 may have reset already; not judged`,
+      `${d.ep.label}: a second request past the limit of ${done.target.label} was admitted when the ` +
+        `window of the 429 may have reset already; not judged`,
     );
   }
   settle(done, again);
@@ -62,7 +63,8 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
   }
   t.ruleNotJudged(
     'AUTH.ALLOWANCE.PER_MERCHANT',
-    `${ep.label}: another key of the merchant was admitted on a used-up bucket only when the window of the 429 may have reset already (${ATTEMPTS} tries)`,
+    `${ep.label}: another key of the merchant was admitted on a used-up bucket only when the ` +
+      `window of the 429 may have reset already (${ATTEMPTS} tries)`,
     'target',
   );
   return done;
@@ -110,7 +112,9 @@ export async function otherBefore(
       return { target: other, room: 1 };
     }
     d.t.note(
-      `${d.ep.label}: ${other.label} had no request left (remaining ${probe.ex.responseHeaders[REMAINING] ?? 'not given'}, ${statusOf(probe)}) before ${first.label} was used up: earlier traffic within its window`,
+      `${d.ep.label}: ${other.label} had no request left ` +
+        `(remaining ${probe.ex.responseHeaders[REMAINING] ?? 'not given'}, ${statusOf(probe)}) ` +
+        `before ${first.label} was used up: earlier traffic within its window`,
     );
     const next = attempt < ATTEMPTS ? await d.fresh() : undefined;
     if (!next || !next.alone || sameBucket(d, first, next)) return { target: other, room: 0 };
@@ -146,7 +150,8 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   if (o.ex.status === 429 && other.room < 1) {
     t.ruleNotJudged(
       ep.bucketRule,
-      `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up (earlier traffic within its window, e.g. a previous run): its 429 is not attributable`,
+      `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up ` +
+        `(earlier traffic within its window, e.g. a previous run): its 429 is not attributable`,
       'target',
     );
     return;
@@ -154,7 +159,8 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   t.softExpectRule(
     ep.bucketRule,
     o.ex.status !== 429,
-    `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it had ${other.room} request(s) left before, and only this scenario sends on it)`,
+    `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it ` +
+      `had ${other.room} request(s) left before, and only this scenario sends on it)`,
     o.ex,
   );
   const now = rateHeaders(o.ex).remaining;
@@ -162,7 +168,8 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
     t.softExpectRule(
       ep.bucketRule,
       now !== undefined && now >= other.was - 1,
-      `with the bucket of ${done.target.label} used up, ${target.label} went from remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`,
+      `with the bucket of ${done.target.label} used up, ${target.label} went from ` +
+        `remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`,
       o.ex,
     );
   }
@@ -196,7 +203,8 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   t.softExpectRule(
     'RATE.WINDOW.READMITS',
     o.ex.status !== 429,
-    `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s the ${last === done.rejected ? '429' : 'last admission'} gave had passed`,
+    `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s ` +
+      `the ${last === done.rejected ? '429' : 'last admission'} gave had passed`,
     o.ex,
   );
 }
@@ -220,7 +228,11 @@ export async function keysShareBucket(
     if (a1.ex.status === 429 || r1 === undefined || r1 < 2 || until === undefined || until - d.clock.now() < 1000) {
       const wait = d.waitFor(a1);
       if (wait === undefined)
-        return `${ep.label}: the primary merchant's bucket is nearly used up by other traffic (remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and this profile does not wait that long`;
+        return (
+          `${ep.label}: the primary merchant's bucket is nearly used up by other traffic ` +
+          `(remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and ` +
+          `this profile does not wait that long`
+        );
       await d.sleep(wait * 1000 + MARGIN_MS);
       continue;
     }
@@ -233,9 +245,14 @@ export async function keysShareBucket(
     const r2 = rateHeaders(b1.ex).remaining;
     const r3 = rateHeaders(a2.ex).remaining;
     const shared = r2 !== undefined && r3 !== undefined && r2 < r1 && r3 < r2;
-    const message = `remaining went ${r1} (key A), ${r2} (key B), ${r3} (key A) within one window: the keys of merchant ${target.merchantId ?? ''} do not draw on one bucket`;
+    const message =
+      `remaining went ${r1} (key A), ${r2} (key B), ${r3} (key A) within one window: the keys of ` +
+      `merchant ${target.merchantId ?? ''} do not draw on one bucket`;
     for (const id of ruleIds) t.softExpectRule(id, shared, message, b1.ex);
     return undefined;
   }
-  return `${ep.label}: in ${ATTEMPTS} tries, no window of the primary merchant surely lasted for three requests (its x-ratelimit-reset too short or too coarse to tell)`;
+  return (
+    `${ep.label}: in ${ATTEMPTS} tries, no window of the primary merchant surely lasted for three ` +
+    `requests (its x-ratelimit-reset too short or too coarse to tell)`
+  );
 }

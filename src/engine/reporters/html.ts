@@ -66,7 +66,8 @@ function failureHtml(f: RuleFailure): string {
   }
   if (f.replaySequence)
     parts.push(
-      `<details open><summary>replay the whole sequence (bash; the last request alone does not reproduce it)</summary><pre>${htmlEscape(f.replaySequence)}</pre></details>`,
+      '<details open><summary>replay the whole sequence (bash; the last request alone does not reproduce it)</summary>' +
+        `<pre>${htmlEscape(f.replaySequence)}</pre></details>`,
     );
   else if (f.replay) parts.push(`<div>replay:</div><pre>${htmlEscape(f.replay)}</pre>`);
   if (f.seed !== undefined) parts.push(`<div class="reasons">seed ${f.seed}</div>`);
@@ -78,22 +79,27 @@ function engineErrorHtml(r: RuleVerdict): string {
   return r.engineErrors
     .map(
       (e) =>
-        `<div><strong>${htmlEscape(e.scenario ?? e.source)}</strong>: ${htmlEscape(e.message)}</div>${e.stack ? `<pre>${htmlEscape(e.stack)}</pre>` : ''}`,
+        `<div><strong>${htmlEscape(e.scenario ?? e.source)}</strong>: ${htmlEscape(e.message)}</div>` +
+        (e.stack ? `<pre>${htmlEscape(e.stack)}</pre>` : ''),
     )
     .join('');
 }
 
 function ruleHtml(r: RuleVerdict): string {
-  const badge = `<span class="badge ${r.verdict}">${LABEL[r.verdict]}</span>${r.scope === 'tool' ? ` <span class="badge tool">${htmlEscape(r.kind)} rule</span>` : ''}`;
+  const toolBadge = r.scope === 'tool' ? ` <span class="badge tool">${htmlEscape(r.kind)} rule</span>` : '';
+  const badge = `<span class="badge ${r.verdict}">${LABEL[r.verdict]}</span>${toolBadge}`;
   const head = `${badge} <span class="id">${htmlEscape(r.id)}</span> <span class="stmt">${htmlEscape(r.statement)}</span>`;
+  const notJudged = r.notJudged.map((n) => `${htmlEscape(CATEGORY_LABEL[n.category])}: ${htmlEscape(n.reason)}`);
   const reasons =
     r.verdict === 'not_judged'
-      ? `<div class="reasons">${r.notJudged.map((n) => `${htmlEscape(CATEGORY_LABEL[n.category])}: ${htmlEscape(n.reason)}`).join('<br>')}</div>`
+      ? `<div class="reasons">${notJudged.join('<br>')}</div>`
       : r.verdict === 'passed'
         ? `<div class="reasons">${r.judgements} judgement${r.judgements === 1 ? '' : 's'}</div>`
         : '';
+  const kept = r.failureCount > r.failures.length ? ` (${r.failures.length} kept as evidence)` : '';
   const evidence = r.failures.length
-    ? `<details open><summary>${r.failureCount} finding${r.failureCount > 1 ? 's' : ''}${r.failureCount > r.failures.length ? ` (${r.failures.length} kept as evidence)` : ''}</summary>${r.failures.map(failureHtml).join('<hr>')}</details>`
+    ? `<details open><summary>${r.failureCount} finding${r.failureCount > 1 ? 's' : ''}${kept}</summary>` +
+      `${r.failures.map(failureHtml).join('<hr>')}</details>`
     : '';
   const errors =
     r.verdict === 'engine_error'
@@ -107,31 +113,71 @@ function notJudgedSection(report: Report): string {
   if (!groups.length) return '';
   const gaps = report.summary.gaps;
   const gapLine = gaps.unaccepted.length
-    ? `<p class="verdict-failed-text"><strong>${gaps.unaccepted.length} rule(s) went unjudged for a missing fixture or credential</strong> (exit 3): provide the fixtures, or accept the gap with <code>--allow-unjudged</code>, <code>allowUnjudged</code> or <code>minJudged</code>.</p>`
+    ? `<p class="verdict-failed-text"><strong>${gaps.unaccepted.length} rule(s) went unjudged for a missing fixture ` +
+      'or credential</strong> (exit 3): provide the fixtures, or accept the gap with ' +
+      '<code>--allow-unjudged</code>, <code>allowUnjudged</code> or <code>minJudged</code>.</p>'
     : gaps.accepted.length
       ? `<p>${gaps.accepted.length} rule(s) unjudged for a missing fixture or credential: gap accepted by the configuration.</p>`
       : '';
+  const link = (id: string) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`;
   const rows = groups
     .map(
       (g) =>
-        `<tr><td>${htmlEscape(CATEGORY_LABEL[g.category])}</td><td>${htmlEscape(g.reason)}</td><td>${g.ruleIds.map((id) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`).join(', ')}</td></tr>`,
+        `<tr><td>${htmlEscape(CATEGORY_LABEL[g.category])}</td><td>${htmlEscape(g.reason)}</td>` +
+        `<td>${g.ruleIds.map(link).join(', ')}</td></tr>`,
     )
     .join('');
-  return `<section id="not-judged"><h2>Not judged (${report.summary.rules.notJudged} rules)</h2>${gapLine}<table><thead><tr><th>Why</th><th>Reason</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return (
+    `<section id="not-judged"><h2>Not judged (${report.summary.rules.notJudged} rules)</h2>${gapLine}` +
+    `<table><thead><tr><th>Why</th><th>Reason</th><th>Rules</th></tr></thead><tbody>${rows}</tbody></table></section>`
+  );
 }
 
 /** The very top of the page for the person whose gate went red: each failed rule, linked to its evidence. */
 function failedSection(rules: RuleVerdict[]): string {
   const failed = rules.filter((r) => r.verdict === 'failed');
   if (!failed.length) return '';
+  const more = (r: RuleVerdict) =>
+    r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : '';
   const items = failed.map(
     (r) =>
-      `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : ''}</div></li>`,
+      `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}` +
+      `<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${more(r)}</div></li>`,
   );
-  return `<section id="failed-rules"><h2>Failed (${failed.length} rule${failed.length > 1 ? 's' : ''})</h2><ol>${items.join('')}</ol></section>`;
+  const count = `${failed.length} rule${failed.length > 1 ? 's' : ''}`;
+  return `<section id="failed-rules"><h2>Failed (${count})</h2><ol>${items.join('')}</ol></section>`;
 }
 
 const cell = (n: number) => `<td class="n${n > 0 ? ' hot' : ''}">${n}</td>`;
+
+/** The run's line under the headline: target, profile, seed, fixtures, shard, duration, start and id. */
+function metaLine(run: Report['run']): string {
+  return [
+    'Billing and Monetization Service',
+    `${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''}`,
+    `profile ${run.profile}`,
+    `seed ${run.seed}`,
+    `fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''}`,
+    `${(run.durationMs / 1000).toFixed(1)} s`,
+    htmlEscape(run.startedAt),
+    `run ${htmlEscape(run.id)}`,
+  ].join(' · ');
+}
+
+/** The counts of rules and scenarios, with a link to the advisory notes. */
+function overview(s: Report['summary'], notes: number): string {
+  const notesLink = notes
+    ? ` · <a href="#notes">${notes} advisory note${notes > 1 ? 's' : ''}</a>, counted apart: never failures`
+    : '';
+  return (
+    `<span class="badge failed">${s.rules.failed} failed</span> ` +
+    `<span class="badge passed">${s.rules.passed} passed</span> ` +
+    `<span class="badge not_judged">${s.rules.notJudged} not judged</span> ` +
+    `<span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ` +
+    `${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ` +
+    `${s.scenarios.error} engine errors)${notesLink}`
+  );
+}
 
 export function renderHtml(report: Report): string {
   const { run, summary: s } = report;
@@ -140,24 +186,35 @@ export function renderHtml(report: Report): string {
   const sections = new Map<string, RuleVerdict[]>();
   for (const r of target) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
   const order = (rs: RuleVerdict[]) => [...rs].sort((a, b) => rank(a) - rank(b));
+  const familyCell = (family: string, failed: number) => {
+    if (!failed) return htmlEscape(family);
+    const first = target.find((r) => r.family === family && r.verdict === 'failed');
+    return `<a href="#${htmlEscape(first?.id ?? '')}">${htmlEscape(family)}</a>`;
+  };
   const familyRows = s.families
     .map(
       (f) =>
-        `<tr><td>${f.failed ? `<a href="#${htmlEscape(target.find((r) => r.family === f.family && r.verdict === 'failed')?.id ?? '')}">${htmlEscape(f.family)}</a>` : htmlEscape(f.family)}</td><td class="n">${f.passed}</td>${cell(f.failed)}<td class="n">${f.notJudged}</td>${cell(f.engineError)}</tr>`,
+        `<tr><td>${familyCell(f.family, f.failed)}</td><td class="n">${f.passed}</td>${cell(f.failed)}` +
+        `<td class="n">${f.notJudged}</td>${cell(f.engineError)}</tr>`,
     )
     .join('');
   const matrix = report.rules
     .map(
       (r) =>
-        `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td><td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td><td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`,
+        `<tr><td><a href="#${htmlEscape(r.id)}">${htmlEscape(r.id)}</a></td><td>${htmlEscape(r.section)}</td>` +
+        `<td>${htmlEscape(r.kind)}</td><td class="c">${r.scenarios.length}</td><td class="c">${r.judgements}</td>` +
+        `<td><span class="badge ${r.verdict}">${LABEL[r.verdict]}</span></td></tr>`,
     )
     .join('');
   const notes = report.scenarios.flatMap((sc) => sc.notes.map((n) => `${sc.suite} › ${sc.title}: ${n}`));
   const notesHtml = notes.length
-    ? `<details id="notes"><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} (never failures, never judgements)</summary><ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>`
+    ? `<details id="notes"><summary>${notes.length} advisory note${notes.length > 1 ? 's' : ''} ` +
+      '(never failures, never judgements)</summary>' +
+      `<ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>`
     : '';
+  const errorText = report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n');
   const errors = report.errors.length
-    ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n'))}</pre></section>`
+    ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(errorText)}</pre></section>`
     : '';
   const apart = [
     s.rules.notApplicable ? `${s.rules.notApplicable} reference-server rule(s) not applicable to this target` : '',
@@ -165,23 +222,31 @@ export function renderHtml(report: Report): string {
       ? `${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests (<a href="#tool-rules">below</a>)`
       : '',
   ].filter(Boolean);
+  const familyHead = '<tr><th>Family</th><th>Passed</th><th>Failed</th><th>Not judged</th><th>Engine error</th></tr>';
+  const sectionsHtml = [...sections.entries()]
+    .map(
+      ([section, rules]) => `<section><h2>${htmlEscape(section)}</h2>${order(rules).map(ruleHtml).join('')}</section>`,
+    )
+    .join('\n');
+  const matrixHead =
+    '<tr><th>Rule</th><th>Section</th><th>Kind</th><th>Scenarios</th><th>Judgements</th><th>Verdict</th></tr>';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance report ${htmlEscape(run.id)}</title><style>${CSS}</style></head>
 <body><header><h1>Conformance: ${htmlEscape(s.headline)} · <span class="verdict-${s.verdict}">${s.verdict}</span> (exit ${s.exitCode})</h1>
-<div class="meta">Billing and Monetization Service · ${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''} · profile ${run.profile} · seed ${run.seed} · fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · ${htmlEscape(run.startedAt)} · run ${htmlEscape(run.id)}</div></header>
+<div class="meta">${metaLine(run)}</div></header>
 <main>
 ${failedSection(target)}
 ${notJudgedSection(report)}
-<section id="overview"><p><span class="badge failed">${s.rules.failed} failed</span> <span class="badge passed">${s.rules.passed} passed</span> <span class="badge not_judged">${s.rules.notJudged} not judged</span> <span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ${s.scenarios.error} engine errors)${notes.length ? ` · <a href="#notes">${notes.length} advisory note${notes.length > 1 ? 's' : ''}</a>, counted apart: never failures` : ''}</p>
+<section id="overview"><p>${overview(s, notes.length)}</p>
 ${apart.length ? `<p class="reasons">Not counted: ${apart.join('; ')}.</p>` : ''}</section>
 ${errors}
-<table><thead><tr><th>Family</th><th>Passed</th><th>Failed</th><th>Not judged</th><th>Engine error</th></tr></thead><tbody>${familyRows}</tbody></table>
+<table><thead>${familyHead}</thead><tbody>${familyRows}</tbody></table>
 ${notesHtml}
-${[...sections.entries()].map(([section, rules]) => `<section><h2>${htmlEscape(section)}</h2>${order(rules).map(ruleHtml).join('')}</section>`).join('\n')}
+${sectionsHtml}
 ${tool.length ? `<section id="tool-rules"><h2>Rules about the tool itself (not counted)</h2>${tool.map(ruleHtml).join('')}</section>` : ''}
 <h2>Requirements coverage</h2>
-<table class="matrix"><thead><tr><th>Rule</th><th>Section</th><th>Kind</th><th>Scenarios</th><th>Judgements</th><th>Verdict</th></tr></thead><tbody>${matrix}</tbody></table>
+<table class="matrix"><thead>${matrixHead}</thead><tbody>${matrix}</tbody></table>
 </main></body></html>
 `;
 }

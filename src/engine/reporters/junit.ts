@@ -61,13 +61,16 @@ function timing(report: Report): Timing {
 }
 
 function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): string {
-  const open = `    <testcase name="${xmlEscape(r.id)}" classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="${time(r).toFixed(3)}">`;
+  const open =
+    `    <testcase name="${xmlEscape(r.id)}" ` +
+    `classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="${time(r).toFixed(3)}">`;
   const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${scenarioList(r)}`)}</system-out>`;
   const body =
     r.verdict === 'failed'
       ? `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
       : r.verdict === 'engine_error'
-        ? `      <error message="${xmlEscape(`engine error (the tool broke, not the target): ${r.reasons.join('; ')}`)}" type="EngineError">${xmlEscape(engineErrorText(r))}</error>`
+        ? `      <error message="${xmlEscape(`engine error (the tool broke, not the target): ${r.reasons.join('; ')}`)}" ` +
+          `type="EngineError">${xmlEscape(engineErrorText(r))}</error>`
         : r.verdict === 'not_judged'
           ? `      <skipped message="${xmlEscape(notJudgedText(r))}"/>`
           : '';
@@ -78,7 +81,9 @@ function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, time: T
   const n = (v: RuleVerdict['verdict']) => rules.filter((r) => r.verdict === v).length;
   const total = rules.reduce((sum, r) => sum + time(r), 0);
   return [
-    `  <testsuite name="${xmlEscape(name)}" tests="${rules.length}" failures="${n('failed')}" errors="${n('engine_error')}" skipped="${n('not_judged')}" time="${total.toFixed(3)}" timestamp="${xmlEscape(timestamp)}">`,
+    `  <testsuite name="${xmlEscape(name)}" tests="${rules.length}" failures="${n('failed')}" ` +
+      `errors="${n('engine_error')}" skipped="${n('not_judged')}" time="${total.toFixed(3)}" ` +
+      `timestamp="${xmlEscape(timestamp)}">`,
     ...rules.map((r) => testcase(r, time, classPrefix)),
     '  </testsuite>',
   ].join('\n');
@@ -91,11 +96,16 @@ function summarySuite(report: Report): string {
     (g) => `${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${g.ruleIds.join(', ')}`,
   );
   const out = `      <system-out>${xmlEscape([s.headline, ...groups].join('\n'))}</system-out>`;
+  const gapMessage =
+    `${s.gaps.unaccepted.length} rule(s) not judged for a missing fixture or credential (exit 3): ` +
+    'accept with --allow-unjudged, allowUnjudged or minJudged';
   const gap = s.gaps.unaccepted.length
-    ? `      <failure message="${xmlEscape(`${s.gaps.unaccepted.length} rule(s) not judged for a missing fixture or credential (exit 3): accept with --allow-unjudged, allowUnjudged or minJudged`)}" type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
+    ? `      <failure message="${xmlEscape(gapMessage)}" ` +
+      `type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
     : '';
   return [
-    `  <testsuite name="summary" tests="1" failures="${gap ? 1 : 0}" errors="0" skipped="0" timestamp="${xmlEscape(report.run.startedAt)}">`,
+    `  <testsuite name="summary" tests="1" failures="${gap ? 1 : 0}" errors="0" skipped="0" ` +
+      `timestamp="${xmlEscape(report.run.startedAt)}">`,
     `    <testcase name="${xmlEscape(s.headline)}" classname="conformance.summary" time="0">`,
     ...(gap ? [gap] : []),
     out,
@@ -118,7 +128,9 @@ export function renderJunit(report: Report): string {
         `  <testsuite name="run-errors" tests="${report.errors.length}" failures="0" errors="${report.errors.length}" skipped="0">`,
         ...report.errors.map(
           (e, i) =>
-            `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" classname="conformance.run"><error message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`,
+            `    <testcase name="${xmlEscape(e.suite ?? `error-${i + 1}`)}" ` +
+            `classname="conformance.run"><error ` +
+            `message="${xmlEscape(e.message.split('\n')[0])}">${xmlEscape(e.message)}</error></testcase>`,
         ),
         '  </testsuite>',
       ]
@@ -128,7 +140,10 @@ export function renderJunit(report: Report): string {
   const gap = report.summary.gaps.unaccepted.length ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${report.summary.headline}`)}" tests="${all.length + 1 + report.errors.length}" failures="${n('failed') + gap}" errors="${n('engine_error') + report.errors.length}" skipped="${n('not_judged')}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${report.summary.headline}`)}" ` +
+      `tests="${all.length + 1 + report.errors.length}" failures="${n('failed') + gap}" ` +
+      `errors="${n('engine_error') + report.errors.length}" skipped="${n('not_judged')}" ` +
+      `time="${(report.run.durationMs / 1000).toFixed(3)}">`,
     summarySuite(report),
     ...suites,
     ...errors,

@@ -21,7 +21,10 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
   lines.push(`## ${ICON[s.verdict]} Conformance: ${s.headline} · ${s.verdict} (exit ${s.exitCode})`);
   lines.push('');
   lines.push(
-    `Target \`${cell(run.target.baseUrl)}\`${run.target.bundled ? ' (bundled reference)' : ''} · profile \`${run.profile}\` · seed \`${run.seed}\` · fixtures \`${run.fixtures.strategy}\`${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} · ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.id}\``,
+    `Target \`${cell(run.target.baseUrl)}\`${run.target.bundled ? ' (bundled reference)' : ''} · ` +
+      `profile \`${run.profile}\` · seed \`${run.seed}\` · fixtures ` +
+      `\`${run.fixtures.strategy}\`${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} ` +
+      `· ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.id}\``,
   );
   const groups = unjudgedGroups(report);
   if (groups.length) {
@@ -33,7 +36,9 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
   if (s.gaps.unaccepted.length) {
     lines.push(
       '',
-      `**${s.gaps.unaccepted.length} rule(s) went unjudged for a missing fixture or credential** (exit 3). Provide the fixtures, or accept the gap with \`--allow-unjudged\`, \`allowUnjudged\` (rule ids or families) or \`minJudged\` in conform.config.yaml.`,
+      `**${s.gaps.unaccepted.length} rule(s) went unjudged for a missing fixture or credential** ` +
+        `(exit 3). Provide the fixtures, or accept the gap with \`--allow-unjudged\`, \`allowUnjudged\` ` +
+        `(rule ids or families) or \`minJudged\` in conform.config.yaml.`,
     );
   } else if (s.gaps.accepted.length) {
     lines.push(
@@ -63,7 +68,8 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
         ? ` — \`${first.exchange.method} ${cell(first.exchange.path)}\` → ${first.exchange.status ?? 'no response'}`
         : '';
       lines.push(
-        `- **${r.id}**${r.scope === 'tool' ? ' (tool rule)' : ''}: ${cell(first?.title ?? r.reasons[0] ?? 'failed')}${ev}${r.failureCount > 1 ? ` (${r.failureCount} findings)` : ''}`,
+        `- **${r.id}**${r.scope === 'tool' ? ' (tool rule)' : ''}: ${cell(first?.title ?? r.reasons[0] ?? 'failed')}` +
+          `${ev}${r.failureCount > 1 ? ` (${r.failureCount} findings)` : ''}`,
       );
     }
     if (failed.length > maxFailures) lines.push(`- … and ${failed.length - maxFailures} more (see report.html)`);

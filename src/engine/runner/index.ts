@@ -37,7 +37,8 @@ export function selectSuites(all: SuiteFile[], names: string[] | undefined): Sui
   const unknown = names.filter((n) => !all.some((s) => s.name === n));
   if (unknown.length)
     throw new SuiteSelectionError(
-      `unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; available: ${all.map((s) => s.name).join(', ') || 'none'}`,
+      `unknown suite${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; ` +
+        `available: ${all.map((s) => s.name).join(', ') || 'none'}`,
     );
   return all.filter((s) => names.includes(s.name));
 }

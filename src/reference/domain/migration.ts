@@ -120,7 +120,8 @@ export function migrate(input: MigrationInput): MigrationResult {
   if (covering) {
     throw conflict(
       MIGRATION_CODES.priceCoveredByInterval,
-      `version ${to} sells price ${covering.priceId}, already covered by interval ${covering.id} of schedule ${covering.scheduleId} until ${covering.endDate}`,
+      `version ${to} sells price ${covering.priceId}, already covered by interval ${covering.id} of ` +
+        `schedule ${covering.scheduleId} until ${covering.endDate}`,
       { priceId: covering.priceId, intervalId: covering.id, scheduleId: covering.scheduleId },
     );
   }

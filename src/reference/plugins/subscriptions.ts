@@ -1,4 +1,7 @@
-/** Subscriptions: create/read/cancel (extensions), PATCH versionPolicy, version migration, reconciliations and portal sessions (rate-limited). */
+/**
+ * Subscriptions: create/read/cancel (extensions), PATCH versionPolicy, version migration,
+ * reconciliations and portal sessions (rate-limited).
+ */
 import { taxRateFor } from '../domain/billing.ts';
 import { badRequest, conflict, DomainError, notFound } from '../domain/errors.ts';
 import { newId, PREFIX } from '../domain/ids.ts';

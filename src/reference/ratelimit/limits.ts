@@ -38,7 +38,8 @@ export function resolveRateLimits(
       throw new RateLimitConfigError(`rate limit for '${operationId}': '${value}' is not a positive integer`);
     if (value < rule.limit) {
       throw new RateLimitConfigError(
-        `rate limit for '${operationId}': ${value} is below the published limit of ${rule.limit} per ${rule.windowSeconds} s; limits may only be raised`,
+        `rate limit for '${operationId}': ${value} is below the published limit of ${rule.limit} ` +
+          `per ${rule.windowSeconds} s; limits may only be raised`,
       );
     }
     rules.set(operationId, { ...rule, limit: value });
@@ -62,5 +63,8 @@ function windowText(seconds: number): string {
 /** The endpoint-specific 429 message. */
 export function limitMessage(rule: RateLimitRule, method: string, path: string, retryAfter: number): string {
   const per = rule.bucket === 'subscription' ? 'per subscription' : 'per merchant';
-  return `Rate limit exceeded for ${method} ${path}: ${rule.limit} requests ${windowText(rule.windowSeconds)} ${per}. Retry after ${retryAfter} s.`;
+  return (
+    `Rate limit exceeded for ${method} ${path}: ${rule.limit} ` +
+    `requests ${windowText(rule.windowSeconds)} ${per}. Retry after ${retryAfter} s.`
+  );
 }

@@ -29,7 +29,9 @@ export const clientRequestsUnit: PassiveUnit = {
     ctx.client(o.client).check([CLIENT_REQUEST_RULE], problems.length === 0, () => ({
       source: 'passive:client-requests',
       title: `Request the document refuses: ${o.operation!.operationId}`,
-      message: `client ${o.client}: ${o.record.method} ${o.operation!.pathTemplate}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`,
+      message:
+        `client ${o.client}: ${o.record.method} ${o.operation!.pathTemplate}: ${problems.slice(0, 5).join('; ')}` +
+        `${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`,
       exchange: o.exchange,
     }));
   },

@@ -139,7 +139,9 @@ function judgeAttempt(c: Chain, o: Observed, ctx: JudgeContext): void {
     tally.check([RETRY_MAX_ATTEMPTS], false, () => ({
       source: 'passive:client-retry',
       title: `More than ${MAX_ATTEMPTS} attempts at a request that kept getting 429`,
-      message: `client ${c.client}: attempt ${n} of ${c.label} after ${c.rejections} consecutive 429s; a client stops after ${MAX_ATTEMPTS} attempts.`,
+      message:
+        `client ${c.client}: attempt ${n} of ${c.label} after ${c.rejections} consecutive 429s; a ` +
+        `client stops after ${MAX_ATTEMPTS} attempts.`,
       exchange: ex,
     }));
   }

@@ -16,7 +16,8 @@ export const checksUnit: PassiveUnit = {
     tally.exchanges += 1;
     if (o.record.transportError || o.record.bodyProblem) {
       tally.note(
-        `${o.record.method} ${o.operation?.pathTemplate ?? o.record.path.split('?')[0]}: ${o.record.transportError ?? o.record.bodyProblem}`,
+        `${o.record.method} ${o.operation?.pathTemplate ?? o.record.path.split('?')[0]}: ` +
+          `${o.record.transportError ?? o.record.bodyProblem}`,
       );
       return;
     }

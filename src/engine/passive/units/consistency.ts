@@ -67,7 +67,8 @@ export function consistencyUnit(): PassiveUnit {
           got.id === o.params.id && differ.length === 0,
           'The merchant does not read back as created',
           () =>
-            `id ${show(got.id)}; ${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`,
+            `id ${show(got.id)}; ` +
+            `${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`,
         );
       } else if (id === 'updateWebhooks' && typeof got.merchantId === 'string' && typeof got.createdAt === 'string') {
         const first = webhooksCreatedAt.get(got.merchantId);

@@ -75,7 +75,9 @@ export function rateCountingUnit(): PassiveUnit {
           false,
           'Admitted above the limit within the window',
           () =>
-            `admission ${w.admitted} of a window whose x-ratelimit-limit is ${w.limit}: the window opened by the answer at ${new Date(w.opened.receivedAt).toISOString()} (x-ratelimit-reset ${w.opened.ex.responseHeaders['x-ratelimit-reset']}) surely lasted until this answer`,
+            `admission ${w.admitted} of a window whose x-ratelimit-limit is ${w.limit}: the window opened ` +
+            `by the answer at ${new Date(w.opened.receivedAt).toISOString()} ` +
+            `(x-ratelimit-reset ${w.opened.ex.responseHeaders['x-ratelimit-reset']}) surely lasted until this answer`,
         );
       }
     },
