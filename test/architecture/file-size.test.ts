@@ -49,7 +49,6 @@ const KNOWN: Record<string, Size> = {
   'src/engine/fixtures/types.ts': { lines: 180, wide: 1 },
   'src/engine/generators/live.ts': { lines: 189, wide: 1 },
   'src/engine/generators/requests.ts': { lines: 263, wide: 2 },
-  'suites/items.suite.ts': { lines: 445, wide: 1 },
   'suites/version-migration.suite.ts': { lines: 628, wide: 8 },
 };
 
