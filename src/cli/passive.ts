@@ -106,11 +106,15 @@ export async function finishPassive(f: Finish): Promise<{ exitCode: number; repo
   const o = f.outcome;
   const judged = report.rules.filter((r) => r.verdict === 'passed' || r.verdict === 'failed');
   const { style } = f;
+  const unjudged = o.unjudgedExchanges
+    ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)`
+    : '';
+  style.write(`${o.exchanges} exchanges from ${o.clients.length} client(s)${unjudged}`);
+  const passed = judged.filter((r) => r.verdict === 'passed').length;
+  const failed = v.serverFailed.length + v.clientFailed.length;
   style.write(
-    `${o.exchanges} exchanges from ${o.clients.length} client(s)${o.unjudgedExchanges ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)` : ''}`,
-  );
-  style.write(
-    `judged ${judged.length} of ${report.rules.length} rules from the traffic: ${judged.filter((r) => r.verdict === 'passed').length} passed, ${v.serverFailed.length + v.clientFailed.length} failed; the rest no exchange touched`,
+    `judged ${judged.length} of ${report.rules.length} rules from the traffic: ` +
+      `${passed} passed, ${failed} failed; the rest no exchange touched`,
   );
   if (v.serverFailed.length) style.write(paint(style, 'red', `server rules failed: ${v.serverFailed.join(', ')}`));
   if (v.clientFailed.length) {

@@ -312,7 +312,11 @@ export async function conformFaults(argv: string[]): Promise<number> {
   const flags = parseFaultsArgs(argv);
   const style = outputStyle({ plain: flags.plain });
   const faults = selectFaults(flags, await catalogNamed(flags.catalog));
-  const counts = `${faults.filter((f) => !f.benign && !f.indeterminate).length} faults, ${faults.filter((f) => f.benign).length} benign variants${faults.some((f) => f.indeterminate) ? `, ${faults.filter((f) => f.indeterminate).length} indeterminate cases` : ''}`;
+  const indeterminate = faults.filter((f) => f.indeterminate).length;
+  const counts =
+    `${faults.filter((f) => !f.benign && !f.indeterminate).length} faults, ` +
+    `${faults.filter((f) => f.benign).length} benign variants` +
+    (indeterminate ? `, ${indeterminate} indeterminate cases` : '');
   if (flags.list) {
     for (const line of catalogLines(faults)) style.write(line);
     style.write(counts);
@@ -331,8 +335,12 @@ export async function conformFaults(argv: string[]): Promise<number> {
   const reportDir = resolve(flags.reportDir ?? join('reports', `faults-${stamp()}`));
   const configFile =
     external && (flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined));
+  const sample =
+    flags.sample !== undefined ? ` (sample of ${flags.sample}, seed ${flags.sampleSeed ?? flags.seed})` : '';
+  const where = external ? external.baseUrl : 'bundled reference (fresh per fault)';
   style.write(
-    `conform faults: ${flags.catalog} catalog${flags.sample !== undefined ? ` (sample of ${flags.sample}, seed ${flags.sampleSeed ?? flags.seed})` : ''}: ${counts} · ${external ? external.baseUrl : 'bundled reference (fresh per fault)'} · profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
+    `conform faults: ${flags.catalog} catalog${sample}: ${counts} · ${where} · ` +
+      `profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
   );
   let report;
   try {

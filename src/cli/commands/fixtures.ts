@@ -69,7 +69,8 @@ async function init(argv: string[]): Promise<number> {
   if (existsSync(out) && !values.force) throw new CliError(`${out} exists; pass --force to overwrite it`);
   await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs }));
   console.log(
-    `wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; fill in your sandbox's ids, then run conform fixtures check`,
+    `wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; ` +
+      "fill in your sandbox's ids, then run conform fixtures check",
   );
   return 0;
 }
@@ -129,9 +130,8 @@ async function check(argv: string[]): Promise<number> {
       throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
     if (reach.status === 401) throw new CliError(`the target at ${config.baseUrl} rejected the API key (401)`);
     const result = await checkFixturesFile(fixtures, { destructive: destructiveAllowed(config, false) });
-    console.log(
-      `conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up'})\n`,
-    );
+    const destructive = destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up';
+    console.log(`conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructive})\n`);
     for (const line of fileCheckLines(result, fixtures.pool.ledgerPath)) console.log(redact(line));
     return result.problems.length || (result.runsLeft !== undefined && result.runsLeft < 1) ? 1 : 0;
   } finally {

@@ -60,9 +60,8 @@ const command: Command = {
       );
     if (judged.outcome.exchanges === 0)
       throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
-    style.write(
-      `conform judge ${file}: ${judged.baseUrl}${judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : ''}`,
-    );
+    const outside = judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : '';
+    style.write(`conform judge ${file}: ${judged.baseUrl}${outside}`);
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({

@@ -53,8 +53,13 @@ export function shardProblem(reports: Pick<Report, 'run'>[]): string | undefined
   const twice = seen.find((i, k) => seen.indexOf(i) !== k);
   if (twice !== undefined) return `shard ${twice}/${n} is given twice`;
   const missing = Array.from({ length: n }, (_, k) => k + 1).filter((i) => !seen.includes(i));
-  if (missing.length)
-    return `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: without ${missing.length > 1 ? 'them' : 'it'} the merge would report ${missing.length > 1 ? 'their' : 'its'} rules as never run`;
+  if (missing.length) {
+    const many = missing.length > 1;
+    return (
+      `shard ${missing.map((i) => `${i}/${n}`).join(', ')} missing: ` +
+      `without ${many ? 'them' : 'it'} the merge would report ${many ? 'their' : 'its'} rules as never run`
+    );
+  }
   return undefined;
 }
 

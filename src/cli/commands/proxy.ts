@@ -105,8 +105,11 @@ const command: Command = {
         throw new CliError(`cannot listen on ${args.values.get('--host') ?? '127.0.0.1'}:${port} (${e.code})`);
       throw new CliError(`the proxy could not start: ${String(e?.message ?? err).split('\n')[0]}`);
     }
+    const recording = harPath ? `, recording to ${harPath}` : '';
+    const orAfter = durationMs ? ` (or after ${args.values.get('--duration')})` : '';
     style.write(
-      `conform proxy: ${proxy.url} → ${target}; judging every exchange${harPath ? `, recording to ${harPath}` : ''}. Stop with Ctrl-C or SIGTERM${durationMs ? ` (or after ${args.values.get('--duration')})` : ''} to write the reports.`,
+      `conform proxy: ${proxy.url} → ${target}; judging every exchange${recording}. ` +
+        `Stop with Ctrl-C or SIGTERM${orAfter} to write the reports.`,
     );
     const why = await stop.wait;
     stop.dispose();

@@ -331,8 +331,9 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
     );
   } else if (s.gaps.accepted.length)
     out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
+  const seconds = (report.run.durationMs / 1000).toFixed(1);
   out.push(
-    `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${(report.run.durationMs / 1000).toFixed(1)} s`,
+    `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${seconds} s`,
   );
   if (dir) out.push(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
   return out;
@@ -399,8 +400,10 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     const fixtures = await fixtureChoice(config, booted.bundled, client, base);
     const target: TargetContext = { ...base, fixtures };
     style.write(
-      `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''} · profile ${target.profile} · seed ${target.seed}` +
-        `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy} · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
+      `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
+        ` · profile ${target.profile} · seed ${target.seed}` +
+        `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
+        ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
     );
     const outcome = await runSuites({
       target,

@@ -102,7 +102,8 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
   for (const [field, envField] of Object.entries(LITERAL_KEY_FIELDS)) {
     if (field in raw)
       problems.push(
-        `'${field}' would hold a literal API key, which config files must never contain; put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`,
+        `'${field}' would hold a literal API key, which config files must never contain; ` +
+          `put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`,
       );
   }
   if (!validateSchema(doc)) {
@@ -118,7 +119,8 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
         problems.push(`unknown setting '${where ? `${where}.` : ''}${extra}'`);
       } else if (e.keyword === 'pattern' && /KeyEnv$/.test(where)) {
         problems.push(
-          `${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; got a value that does not look like one`,
+          `${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; ` +
+            'got a value that does not look like one',
         );
       } else if (e.keyword === 'pattern' && where === 'baseUrl') {
         problems.push('baseUrl must be an http:// or https:// URL');
@@ -203,7 +205,8 @@ export function resolveConfig(
   const targetKeys = TARGET_KEYS.filter((k) => file[k] !== undefined);
   if (!baseUrl && targetKeys.length)
     problems.push(
-      `${targetKeys.join(', ')} ${targetKeys.length > 1 ? 'describe' : 'describes'} a target, but no baseUrl is given: set baseUrl or pass --base-url (without one the run would test the bundled reference server)`,
+      `${targetKeys.join(', ')} ${targetKeys.length > 1 ? 'describe' : 'describes'} a target, but no baseUrl is given: ` +
+        'set baseUrl or pass --base-url (without one the run would test the bundled reference server)',
     );
   if (problems.length) throw new ConfigError(problems, configPath ?? 'configuration');
   const fixtures = {

@@ -10,7 +10,8 @@ export const configSchema = {
       type: 'string',
       pattern: '^https?://',
       description:
-        'Base URL of the target (your sandbox deployment). Without one, the run tests the bundled reference server. --base-url overrides it.',
+        'Base URL of the target (your sandbox deployment). Without one, the run tests the bundled reference server. ' +
+        '--base-url overrides it.',
     },
     sandbox: {
       type: 'boolean',
@@ -20,13 +21,15 @@ export const configSchema = {
     referenceServer: {
       type: 'boolean',
       description:
-        "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too. Default false (always true for the bundled reference).",
+        "The target is this project's reference server (conform serve): its own choices (rules of kind reference) are judged too. " +
+        'Default false (always true for the bundled reference).',
     },
     apiKeyEnv: {
       type: 'string',
       pattern: ENV_NAME,
       description:
-        'Name of the environment variable holding the primary API key (never the key itself). Default: CONFORM_API_KEY. --api-key overrides it.',
+        'Name of the environment variable holding the primary API key (never the key itself). ' +
+        'Default: CONFORM_API_KEY. --api-key overrides it.',
     },
     secondKeyEnv: {
       type: 'string',
@@ -47,7 +50,8 @@ export const configSchema = {
     destructive: {
       type: 'boolean',
       description:
-        'Whether destructive scenarios may run, overriding the default (allowed on the bundled reference and on sandbox targets, off elsewhere).',
+        'Whether destructive scenarios may run, overriding the default ' +
+        '(allowed on the bundled reference and on sandbox targets, off elsewhere).',
     },
     fixtures: {
       type: 'object',
@@ -57,7 +61,9 @@ export const configSchema = {
         strategy: {
           enum: ['reference', 'file', 'module', 'none'],
           description:
-            'reference: created through the reference extension endpoints; file: ids read from a YAML file; module: your own fixtures module; none: scenarios needing fixtures are not judged. Default: decided by probing the target.',
+            'reference: created through the reference extension endpoints; file: ids read from a YAML file; ' +
+            'module: your own fixtures module; none: scenarios needing fixtures are not judged. ' +
+            'Default: decided by probing the target.',
         },
         file: {
           type: 'string',
@@ -103,7 +109,8 @@ export const configSchema = {
     },
     allowUnjudged: {
       description:
-        'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
+        'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): ' +
+        'true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
       oneOf: [
         { type: 'boolean' },
         {

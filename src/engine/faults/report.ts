@@ -124,18 +124,28 @@ export function summaryLines(report: FaultsReport): string[] {
   const idle = report.results
     .filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error'))
     .map((r) => `${r.name} (${VERDICT[r.outcome]})`);
+  const applied = !notApplied
+    ? ''
+    : s.faults > notApplied
+      ? ` (${s.caught}/${s.faults - notApplied} = ${pct(s.detectionRateApplied)} of the faults that applied)`
+      : ' (none applied)';
+  const kindCount = (k: (typeof kinds)[number]) =>
+    k.faults
+      ? `${k.caught}/${k.faults}`
+      : k.benign
+        ? `${k.flagged}/${k.benign} flagged`
+        : `${k.openFlagged}/${k.open} open flagged`;
   return [
-    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}${notApplied ? (s.faults > notApplied ? ` (${s.caught}/${s.faults - notApplied} = ${pct(s.detectionRateApplied)} of the faults that applied)` : ' (none applied)') : ''}; false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
+    `detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}${applied}; ` +
+      `false-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}; ` +
+      `${seconds(s.durationMs)} in all (${report.parallel} at a time)`,
     ...(s.indeterminate
       ? [
-          `indeterminate cases (the document decides neither way; counted in neither rate): ${s.indeterminate}, flagged by the suites: ${s.indeterminateFlagged}`,
+          `indeterminate cases (the document decides neither way; counted in neither rate): ${s.indeterminate}, ` +
+            `flagged by the suites: ${s.indeterminateFlagged}`,
         ]
       : []),
-    ...(kinds.length
-      ? [
-          `by kind: ${kinds.map((k) => `${k.kind} ${k.faults ? `${k.caught}/${k.faults}` : k.benign ? `${k.flagged}/${k.benign} flagged` : `${k.openFlagged}/${k.open} open flagged`}`).join(', ')}`,
-        ]
-      : []),
+    ...(kinds.length ? [`by kind: ${kinds.map((k) => `${k.kind} ${kindCount(k)}`).join(', ')}`] : []),
     ...(missed.length ? [`not caught: ${missed.join(', ')}`] : []),
     ...(flagged.length ? [`flagged benign variants: ${flagged.join(', ')}`] : []),
     ...(idle.length ? [`benign variants that proved nothing: ${idle.join(', ')}`] : []),
@@ -149,13 +159,20 @@ export function markdown(report: FaultsReport): string {
   const out = [
     '# Fault injection',
     '',
-    `Target: ${report.target.bundled ? 'the bundled reference server (a fresh one per fault)' : report.target.baseUrl} · profile ${report.profile} · seed ${report.seed} · started ${report.startedAt} · ${seconds(s.durationMs)} (${report.parallel} at a time)`,
+    `Target: ${report.target.bundled ? 'the bundled reference server (a fresh one per fault)' : report.target.baseUrl}` +
+      ` · profile ${report.profile} · seed ${report.seed} · started ${report.startedAt}` +
+      ` · ${seconds(s.durationMs)} (${report.parallel} at a time)`,
     '',
-    `- **Detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}**${s.faults !== s.caught ? ` (${pct(s.detectionRateApplied)} of the faults that changed at least one exchange)` : ''}`,
+    `- **Detection rate: ${s.caught}/${s.faults} = ${pct(s.detectionRate)}**` +
+      (s.faults !== s.caught
+        ? ` (${pct(s.detectionRateApplied)} of the faults that changed at least one exchange)`
+        : ''),
     `- **False-alarm rate: ${s.flagged}/${s.benign} = ${pct(s.falseAlarmRate)}**`,
     ...(report.baseline
       ? [
-          `- Baseline (no fault): exit ${report.baseline.exitCode}${report.baseline.failedRules.length ? `, failed ${report.baseline.failedRules.join(', ')}` : ''}, ${seconds(report.baseline.durationMs)}`,
+          `- Baseline (no fault): exit ${report.baseline.exitCode}` +
+            (report.baseline.failedRules.length ? `, failed ${report.baseline.failedRules.join(', ')}` : '') +
+            `, ${seconds(report.baseline.durationMs)}`,
         ]
       : []),
     '',
@@ -171,7 +188,8 @@ export function markdown(report: FaultsReport): string {
     out.push('| Kind | Faults caught | Benign flagged | Indeterminate flagged |', '|---|---:|---:|---:|');
     for (const k of kinds)
       out.push(
-        `| ${k.kind} | ${k.faults ? `${k.caught}/${k.faults}` : '-'} | ${k.benign ? `${k.flagged}/${k.benign}` : '-'} | ${k.open ? `${k.openFlagged}/${k.open}` : '-'} |`,
+        `| ${k.kind} | ${k.faults ? `${k.caught}/${k.faults}` : '-'} | ${k.benign ? `${k.flagged}/${k.benign}` : '-'} ` +
+          `| ${k.open ? `${k.openFlagged}/${k.open}` : '-'} |`,
       );
     out.push('');
   }
@@ -180,7 +198,8 @@ export function markdown(report: FaultsReport): string {
     '|---|---|---|---|---:|---:|',
     ...report.results.map(
       (r) =>
-        `| ${r.name} | ${r.family}${r.benign ? ' (benign)' : r.indeterminate ? ' (open)' : ''} | ${VERDICT[r.outcome]} | ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} | ${r.applied} |`,
+        `| ${r.name} | ${r.family}${r.benign ? ' (benign)' : r.indeterminate ? ' (open)' : ''} | ${VERDICT[r.outcome]} ` +
+        `| ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} | ${r.applied} |`,
     ),
     '',
   );
@@ -191,7 +210,8 @@ export function markdown(report: FaultsReport): string {
       '',
       ...notCaught.map(
         (r) =>
-          `- **${r.name}** (${VERDICT[r.outcome]}): ${r.description}. Expected ${r.expectedRules.join(', ')}.${r.error ? ` ${r.error}` : ''}`,
+          `- **${r.name}** (${VERDICT[r.outcome]}): ${r.description}. ` +
+          `Expected ${r.expectedRules.join(', ')}.${r.error ? ` ${r.error}` : ''}`,
       ),
       '',
     );
@@ -223,7 +243,8 @@ export async function writeFaultsReport(report: FaultsReport, dir: string): Prom
 export function catalogMarkdown(faults: readonly CatalogFault[]): string {
   const rows = faults.map(
     (f) =>
-      `| ${f.name} | ${f.family} | ${cell(f.description)} | ${f.benign ? '(benign: none)' : f.rules.join(', ')} | ${f.suites.length ? f.suites.join(', ') : 'all'} |`,
+      `| ${f.name} | ${f.family} | ${cell(f.description)} ` +
+      `| ${f.benign ? '(benign: none)' : f.rules.join(', ')} | ${f.suites.length ? f.suites.join(', ') : 'all'} |`,
   );
   return [
     '| Fault | Family | What it does | Rules it should trip | Suites run |',
@@ -235,8 +256,8 @@ export function catalogMarkdown(faults: readonly CatalogFault[]): string {
 /** The catalog as plain lines (`conform faults --list --plain`). */
 export function catalogLines(faults: readonly CatalogFault[]): string[] {
   const w = Math.max(...faults.map((f) => f.name.length));
-  return faults.map(
-    (f) =>
-      `${f.name.padEnd(w)}  ${(f.benign ? `${f.family} (benign)` : f.indeterminate ? `${f.family} (open)` : f.family).padEnd(22)}  ${f.benign ? '-' : f.rules.join(', ')}`,
-  );
+  return faults.map((f) => {
+    const family = f.benign ? `${f.family} (benign)` : f.indeterminate ? `${f.family} (open)` : f.family;
+    return `${f.name.padEnd(w)}  ${family.padEnd(22)}  ${f.benign ? '-' : f.rules.join(', ')}`;
+  });
 }

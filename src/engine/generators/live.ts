@@ -149,7 +149,9 @@ async function runProperty<T extends RequestPlan>(
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
   };
-  const message = `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}' (or the whole run with --seed ${t.target.seed})`;
+  const message =
+    `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}'` +
+    ` (or the whole run with --seed ${t.target.seed})`;
   const cite = last && value !== undefined ? citeFor(value, last.problem) : [opts.rules[0]];
   for (const ruleId of new Set(cite)) t.softExpectRule(ruleId, false, message, last?.exchange);
   return failure;

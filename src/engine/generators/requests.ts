@@ -47,7 +47,8 @@ export interface NegativeCase extends RequestPlan {
 export type PlanOptions = Partial<Record<Location, ValueOptions>>;
 
 export const PATH_EXPECTATION_WHY =
-  'a path parameter outside its pattern names no resource: the document lets the target answer 400 (request not understood) or 404 (resource not found)';
+  'a path parameter outside its pattern names no resource: ' +
+  'the document lets the target answer 400 (request not understood) or 404 (resource not found)';
 
 export class GeneratorError extends Error {
   constructor(message: string) {
@@ -112,7 +113,10 @@ export interface NegativePlan {
   constraint: Constraint;
   /** Same request shape as the positives, with this one constraint broken. */
   arbitrary: fc.Arbitrary<NegativeCase>;
-  /** The documented edge values of a bound (e.g. 256 characters, -1, 100.01), as whole cases built on a seeded base; empty for other kinds. */
+  /**
+   * The documented edge values of a bound (e.g. 256 characters, -1, 100.01), as whole cases built
+   * on a seeded base; empty for other kinds.
+   */
   examples(seed: number): NegativeCase[];
 }
 

@@ -164,7 +164,8 @@ export const benignVariants: CatalogFault[] = [
     family: 'conventions',
     benign: true,
     description:
-      'UTC date-times are written with the offset +00:00 instead of Z (ISO 8601 either way), in every answer; free-form maps are left alone',
+      'UTC date-times are written with the offset +00:00 instead of Z (ISO 8601 either way), in every answer; ' +
+      'free-form maps are left alone',
     rules: [],
     suites: ALL,
     onResponse(_r, res, ctx) {
@@ -250,7 +251,8 @@ export const benignVariants: CatalogFault[] = [
     family: 'conventions',
     benign: true,
     description:
-      'every nested object (address, validTaxAddress, migration, conditions, blockers...) carries an extra property too; free-form maps (metadata, taxRates, config) are left alone',
+      'every nested object (address, validTaxAddress, migration, conditions, blockers...) carries an extra property too; ' +
+      'free-form maps (metadata, taxRates, config) are left alone',
     rules: [],
     suites: ALL,
     onResponse(_r, res, ctx) {
@@ -271,7 +273,8 @@ export const benignVariants: CatalogFault[] = [
     family: 'conventions',
     benign: true,
     description:
-      "optional fields typed 'or null' are left out instead of sent as null (credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)",
+      "optional fields typed 'or null' are left out instead of sent as null " +
+      '(credit note pdfUrl/voidedAt/reason, source rule createdBy/lastEvaluatedAt)',
     rules: [],
     suites: ['refunds-payments', 'source-rules'],
     onResponse(r, res, ctx) {

@@ -305,7 +305,8 @@ export const itemFaults: CatalogFault[] = [
     name: 'items-archive-wipes-fields',
     family: 'items',
     description:
-      'PATCH /v0/items/{id} {"archived": true} wipes what it did not send: the item loses its name and catalogId, and its metadata is emptied',
+      'PATCH /v0/items/{id} {"archived": true} wipes what it did not send: ' +
+      'the item loses its name and catalogId, and its metadata is emptied',
     rules: ['ITEMS.UPDATE.PARTIAL'],
     suites: SUITES,
     onRequest(r, ctx) {

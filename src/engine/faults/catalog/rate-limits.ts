@@ -320,7 +320,9 @@ export function higherLimits(factor: number): CatalogFault {
   const limit = 60 * factor;
   return emulated({
     name: factor === 2 ? 'benign-limit-higher-than-published' : `benign-limits-x${factor}`,
-    description: `buckets admit ${factor} times the published limit; x-ratelimit-limit and remaining say so consistently (a limit may rise)`,
+    description:
+      `buckets admit ${factor} times the published limit; ` +
+      'x-ratelimit-limit and remaining say so consistently (a limit may rise)',
     benign: true,
     rules: [],
     policy: { enforce: (ep) => ep.limit * factor },
@@ -346,7 +348,8 @@ export const higherLimit = higherLimits(2);
 export const slidingWindowLimiter: CatalogFault = emulated({
   name: 'benign-sliding-window',
   description:
-    'buckets are sliding windows (a request is admitted while fewer than the limit were admitted in the last window; reset counts down to when the oldest ages out)',
+    'buckets are sliding windows (a request is admitted while fewer than the limit were admitted in the last window; ' +
+    'reset counts down to when the oldest ages out)',
   benign: true,
   rules: [],
   policy: { limiter: slidingWindow },
@@ -367,7 +370,8 @@ export const slidingWindowLimiter: CatalogFault = emulated({
 export const tokenBucketLimiter: CatalogFault = emulated({
   name: 'benign-token-bucket',
   description:
-    'buckets are token buckets of the published limit refilled continuously at the published rate (reset: until full again; retry-after: until one token is back)',
+    'buckets are token buckets of the published limit refilled continuously at the published rate ' +
+    '(reset: until full again; retry-after: until one token is back)',
   benign: true,
   rules: [],
   policy: { limiter: tokenBucket },

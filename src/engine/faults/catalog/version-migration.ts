@@ -458,7 +458,8 @@ export const migrationFaults: CatalogFault[] = [
     name: 'migration-unit-basis-ignored',
     family: 'version-migration',
     description:
-      "a price's unit basis (amount or proportion) is stored and shown but the migration check ignores it: a kept override whose new price reads its rate as a proportion is migrated instead of refused",
+      "a price's unit basis (amount or proportion) is stored and shown but the migration check ignores it: " +
+      'a kept override whose new price reads its rate as a proportion is migrated instead of refused',
     rules: ['MIGRATION.409.OVERRIDE_RATE'],
     suites: SUITES,
     onRequest(r, ctx) {

@@ -223,7 +223,8 @@ export const webhookFaults: CatalogFault[] = [
     name: 'webhooks-unmanaged-merchant-toggled',
     family: 'webhooks',
     description:
-      'a key turns the webhook delivery of a merchant it may not manage on or off (PATCH /v0/webhooks?merchantId=<that merchant>) instead of getting 403',
+      'a key turns the webhook delivery of a merchant it may not manage on or off ' +
+      '(PATCH /v0/webhooks?merchantId=<that merchant>) instead of getting 403',
     rules: ['WEBHOOKS.MERCHANT.UNMANAGED'],
     suites: SUITES,
     onResponse(r, res, ctx) {

@@ -101,7 +101,8 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
     for (const b of boundsOf(spec, op)) {
       const matches = (r: ProxyRequest) => spec.findOperation(r.method, pathOf(r))?.operationId === op.operationId;
       const field = b.segments.join('.');
-      const slug = `${field.replace(/[^a-zA-Z0-9]+/g, '-')}-${b.kind === 'maxLength' ? 'max-length' : b.kind === 'maximum' ? 'max' : 'min'}`;
+      const edge = b.kind === 'maxLength' ? 'max-length' : b.kind === 'maximum' ? 'max' : 'min';
+      const slug = `${field.replace(/[^a-zA-Z0-9]+/g, '-')}-${edge}`;
       const base = {
         family,
         operationId: op.operationId,
@@ -136,7 +137,9 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
         ...base,
         name: `gen-${op.operationId}-${slug}-too-lax`,
         kind: 'bound-lax',
-        description: `${op.method} ${op.pathTemplate} lets ${field} one past its documented bound (${b.label}) through, as if it were the bound`,
+        description:
+          `${op.method} ${op.pathTemplate} lets ${field} one past its documented bound (${b.label}) through, ` +
+          'as if it were the bound',
         onRequest(r, ctx) {
           const v = valueIn(r, b);
           if (!matches(r) || past(v, b) !== 1) return;

@@ -61,7 +61,9 @@ function patchFields(op: Operation): PatchField[] {
         : {}),
       ...(noted(shownSchema)
         ? {
-            wipeIndeterminate: `the document does not show ${shown} in the answer (${String(shownSchema['x-not-shown'] ?? shownSchema['x-reference-choice'])})`,
+            wipeIndeterminate:
+              `the document does not show ${shown} in the answer ` +
+              `(${String(shownSchema['x-not-shown'] ?? shownSchema['x-reference-choice'])})`,
           }
         : {}),
     });
@@ -100,7 +102,9 @@ function unapplied(
     ...base,
     name: `gen-${f.op.operationId}-${f.name}-unapplied`,
     kind: 'patch-unapplied',
-    description: `${f.op.method} ${f.op.pathTemplate} ignores the ${f.name} it is sent${f.requiredInBody ? ' (keeps the value it had)' : ''}`,
+    description:
+      `${f.op.method} ${f.op.pathTemplate} ignores the ${f.name} it is sent` +
+      (f.requiredInBody ? ' (keeps the value it had)' : ''),
     onRequest(r, ctx) {
       const b = bodyOf(r);
       const id = resourceOf(spec, r, f.op);
