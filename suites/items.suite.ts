@@ -7,66 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
-import { obj, is2xx, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
-
-function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
-  return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
-}
-
-async function readItem(t: ScenarioContext, itemId: string): Promise<Json> {
-  return obj(await t.fixture((f) => f.readItem(itemId))) ?? {};
-}
-
-/**
- * Reads an archived item that read back while active. The read itself is the fixture's
- * (the document shows no item read), but once it has worked for this item, an archived
- * item it can no longer read breaks ITEMS.ARCHIVED.READABLE instead of skipping.
- */
-async function readArchived(t: ScenarioContext, itemId: string): Promise<Json> {
-  try {
-    return await readItem(t, itemId);
-  } catch (err) {
-    if (!isFixtureUnavailable(err)) throw err;
-    t.expectRule(
-      'ITEMS.ARCHIVED.READABLE',
-      false,
-      `the archived item ${itemId} read back while active, but no longer does: ${err.reason}`,
-    );
-    throw err;
-  }
-}
-
-function refsOf(item: Json): Json[] {
-  return Array.isArray(item.externalReferences) ? item.externalReferences.filter((r: unknown) => obj(r)) : [];
-}
-
-/** The updated item of a 2xx answer; stops the scenario citing `rule` otherwise. */
-function updated(t: ScenarioContext, rule: string, ex: Exchange, what: string): Json {
-  t.expectRule(rule, is2xx(ex), `${what} is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
-  const item = obj(ex.body);
-  t.expectRule(rule, item?.object === 'item', `${what} answers the item (object ${JSON.stringify(item?.object)})`, ex);
-  return item!;
-}
-
-/** At most one primary reference per external id among what was seen. */
-function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
-  const owners = new Map<string, Set<string>>();
-  for (const item of items) {
-    for (const r of refsOf(item)) {
-      if (r.isPrimary !== true || typeof r.externalId !== 'string') continue;
-      const key = `${r.provider ?? ''}\u0000${r.externalId}`;
-      const set = owners.get(key) ?? new Set<string>();
-      set.add(String(r.id ?? `${item.id}:${r.externalId}`));
-      owners.set(key, set);
-    }
-  }
-  const doubled = [...owners.entries()].filter(([, s]) => s.size > 1).map(([k]) => k.split('\u0000')[1]);
-  t.softExpectRule(
-    'ITEMS.EXTERNAL_ID.ONE_PRIMARY',
-    doubled.length === 0,
-    `no external id is primary more than once (${doubled.join(', ') || 'none'})`,
-  );
-}
+import { obj, is2xx, isDateTime, type Json } from './support.ts';
+import { checkOnePrimary, otherProduct, patchItem, readArchived, readItem, refsOf, updated } from './support/items.ts';
 
 scenario(
   ['STATE.ITEM.ARCHIVE', 'STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE', 'ITEMS.ARCHIVED.READABLE'],
@@ -124,7 +66,8 @@ scenario(
       `it reads as archived (archivedAt ${JSON.stringify(read.archivedAt)})`,
     );
     t.note(
-      'ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through the documented operations; the item read is judged',
+      'ITEMS.ARCHIVED.READABLE: "keeps resolving on historical invoices" is not observable through ' +
+        'the documented operations; the item read is judged',
     );
 
     // An archived item still takes ordinary updates: it stays a usable record.
@@ -157,22 +100,6 @@ scenario(
   },
   { concurrent: true },
 );
-
-/** A second product of the item's merchant (POST /v0/products), or undefined with a note when the target refuses it. */
-async function otherProduct(t: ScenarioContext): Promise<string | undefined> {
-  const { merchantId } = await t.fixture((f) => f.merchant());
-  const res = await t.http.post('/v0/products', {
-    name: `Conform product ${t.target.seed}`,
-    description: 'Second catalog entry',
-    merchantId,
-  });
-  const id = obj(res.body)?.id;
-  if (is2xx(res) && typeof id === 'string') return id;
-  t.note(
-    `ITEMS.UPDATE.APPLIED: catalogId not exercised, POST /v0/products answered ${res.status ?? res.transportError}`,
-  );
-  return undefined;
-}
 
 scenario(
   ['ITEMS.UPDATE.APPLIED'],

@@ -3,172 +3,23 @@
  * (PATCH /v0/subscriptions/{id}): the MIGRATION and SUBSCRIPTIONS families and the
  * subscription transitions of STATE. Every scenario builds its own subscription.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import type { Exchange } from '../src/engine/types.ts';
-import type { MigrationConflictKind, MigrationFixture } from '../src/engine/fixtures/types.ts';
-import { obj, is2xx, isFixtureUnavailable, type Json } from './support.ts';
-
-const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
-
-const sameInstant = (a: unknown, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
-
-function migrate(t: ScenarioContext, subscriptionId: string, targetVersionNumber: unknown): Promise<Exchange> {
-  return t.http.post(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`, {
-    targetVersionNumber,
-  });
-}
-
-/** A successful migration answer; stops the scenario (citing `rule`) when it is not one. */
-function accepted(
-  t: ScenarioContext,
-  rule: string,
-  ex: Exchange,
-): { subscription: Json; migration: Json; lineItems: Json } {
-  t.expectRule(rule, is2xx(ex), `the migration is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
-  const body = obj(ex.body);
-  const subscription = obj(body?.subscription);
-  const migration = obj(body?.migration);
-  const lineItems = obj(body?.lineItems);
-  t.expectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    subscription && migration && lineItems,
-    'the answer carries subscription, migration and lineItems objects',
-    ex,
-  );
-  return { subscription: subscription!, migration: migration!, lineItems: lineItems! };
-}
-
-/** The whole answer shape of MIGRATION.RESPONSE.SHAPE, judged without stopping. */
-function checkShape(t: ScenarioContext, ex: Exchange, subscriptionId: string): void {
-  const { subscription, migration, lineItems } = accepted(t, 'MIGRATION.RESPONSE.SHAPE', ex);
-  t.softExpectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    subscription.object === 'subscription' && subscription.id === subscriptionId,
-    `subscription is the migrated subscription (object ${JSON.stringify(subscription.object)}, id ${JSON.stringify(subscription.id)})`,
-    ex,
-  );
-  t.softExpectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    Number.isInteger(migration.fromVersionNumber) && Number.isInteger(migration.toVersionNumber),
-    'migration.fromVersionNumber and toVersionNumber are integers',
-    ex,
-  );
-  t.softExpectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    typeof migration.effectiveAt === 'string' && !Number.isNaN(Date.parse(migration.effectiveAt)),
-    'migration.effectiveAt is a date-time',
-    ex,
-  );
-  t.softExpectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    typeof migration.changed === 'boolean',
-    'migration.changed is a boolean',
-    ex,
-  );
-  t.softExpectRule(
-    'MIGRATION.RESPONSE.SHAPE',
-    typeof lineItems.syncFailed === 'boolean',
-    'lineItems.syncFailed is a boolean',
-    ex,
-  );
-}
-
-/**
- * planVersionId, an integer versionNumber from 1 and a known versionPolicy. A fixture read
- * (no exchange) may come from a strategy that reads only the version fields: planVersionId
- * is judged there only when present.
- */
-function checkVersioned(t: ScenarioContext, sub: Json, where: string, ex?: Exchange): void {
-  if (ex || sub.planVersionId !== undefined)
-    t.softExpectRule(
-      'SUBSCRIPTIONS.VERSION.NUMBERED',
-      typeof sub.planVersionId === 'string' && sub.planVersionId.length > 0,
-      `${where}: planVersionId is a string (${JSON.stringify(sub.planVersionId)})`,
-      ex,
-    );
-  t.softExpectRule(
-    'SUBSCRIPTIONS.VERSION.NUMBERED',
-    Number.isInteger(sub.versionNumber) && sub.versionNumber >= 1,
-    `${where}: versionNumber is an integer from 1 (${JSON.stringify(sub.versionNumber)})`,
-    ex,
-  );
-  t.softExpectRule(
-    'SUBSCRIPTIONS.VERSION.NUMBERED',
-    sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating',
-    `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`,
-    ex,
-  );
-}
-
-const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') =>
-  t.fixture((f) => f.migration(policy));
-
-/**
- * The subscription as the fixtures read it (the document shows no subscription read), or
- * undefined where they cannot: what the migration answers show is judged either way, and
- * `readOnly` (rules only a read can show) are not judged here, with the reason.
- */
-async function readIfAvailable(
-  t: ScenarioContext,
-  subscriptionId: string,
-  readOnly: string[] = [],
-): Promise<Json | undefined> {
-  try {
-    return await t.fixture((f) => f.readSubscription(subscriptionId));
-  } catch (err) {
-    if (!isFixtureUnavailable(err)) throw err;
-    if (readOnly.length) t.ruleNotJudged(readOnly, `the subscription cannot be read: ${err.reason}`, err.category);
-    return undefined;
-  }
-}
-
-/**
- * Crosses the boundary where the target can (test clocks); where it cannot, the scenario ends
- * there and the rules it has not judged yet are not judged, naming the missing fixture.
- */
-async function crossBoundary(t: ScenarioContext, subscriptionId: string): Promise<string[]> {
-  return (await t.fixture((f) => f.advancePastBoundary(subscriptionId))).billedPriceIds;
-}
-
-/** Price ids of `version` and of every other version (for "bills from the target" checks). */
-function versionPrices(m: MigrationFixture, version: number): { own: string[]; others: string[] } | undefined {
-  const byVersion = m.pricesByVersion;
-  if (!byVersion?.[version]) return undefined;
-  const own = byVersion[version];
-  const others = Object.entries(byVersion)
-    .filter(([v]) => Number(v) !== version)
-    .flatMap(([, ids]) => ids)
-    .filter((id) => !own.includes(id));
-  return { own, others };
-}
-
-function checkBilledFrom(
-  t: ScenarioContext,
-  rule: string,
-  m: MigrationFixture,
-  version: number,
-  billed: string[],
-): void {
-  const prices = versionPrices(m, version);
-  if (!prices)
-    return t.ruleNotJudged(
-      rule,
-      `the migration fixture names no prices for version ${version}: billing not compared`,
-      'fixture',
-    );
-  t.softExpectRule(
-    rule,
-    prices.own.every((p) => billed.includes(p)),
-    `the period after the boundary bills version ${version}'s prices ${prices.own.join(', ')} (billed: ${billed.join(', ') || 'none'})`,
-  );
-  const stray = billed.filter((p) => prices.others.includes(p));
-  t.softExpectRule(
-    rule,
-    stray.length === 0,
-    `the period after the boundary bills no price of another version (billed ${stray.join(', ') || 'none'})`,
-  );
-}
+import { scenario } from '../src/engine/scenario.ts';
+import type { MigrationConflictKind } from '../src/engine/fixtures/types.ts';
+import {
+  accepted,
+  checkBilledFrom,
+  checkShape,
+  checkVersioned,
+  crossBoundary,
+  judgeConflict,
+  migrate,
+  migrationFixture,
+  migrateToSame,
+  patchFloating,
+  readIfAvailable,
+  refuseOutOfRange,
+  sameInstant,
+} from './support/version-migration.ts';
 
 // --------------------------------------------------------------------------- 400 / 404
 
@@ -179,25 +30,7 @@ scenario(
   'refused targets: out of range or not an integer gets 400, a missing or archived version 404, and nothing changes',
   async (t) => {
     const m = await migrationFixture(t);
-    for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
-      const res = await migrate(t, m.subscriptionId, bad);
-      t.softExpectRule(
-        'MIGRATION.400.TARGET_RANGE',
-        res.status === 400,
-        `targetVersionNumber ${JSON.stringify(bad)} gets 400, got ${res.status ?? res.transportError}`,
-        res,
-      );
-    }
-    const missingField = await t.http.post(
-      `/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}/versionMigration`,
-      {},
-    );
-    t.softExpectRule(
-      'MIGRATION.400.TARGET_RANGE',
-      missingField.status === 400,
-      `a body without targetVersionNumber gets 400, got ${missingField.status ?? missingField.transportError}`,
-      missingField,
-    );
+    await refuseOutOfRange(t, m.subscriptionId);
     // The upper bound itself is in range: refused for not existing, never as a bad request.
     const top = await migrate(t, m.subscriptionId, 2147483647);
     t.softExpectRule(
@@ -237,7 +70,9 @@ scenario(
     const after = await readIfAvailable(t, m.subscriptionId);
     if (after) {
       const unchanged = after.versionPolicy === m.versionPolicy && after.versionNumber === m.currentVersionNumber;
-      const what = `refused migrations leave the subscription as it was (${m.versionPolicy} on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`;
+      const what =
+        `refused migrations leave the subscription as it was (${m.versionPolicy} ` +
+        `on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`;
       t.softExpectRule('MIGRATION.400.TARGET_RANGE', unchanged, what);
       t.softExpectRule('MIGRATION.404.MISSING_VERSION', unchanged, what);
     }
@@ -276,36 +111,7 @@ for (const [kind, rule, what] of CONFLICTS) {
   scenario(
     [rule, 'MIGRATION.409.CODE_VALUES'],
     `migrating ${what} gets 409 with a code`,
-    async (t) => {
-      const c = await t.fixture((f) => f.migrationConflict(kind));
-      // The 409 and its code are in the answer itself; that nothing changed shows only where the subscription can be read.
-      const before = await readIfAvailable(t, c.subscriptionId);
-      const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
-      t.expectStatus(rule, res, 409);
-      const after = before && (await readIfAvailable(t, c.subscriptionId));
-      if (before && after)
-        t.softExpectRule(
-          rule,
-          after.versionPolicy === before.versionPolicy && after.versionNumber === before.versionNumber,
-          `the refused migration changes nothing (${before.versionPolicy} on ${before.versionNumber} before, ${after.versionPolicy} on ${after.versionNumber} after)`,
-        );
-      const code = obj(res.body)?.code;
-      t.softExpectRule(
-        rule,
-        typeof code === 'string' && code.length > 0,
-        `the 409 carries a code (${JSON.stringify(code)})`,
-        res,
-      );
-      // Which codes: not shown. Only their form is judged.
-      t.softExpectRule(
-        'MIGRATION.409.CODE_VALUES',
-        typeof code !== 'string' || UPPER_SNAKE.test(code),
-        `the code ${JSON.stringify(code)} is UPPER_SNAKE_CASE`,
-        res,
-      );
-      if (typeof code === 'string')
-        t.note(`${kind}: code ${code} (code values are not shown in the document; not judged)`);
-    },
+    (t) => judgeConflict(t, kind, rule),
     { concurrent: true },
   );
 }
@@ -411,13 +217,15 @@ scenario(
     t.softExpectRule(
       'MIGRATION.TARGET.OLDER_OR_NEWER',
       migration.changed === true && migration.toVersionNumber === second,
-      `the older version ${second} is a real move (changed ${JSON.stringify(migration.changed)}, to ${JSON.stringify(migration.toVersionNumber)})`,
+      `the older version ${second} is a real move (changed ${JSON.stringify(migration.changed)}, ` +
+        `to ${JSON.stringify(migration.toVersionNumber)})`,
       res,
     );
     t.softExpectRule(
       'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
       migration.fromVersionNumber === m.currentVersionNumber,
-      `the first migration did not take effect before the boundary: from is still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
+      `the first migration did not take effect before the boundary: from is ` +
+        `still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
       res,
     );
     t.softExpectRule(
@@ -439,7 +247,8 @@ scenario(
     t.softExpectRule(
       'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
       after.versionPolicy === 'pinned' && after.versionNumber === second,
-      `the pinned subscription stays on version ${second} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
+      `the pinned subscription stays on version ${second} while the plan default ` +
+        `is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
     );
   },
   { concurrent: true },
@@ -470,7 +279,8 @@ scenario(
     t.softExpectRule(
       'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
       after.versionPolicy === 'pinned' && after.versionNumber === target,
-      `the pinned subscription stays on version ${target} while the plan default is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
+      `the pinned subscription stays on version ${target} while the plan default ` +
+        `is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
     );
   },
   { concurrent: true },
@@ -491,33 +301,7 @@ scenario(
     const answers = [];
     const subscriptions = [];
     for (let i = 0; i < 2; i++) {
-      const res = await migrate(t, m.subscriptionId, m.currentVersionNumber);
-      const rule = i === 0 ? 'MIGRATION.SAME_VERSION.NO_CHANGE' : 'MIGRATION.SAME_VERSION.REPEATABLE';
-      const { subscription, migration } = accepted(t, rule, res);
-      t.softExpectRule(
-        rule,
-        migration.changed === false,
-        `${i === 0 ? 'a' : 'a repeated'} same-version migration answers changed false (got ${JSON.stringify(migration.changed)})`,
-        res,
-      );
-      t.softExpectRule(
-        'MIGRATION.RESPONSE.VERSION_NUMBERS',
-        migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === m.currentVersionNumber,
-        `from and to are both ${m.currentVersionNumber} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`,
-        res,
-      );
-      t.softExpectRule(
-        i === 0 ? 'MIGRATION.SAME_VERSION.PINS_FLOATING' : 'MIGRATION.SAME_VERSION.REPEATABLE',
-        subscription.versionPolicy === 'pinned',
-        `the floating subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
-        res,
-      );
-      t.softExpectRule(
-        rule,
-        subscription.versionNumber === undefined || subscription.versionNumber === m.currentVersionNumber,
-        `the subscription stays on version ${m.currentVersionNumber} (answer says ${subscription.versionNumber})`,
-        res,
-      );
+      const { subscription, migration } = await migrateToSame(t, m, i === 0);
       answers.push(migration);
       subscriptions.push(subscription);
     }
@@ -571,33 +355,11 @@ scenario(
       t.softExpectRule(
         'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
         start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber,
-        `a floating subscription is on the default version ${m.currentVersionNumber} (reads ${start.versionPolicy} on ${start.versionNumber})`,
+        `a floating subscription is on the default version ${m.currentVersionNumber} ` +
+          `(reads ${start.versionPolicy} on ${start.versionNumber})`,
       );
     accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
-    const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(m.subscriptionId)}`, {
-      versionPolicy: 'floating',
-    });
-    t.expectRule(
-      'STATE.SUBSCRIPTION.FLOATING',
-      is2xx(res),
-      `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`,
-      res,
-    );
-    // The PATCH answer is not shown: judged only as a promise of the bundled reference.
-    if (t.target.referenceServer) {
-      const body = obj(res.body);
-      t.softExpectRule(
-        'SUBSCRIPTIONS.UPDATE.BODY',
-        body?.object === 'subscription' && body?.id === m.subscriptionId && body?.versionPolicy === 'floating',
-        'the reference answers the floating subscription',
-        res,
-      );
-    } else
-      t.ruleNotJudged(
-        'SUBSCRIPTIONS.UPDATE.BODY',
-        'a reference rule (the PATCH answer is not shown): not judged on this target',
-        'not-applicable',
-      );
+    await patchFloating(t, m.subscriptionId);
     // The PATCH answer is not shown: that the subscription is floating again shows only in a read.
     const after = await readIfAvailable(t, m.subscriptionId, [
       'STATE.SUBSCRIPTION.FLOATING',
@@ -621,7 +383,9 @@ scenario(
     t.softExpectRule(
       'STATE.SUBSCRIPTION.FLOATING',
       later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber,
-      `after the boundary the subscription is still floating on the default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen (reads ${later.versionPolicy} on ${later.versionNumber})`,
+      `after the boundary the subscription is still floating on the ` +
+        `default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen ` +
+        `(reads ${later.versionPolicy} on ${later.versionNumber})`,
     );
   },
   { concurrent: true },

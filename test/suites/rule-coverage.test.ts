@@ -1,9 +1,10 @@
 /**
  * Every rule of spec/rules.yaml about the target (contract, reference) is cited by at least
- * one scenario (a rule id as a string literal in suites/*.suite.ts) or one check of the
- * registry. Rules about the tool itself (restraint, client) are never cited there: the
- * project's own tests judge them (test/engine/tool-rules.test.ts). Collected statically:
- * string literals only (comments do not count), through the TypeScript parser.
+ * one scenario (a rule id as a string literal in suites/*.suite.ts or their helpers in
+ * suites/support/) or one check of the registry. Rules about the tool itself (restraint,
+ * client) are never cited there: the project's own tests judge them
+ * (test/engine/tool-rules.test.ts). Collected statically: string literals only (comments do
+ * not count), through the TypeScript parser.
  */
 import { describe, expect, test } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
@@ -30,9 +31,12 @@ export function ruleIdLiterals(source: string, fileName = 'suite.ts'): string[] 
   return found;
 }
 
+/** Rule ids cited by the suites: the `*.suite.ts` files and their helpers in suites/support/. */
 async function suiteRuleIds(): Promise<Map<string, string[]>> {
   const byFile = new Map<string, string[]>();
-  for (const name of (await readdir(DEFAULT_SUITES_DIR)).filter((f) => f.endsWith('.suite.ts')).sort()) {
+  const support = (await readdir(join(DEFAULT_SUITES_DIR, 'support'))).map((f) => `support/${f}`);
+  const files = [...(await readdir(DEFAULT_SUITES_DIR)).filter((f) => f.endsWith('.suite.ts')), ...support];
+  for (const name of files.filter((f) => f.endsWith('.ts')).sort()) {
     byFile.set(name, ruleIdLiterals(await readFile(join(DEFAULT_SUITES_DIR, name), 'utf8'), name));
   }
   return byFile;

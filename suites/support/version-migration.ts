@@ -1,0 +1,292 @@
+/**
+ * Helpers of the version-migration suite (version-migration.suite.ts): migration requests and
+ * answers, subscription reads through the fixtures, billing past the boundary, 409 conflicts.
+ */
+import type { ScenarioContext } from '../../src/engine/scenario.ts';
+import type { Exchange } from '../../src/engine/types.ts';
+import type { MigrationConflictKind, MigrationFixture } from '../../src/engine/fixtures/types.ts';
+import { obj, is2xx, isFixtureUnavailable, type Json } from '../support.ts';
+
+export const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+
+export const sameInstant = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
+
+export function migrate(t: ScenarioContext, subscriptionId: string, targetVersionNumber: unknown): Promise<Exchange> {
+  return t.http.post(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`, {
+    targetVersionNumber,
+  });
+}
+
+/** A successful migration answer; stops the scenario (citing `rule`) when it is not one. */
+export function accepted(
+  t: ScenarioContext,
+  rule: string,
+  ex: Exchange,
+): { subscription: Json; migration: Json; lineItems: Json } {
+  t.expectRule(rule, is2xx(ex), `the migration is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
+  const body = obj(ex.body);
+  const subscription = obj(body?.subscription);
+  const migration = obj(body?.migration);
+  const lineItems = obj(body?.lineItems);
+  t.expectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    subscription && migration && lineItems,
+    'the answer carries subscription, migration and lineItems objects',
+    ex,
+  );
+  return { subscription: subscription!, migration: migration!, lineItems: lineItems! };
+}
+
+/** The whole answer shape of MIGRATION.RESPONSE.SHAPE, judged without stopping. */
+export function checkShape(t: ScenarioContext, ex: Exchange, subscriptionId: string): void {
+  const { subscription, migration, lineItems } = accepted(t, 'MIGRATION.RESPONSE.SHAPE', ex);
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    subscription.object === 'subscription' && subscription.id === subscriptionId,
+    `subscription is the migrated subscription (object ${JSON.stringify(subscription.object)}, id ${JSON.stringify(subscription.id)})`,
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    Number.isInteger(migration.fromVersionNumber) && Number.isInteger(migration.toVersionNumber),
+    'migration.fromVersionNumber and toVersionNumber are integers',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof migration.effectiveAt === 'string' && !Number.isNaN(Date.parse(migration.effectiveAt)),
+    'migration.effectiveAt is a date-time',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof migration.changed === 'boolean',
+    'migration.changed is a boolean',
+    ex,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.SHAPE',
+    typeof lineItems.syncFailed === 'boolean',
+    'lineItems.syncFailed is a boolean',
+    ex,
+  );
+}
+
+/**
+ * planVersionId, an integer versionNumber from 1 and a known versionPolicy. A fixture read
+ * (no exchange) may come from a strategy that reads only the version fields: planVersionId
+ * is judged there only when present.
+ */
+export function checkVersioned(t: ScenarioContext, sub: Json, where: string, ex?: Exchange): void {
+  if (ex || sub.planVersionId !== undefined)
+    t.softExpectRule(
+      'SUBSCRIPTIONS.VERSION.NUMBERED',
+      typeof sub.planVersionId === 'string' && sub.planVersionId.length > 0,
+      `${where}: planVersionId is a string (${JSON.stringify(sub.planVersionId)})`,
+      ex,
+    );
+  t.softExpectRule(
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+    Number.isInteger(sub.versionNumber) && sub.versionNumber >= 1,
+    `${where}: versionNumber is an integer from 1 (${JSON.stringify(sub.versionNumber)})`,
+    ex,
+  );
+  t.softExpectRule(
+    'SUBSCRIPTIONS.VERSION.NUMBERED',
+    sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating',
+    `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`,
+    ex,
+  );
+}
+
+export const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') =>
+  t.fixture((f) => f.migration(policy));
+
+/**
+ * The subscription as the fixtures read it (the document shows no subscription read), or
+ * undefined where they cannot: what the migration answers show is judged either way, and
+ * `readOnly` (rules only a read can show) are not judged here, with the reason.
+ */
+export async function readIfAvailable(
+  t: ScenarioContext,
+  subscriptionId: string,
+  readOnly: string[] = [],
+): Promise<Json | undefined> {
+  try {
+    return await t.fixture((f) => f.readSubscription(subscriptionId));
+  } catch (err) {
+    if (!isFixtureUnavailable(err)) throw err;
+    if (readOnly.length) t.ruleNotJudged(readOnly, `the subscription cannot be read: ${err.reason}`, err.category);
+    return undefined;
+  }
+}
+
+/**
+ * Crosses the boundary where the target can (test clocks); where it cannot, the scenario ends
+ * there and the rules it has not judged yet are not judged, naming the missing fixture.
+ */
+export async function crossBoundary(t: ScenarioContext, subscriptionId: string): Promise<string[]> {
+  return (await t.fixture((f) => f.advancePastBoundary(subscriptionId))).billedPriceIds;
+}
+
+/** Price ids of `version` and of every other version (for "bills from the target" checks). */
+export function versionPrices(m: MigrationFixture, version: number): { own: string[]; others: string[] } | undefined {
+  const byVersion = m.pricesByVersion;
+  if (!byVersion?.[version]) return undefined;
+  const own = byVersion[version];
+  const others = Object.entries(byVersion)
+    .filter(([v]) => Number(v) !== version)
+    .flatMap(([, ids]) => ids)
+    .filter((id) => !own.includes(id));
+  return { own, others };
+}
+
+export function checkBilledFrom(
+  t: ScenarioContext,
+  rule: string,
+  m: MigrationFixture,
+  version: number,
+  billed: string[],
+): void {
+  const prices = versionPrices(m, version);
+  if (!prices)
+    return t.ruleNotJudged(
+      rule,
+      `the migration fixture names no prices for version ${version}: billing not compared`,
+      'fixture',
+    );
+  t.softExpectRule(
+    rule,
+    prices.own.every((p) => billed.includes(p)),
+    `the period after the boundary bills version ${version}'s prices ${prices.own.join(', ')} (billed: ${billed.join(', ') || 'none'})`,
+  );
+  const stray = billed.filter((p) => prices.others.includes(p));
+  t.softExpectRule(
+    rule,
+    stray.length === 0,
+    `the period after the boundary bills no price of another version (billed ${stray.join(', ') || 'none'})`,
+  );
+}
+
+/** A migration the target must refuse with 409 and an UPPER_SNAKE_CASE code, changing nothing. */
+export async function judgeConflict(t: ScenarioContext, kind: MigrationConflictKind, rule: string): Promise<void> {
+  const c = await t.fixture((f) => f.migrationConflict(kind));
+  // The 409 and its code are in the answer itself; that nothing changed shows only where the subscription can be read.
+  const before = await readIfAvailable(t, c.subscriptionId);
+  const res = await migrate(t, c.subscriptionId, c.targetVersionNumber);
+  t.expectStatus(rule, res, 409);
+  const after = before && (await readIfAvailable(t, c.subscriptionId));
+  if (before && after)
+    t.softExpectRule(
+      rule,
+      after.versionPolicy === before.versionPolicy && after.versionNumber === before.versionNumber,
+      `the refused migration changes nothing (${before.versionPolicy} on ${before.versionNumber} ` +
+        `before, ${after.versionPolicy} on ${after.versionNumber} after)`,
+    );
+  const code = obj(res.body)?.code;
+  t.softExpectRule(
+    rule,
+    typeof code === 'string' && code.length > 0,
+    `the 409 carries a code (${JSON.stringify(code)})`,
+    res,
+  );
+  // Which codes: not shown. Only their form is judged.
+  t.softExpectRule(
+    'MIGRATION.409.CODE_VALUES',
+    typeof code !== 'string' || UPPER_SNAKE.test(code),
+    `the code ${JSON.stringify(code)} is UPPER_SNAKE_CASE`,
+    res,
+  );
+  if (typeof code === 'string') t.note(`${kind}: code ${code} (code values are not shown in the document; not judged)`);
+}
+
+/**
+ * Migrates to the version in use and judges the answer: changed false, from and to the same
+ * version, pinned, on that version (the first time, or `first` false for the repeat).
+ */
+export async function migrateToSame(
+  t: ScenarioContext,
+  m: MigrationFixture,
+  first: boolean,
+): Promise<{ subscription: Json; migration: Json }> {
+  const res = await migrate(t, m.subscriptionId, m.currentVersionNumber);
+  const rule = first ? 'MIGRATION.SAME_VERSION.NO_CHANGE' : 'MIGRATION.SAME_VERSION.REPEATABLE';
+  const { subscription, migration } = accepted(t, rule, res);
+  t.softExpectRule(
+    rule,
+    migration.changed === false,
+    `${first ? 'a' : 'a repeated'} same-version migration answers changed false (got ${JSON.stringify(migration.changed)})`,
+    res,
+  );
+  t.softExpectRule(
+    'MIGRATION.RESPONSE.VERSION_NUMBERS',
+    migration.fromVersionNumber === m.currentVersionNumber && migration.toVersionNumber === m.currentVersionNumber,
+    `from and to are both ${m.currentVersionNumber} (got ${migration.fromVersionNumber} → ${migration.toVersionNumber})`,
+    res,
+  );
+  t.softExpectRule(
+    first ? 'MIGRATION.SAME_VERSION.PINS_FLOATING' : 'MIGRATION.SAME_VERSION.REPEATABLE',
+    subscription.versionPolicy === 'pinned',
+    `the floating subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
+    res,
+  );
+  t.softExpectRule(
+    rule,
+    subscription.versionNumber === undefined || subscription.versionNumber === m.currentVersionNumber,
+    `the subscription stays on version ${m.currentVersionNumber} (answer says ${subscription.versionNumber})`,
+    res,
+  );
+  return { subscription, migration };
+}
+
+/** PATCH versionPolicy floating, accepted (2xx); its answer judged only on the bundled reference. */
+export async function patchFloating(t: ScenarioContext, subscriptionId: string): Promise<void> {
+  const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}`, {
+    versionPolicy: 'floating',
+  });
+  t.expectRule(
+    'STATE.SUBSCRIPTION.FLOATING',
+    is2xx(res),
+    `PATCH versionPolicy floating is accepted (2xx), got ${res.status ?? res.transportError}`,
+    res,
+  );
+  // The PATCH answer is not shown: judged only as a promise of the bundled reference.
+  if (t.target.referenceServer) {
+    const body = obj(res.body);
+    t.softExpectRule(
+      'SUBSCRIPTIONS.UPDATE.BODY',
+      body?.object === 'subscription' && body?.id === subscriptionId && body?.versionPolicy === 'floating',
+      'the reference answers the floating subscription',
+      res,
+    );
+  } else
+    t.ruleNotJudged(
+      'SUBSCRIPTIONS.UPDATE.BODY',
+      'a reference rule (the PATCH answer is not shown): not judged on this target',
+      'not-applicable',
+    );
+}
+
+/** Out-of-range and non-integer targets, and a body without one, each get 400. */
+export async function refuseOutOfRange(t: ScenarioContext, subscriptionId: string): Promise<void> {
+  for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
+    const res = await migrate(t, subscriptionId, bad);
+    t.softExpectRule(
+      'MIGRATION.400.TARGET_RANGE',
+      res.status === 400,
+      `targetVersionNumber ${JSON.stringify(bad)} gets 400, got ${res.status ?? res.transportError}`,
+      res,
+    );
+  }
+  const missingField = await t.http.post(
+    `/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`,
+    {},
+  );
+  t.softExpectRule(
+    'MIGRATION.400.TARGET_RANGE',
+    missingField.status === 400,
+    `a body without targetVersionNumber gets 400, got ${missingField.status ?? missingField.transportError}`,
+    missingField,
+  );
+}
