@@ -21,10 +21,7 @@ interface Size {
 /** Past a limit today: [lines, lines over 140 characters]. Shrink them; never add one. */
 const KNOWN: Record<string, Size> = {
   'src/cli/commands/run.ts': { lines: 496, wide: 0 },
-  'src/engine/faults/catalog/benign.ts': { lines: 596, wide: 0 },
-  'src/engine/faults/catalog/conventions.ts': { lines: 459, wide: 0 },
   'src/engine/faults/catalog/version-migration.ts': { lines: 523, wide: 0 },
-  'src/engine/faults/runner.ts': { lines: 408, wide: 0 },
   'src/engine/fixtures/reference.ts': { lines: 514, wide: 0 },
 };
 

@@ -1,7 +1,8 @@
 /** How runs are judged, summarised and printed, and how `conform faults` reads its flags (no server). */
 import { describe, expect, test } from 'vitest';
 import { CATALOG, faultByName, type CatalogFault } from '../../../src/engine/faults/catalog/index.ts';
-import { judge, suitesFor, summarize, type FaultResult, type RunRecord } from '../../../src/engine/faults/runner.ts';
+import { judge, summarize } from '../../../src/engine/faults/results.ts';
+import { suitesFor, type FaultResult, type RunRecord } from '../../../src/engine/faults/runner.ts';
 import { catalogMarkdown, firedShort, markdown, resultTable, summaryLines } from '../../../src/engine/faults/report.ts';
 import { parseFaultsArgs, selectFaults } from '../../../src/cli/commands/faults.ts';
 import { CliError } from '../../../src/cli/command.ts';

@@ -5,7 +5,6 @@ import {
   fault,
   got,
   is2xx,
-  is4xx,
   json,
   on,
   pathOf,
@@ -16,6 +15,7 @@ import {
   withQuery,
   type Json,
 } from './helpers.ts';
+import { bareBadRequest, errorShapeFaults, invalid } from './conventions-errors.ts';
 import { customer } from './customers.ts';
 import type { CatalogFault } from './types.ts';
 
@@ -29,14 +29,6 @@ const customerAnswer = (r: Parameters<typeof on>[0], res: Parameters<typeof is2x
     : undefined;
 };
 const readCustomer = { req: req('GET', '/v0/customers/cus_demo1'), res: json(200, customer()) };
-const notFound = (code = 'CUSTOMER_NOT_FOUND') =>
-  json(404, { error: 'not_found', message: 'Customer cus_x not found', code });
-const invalid = () =>
-  json(400, {
-    error: 'validation_error',
-    message: 'invalid request',
-    errors: [{ field: 'externalId', message: 'at most 255 characters', code: 'MAX_LENGTH' }],
-  });
 
 export const conventionFaults: CatalogFault[] = [
   fault({
@@ -205,102 +197,7 @@ export const conventionFaults: CatalogFault[] = [
       verify: (o) => expectAll([got(o)?.data === undefined && Array.isArray(got(o)?.items), 'still data']),
     },
   }),
-  fault({
-    name: 'errors-404-without-message',
-    family: 'conventions',
-    description: '404 bodies carry only error, no message',
-    rules: ['ERRORS.ERROR.SHAPE'],
-    suites: ['merchants', 'prices'],
-    onResponse(_r, res, ctx) {
-      const b = bodyOf(res);
-      if (res.status !== 404 || typeof b?.message !== 'string') return;
-      delete b.message;
-      ctx.applied();
-    },
-    demo: {
-      steps: [{ req: req('GET', '/v0/merchants/org_nobody'), res: notFound() }],
-      verify: (o) => expectAll([o.response.status === 404 && got(o)?.message === undefined, 'message still there']),
-    },
-  }),
-  fault({
-    name: 'errors-409-blank-message',
-    family: 'conventions',
-    description: '409 bodies keep message, but empty',
-    rules: ['ERRORS.MESSAGE.READABLE'],
-    suites: ['delete-blockers'],
-    onResponse(_r, res, ctx) {
-      const b = bodyOf(res);
-      if (res.status !== 409 || typeof b?.message !== 'string') return;
-      b.message = '';
-      ctx.applied();
-    },
-    demo: {
-      steps: [
-        {
-          req: req('DELETE', '/v0/fees/fee_demo1'),
-          res: json(409, {
-            error: 'conflict',
-            message: 'fee has blockers',
-            code: 'FEE_HAS_BLOCKERS',
-            details: { blockers: [] },
-          }),
-        },
-      ],
-      verify: (o) => expectAll([got(o)?.message === '', `message ${JSON.stringify(got(o)?.message)}`]),
-    },
-  }),
-  fault({
-    name: 'errors-code-lowercase',
-    family: 'conventions',
-    description: 'error codes are lower case (customer_not_found), not UPPER_SNAKE_CASE',
-    rules: ['ERRORS.CODE.UPPER_SNAKE'],
-    suites: ['customers'],
-    onResponse(_r, res, ctx) {
-      const b = bodyOf(res);
-      if (!is4xx(res) || !b) return;
-      b.code = typeof b.code === 'string' ? b.code.toLowerCase() : String(b.error ?? 'error').toLowerCase();
-      ctx.applied();
-    },
-    demo: {
-      steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }],
-      verify: (o) => expectAll([got(o)?.code === 'customer_not_found', `code ${got(o)?.code}`]),
-    },
-  }),
-  fault({
-    name: 'errors-category-mismatch',
-    family: 'conventions',
-    description: "404 bodies say error 'bad_request'",
-    rules: ['ERRORS.CATEGORY.MATCHES_STATUS'],
-    suites: ['customers'],
-    onResponse(_r, res, ctx) {
-      const b = bodyOf(res);
-      if (res.status !== 404 || !b) return;
-      b.error = 'bad_request';
-      ctx.applied();
-    },
-    demo: {
-      steps: [{ req: req('GET', '/v0/customers/cus_nobody'), res: notFound() }],
-      verify: (o) => expectAll([got(o)?.error === 'bad_request', `error ${got(o)?.error}`]),
-    },
-  }),
-  fault({
-    name: 'errors-validation-without-errors',
-    family: 'conventions',
-    description: 'ValidationError bodies lose their errors array',
-    rules: ['ERRORS.VALIDATION.SHAPE'],
-    suites: ['customers'],
-    onResponse(_r, res, ctx) {
-      const b = bodyOf(res);
-      if (res.status !== 400 || b?.errors === undefined) return;
-      delete b.errors;
-      b.error = 'validation_error';
-      ctx.applied();
-    },
-    demo: {
-      steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }],
-      verify: (o) => expectAll([o.response.status === 400 && got(o)?.errors === undefined, 'errors still there']),
-    },
-  }),
+  ...errorShapeFaults,
   fault({
     name: 'status-500-on-bad-input',
     family: 'conventions',
@@ -411,26 +308,7 @@ export const conventionFaults: CatalogFault[] = [
       verify: (o) => expectAll([got(o)?.metadata === '{"a":"1"}', `metadata ${JSON.stringify(got(o)?.metadata)}`]),
     },
   }),
-  fault({
-    name: 'errors-400-bare',
-    family: 'conventions',
-    description: '400 bodies carry only {error: bad_request}: neither an Error (no message) nor a ValidationError',
-    rules: ['ERRORS.400.BODY'],
-    suites: ['customers'],
-    onResponse(_r, res, ctx) {
-      if (res.status !== 400 || !bodyOf(res)) return;
-      ctx.applied();
-      return json(400, { error: 'bad_request' });
-    },
-    demo: {
-      steps: [{ req: req('PATCH', '/v0/customers/cus_demo1', { externalId: 'z'.repeat(256) }), res: invalid() }],
-      verify: (o) =>
-        expectAll([
-          o.response.status === 400 && got(o)?.message === undefined && got(o)?.errors === undefined,
-          'the body is still an Error',
-        ]),
-    },
-  }),
+  bareBadRequest,
   fault({
     name: 'validation-enum-any-case',
     family: 'conventions',
