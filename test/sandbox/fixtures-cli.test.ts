@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { validateFixturesFile } from '../../src/engine/fixtures/file.ts';
+import { validateFixturesFile } from '../../src/engine/fixtures/file-document.ts';
 import { FIXTURE_CATALOG } from '../../src/engine/fixtures/catalog.ts';
 import { ReferenceFixtures } from '../../src/engine/fixtures/reference.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
