@@ -20,7 +20,6 @@ interface Size {
 
 /** Past a limit today: [lines, lines over 140 characters]. Shrink them; never add one. */
 const KNOWN: Record<string, Size> = {
-  'src/cli/commands/run.ts': { lines: 496, wide: 0 },
   'src/engine/fixtures/reference.ts': { lines: 514, wide: 0 },
 };
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
 import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
-import { summaryLines } from './run.ts';
+import { summaryLines } from './run-summary.ts';
 
 export const usage = `Usage: conform merge <dir|report.json>... --out DIR
 

@@ -1,7 +1,7 @@
 /**
  * `conform run`: runs the scenario suites against a target and writes the reports.
- * With no base URL it boots the bundled reference server in process, through
- * src/cli/reference.ts (the CLI's one way into src/reference).
+ * With no base URL it boots the bundled reference server in process (run-target.ts, through
+ * src/cli/reference.ts, the CLI's one way into src/reference).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -29,15 +29,11 @@ import {
   selectSuites,
 } from '../../engine/runner/index.ts';
 import { outputStyle, paint, type OutputStyle } from '../../engine/runner/progress.ts';
-import {
-  CATEGORY_LABEL,
-  buildReport,
-  unjudgedGroups,
-  writeReports,
-  type Report,
-} from '../../engine/reporters/index.ts';
+import { buildReport, writeReports } from '../../engine/reporters/index.ts';
 import type { RuleIndex } from '../../spec/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
+import { bootReference, fixtureChoice, probe, type BootedTarget } from './run-target.ts';
+import { summaryLines } from './run-summary.ts';
 
 export const usage = `Usage: conform run [options]
 
@@ -185,158 +181,6 @@ async function loadConfig(flags: RunFlags): Promise<RunConfig> {
       throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
-}
-
-/** One authenticated GET on an unlisted endpoint (no rate bucket): is anything there, and does it take the key? */
-async function probe(client: HttpClient): Promise<void> {
-  const first = await client.get('/v0/customers/cus_conformprobe0');
-  if (first.transportError) throw new CliError(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
-  if (first.status === 401)
-    throw new CliError(
-      `the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`,
-    );
-}
-
-/**
- * Chooses the fixture strategy through the fixtures module: explicit config > bundled
- * reference > configured file/module > extension probe (probe.ts; never a documented
- * route) > none. Then checks a file or module loads.
- */
-async function fixtureChoice(
-  config: RunConfig,
-  bundled: boolean,
-  client: HttpClient,
-  target: Omit<TargetContext, 'fixtures'>,
-): Promise<TargetContext['fixtures']> {
-  const fx = await import('../../engine/fixtures/index.ts');
-  const choice = await fx.resolveFixtureStrategy({ bundled, fixtures: config.fixtures }, client);
-  if (choice.strategy === 'file' || choice.strategy === 'module') {
-    // A configuration problem must stop the run here (exit 2), not fail every scenario in the workers.
-    try {
-      const fixtures = await fx.createFixtures({ ...target, fixtures: choice }, client);
-      await fixtures.close();
-    } catch (err) {
-      if ((err as Error)?.name === 'FixtureConfigError' || err instanceof fx.FixtureConfigError)
-        throw new CliError(
-          redact(
-            String((err as Error).message)
-              .split('\n')
-              .join('; '),
-          ),
-        );
-      throw err;
-    }
-  }
-  return choice;
-}
-
-interface BootedTarget {
-  baseUrl: string;
-  apiKey: { value: string; label: string };
-  merchantId?: string;
-  bundled: boolean;
-  close(): Promise<void>;
-}
-
-async function bootReference(): Promise<BootedTarget> {
-  const key = `sk_test_${randomBytes(12).toString('hex')}`;
-  registerSecret(key, 'CONFORM_API_KEY');
-  let ref;
-  try {
-    const { startReferenceServer } = await import('../reference.ts');
-    ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
-  } catch (err) {
-    throw new CliError(
-      `could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`,
-    );
-  }
-  return {
-    baseUrl: ref.baseUrl,
-    apiKey: { value: key, label: 'CONFORM_API_KEY' },
-    merchantId: ref.merchantId,
-    bundled: true,
-    close: () => ref.close(),
-  };
-}
-
-function summaryTable(style: OutputStyle, report: Report): string[] {
-  const rows = report.summary.families.map((f) => [
-    f.family,
-    String(f.passed),
-    String(f.failed),
-    String(f.notJudged),
-    String(f.engineError),
-  ]);
-  const head = ['FAMILY', 'PASSED', 'FAILED', 'NOT JUDGED', 'ENGINE ERROR'];
-  const s = report.summary.rules;
-  const total = ['TOTAL', String(s.passed), String(s.failed), String(s.notJudged), String(s.engineError)];
-  const widths = head.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [
-    line(head),
-    rule,
-    ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))),
-    rule,
-    line(total),
-  ];
-}
-
-/** The closing block: the headline first, then what was not judged and why, then the verdict. */
-export function summaryLines(style: OutputStyle, report: Report, dir?: string): string[] {
-  const s = report.summary;
-  const out = [paint(style, 'bold', s.headline), '', ...summaryTable(style, report), ''];
-  const groups = unjudgedGroups(report);
-  if (groups.length) {
-    out.push(`not judged: ${s.rules.notJudged} rule(s)`);
-    for (const g of groups) {
-      const ids =
-        g.ruleIds.length > 8
-          ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more`
-          : g.ruleIds.join(', ');
-      const reason = g.reason.length > 240 ? `${g.reason.slice(0, 240)}…` : g.reason;
-      out.push(`  ${CATEGORY_LABEL[g.category]}: ${reason} (${g.ruleIds.length}): ${ids}`);
-    }
-  }
-  const apart: string[] = [];
-  if (s.rules.notApplicable)
-    apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
-  if (s.toolRules.total)
-    apart.push(`${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests`);
-  if (apart.length) out.push(`not counted: ${apart.join('; ')}`);
-  for (const e of report.errors) out.push(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
-  if (report.unknownRuleIds.length)
-    out.push(
-      `warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`,
-    );
-  const failed = report.rules.filter((r) => r.verdict === 'failed' && r.scope === 'target');
-  if (failed.length) out.push(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
-  const broken = report.rules.filter((r) => r.verdict === 'engine_error');
-  if (broken.length)
-    out.push(
-      paint(
-        style,
-        'yellow',
-        `engine errors (the tool broke, not the target): ${broken.map((r) => r.id).join(', ')}; first: ${broken[0].reasons[0] ?? ''}`,
-      ),
-    );
-  if (s.gaps.unaccepted.length) {
-    out.push(
-      paint(
-        style,
-        'yellow',
-        `unjudged for a missing fixture or credential, not accepted: ${s.gaps.unaccepted.join(', ')}`,
-      ),
-      'provide the fixtures (docs/fixtures.md), or accept the gap: --allow-unjudged, or allowUnjudged / minJudged in conform.config.yaml',
-    );
-  } else if (s.gaps.accepted.length)
-    out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
-  const seconds = (report.run.durationMs / 1000).toFixed(1);
-  out.push(
-    `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${seconds} s`,
-  );
-  if (dir) out.push(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
-  return out;
 }
 
 /** Rule ids and families named by the acceptance that rules.yaml does not know: a config mistake. */
