@@ -21,7 +21,6 @@ interface Size {
 /** Past a limit today: [lines, lines over 140 characters]. Shrink them; never add one. */
 const KNOWN: Record<string, Size> = {
   'src/cli/commands/run.ts': { lines: 496, wide: 0 },
-  'src/engine/faults/catalog/version-migration.ts': { lines: 523, wide: 0 },
 };
 
 function sizeOf(text: string): Size {
