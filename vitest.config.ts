@@ -10,7 +10,7 @@ const ALONE = [
   'test/engine/faults/faults-e2e.test.ts',
   'test/engine/passive/agreement.test.ts',
   'test/engine/passive/faults.test.ts',
-  'test/engine/cli-run.test.ts',
+  'test/engine/cli-run-reference.test.ts',
   'test/engine/report-red-gate.test.ts',
   'test/reference/platform/ratelimit.test.ts',
   'test/sandbox/sandbox-example.test.ts',

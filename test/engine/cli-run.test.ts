@@ -1,7 +1,7 @@
 /** End to end: `node bin/conform.js run` against small fake targets, as CI would call it. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conform-cli-'));
 });
 afterAll(async () => {
-  await Promise.all([good.close(), broken.close()]);
+  await Promise.all([good.close(), broken.close(), rm(work, { recursive: true, force: true })]);
 });
 
 describe('conform run', () => {
@@ -439,22 +439,4 @@ describe('scenario API through a run', () => {
       /--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/,
     );
   }, 180_000);
-});
-
-describe('the bundled reference', () => {
-  test('`conform run` with no target boots the reference, runs every suite and exits 0', async () => {
-    const dir = join(work, 'reference');
-    const r = await conform(['run', '--report-dir', dir]);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/\(bundled reference\)/);
-    expect(r.stdout).not.toMatch(/^FAIL /m);
-    expect(r.code).toBe(0);
-    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-    expect(report.run.target.bundled).toBe(true);
-    expect(report.summary.rules.failed).toBe(0);
-    expect(report.summary.rules.judged).toBe(report.summary.rules.total);
-    expect(r.stdout).toMatch(/^PASSED \(exit 0\): judged (\d+) of \1 rules/m);
-    expect(report.scenarios.length).toBeGreaterThan(0);
-    expect(report.run.fixtures.strategy).toBe('reference');
-  }, 300_000);
 });
