@@ -33,6 +33,8 @@ export async function startPassiveProxy(opts: PassiveProxyOptions): Promise<Pass
         version: opts.toolVersion ?? '0.0.0',
       })
     : undefined;
+  // A file that cannot be opened stops the start, before any traffic is taken.
+  await har?.opened();
   const proxy = await startTrafficProxy({
     target: opts.target,
     host: opts.host,
@@ -56,7 +58,10 @@ export async function startPassiveProxy(opts: PassiveProxyOptions): Promise<Pass
       stopped ??= (async () => {
         await proxy.close();
         const outcome = judge.finish();
-        await har?.close();
+        // A HAR file that could not be written loses the recording, never the judgement.
+        await har?.close().catch((err: unknown) => {
+          outcome.errors.push({ message: `the HAR file ${opts.harPath} could not be written: ${String(err)}` });
+        });
         return outcome;
       })();
       return stopped;

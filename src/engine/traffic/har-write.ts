@@ -18,6 +18,16 @@ export class HarWriter {
     this.out.write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"pages":[],"entries":[\n`);
   }
 
+  /** Resolves once the file is open for writing; rejects when it cannot be (a missing folder...). */
+  opened(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.out.pending) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.out.once('ready', () => resolve());
+      this.out.once('error', reject);
+    });
+  }
+
   get entries(): number {
     return this.count;
   }

@@ -169,6 +169,10 @@ describe('conform proxy and conform judge', () => {
         [['proxy', '--target', 'ftp://x'], /must be an http\(s\) URL/],
         [['proxy', '--target', target, '--duration', 'soon'], /--duration must be/],
         [['proxy', '--target', target, '--fail-on', 'everyone'], /--fail-on must be server, client or both/],
+        [
+          ['proxy', '--target', target, '--port', '0', '--har', join(dir, 'no-such-folder', 'x.har')],
+          /^conform proxy: the proxy could not start: ENOENT: no such file or directory, open .*x\.har/,
+        ],
       ];
       const runs = await Promise.all(cases.map(([args]) => conform(args)));
       for (const [i, [args, message]] of cases.entries()) {
