@@ -2,12 +2,34 @@
  * The proxy side of npm run bench:proxy: `conform proxy`'s engine (the same call the CLI
  * makes) in its own process, also timing what the proxy adds to each exchange (its whole
  * time minus the target's part). On SIGTERM it stops, judges, and prints one JSON line.
+ * BENCH_JUDGE=off forwards without judging: what the hop alone costs on this machine.
  */
 import { startPassiveProxy } from '../src/engine/passive/session.ts';
+import type { PassiveOutcome } from '../src/engine/passive/judge.ts';
+import { startTrafficProxy } from '../src/engine/traffic/proxy.ts';
 
 const target = process.argv[2];
 const overheads: number[] = [];
-const proxy = await startPassiveProxy({ target, onOverhead: (ms) => overheads.push(ms) });
+const onOverhead = (ms: number) => overheads.push(ms);
+const forwardOnly = process.env.BENCH_JUDGE === 'off';
+let forwarded = 0;
+const proxy = forwardOnly
+  ? await startTrafficProxy({ target, onOverhead, onRecord: () => void (forwarded += 1) }).then((p) => ({
+      url: p.url,
+      stop: async (): Promise<PassiveOutcome> => {
+        await p.close();
+        return {
+          sources: [],
+          errors: [],
+          exchanges: forwarded,
+          unjudgedExchanges: 0,
+          clients: [],
+          startedAt: '',
+          durationMs: 0,
+        };
+      },
+    }))
+  : await startPassiveProxy({ target, onOverhead });
 process.stdout.write(`ready ${proxy.url}\n`);
 process.once('SIGTERM', () => {
   void proxy.stop().then((outcome) => {

@@ -11,7 +11,7 @@
  * minus direct, per percentile), the time spent inside the proxy per exchange (its whole
  * time minus the target's part: what it adds, whatever the target's own latency under
  * load), the proxy's resident memory sampled every 5 s, its peak,
- * and what it judged.
+ * and what it judged. BENCH_JUDGE=off runs the proxy without its judge (the hop alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -144,7 +144,8 @@ async function main(): Promise<void> {
       5000,
     );
     console.log(
-      `reference ${server.url}, proxy ${proxy.url}; ${RATE} req/s for ${DURATION_S} s per run, ${ROUNDS} rounds (80 % GET, 20 % PATCH of ${CUSTOMERS} customers)\n`,
+      `reference ${server.url}, proxy ${proxy.url}; ${RATE} req/s for ${DURATION_S} s per run, ${ROUNDS} rounds (80 % GET, 20 % PATCH of ${CUSTOMERS} customers)` +
+        `${process.env.BENCH_JUDGE === 'off' ? '; forwarding only, no judging (BENCH_JUDGE=off)' : ''}\n`,
     );
     console.log('| round | path | p50 ms | p90 ms | p99 ms | max ms | non-2xx |');
     console.log('|---|---|---:|---:|---:|---:|---:|');
