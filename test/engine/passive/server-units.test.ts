@@ -31,6 +31,25 @@ const customer = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('validation: a request breaking a documented constraint never succeeds', () => {
+  test('a JSON body that does not parse: 2xx fails ERRORS.400.BODY, 400 holds it, any other answer judges nothing', async () => {
+    const malformed = (status: number, contentType = 'application/json') =>
+      judge(
+        [
+          rec('PATCH', '/v0/customers/cus_1', {
+            sent: '{"externalId": "x"',
+            status,
+            got: status === 200 ? customer('cus_1') : { message: 'no' },
+            requestHeaders: { 'content-type': contentType },
+          }),
+        ],
+        [validationUnit],
+      ).then((o) => verdicts(o).get('ERRORS.400.BODY'));
+    expect(await malformed(200)).toBe('failed');
+    expect(await malformed(400)).toBe('passed');
+    expect(await malformed(404)).toBeUndefined();
+    expect(await malformed(200, 'text/plain')).toBeUndefined();
+  });
+
   test('taxRates 150 answered 200 fails VALIDATION.BOUNDS.400; answered 400 holds it; a 404 judges nothing', async () => {
     const bad = { sent: { taxRates: 150 } };
     expect(
@@ -533,6 +552,22 @@ describe('benign answers are never failed', () => {
       ),
     );
     expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
+    const withMetadata = { ...product, metadata: { tier: 'gold', seats: 3 } };
+    const created = async (metadata: unknown) =>
+      verdicts(
+        await judge(
+          [
+            rec('POST', '/v0/products', {
+              status: 201,
+              sent: withMetadata,
+              got: { id: 'prod_1', object: 'product', ...product, metadata },
+            }),
+          ],
+          [answersUnit],
+        ),
+      ).get('PRODUCTS.CREATE.OBJECT');
+    expect(await created({ seats: 3, tier: 'gold' })).toBe('passed');
+    expect(await created({})).toBe('failed');
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, obj, opId, queryOf, show } from './support.ts';
+import { expect, is2xx, isDateTime, obj, opId, queryOf, sameJson, show } from './support.ts';
 import { ON_UPDATE, U, type Answer } from './update-answers.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -32,7 +32,9 @@ const ON_SUCCESS: Record<string, Answer> = {
   getPrice: readById('PRICES.GET.BY_ID', 'price'),
   getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
   createProduct(o, got, sent, t) {
-    const differs = ['name', 'description', 'merchantId'].filter((k) => sent[k] !== undefined && got[k] !== sent[k]);
+    const differs = ['name', 'description', 'merchantId', 'metadata'].filter(
+      (k) => sent[k] !== undefined && !sameJson(got[k], sent[k]),
+    );
     expect(
       t,
       U,
