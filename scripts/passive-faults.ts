@@ -84,4 +84,10 @@ console.log(
     `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${summary.caughtNotVisible} caught by the suites do not show in traffic; ` +
     `${summary.passiveFlagged} of ${summary.benign} benign variants flagged; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
 );
+const off = results.filter((r) => !r.benign && r.suite === 'caught' && r.offTraffic);
+if (off.length)
+  console.log(
+    `\nOff traffic (their rules are judged passively, but not this wrong answer):\n` +
+      off.map((r) => `- ${r.name}: ${r.offTraffic}`).join('\n'),
+  );
 await writeFile(join(dir, 'passive-faults.json'), `${JSON.stringify({ summary, results }, null, 2)}\n`);

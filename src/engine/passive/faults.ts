@@ -2,9 +2,11 @@
  * The fault catalog seen by the passive judge: each fault's suites run through the fault
  * proxy with `conform proxy`'s judge in front of it (it sees what clients see). A fault the
  * suites catch should be caught by the passive judge too, when it shows in traffic: when
- * one of the rules it breaks is a rule the passive judge can judge at all.
+ * one of the rules it breaks is a rule the passive judge can judge at all, and the catalog
+ * does not say the fault needs knowledge the traffic does not carry (`offTraffic`).
  */
 import { loadRules } from '../../spec/index.ts';
+import { faultByName } from '../faults/catalog/index.ts';
 import { runFaults, type FaultResult, type RunFaultsOptions } from '../faults/runner.ts';
 import { buildPassiveReport, passiveVerdict } from './report.ts';
 import { startPassiveProxy } from './session.ts';
@@ -19,8 +21,10 @@ export interface PassiveFaultResult {
   suiteRules: string[];
   /** Server rules the passive judge failed (beyond its baseline, when there is one). */
   passiveRules: string[];
-  /** One of the fault's rules is a rule the passive judge can judge. */
+  /** One of the fault's rules is a rule the passive judge can judge, and the fault is not off traffic. */
   visible: boolean;
+  /** Why the fault does not show in traffic, though its rules are judged passively (the catalog's word). */
+  offTraffic?: string;
   exchanges: number;
   error?: string;
 }
@@ -68,13 +72,16 @@ export async function runPassiveFaults(
   const judgeable = new Set(passiveRuleIds().server);
   const results = report.results.map((r): PassiveFaultResult => {
     const o = outcomes.get(r.name);
+    const offTraffic = faultByName(r.name)?.offTraffic;
+    const judged = r.expectedRules.some((id) => judgeable.has(id)) || r.rulesFired.some((id) => judgeable.has(id));
     return {
       name: r.name,
       benign: r.benign,
       suite: r.outcome,
       suiteRules: r.rulesFired,
       passiveRules: failedOf(o).filter((id) => !baseline.has(id)),
-      visible: r.expectedRules.some((id) => judgeable.has(id)) || r.rulesFired.some((id) => judgeable.has(id)),
+      visible: judged && !offTraffic,
+      ...(judged && offTraffic ? { offTraffic } : {}),
       exchanges: o?.exchanges ?? 0,
       ...(r.error ? { error: r.error } : {}),
     };

@@ -42,6 +42,15 @@ describe('fault catalog', () => {
       expect(f.onRequest ?? f.onResponse, f.name).toBeDefined();
     }
   });
+
+  test('a fault said to be off traffic is a fault, with its reason', () => {
+    const off = CATALOG.filter((f) => f.offTraffic !== undefined);
+    expect(off.length).toBeGreaterThan(0);
+    for (const f of off) {
+      expect(f.benign || f.indeterminate, f.name).toBeFalsy();
+      expect(f.offTraffic!.length, f.name).toBeGreaterThan(20);
+    }
+  });
 });
 
 describe.each(CATALOG.map((f) => [f.name, f] as const))('%s', (_name, f) => {

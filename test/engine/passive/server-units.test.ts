@@ -4,6 +4,7 @@ import { judge, messages, rec, verdicts } from './helpers.ts';
 import { validationUnit } from '../../../src/engine/passive/units/validation.ts';
 import { answersUnit } from '../../../src/engine/passive/units/answers.ts';
 import { migrationUnit } from '../../../src/engine/passive/units/migration.ts';
+import { migrationRangeUnit } from '../../../src/engine/passive/units/migration-range.ts';
 import { deleteBlockersUnit } from '../../../src/engine/passive/units/delete-blockers.ts';
 import { rateCountingUnit } from '../../../src/engine/passive/units/rate-counting.ts';
 import { laterReadsUnit } from '../../../src/engine/passive/units/later-reads.ts';
@@ -182,6 +183,26 @@ describe('answers: each answer against its request', () => {
     expect([v.get('ITEMS.UPDATE.APPLIED'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
   });
 
+  test('an alert update answers the enabled, notifyPeriod and recipients sent; config is not compared', async () => {
+    const alert = (x: Record<string, unknown>) => ({
+      id: 'alert_1',
+      object: 'alert',
+      resourceId: 'wal_1',
+      enabled: true,
+      notifyPeriod: 3600,
+      recipients: ['a@x.invalid'],
+      config: {},
+      ...x,
+    });
+    const sent = { enabled: false, recipients: ['b@x.invalid', 'c@x.invalid'], config: { threshold: '1.00' } };
+    const updated = async (got: Record<string, unknown>) =>
+      verdicts(
+        await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [answersUnit]),
+      ).get('ALERTS.UPDATE.OK');
+    expect(await updated({ enabled: false, recipients: sent.recipients })).toBe('passed');
+    expect(await updated({ enabled: false })).toBe('failed');
+  });
+
   test('creating a schedule by subscriptionId must not succeed; refusing it holds the rule', async () => {
     const ok = await judge(
       [
@@ -258,6 +279,28 @@ describe('migration answers', () => {
         'MIGRATION.409.CODE_VALUES',
       ].map((r) => v.get(r)),
     ).toEqual(Array(5).fill('failed'));
+  });
+});
+
+describe('an invalid migration target on a subscription that exists', () => {
+  const path = '/v0/subscriptions/sub_1/versionMigration';
+  const shown = (start: number, key?: string) =>
+    rec('GET', '/v0/subscriptions/sub_1', { got: { id: 'sub_1', object: 'subscription' }, start, key });
+  const notFound = (targetVersionNumber: unknown, start: number, key?: string) =>
+    rec('POST', path, { status: 404, sent: { targetVersionNumber }, got: { message: 'no' }, start, key });
+  const range = async (records: ReturnType<typeof rec>[]) =>
+    verdicts(await judge(records, [migrationRangeUnit()])).get('MIGRATION.400.TARGET_RANGE');
+
+  test('404 after the subscription was shown, or before it is shown, fails; an in-range target 404 judges nothing', async () => {
+    expect(await range([shown(1_000_000), notFound(0, 1_001_000)])).toBe('failed');
+    expect(await range([notFound('3', 1_000_000), shown(1_001_000)])).toBe('failed');
+    expect(await range([shown(1_000_000), notFound(7, 1_001_000)])).toBeUndefined();
+  });
+
+  test('never shown, shown to another key, or shown long before: not judged', async () => {
+    expect(await range([notFound(0, 1_000_000)])).toBeUndefined();
+    expect(await range([shown(1_000_000, 'sk_test_other_key_0002'), notFound(0, 1_001_000)])).toBeUndefined();
+    expect(await range([shown(1_000_000), notFound(0, 1_000_000 + 11 * 60_000)])).toBeUndefined();
   });
 });
 

@@ -101,6 +101,7 @@ export const authFaults: CatalogFault[] = [
     name: 'auth-403-as-404',
     family: 'auth',
     description: 'an action the key may not take answers 404 instead of 403',
+    offTraffic: "which actions a key may take is not shown, so its 404 reads as a missing resource's",
     rules: ['AUTH.403.SHAPE'],
     suites: SUITES,
     onResponse(_r, res, ctx) {
@@ -122,6 +123,7 @@ export const authFaults: CatalogFault[] = [
     name: 'auth-revoked-key-works',
     family: 'auth',
     description: 'a revoked key keeps working (requests run as the key that created it)',
+    offTraffic: 'how a key is revoked is not shown, so no exchange says a key is revoked',
     rules: ['AUTH.401.SHAPE'],
     suites: SUITES,
     onRequest(r, ctx) {

@@ -52,6 +52,7 @@ export const deleteBlockerFaults: CatalogFault[] = [
     name: 'blockers-customer-deleted-anyway',
     family: 'delete-blockers',
     description: 'deleting a customer with live subscriptions answers success (200) instead of 409',
+    offTraffic: "a customer's subscriptions show only through endpoints the document does not show",
     rules: ['CUSTOMERS.DELETE.BLOCKED'],
     suites: SUITES,
     onResponse(r, res, ctx) {

@@ -131,6 +131,7 @@ export const refundPaymentFaults: CatalogFault[] = [
     name: 'refunds-unrefundable-accepted',
     family: 'refunds-payments',
     description: 'refunding an invoice that cannot be refunded issues a credit note (201) instead of an Error',
+    offTraffic: 'whether an invoice can be refunded is not in any documented answer',
     rules: ['ERRORS.ERROR_RESPONSES.SHAPE'],
     suites: SUITES,
     onResponse(r, res, ctx) {

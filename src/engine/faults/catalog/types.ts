@@ -65,6 +65,12 @@ export interface CatalogFault extends Fault {
    * allowed (why, in a few words). Run and reported apart, counted in neither rate.
    */
   indeterminate?: string;
+  /**
+   * Why the fault's answers cannot be told from right ones by traffic alone (what knowledge the
+   * traffic does not carry): `npm run faults:passive` counts it among the faults that do not
+   * show in traffic.
+   */
+  offTraffic?: string;
   /** The kind of a generated fault (drop, type, bound-lax...); hand-written faults have none. */
   kind?: string;
   /** Rule ids the fault is expected to trip (empty for benign variants). */

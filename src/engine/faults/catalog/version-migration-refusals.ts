@@ -163,6 +163,7 @@ export const olderRefused: CatalogFault = fault({
   name: 'migration-older-refused',
   family: 'version-migration',
   description: 'migrating to an older version than the one in use is refused (409)',
+  offTraffic: 'a 409 may be a documented refusal, whose codes the document does not name',
   rules: ['MIGRATION.TARGET.OLDER_OR_NEWER'],
   suites: SUITES,
   async onRequest(r, ctx) {

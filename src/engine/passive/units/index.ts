@@ -5,6 +5,7 @@ import { authUnit } from './auth.ts';
 import { validationUnit } from './validation.ts';
 import { answersUnit } from './answers.ts';
 import { migrationUnit } from './migration.ts';
+import { migrationRangeUnit } from './migration-range.ts';
 import { deleteBlockersUnit } from './delete-blockers.ts';
 import { rateCountingUnit } from './rate-counting.ts';
 import { laterReadsUnit } from './later-reads.ts';
@@ -20,6 +21,7 @@ export function createUnits(): PassiveUnit[] {
     validationUnit,
     answersUnit,
     migrationUnit,
+    migrationRangeUnit(),
     deleteBlockersUnit,
     rateCountingUnit(),
     laterReadsUnit(),

@@ -167,7 +167,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         () => differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
       );
   },
-  updateAlert(o, got, _s, t) {
+  updateAlert(o, got, sent, t) {
     expect(
       t,
       U,
@@ -177,6 +177,14 @@ export const ON_UPDATE: Record<string, Answer> = {
       'The alert update does not answer the alert',
       () => `status ${o.record.status}, object ${show(got.object)}, id ${show(got.id)} for ${o.params.id}`,
     );
+    // config's contents are not shown: only the fields whose form the document gives are compared.
+    const differs = ['enabled', 'notifyPeriod', 'recipients'].filter(
+      (k) => sent[k] !== undefined && !sameJson(got[k], sent[k]),
+    );
+    if (['enabled', 'notifyPeriod', 'recipients'].some((k) => sent[k] !== undefined))
+      expect(t, U, o, 'ALERTS.UPDATE.OK', differs.length === 0, 'The alert answered does not hold what was sent', () =>
+        differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
+      );
   },
   updateAutoTopupConfig(o, got, sent, t) {
     const limit = obj(got.limit);
