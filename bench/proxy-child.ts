@@ -1,20 +1,26 @@
 /**
  * The proxy side of npm run bench:proxy: `conform proxy`'s engine (the same call the CLI
- * makes) in its own process, also timing what the proxy adds to each exchange (its whole
- * time minus the target's part). On SIGTERM it stops, judges, and prints one JSON line.
+ * makes) in its own process, also timing each exchange: the proxy's own time (its whole time
+ * minus the target's part) and the time it waited on the target, keyed by the bench's
+ * x-bench-seq request header. On SIGTERM it stops, judges, and prints one JSON line.
  * BENCH_JUDGE=off forwards without judging: what the hop alone costs on this machine.
  */
 import { startPassiveProxy } from '../src/engine/passive/session.ts';
 import type { PassiveOutcome } from '../src/engine/passive/judge.ts';
-import { startTrafficProxy } from '../src/engine/traffic/proxy.ts';
+import { startTrafficProxy, type ExchangeTiming } from '../src/engine/traffic/proxy.ts';
 
 const target = process.argv[2];
 const overheads: number[] = [];
-const onOverhead = (ms: number) => overheads.push(ms);
+const upstream: Record<string, number> = {};
+const onTiming = (t: ExchangeTiming) => {
+  overheads.push(t.ownMs);
+  const seq = t.requestHeaders['x-bench-seq'];
+  if (seq) upstream[seq] = t.upstreamMs;
+};
 const forwardOnly = process.env.BENCH_JUDGE === 'off';
 let forwarded = 0;
 const proxy = forwardOnly
-  ? await startTrafficProxy({ target, onOverhead, onRecord: () => void (forwarded += 1) }).then((p) => ({
+  ? await startTrafficProxy({ target, onTiming, onRecord: () => void (forwarded += 1) }).then((p) => ({
       url: p.url,
       stop: async (): Promise<PassiveOutcome> => {
         await p.close();
@@ -29,7 +35,7 @@ const proxy = forwardOnly
         };
       },
     }))
-  : await startPassiveProxy({ target, onOverhead });
+  : await startPassiveProxy({ target, onTiming });
 process.stdout.write(`ready ${proxy.url}\n`);
 process.once('SIGTERM', () => {
   void proxy.stop().then((outcome) => {
@@ -38,8 +44,9 @@ process.once('SIGTERM', () => {
     const judged = new Set(outcome.sources.flatMap((s) => Object.keys(s.judged)));
     const failed = new Set(outcome.sources.filter((s) => s.suite === 'traffic').flatMap((s) => Object.keys(s.failed)));
     process.stdout.write(
-      `${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`,
+      `${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, upstream, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`,
+      // Exit once the line (every exchange's timing, a few hundred kB) is out of the pipe.
+      () => process.exit(0),
     );
-    process.exit(0);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { loadSpec, loadRules } from '../../spec/index.ts';
 import { HarWriter } from '../traffic/har-write.ts';
-import { startTrafficProxy } from '../traffic/proxy.ts';
+import { startTrafficProxy, type ExchangeTiming } from '../traffic/proxy.ts';
 import { PassiveJudge, type PassiveOutcome } from './judge.ts';
 
 export interface PassiveProxyOptions {
@@ -14,7 +14,7 @@ export interface PassiveProxyOptions {
   /** Also record the traffic (scrubbed) as a HAR file. */
   harPath?: string;
   toolVersion?: string;
-  onOverhead?(ms: number): void;
+  onTiming?(timing: ExchangeTiming): void;
 }
 
 export interface PassiveProxy {
@@ -39,7 +39,7 @@ export async function startPassiveProxy(opts: PassiveProxyOptions): Promise<Pass
     target: opts.target,
     host: opts.host,
     port: opts.port,
-    onOverhead: opts.onOverhead,
+    onTiming: opts.onTiming,
     onRecord(record) {
       har?.write(record);
       judge.observe(record);

@@ -24,8 +24,16 @@ export interface TrafficProxyOptions {
   upstreamTimeoutMs?: number;
   /** Every finished exchange, scrubbed, after its response went out. */
   onRecord(record: TrafficRecord): void;
-  /** The time the proxy itself added to an exchange (its total minus the target's part), for benchmarks. */
-  onOverhead?(ms: number): void;
+  /** How long each exchange took, for benchmarks. */
+  onTiming?(timing: ExchangeTiming): void;
+}
+
+export interface ExchangeTiming {
+  /** The proxy's whole time on the exchange minus the target's part. */
+  ownMs: number;
+  /** From sending the request to the target until the target's last body byte. */
+  upstreamMs: number;
+  requestHeaders: Readonly<Record<string, string>>;
 }
 
 export interface RunningTrafficProxy {
@@ -212,7 +220,7 @@ export async function startTrafficProxy(opts: TrafficProxyOptions): Promise<Runn
       },
       t0,
     );
-    opts.onOverhead?.(performance.now() - t0 - upstreamMs);
+    opts.onTiming?.({ ownMs: performance.now() - t0 - upstreamMs, upstreamMs, requestHeaders });
   };
 
   const server: Server = createServer((inReq, out) => {
