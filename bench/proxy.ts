@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -137,6 +138,8 @@ async function load(base: string, ids: string[], seconds = DURATION_S, tag?: str
 }
 
 const ms = (n: number) => n.toFixed(2);
+/** monitorEventLoopDelay records each tick of its timer: nanoseconds, the 1 ms interval included. */
+const beyondTimer = (ns: number) => Math.max(0, ns / 1e6 - 1);
 
 /** Per exchange through the proxy: the client's latency minus the proxy's wait on the reference. */
 function pairedAdded(rounds: Round[], upstream: Record<string, number>) {
@@ -199,13 +202,19 @@ async function main(): Promise<void> {
     console.log('|---|---|---:|---:|---:|---:|---:|');
     const added: Array<{ p50: number; p99: number }> = [];
     const throughRounds: Round[] = [];
+    // The load generator's own event-loop delay while it drives the proxy: it is in the paired figure too.
+    const clientDelays: Array<{ p99: number; max: number }> = [];
     if (WARMUP_S > 0) {
       await load(server.url, ids, WARMUP_S);
       await load(proxy.url, ids, WARMUP_S);
     }
     for (let round = 1; round <= ROUNDS; round++) {
       const direct = await load(server.url, ids);
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
       const through = await load(proxy.url, ids, DURATION_S, `r${round}`);
+      delay.disable();
+      clientDelays.push({ p99: beyondTimer(delay.percentile(99)), max: beyondTimer(delay.max) });
       throughRounds.push(through);
       for (const [name, r] of [
         ['direct', direct],
@@ -225,6 +234,7 @@ async function main(): Promise<void> {
       exchanges: number;
       overhead: Record<'p50' | 'p90' | 'p99' | 'max', number>;
       upstream: Record<string, number>;
+      loopDelay: Record<'p50' | 'p99' | 'max', number>;
       judged: number;
       serverFailed: string[];
       errors: number;
@@ -245,6 +255,11 @@ async function main(): Promise<void> {
     const o = judged.overhead;
     console.log(
       `time inside the proxy per exchange (${judged.exchanges} exchanges): p50 ${ms(o.p50)} ms, p90 ${ms(o.p90)} ms, p99 ${ms(o.p99)} ms, max ${ms(o.max)} ms`,
+    );
+    const d = judged.loopDelay;
+    console.log(
+      `event-loop delay beyond its 1 ms timer: proxy p50 ${ms(d.p50)} ms, p99 ${ms(d.p99)} ms, max ${ms(d.max)} ms (whole run); ` +
+        `load generator per round p99 ${clientDelays.map((c) => ms(c.p99)).join(', ')} ms, max ${clientDelays.map((c) => ms(c.max)).join(', ')} ms`,
     );
     console.log(
       `judged ${judged.judged} rules; server rules failed: ${judged.serverFailed.join(', ') || 'none'}; engine errors ${judged.errors}`,
