@@ -1,7 +1,9 @@
 /**
- * npm run faults:passive [-- --fault NAME... --family F... --benign-only --suite S... --parallel N --report-dir DIR]
+ * npm run faults:passive [-- --catalog hand|generated|all --kind K... --sample N --sample-seed S
+ *   --fault NAME... --family F... --benign-only --suite S... --parallel N --report-dir DIR]
  *
- * The whole fault catalog (or a part) seen by the passive judge of `conform proxy`: each
+ * The whole fault catalog (or a part, selected as `conform faults` selects) seen by the
+ * passive judge of `conform proxy`: each
  * fault's suites run through the fault proxy with the judge in front, on a fresh bundled
  * reference per fault. Prints, per fault, what the suites caught and what the passive judge
  * caught, and the summary: of the faults the suites catch that show in traffic (one of
@@ -10,9 +12,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATALOG, faultByName } from '../src/engine/faults/catalog/index.ts';
-import { bundledTargets } from '../src/cli/commands/faults.ts';
-import { runPassiveFaults } from '../src/engine/passive/faults.ts';
+import { bundledTargets, catalogNamed, selectFaults, type CatalogName } from '../src/cli/commands/faults.ts';
+import { isGenerated, type GeneratedKind } from '../src/engine/faults/generated/index.ts';
+import { runPassiveFaults, summarizePassiveFaults } from '../src/engine/passive/faults.ts';
 
 function values(flag: string): string[] {
   const out: string[] = [];
@@ -39,21 +41,30 @@ const dir = resolve(
         .replace(/\.\d+Z$/, 'Z')}`,
     ),
 );
-const unknown = names.filter((n) => !faultByName(n));
-if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
-const faults = CATALOG.filter(
-  (f) =>
-    (!names.length || names.includes(f.name)) &&
-    (!families.length || families.includes(f.family)) &&
-    (!benignOnly || f.benign),
+const catalog = (values('--catalog')[0] ?? 'hand') as CatalogName;
+const sample = values('--sample')[0];
+const sampleSeed = values('--sample-seed')[0];
+const faults = selectFaults(
+  {
+    faults: names,
+    families,
+    benignOnly,
+    faultsOnly: false,
+    kinds: values('--kind') as GeneratedKind[],
+    ...(sample ? { sample: Number(sample) } : {}),
+    ...(sampleSeed ? { sampleSeed: Number(sampleSeed) } : {}),
+  },
+  await catalogNamed(catalog),
 );
+const generatedNames = new Set(faults.filter(isGenerated).map((f) => f.name));
+const generated = generatedNames.size;
 
 await mkdir(dir, { recursive: true });
 console.log(
-  `${faults.length} catalog entries through the fault proxy and the passive judge, ${parallel} at a time; reports in ${dir}`,
+  `${faults.length} catalog entries (${faults.length - generated} hand-written, ${generated} generated) through the fault proxy and the passive judge, ${parallel} at a time; reports in ${dir}`,
 );
 const t0 = performance.now();
-const { results, summary } = await runPassiveFaults({
+const { results } = await runPassiveFaults({
   faults,
   startTarget: bundledTargets(),
   reportDir: dir,
@@ -76,18 +87,35 @@ console.log(
     ...rows,
   ].join('\n'),
 );
-const misses = results
-  .filter((r) => !r.benign && r.suite === 'caught' && r.visible && !r.passiveRules.length)
-  .map((r) => r.name);
-console.log(
-  `\n${summary.passiveCaught} of ${summary.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
-    `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${summary.caughtNotVisible} caught by the suites do not show in traffic; ` +
-    `${summary.passiveFlagged} of ${summary.benign} benign variants flagged; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-);
+const seconds = ((performance.now() - t0) / 1000).toFixed(0);
+// Hand-written faults were written beside the scenarios (and the passive units tuned on them);
+// generated ones were not: each is summed up apart.
+const parts = {
+  handWritten: results.filter((r) => !generatedNames.has(r.name)),
+  generated: results.filter((r) => generatedNames.has(r.name)),
+};
+for (const [label, part] of Object.entries(parts)) {
+  if (!part.length) continue;
+  const s = summarizePassiveFaults(part);
+  const misses = part
+    .filter((r) => !r.benign && r.suite === 'caught' && r.visible && !r.passiveRules.length)
+    .map((r) => r.name);
+  const passiveOnly = part.filter((r) => !r.benign && r.suite !== 'caught' && r.passiveRules.length).map((r) => r.name);
+  console.log(
+    `\n${label === 'generated' ? 'generated' : 'hand-written'}: ${s.passiveCaught} of ${s.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
+      `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${s.caughtNotVisible} caught by the suites do not show in traffic; ` +
+      `${passiveOnly.length} caught by the passive judge alone${passiveOnly.length ? ` (${passiveOnly.join(', ')})` : ''}; ` +
+      `${s.passiveFlagged} of ${s.benign} benign variants flagged`,
+  );
+}
+console.log(`${results.length} entries in ${seconds} s`);
 const off = results.filter((r) => !r.benign && r.suite === 'caught' && r.offTraffic);
 if (off.length)
   console.log(
     `\nOff traffic (their rules are judged passively, but not this wrong answer):\n` +
       off.map((r) => `- ${r.name}: ${r.offTraffic}`).join('\n'),
   );
-await writeFile(join(dir, 'passive-faults.json'), `${JSON.stringify({ summary, results }, null, 2)}\n`);
+await writeFile(
+  join(dir, 'passive-faults.json'),
+  `${JSON.stringify({ handWritten: summarizePassiveFaults(parts.handWritten), generated: summarizePassiveFaults(parts.generated), results }, null, 2)}\n`,
+);

@@ -6,7 +6,6 @@
  * does not say the fault needs knowledge the traffic does not carry (`offTraffic`).
  */
 import { loadRules } from '../../spec/index.ts';
-import { faultByName } from '../faults/catalog/index.ts';
 import { runFaults, type FaultResult, type RunFaultsOptions } from '../faults/runner.ts';
 import { buildPassiveReport, passiveVerdict } from './report.ts';
 import { startPassiveProxy } from './session.ts';
@@ -70,9 +69,10 @@ export async function runPassiveFaults(
       : [];
   const baseline = new Set(failedOf(outcomes.get('')));
   const judgeable = new Set(passiveRuleIds().server);
+  const offTrafficOf = new Map(opts.faults.map((f) => [f.name, f.offTraffic]));
   const results = report.results.map((r): PassiveFaultResult => {
     const o = outcomes.get(r.name);
-    const offTraffic = faultByName(r.name)?.offTraffic;
+    const offTraffic = offTrafficOf.get(r.name);
     const judged = r.expectedRules.some((id) => judgeable.has(id)) || r.rulesFired.some((id) => judgeable.has(id));
     return {
       name: r.name,
@@ -86,16 +86,17 @@ export async function runPassiveFaults(
       ...(r.error ? { error: r.error } : {}),
     };
   });
+  return { results, summary: summarizePassiveFaults(results) };
+}
+
+export function summarizePassiveFaults(results: readonly PassiveFaultResult[]): PassiveFaultsSummary {
   const caught = results.filter((r) => !r.benign && r.suite === 'caught');
   return {
-    results,
-    summary: {
-      faults: results.filter((r) => !r.benign).length,
-      caughtVisible: caught.filter((r) => r.visible).length,
-      passiveCaught: caught.filter((r) => r.visible && r.passiveRules.length > 0).length,
-      caughtNotVisible: caught.filter((r) => !r.visible).length,
-      benign: results.filter((r) => r.benign).length,
-      passiveFlagged: results.filter((r) => r.benign && r.passiveRules.length > 0).length,
-    },
+    faults: results.filter((r) => !r.benign).length,
+    caughtVisible: caught.filter((r) => r.visible).length,
+    passiveCaught: caught.filter((r) => r.visible && r.passiveRules.length > 0).length,
+    caughtNotVisible: caught.filter((r) => !r.visible).length,
+    benign: results.filter((r) => r.benign).length,
+    passiveFlagged: results.filter((r) => r.benign && r.passiveRules.length > 0).length,
   };
 }

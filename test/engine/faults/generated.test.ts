@@ -102,6 +102,13 @@ describe('generated catalog', () => {
     expect([...byName.keys()].filter((n) => /unitBasis|cadence/.test(n))).toEqual([]);
   });
 
+  test('a valid value refused (bound-strict, or its intermittent variant) is off traffic, with its reason; no other kind is', () => {
+    const off = catalog.filter((f) => f.offTraffic !== undefined);
+    expect([...new Set(off.map((f) => f.kind))].sort()).toEqual(['bound-strict', 'intermittent']);
+    for (const f of catalog.filter((x) => x.kind === 'bound-strict')) expect(f.offTraffic, f.name).toBeDefined();
+    for (const f of off) expect(f.offTraffic!.length, f.name).toBeGreaterThan(20);
+  });
+
   test('field sites walk arrays and list envelopes; value breakers break what they say', () => {
     const sites = fieldSites(spec.operation('listScheduleIntervals')!.responses['2XX'].schema).map((s) =>
       s.path.join('.'),

@@ -659,4 +659,41 @@ describe('a PATCH keeps what it does not send', () => {
     );
     expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
+
+  test("an item PATCH that does not send archived keeps whether archivedAt is set (its time is the target's own)", async () => {
+    const item = (archivedAt: string | null, name: string) => ({
+      id: 'itm_1',
+      object: 'item',
+      merchantId: 'org_a',
+      name,
+      catalogId: 'prod_1',
+      metadata: {},
+      archivedAt,
+    });
+    const patch = (start: number, sent: object, got: object) => rec('PATCH', '/v0/items/itm_1', { start, sent, got });
+    const afterArchive = async (archivedAt: string | null) =>
+      verdicts(
+        await judge(
+          [
+            patch(0, { archived: true }, item('2026-01-01T00:00:00Z', 'n')),
+            patch(100, { name: 'm' }, item(archivedAt, 'm')),
+          ],
+          [partialUpdatesUnit()],
+        ),
+      ).get('ITEMS.UPDATE.PARTIAL');
+    expect(await afterArchive('2026-01-01T00:00:00Z')).toBe('passed');
+    expect(await afterArchive('2026-01-01T00:00:00.000Z'), 'the same state, written otherwise').toBe('passed');
+    expect(await afterArchive(null)).toBe('failed');
+    const unarchived = await judge(
+      [
+        patch(0, { archived: true }, item('2026-01-01T00:00:00Z', 'n')),
+        patch(100, { archived: false }, item(null, 'n')),
+      ],
+      [partialUpdatesUnit()],
+    );
+    expect(
+      verdicts(unarchived).get('ITEMS.UPDATE.PARTIAL'),
+      'sent: nothing kept is judged but name, catalogId, metadata',
+    ).toBe('passed');
+  });
 });

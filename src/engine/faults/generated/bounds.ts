@@ -115,6 +115,9 @@ export function boundFaults(spec: Spec, ops: Operation[]): GeneratedFault[] {
         name: `gen-${op.operationId}-${slug}-too-strict`,
         kind: 'bound-strict',
         description: `${op.method} ${op.pathTemplate} refuses ${field} at its documented bound (${b.label}) with 400`,
+        offTraffic:
+          'a valid request refused with 400: traffic does not show why a real request was refused (a constraint ' +
+          'the document states in prose), so the passive judge never fails a 400',
         onRequest(r, ctx) {
           if (!matches(r) || past(valueIn(r, b), b) !== 0) return;
           ctx.applied();

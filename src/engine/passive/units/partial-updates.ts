@@ -11,8 +11,17 @@ import { expect, is2xx, obj, opId, pathOf, sameJson, show, type Json } from './s
 const U = 'partial-updates';
 const WINDOW_MS = 5 * 60_000;
 
+/** A body field the answer shows under another name, and what "kept" means for it there. */
+interface ShownAs {
+  field: string;
+  kept(before: unknown, now: unknown): boolean;
+}
+
+/** archived is shown as archivedAt: whether it is set says the state; its time is the target's own. */
+const ARCHIVED: ShownAs = { field: 'archivedAt', kept: (a, b) => (a == null) === (b == null) };
+
 /** Per PATCH operation: its rule, and the fields a PATCH not sending them keeps. */
-const PARTIAL: Record<string, { rule: string; fields: string[] }> = {
+const PARTIAL: Record<string, { rule: string; fields: string[]; shownAs?: Record<string, ShownAs> }> = {
   updateCustomer: {
     rule: 'CUSTOMERS.UPDATE.PARTIAL',
     fields: ['taxId', 'externalId', 'taxRates', 'notificationSettings'],
@@ -22,7 +31,11 @@ const PARTIAL: Record<string, { rule: string; fields: string[] }> = {
     rule: 'WALLETS.AUTO_TOPUP.PARTIAL',
     fields: ['amount', 'threshold', 'paymentMethod', 'limit'],
   },
-  updateItem: { rule: 'ITEMS.UPDATE.PARTIAL', fields: ['name', 'catalogId', 'metadata'] },
+  updateItem: {
+    rule: 'ITEMS.UPDATE.PARTIAL',
+    fields: ['name', 'catalogId', 'metadata', 'archived'],
+    shownAs: { archived: ARCHIVED },
+  },
   updateSourceRule: {
     rule: 'SOURCE_RULES.UPDATE.PARTIAL',
     fields: ['conditions', 'description', 'enabled', 'name', 'order'],
@@ -59,7 +72,12 @@ export function partialUpdatesUnit(): PassiveUnit {
       const got = obj(o.got)!;
       if (follows) {
         const sent = obj(o.sent) ?? {};
-        const changed = partial.fields.filter((f) => !(f in sent) && !sameJson(got[f], before!.answer[f]));
+        const shown = (f: string): ShownAs => partial.shownAs?.[f] ?? { field: f, kept: sameJson };
+        const changed = partial.fields
+          .filter((f) => !(f in sent))
+          .map(shown)
+          .filter((s) => !s.kept(before!.answer[s.field], got[s.field]))
+          .map((s) => s.field);
         if (partial.fields.some((f) => !(f in sent))) {
           expect(
             ctx.server(this),
