@@ -100,11 +100,13 @@ for (const [label, part] of Object.entries(parts)) {
   const misses = part
     .filter((r) => !r.benign && r.suite === 'caught' && r.visible && !r.passiveRules.length)
     .map((r) => r.name);
-  const passiveOnly = part.filter((r) => !r.benign && r.suite !== 'caught' && r.passiveRules.length).map((r) => r.name);
+  const passiveOnly = part
+    .filter((r) => !r.benign && r.suite !== 'caught' && r.passiveRules.length)
+    .map((r) => `${r.name}: suites ${r.suite}`);
   console.log(
     `\n${label === 'generated' ? 'generated' : 'hand-written'}: ${s.passiveCaught} of ${s.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
       `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${s.caughtNotVisible} caught by the suites do not show in traffic; ` +
-      `${passiveOnly.length} caught by the passive judge alone${passiveOnly.length ? ` (${passiveOnly.join(', ')})` : ''}; ` +
+      `${passiveOnly.length} caught by the passive judge and not counted caught by the suites${passiveOnly.length ? ` (${passiveOnly.join(', ')})` : ''}; ` +
       `${s.passiveFlagged} of ${s.benign} benign variants flagged`,
   );
 }
