@@ -76,8 +76,17 @@ const { results } = await runPassiveFaults({
   ...(suites.length ? { suites } : {}),
 });
 const rows = results.map((r) => {
-  const passive = r.passiveRules.length ? 'caught' : r.benign ? 'passed' : r.visible ? 'MISSED' : 'not visible';
-  return `| ${r.name} | ${r.benign ? 'benign' : 'fault'} | ${r.suite} | ${r.suiteRules.join(', ') || '-'} | ${passive} | ${r.passiveRules.join(', ') || '-'} | ${r.exchanges} |`;
+  const open = r.benign || r.indeterminate;
+  const passive = r.passiveRules.length
+    ? open
+      ? 'flagged'
+      : 'caught'
+    : open
+      ? 'passed'
+      : r.visible
+        ? 'MISSED'
+        : 'not visible';
+  return `| ${r.name} | ${r.benign ? 'benign' : r.indeterminate ? 'open' : 'fault'} | ${r.suite} | ${r.suiteRules.join(', ') || '-'} | ${passive} | ${r.passiveRules.join(', ') || '-'} | ${r.exchanges} |`;
 });
 console.log(
   [
@@ -97,17 +106,20 @@ const parts = {
 for (const [label, part] of Object.entries(parts)) {
   if (!part.length) continue;
   const s = summarizePassiveFaults(part);
+  const open = part.filter((r) => r.indeterminate);
   const misses = part
-    .filter((r) => !r.benign && r.suite === 'caught' && r.visible && !r.passiveRules.length)
+    .filter((r) => !r.benign && !r.indeterminate && r.suite === 'caught' && r.visible && !r.passiveRules.length)
     .map((r) => r.name);
   const passiveOnly = part
-    .filter((r) => !r.benign && r.suite !== 'caught' && r.passiveRules.length)
+    .filter((r) => !r.benign && !r.indeterminate && r.suite !== 'caught' && r.passiveRules.length)
     .map((r) => `${r.name}: suites ${r.suite}`);
   console.log(
     `\n${label === 'generated' ? 'generated' : 'hand-written'}: ${s.passiveCaught} of ${s.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
       `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${s.caughtNotVisible} caught by the suites do not show in traffic; ` +
       `${passiveOnly.length} caught by the passive judge and not counted caught by the suites${passiveOnly.length ? ` (${passiveOnly.join(', ')})` : ''}; ` +
-      `${s.passiveFlagged} of ${s.benign} benign variants flagged`,
+      `${s.passiveFlagged} of ${s.benign} benign variants flagged; indeterminate cases (the document decides neither way): ` +
+      `${open.filter((r) => r.passiveRules.length).length} of ${open.length} flagged by the judge, ` +
+      `${open.filter((r) => r.suite === 'flagged').length} by the suites`,
   );
 }
 console.log(`${results.length} entries in ${seconds} s`);

@@ -15,6 +15,8 @@ import { passiveRuleIds } from './units/index.ts';
 export interface PassiveFaultResult {
   name: string;
   benign: boolean;
+  /** Why the document decides neither way (an indeterminate case: counted in no rate). */
+  indeterminate?: string;
   /** The suites' own outcome (conform faults). */
   suite: FaultResult['outcome'];
   suiteRules: string[];
@@ -77,6 +79,7 @@ export async function runPassiveFaults(
     return {
       name: r.name,
       benign: r.benign,
+      ...(r.indeterminate ? { indeterminate: r.indeterminate } : {}),
       suite: r.outcome,
       suiteRules: r.rulesFired,
       passiveRules: failedOf(o).filter((id) => !baseline.has(id)),
@@ -90,9 +93,9 @@ export async function runPassiveFaults(
 }
 
 export function summarizePassiveFaults(results: readonly PassiveFaultResult[]): PassiveFaultsSummary {
-  const caught = results.filter((r) => !r.benign && r.suite === 'caught');
+  const caught = results.filter((r) => !r.benign && !r.indeterminate && r.suite === 'caught');
   return {
-    faults: results.filter((r) => !r.benign).length,
+    faults: results.filter((r) => !r.benign && !r.indeterminate).length,
     caughtVisible: caught.filter((r) => r.visible).length,
     passiveCaught: caught.filter((r) => r.visible && r.passiveRules.length > 0).length,
     caughtNotVisible: caught.filter((r) => !r.visible).length,
