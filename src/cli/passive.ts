@@ -7,7 +7,13 @@ import { paint, type OutputStyle } from '../engine/runner/progress.ts';
 import { writeReports, type Report } from '../engine/reporters/index.ts';
 import type { RuleIndex } from '../spec/rules.ts';
 import type { PassiveOutcome } from '../engine/passive/judge.ts';
-import { buildPassiveReport, newPassiveRunId, passiveVerdict, type FailOn } from '../engine/passive/report.ts';
+import {
+  buildPassiveReport,
+  newPassiveRunId,
+  passiveVerdict,
+  withPassiveGate,
+  type FailOn,
+} from '../engine/passive/report.ts';
 
 export interface ParsedArgs {
   values: Map<string, string>;
@@ -36,6 +42,12 @@ export function parseArgs(
     else throw new CliError(`unknown option '${arg}'. Run 'conform ${command} --help'.`);
   }
   return out;
+}
+
+export function parseMinJudged(v: string | undefined): number {
+  if (v === undefined) return 1;
+  if (!/^\d+$/.test(v)) throw new CliError(`--min-judged must be a whole number, got '${v}'`);
+  return Number(v);
 }
 
 export function parseFailOn(v: string | undefined): FailOn {
@@ -84,6 +96,8 @@ export interface Finish {
   kind: 'proxy' | 'judge';
   reportDir?: string;
   failOn: FailOn;
+  /** Fewer rules judged than this: exit 3 (default 1). */
+  minJudged?: number;
   specVersion?: string;
   style: OutputStyle;
 }
@@ -91,7 +105,7 @@ export interface Finish {
 /** Writes the four reports, prints the closing lines, returns the exit code. */
 export async function finishPassive(f: Finish): Promise<{ exitCode: number; report: Report; dir: string }> {
   const runId = newPassiveRunId(f.kind);
-  const report = buildPassiveReport({
+  const built = buildPassiveReport({
     outcome: f.outcome,
     rules: f.rules,
     baseUrl: f.baseUrl,
@@ -100,22 +114,34 @@ export async function finishPassive(f: Finish): Promise<{ exitCode: number; repo
     specVersion: f.specVersion,
     runId,
   });
+  const minJudged = f.minJudged ?? 1;
+  const v = passiveVerdict(built, f.rules, f.failOn, minJudged);
+  const report = withPassiveGate(built, v);
   const dir = resolve(f.reportDir ?? join('reports', runId));
   await writeReports(report, dir);
-  const v = passiveVerdict(report, f.rules, f.failOn);
   const o = f.outcome;
-  const judged = report.rules.filter((r) => r.verdict === 'passed' || r.verdict === 'failed');
   const { style } = f;
   const unjudged = o.unjudgedExchanges
     ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)`
     : '';
   style.write(`${o.exchanges} exchanges from ${o.clients.length} client(s)${unjudged}`);
-  const passed = judged.filter((r) => r.verdict === 'passed').length;
   const failed = v.serverFailed.length + v.clientFailed.length;
   style.write(
-    `judged ${judged.length} of ${report.rules.length} rules from the traffic: ` +
-      `${passed} passed, ${failed} failed; the rest no exchange touched`,
+    `judged ${v.judged} of ${report.rules.length} rules from the traffic: ` +
+      `${v.judged - failed} passed, ${failed} failed; the rest no exchange touched`,
   );
+  if (v.exitCode === 3)
+    style.write(
+      paint(
+        style,
+        'red',
+        o.exchanges
+          ? `fewer than ${minJudged} rule(s) judged (--min-judged): the traffic did not reach enough of the interface to gate on`
+          : f.kind === 'proxy'
+            ? 'no exchange was judged: no client sent its requests through the proxy (point the clients at its URL)'
+            : 'no exchange of the recording was judged',
+      ),
+    );
   if (v.serverFailed.length) style.write(paint(style, 'red', `server rules failed: ${v.serverFailed.join(', ')}`));
   if (v.clientFailed.length) {
     const clients = o.sources

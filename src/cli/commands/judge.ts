@@ -4,7 +4,7 @@ import { outputStyle } from '../../engine/runner/progress.ts';
 import { redact } from '../../engine/redact.ts';
 import { judgeHar } from '../../engine/passive/har.ts';
 import { HarError } from '../../engine/traffic/har-entry.ts';
-import { finishPassive, parseArgs, parseBaseUrl, parseFailOn } from '../passive.ts';
+import { finishPassive, parseArgs, parseBaseUrl, parseFailOn, parseMinJudged } from '../passive.ts';
 
 export const usage = `Usage: conform judge FILE.har [options]
 
@@ -21,10 +21,13 @@ Options:
   --report-dir DIR        where the reports go (default reports/<run-id>)
   --fail-on server|client|both
                           which failed rules make the exit code 1 (default both)
+  --min-judged N          exit 3 when fewer than N rules were judged (default 1: traffic
+                          that judged nothing never passes the gate)
   --plain                 plain output (automatic when CI=true or not a TTY)
   -h, --help              this help
 
-Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 the file could not be judged.`;
+Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 the file could not be
+judged, 3 fewer than --min-judged rules judged (no failure).`;
 
 const command: Command = {
   name: 'judge',
@@ -35,13 +38,14 @@ const command: Command = {
       console.log(usage);
       return 0;
     }
-    const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on'], ['--plain'], 'judge');
+    const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on', '--min-judged'], ['--plain'], 'judge');
     if (args.positional.length !== 1)
       throw new CliError(
         args.positional.length ? `one HAR file at a time, got ${args.positional.length}` : 'name the HAR file to judge',
       );
     const file = args.positional[0];
     const failOn = parseFailOn(args.values.get('--fail-on'));
+    const minJudged = parseMinJudged(args.values.get('--min-judged'));
     const given = args.values.get('--base-url');
     const baseUrl = given === undefined ? undefined : parseBaseUrl('--base-url', given);
     const style = outputStyle({ plain: args.flags.has('--plain') });
@@ -72,6 +76,7 @@ const command: Command = {
       kind: 'judge',
       reportDir: args.values.get('--report-dir'),
       failOn,
+      minJudged,
       specVersion: spec.version,
       style,
     });

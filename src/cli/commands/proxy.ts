@@ -7,7 +7,15 @@ import { resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { startPassiveProxy } from '../../engine/passive/session.ts';
-import { finishPassive, parseArgs, parseBaseUrl, parseDuration, parseFailOn, toolVersion } from '../passive.ts';
+import {
+  finishPassive,
+  parseArgs,
+  parseBaseUrl,
+  parseDuration,
+  parseFailOn,
+  parseMinJudged,
+  toolVersion,
+} from '../passive.ts';
 
 export const usage = `Usage: conform proxy --target URL [options]
 
@@ -30,10 +38,13 @@ Options:
                           (judge it again later with conform judge)
   --fail-on server|client|both
                           which failed rules make the exit code 1 (default both)
+  --min-judged N          exit 3 when fewer than N rules were judged (default 1: traffic
+                          that judged nothing never passes the gate)
   --plain                 plain output (automatic when CI=true or not a TTY)
   -h, --help              this help
 
-Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 could not run.`;
+Exit codes: 0 no failed rule of the --fail-on scope, 1 one failed, 2 could not run, 3 fewer
+than --min-judged rules judged (no failure).`;
 
 function parsePort(v: string | undefined): number {
   if (v === undefined) return 4011;
@@ -72,7 +83,7 @@ const command: Command = {
     }
     const args = parseArgs(
       argv,
-      ['--target', '--port', '--host', '--duration', '--report-dir', '--har', '--fail-on'],
+      ['--target', '--port', '--host', '--duration', '--report-dir', '--har', '--fail-on', '--min-judged'],
       ['--plain'],
       'proxy',
     );
@@ -85,6 +96,7 @@ const command: Command = {
     const port = parsePort(args.values.get('--port'));
     const durationMs = parseDuration(args.values.get('--duration'));
     const failOn = parseFailOn(args.values.get('--fail-on'));
+    const minJudged = parseMinJudged(args.values.get('--min-judged'));
     const harPath = args.values.get('--har');
     const style = outputStyle({ plain: args.flags.has('--plain') });
     const stop = stopSignal(durationMs);
@@ -125,6 +137,7 @@ const command: Command = {
       kind: 'proxy',
       reportDir: args.values.get('--report-dir'),
       failOn,
+      minJudged,
       specVersion: spec.version,
       style,
     });

@@ -91,19 +91,31 @@ export function isClientRule(id: string, rules: RuleIndex): boolean {
 }
 
 export interface PassiveVerdict {
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
+  /** Rules the traffic judged (passed or failed), server and client. */
+  judged: number;
   serverFailed: string[];
   clientFailed: string[];
 }
 
-/** 2 when the judge broke, 1 when a rule of the scope `failOn` names failed, else 0. */
-export function passiveVerdict(report: Report, rules: RuleIndex, failOn: FailOn): PassiveVerdict {
-  const failed = report.rules
-    .filter((r) => r.verdict === 'failed' && !(r as { informational?: boolean }).informational)
-    .map((r) => r.id);
+/**
+ * 2 when the judge broke, 1 when a rule of the scope `failOn` names failed, 3 when fewer than
+ * `minJudged` rules were judged (no traffic reached the judge, or none of it counted), else 0.
+ */
+export function passiveVerdict(report: Report, rules: RuleIndex, failOn: FailOn, minJudged = 1): PassiveVerdict {
+  const counts = (r: Report['rules'][number]) => !(r as { informational?: boolean }).informational;
+  const failed = report.rules.filter((r) => r.verdict === 'failed' && counts(r)).map((r) => r.id);
+  const judged = report.rules.filter((r) => (r.verdict === 'passed' || r.verdict === 'failed') && counts(r)).length;
   const clientFailed = failed.filter((id) => isClientRule(id, rules));
   const serverFailed = failed.filter((id) => !clientFailed.includes(id));
   const counted = failOn === 'server' ? serverFailed : failOn === 'client' ? clientFailed : failed;
-  const exitCode = report.errors.length ? 2 : counted.length ? 1 : 0;
-  return { exitCode, serverFailed, clientFailed };
+  // Traffic that judged (almost) nothing proves nothing: a gate must not pass on it.
+  const exitCode = report.errors.length ? 2 : counted.length ? 1 : judged < minJudged ? 3 : 0;
+  return { exitCode, judged, serverFailed, clientFailed };
+}
+
+/** The report says what the process exits with: the verdict `--fail-on` and `--min-judged` give. */
+export function withPassiveGate(report: Report, v: PassiveVerdict): Report {
+  const verdict = (['passed', 'failed', 'error', 'unjudged'] as const)[v.exitCode];
+  return { ...report, summary: { ...report.summary, verdict, exitCode: v.exitCode } };
 }

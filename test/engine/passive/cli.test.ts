@@ -2,7 +2,8 @@
  * `conform proxy` and `conform judge` as a user runs them: a rude client (ten retries at
  * once, retry-after ignored) and a polite one (the engine's own client) through the proxy
  * in front of a target that answers 429; the reports on SIGTERM, per client, with no key
- * anywhere; the recorded HAR judged again; --fail-on; bad input exits 2 with one line.
+ * anywhere; the recorded HAR judged again; --fail-on and --min-judged, the reports saying the
+ * same exit code; a proxy no traffic went through exits 3; bad input exits 2 with one line.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, execFile } from 'node:child_process';
@@ -150,9 +151,51 @@ describe('conform proxy and conform judge', () => {
         '--plain',
       ]);
       expect(clients.code, clients.stdout + clients.stderr).toBe(1);
+      // The reports say what the process exits with, per --fail-on.
+      const summaryOf = async (d: string) =>
+        (JSON.parse(await readFile(join(dir, d, 'report.json'), 'utf8')) as { summary: { exitCode: number } }).summary;
+      expect([(await summaryOf('har-server')).exitCode, (await summaryOf('har-client')).exitCode]).toEqual([0, 1]);
+      const few = await conform([
+        'judge',
+        har,
+        '--fail-on',
+        'server',
+        '--min-judged',
+        '1000',
+        '--report-dir',
+        join(dir, 'har-few'),
+        '--plain',
+      ]);
+      expect(few.code, few.stdout + few.stderr).toBe(3);
+      expect(few.stdout).toMatch(/fewer than 1000 rule\(s\) judged/);
+      expect(await summaryOf('har-few')).toMatchObject({ exitCode: 3, verdict: 'unjudged' });
       const again = JSON.parse(await readFile(join(dir, 'har-client', 'report.json'), 'utf8')) as ReportJson;
       const shape = (r: ReportJson) => r.rules.map((x) => `${x.id} ${x.verdict}`);
       expect(shape(again)).toEqual(shape(report));
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    'a proxy no traffic went through never passes the gate: exit 3, said in the output and the reports',
+    async () => {
+      const reports = join(dir, 'empty');
+      const r = await conform([
+        'proxy',
+        '--target',
+        target,
+        '--port',
+        '0',
+        '--duration',
+        '1s',
+        '--report-dir',
+        reports,
+      ]);
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.stdout).toMatch(/no exchange was judged: no client sent its requests through the proxy/);
+      expect(await readFile(join(reports, 'summary.md'), 'utf8')).toMatch(
+        /judged 0 of \d+ rules .* unjudged \(exit 3\)/,
+      );
     },
     TIMEOUT_MS,
   );
@@ -169,6 +212,7 @@ describe('conform proxy and conform judge', () => {
         [['proxy', '--target', 'ftp://x'], /must be an http\(s\) URL/],
         [['proxy', '--target', target, '--duration', 'soon'], /--duration must be/],
         [['proxy', '--target', target, '--fail-on', 'everyone'], /--fail-on must be server, client or both/],
+        [['judge', join(dir, 'not.har'), '--min-judged', 'many'], /--min-judged must be a whole number/],
         [
           ['proxy', '--target', target, '--port', '0', '--har', join(dir, 'no-such-folder', 'x.har')],
           /^conform proxy: the proxy could not start: ENOENT: no such file or directory, open .*x\.har/,
