@@ -360,7 +360,9 @@ function baseInput() {
 
 describe('report files', () => {
   test('report.json validates against schemas/report.schema.json', () => {
-    for (const r of [report(), report(true), report(false, { allowUnjudged: ['WEBHOOKS'], minJudged: 3 })]) {
+    const passive = report();
+    passive.run = { ...passive.run, traffic: { source: 'the HAR file t.har', exchanges: 3, clients: 1 } };
+    for (const r of [report(), report(true), report(false, { allowUnjudged: ['WEBHOOKS'], minJudged: 3 }), passive]) {
       const ok = schemaValidate(JSON.parse(JSON.stringify(r)));
       expect(schemaValidate.errors ?? []).toEqual([]);
       expect(ok).toBe(true);

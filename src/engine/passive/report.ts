@@ -61,7 +61,7 @@ function notJudgedSource(o: PassiveOutcome, rules: RuleIndex): PassiveSource {
 
 export function buildPassiveReport(input: PassiveReportInput): Report {
   const o = input.outcome;
-  return buildReport({
+  const report = buildReport({
     runId: input.runId ?? newPassiveRunId('judge'),
     toolVersion: input.toolVersion,
     startedAt: o.startedAt,
@@ -82,6 +82,8 @@ export function buildPassiveReport(input: PassiveReportInput): Report {
     results: [...o.sources, notJudgedSource(o, input.rules)],
     errors: o.errors,
   });
+  const traffic = { source: input.source, exchanges: o.exchanges, clients: o.clients.length };
+  return { ...report, run: { ...report.run, traffic } };
 }
 
 /** Client rules: the client's side of the contract, judged per client. */

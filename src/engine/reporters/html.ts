@@ -150,14 +150,20 @@ function failedSection(rules: RuleVerdict[]): string {
 
 const cell = (n: number) => `<td class="n${n > 0 ? ' hot' : ''}">${n}</td>`;
 
-/** The run's line under the headline: target, profile, seed, fixtures, shard, duration, start and id. */
+/** The run's line under the headline: target, profile, seed, fixtures and shard (or the traffic judged), duration, start and id. */
 function metaLine(run: Report['run']): string {
   return [
     'Billing and Monetization Service',
     `${htmlEscape(run.target.baseUrl)}${run.target.bundled ? ' (bundled reference)' : ''}`,
-    `profile ${run.profile}`,
-    `seed ${run.seed}`,
-    `fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''}`,
+    ...(run.traffic
+      ? [
+          `traffic: ${htmlEscape(run.traffic.source)}, ${run.traffic.exchanges} exchanges from ${run.traffic.clients} client(s)`,
+        ]
+      : [
+          `profile ${run.profile}`,
+          `seed ${run.seed}`,
+          `fixtures ${htmlEscape(run.fixtures.strategy)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''}`,
+        ]),
     `${(run.durationMs / 1000).toFixed(1)} s`,
     htmlEscape(run.startedAt),
     `run ${htmlEscape(run.id)}`,

@@ -22,8 +22,10 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
   lines.push('');
   lines.push(
     `Target \`${cell(run.target.baseUrl)}\`${run.target.bundled ? ' (bundled reference)' : ''} · ` +
-      `profile \`${run.profile}\` · seed \`${run.seed}\` · fixtures ` +
-      `\`${run.fixtures.strategy}\`${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} ` +
+      (run.traffic
+        ? `traffic: ${cell(run.traffic.source)}, ${run.traffic.exchanges} exchanges from ${run.traffic.clients} client(s) `
+        : `profile \`${run.profile}\` · seed \`${run.seed}\` · fixtures ` +
+          `\`${run.fixtures.strategy}\`${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''} `) +
       `· ${(run.durationMs / 1000).toFixed(1)} s · run \`${run.id}\``,
   );
   const groups = unjudgedGroups(report);

@@ -58,6 +58,8 @@ export interface Report {
     destructive: boolean;
     specVersion?: string;
     acceptance: Acceptance;
+    /** A passive judgement (conform proxy, conform judge): the traffic judged; profile, seed and fixtures do not apply. */
+    traffic?: { source: string; exchanges: number; clients: number };
   };
   summary: Summary;
   rules: RuleVerdict[];

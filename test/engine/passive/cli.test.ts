@@ -193,9 +193,11 @@ describe('conform proxy and conform judge', () => {
       ]);
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.stdout).toMatch(/no exchange was judged: no client sent its requests through the proxy/);
-      expect(await readFile(join(reports, 'summary.md'), 'utf8')).toMatch(
-        /judged 0 of \d+ rules .* unjudged \(exit 3\)/,
-      );
+      const summary = await readFile(join(reports, 'summary.md'), 'utf8');
+      expect(summary).toMatch(/judged 0 of \d+ rules .* unjudged \(exit 3\)/);
+      // A passive report names the traffic it judged; profile, seed and fixtures do not apply to it.
+      expect(summary).toMatch(/ · traffic: live traffic through conform proxy, 0 exchanges from 0 client\(s\) · /);
+      expect(summary).not.toMatch(/seed `/);
     },
     TIMEOUT_MS,
   );
