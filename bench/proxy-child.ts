@@ -5,17 +5,14 @@
  * x-bench-seq request header. On SIGTERM it stops, judges, and prints one JSON line.
  * BENCH_JUDGE=off forwards without judging: what the hop alone costs on this machine.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startPassiveProxy } from '../src/engine/passive/session.ts';
 import type { PassiveOutcome } from '../src/engine/passive/judge.ts';
 import { startTrafficProxy, type ExchangeTiming } from '../src/engine/traffic/proxy.ts';
 
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-
 const target = process.argv[2];
 /** How long ready events (a new request, an answer from the target) wait for the event loop. */
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-/** Its records are ticks of a 1 ms timer, in nanoseconds: the delay is what exceeds 1 ms. */
-const beyondTimer = (ns: number) => Math.max(0, ns / 1e6 - 1);
 const overheads: number[] = [];
 const upstream: Record<string, number> = {};
 const onTiming = (t: ExchangeTiming) => {
@@ -51,7 +48,7 @@ process.once('SIGTERM', () => {
     const judged = new Set(outcome.sources.flatMap((s) => Object.keys(s.judged)));
     const failed = new Set(outcome.sources.filter((s) => s.suite === 'traffic').flatMap((s) => Object.keys(s.failed)));
     process.stdout.write(
-      `${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, loopDelay: { p50: beyondTimer(loopDelay.percentile(50)), p99: beyondTimer(loopDelay.percentile(99)), max: beyondTimer(loopDelay.max) }, upstream, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`,
+      `${JSON.stringify({ exchanges: outcome.exchanges, overhead: { p50: at(50), p90: at(90), p99: at(99), max: at(100) }, loopDelayNs: { p50: loopDelay.percentile(50), p99: loopDelay.percentile(99), max: loopDelay.max }, upstream, judged: judged.size, serverFailed: [...failed], errors: outcome.errors.length })}\n`,
       // Exit once the line (every exchange's timing, a few hundred kB) is out of the pipe.
       () => process.exit(0),
     );

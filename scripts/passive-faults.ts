@@ -103,7 +103,10 @@ const parts = {
   handWritten: results.filter((r) => !generatedNames.has(r.name)),
   generated: results.filter((r) => generatedNames.has(r.name)),
 };
-for (const [label, part] of Object.entries(parts)) {
+for (const [label, part] of [
+  ['hand-written', parts.handWritten],
+  ['generated', parts.generated],
+] as const) {
   if (!part.length) continue;
   const s = summarizePassiveFaults(part);
   const open = part.filter((r) => r.indeterminate);
@@ -114,7 +117,7 @@ for (const [label, part] of Object.entries(parts)) {
     .filter((r) => !r.benign && !r.indeterminate && r.suite !== 'caught' && r.passiveRules.length)
     .map((r) => `${r.name}: suites ${r.suite}`);
   console.log(
-    `\n${label === 'generated' ? 'generated' : 'hand-written'}: ${s.passiveCaught} of ${s.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
+    `\n${label}: ${s.passiveCaught} of ${s.caughtVisible} faults the suites catch that show in traffic are caught by the passive judge` +
       `${misses.length ? ` (missed: ${misses.join(', ')})` : ''}; ${s.caughtNotVisible} caught by the suites do not show in traffic; ` +
       `${passiveOnly.length} caught by the passive judge and not counted caught by the suites${passiveOnly.length ? ` (${passiveOnly.join(', ')})` : ''}; ` +
       `${s.passiveFlagged} of ${s.benign} benign variants flagged; indeterminate cases (the document decides neither way): ` +

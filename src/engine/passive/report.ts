@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RuleIndex } from '../../spec/rules.ts';
-import { buildReport, type Report } from '../reporters/index.ts';
+import { buildReport, verdictOf, type Report } from '../reporters/index.ts';
 import type { PassiveOutcome, PassiveSource } from './judge.ts';
 import { passiveNotJudged } from './not-judged.ts';
 import { passiveRuleIds } from './units/index.ts';
@@ -118,6 +118,5 @@ export function passiveVerdict(report: Report, rules: RuleIndex, failOn: FailOn,
 
 /** The report says what the process exits with: the verdict `--fail-on` and `--min-judged` give. */
 export function withPassiveGate(report: Report, v: PassiveVerdict): Report {
-  const verdict = (['passed', 'failed', 'error', 'unjudged'] as const)[v.exitCode];
-  return { ...report, summary: { ...report.summary, verdict, exitCode: v.exitCode } };
+  return { ...report, summary: { ...report.summary, verdict: verdictOf(v.exitCode), exitCode: v.exitCode } };
 }

@@ -18,7 +18,7 @@ import { renderMarkdown } from './markdown.ts';
 
 export { renderJunit, renderHtml, renderMarkdown };
 export type { Report, Acceptance } from './model.ts';
-export { headline, unjudgedGroups, CATEGORY_LABEL } from './model.ts';
+export { headline, unjudgedGroups, verdictOf, CATEGORY_LABEL } from './model.ts';
 
 export interface BuildReportInput {
   runId: string;

@@ -68,6 +68,10 @@ export interface Report {
   unknownRuleIds: string[];
 }
 
+/** The verdict each exit code stands for. */
+export const verdictOf = (exitCode: 0 | 1 | 2 | 3): Summary['verdict'] =>
+  (['passed', 'failed', 'error', 'unjudged'] as const)[exitCode];
+
 export interface Summary {
   /** passed (exit 0), failed (1), error (2: the run or the engine broke), unjudged (3: gaps not accepted). */
   verdict: 'passed' | 'failed' | 'error' | 'unjudged';
@@ -167,7 +171,7 @@ export function summarize(
     notApplicable: target.length - applicable.length,
   };
   return {
-    verdict: (['passed', 'failed', 'error', 'unjudged'] as const)[exitCode],
+    verdict: verdictOf(exitCode),
     exitCode,
     headline: headline(rulesSummary),
     rules: rulesSummary,

@@ -5,7 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, obj, opId, queryOf, sameJson, show } from './support.ts';
+import { expect, is2xx, isDateTime, notHeld, obj, opId, queryOf, sentVsGot, show } from './support.ts';
 import { ON_UPDATE, U, type Answer } from './update-answers.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -32,9 +32,7 @@ const ON_SUCCESS: Record<string, Answer> = {
   getPrice: readById('PRICES.GET.BY_ID', 'price'),
   getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
   createProduct(o, got, sent, t) {
-    const differs = ['name', 'description', 'merchantId', 'metadata'].filter(
-      (k) => sent[k] !== undefined && !sameJson(got[k], sent[k]),
-    );
+    const differs = notHeld(sent, got, ['name', 'description', 'merchantId', 'metadata']);
     expect(
       t,
       U,
@@ -42,9 +40,7 @@ const ON_SUCCESS: Record<string, Answer> = {
       'PRODUCTS.CREATE.OBJECT',
       differs.length === 0 && got.object === 'product',
       'The product created does not hold the values sent',
-      () =>
-        `object ${show(got.object)}; ` +
-        `differs: ${differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; ') || 'none'}`,
+      () => `object ${show(got.object)}; ` + `differs: ${sentVsGot(differs, sent, got) || 'none'}`,
     );
   },
   createInvoiceRefund(o, got, sent, t) {

@@ -62,6 +62,15 @@ export function holds(read: unknown, sent: unknown): boolean {
   return !!r && Object.entries(s).every(([k, v]) => holds(r[k], v));
 }
 
+/** Of `fields`, those the request sent whose answer does not hold the value sent. */
+export function notHeld(sent: Json, got: Json, fields: readonly string[], same = sameJson): string[] {
+  return fields.filter((k) => sent[k] !== undefined && !same(got[k], sent[k]));
+}
+
+/** `k sent X, got Y` for each field. */
+export const sentVsGot = (fields: readonly string[], sent: Json, got: Json): string =>
+  fields.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; ');
+
 /** The path of an exchange without its query string. */
 export function pathOf(o: Observed): string {
   return o.record.path.split('?')[0];

@@ -6,7 +6,7 @@
 import { Decimal } from 'decimal.js';
 import type { Tally } from '../tally.ts';
 import type { Observed } from '../types.ts';
-import { expect, holds, isDateTime, obj, queryOf, sameJson, show, type Json } from './support.ts';
+import { expect, holds, isDateTime, notHeld, obj, queryOf, sameJson, sentVsGot, show, type Json } from './support.ts';
 
 /** Judges one answer: the observed exchange, its JSON body, the JSON sent, and the unit's tally. */
 export type Answer = (o: Observed, got: Json, sent: Json, t: Tally) => void;
@@ -77,7 +77,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         'ITEMS.UPDATE.APPLIED',
         differs.length === 0,
         'The item answered does not hold what was sent',
-        () => differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
+        () => sentVsGot(differs, sent, got),
       );
     }
     if (sent.archived === true)
@@ -153,9 +153,7 @@ export const ON_UPDATE: Record<string, Answer> = {
     }
   },
   updateSourceRule(o, got, sent, t) {
-    const differs = ['description', 'enabled', 'name', 'order', 'conditions'].filter(
-      (k) => sent[k] !== undefined && !holds(got[k], sent[k]),
-    );
+    const differs = notHeld(sent, got, ['description', 'enabled', 'name', 'order', 'conditions'], holds);
     if (Object.keys(sent).length)
       expect(
         t,
@@ -164,7 +162,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         'SOURCE_RULES.UPDATE.PARTIAL',
         differs.length === 0,
         'The source rule answered does not hold what was sent',
-        () => differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
+        () => sentVsGot(differs, sent, got),
       );
   },
   updateAlert(o, got, sent, t) {
@@ -178,12 +176,11 @@ export const ON_UPDATE: Record<string, Answer> = {
       () => `status ${o.record.status}, object ${show(got.object)}, id ${show(got.id)} for ${o.params.id}`,
     );
     // config's contents are not shown: only the fields whose form the document gives are compared.
-    const differs = ['enabled', 'notifyPeriod', 'recipients'].filter(
-      (k) => sent[k] !== undefined && !sameJson(got[k], sent[k]),
-    );
-    if (['enabled', 'notifyPeriod', 'recipients'].some((k) => sent[k] !== undefined))
+    const compared = ['enabled', 'notifyPeriod', 'recipients'];
+    const differs = notHeld(sent, got, compared);
+    if (compared.some((k) => sent[k] !== undefined))
       expect(t, U, o, 'ALERTS.UPDATE.OK', differs.length === 0, 'The alert answered does not hold what was sent', () =>
-        differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
+        sentVsGot(differs, sent, got),
       );
   },
   updateAutoTopupConfig(o, got, sent, t) {
@@ -210,7 +207,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         'WALLETS.AUTO_TOPUP.SHAPE',
         differs.length === 0,
         'The configuration does not hold the values sent',
-        () => differs.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; '),
+        () => sentVsGot(differs, sent, got),
       );
     if (obj(sent.limit)?.period === 'day')
       expect(
