@@ -28,7 +28,7 @@ const readById =
 /** Answers to 2xx responses, by operation. */
 const ON_SUCCESS: Record<string, Answer> = {
   ...ON_UPDATE,
-  getCustomer: readById('CUSTOMERS.GET.BY_ID', 'customer'),
+  getCustomer: readById('CUSTOMERS.GET.BY_ID#answers-resource', 'customer'),
   getPrice: readById('PRICES.GET.BY_ID', 'price'),
   getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
   createProduct(o, got, sent, t) {
@@ -212,7 +212,7 @@ export const answersUnit: PassiveUnit = {
   scope: 'server',
   title: 'each answer against the request it answers',
   ruleIds: [
-    'CUSTOMERS.GET.BY_ID',
+    'CUSTOMERS.GET.BY_ID#answers-resource',
     'PRICES.GET.BY_ID',
     'PAYMENTS.GET.BY_ID',
     'PRODUCTS.CREATE.OBJECT',
