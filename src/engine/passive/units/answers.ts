@@ -29,8 +29,8 @@ const readById =
 const ON_SUCCESS: Record<string, Answer> = {
   ...ON_UPDATE,
   getCustomer: readById('CUSTOMERS.GET.BY_ID#answers-resource', 'customer'),
-  getPrice: readById('PRICES.GET.BY_ID', 'price'),
-  getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
+  getPrice: readById('PRICES.GET.BY_ID#answers-resource', 'price'),
+  getPayment: readById('PAYMENTS.GET.BY_ID#answers-resource', 'payment'),
   createProduct(o, got, sent, t) {
     const differs = notHeld(sent, got, ['name', 'description', 'merchantId', 'metadata']);
     expect(
@@ -213,8 +213,8 @@ export const answersUnit: PassiveUnit = {
   title: 'each answer against the request it answers',
   ruleIds: [
     'CUSTOMERS.GET.BY_ID#answers-resource',
-    'PRICES.GET.BY_ID',
-    'PAYMENTS.GET.BY_ID',
+    'PRICES.GET.BY_ID#answers-resource',
+    'PAYMENTS.GET.BY_ID#answers-resource',
     'PRODUCTS.CREATE.OBJECT',
     'REFUNDS.INVOICE.MATCHES',
     'REFUNDS.ID.PREFIX',
