@@ -1,16 +1,18 @@
 /**
  * The scenario API the suites in suites/ are written with.
  *
- *   scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
+ *   scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a customer reads back by id', async (t) => {
  *     const { customerId } = await t.fixture((f) => f.customer());
  *     const res = await t.http.get(`/v0/customers/${customerId}`);
- *     t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
- *     t.expectRule('CUSTOMERS.GET.BY_ID', (res.body as any)?.id === customerId, 'the customer read is the one asked for', res);
+ *     t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
+ *     t.expectRule('CUSTOMERS.GET.BY_ID#answers-resource', (res.body as any)?.id === customerId, 'the one asked for', res);
  *   });
  *
  * Every exchange runs the check registry; any finding fails the scenario and cites its
  * rules. A rule is judged only by a condition that could have failed (a check on an
- * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing. A scenario that
+ * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing, and a rule of
+ * several parts (spec/rules.yaml) is judged one part at a time, `RULE.ID#part`. What must hold
+ * before anything can be judged is a `t.precondition`, which judges nothing. A scenario that
  * cannot judge what it cites ends with `t.notJudged(reason, category)`; a missing fixture or
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
