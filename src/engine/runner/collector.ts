@@ -78,6 +78,20 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     });
   }
   const findingCount = record?.findingCount ?? findings.length;
+  const failedIds = Object.keys(record?.failed ?? {});
+  const unexplained = ruleIds.filter(
+    (id) =>
+      !judged[id] &&
+      !notJudged.some((m) => m.ruleIds.includes(id)) &&
+      !engineErrors.some((e) => e.ruleIds.includes(id)),
+  );
+  // A failure ended the scenario before these: the rule that failed is the cause to name.
+  if (findingCount > 0 && failedIds.length && unexplained.length)
+    notJudged.push({
+      reason: `the scenario stopped when ${failedIds.join(', ')} failed, before judging it`,
+      category: 'target',
+      ruleIds: unexplained,
+    });
   const state: ScenarioResult['state'] =
     findingCount > 0
       ? 'failed'
