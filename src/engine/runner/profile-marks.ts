@@ -10,9 +10,11 @@ const forProfile = (r: ScenarioResult) => r.notJudged.some((m) => m.endedScenari
 
 export function settleProfileMarks(results: ScenarioResult[]): ScenarioResult[] {
   const inProfile = new Set(results.filter((r) => !forProfile(r)).flatMap((r) => r.ruleIds));
+  // A key is a rule id (every part of it) or `RULE#part`.
+  const cited = (key: string) => inProfile.has(key) || inProfile.has(key.split('#')[0]);
   return results.map((r) => {
-    if (!forProfile(r) || !r.ruleIds.some((id) => inProfile.has(id))) return r;
-    const leftOut = (id: string) => !inProfile.has(id);
+    if (!forProfile(r) || !r.ruleIds.some(cited)) return r;
+    const leftOut = (id: string) => !cited(id);
     return {
       ...r,
       ruleIds: r.ruleIds.filter(leftOut),
