@@ -4,7 +4,7 @@
  * variable that was read named when the key is missing or refused, and --api-key warned once.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,16 @@ describe('the primary key', () => {
   });
 
   test('--api-key works, and says once on stderr that the process list shows it; the key itself appears nowhere', async () => {
+    // One scenario that sends the key: what the run judges is not the point here.
+    const suites = join(work, 'suites');
+    await mkdir(suites, { recursive: true });
+    await writeFile(
+      join(suites, 'one.suite.ts'),
+      `import { scenario } from ${JSON.stringify(join(ROOT, 'src/engine/scenario.ts'))};\n` +
+        "scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown customer gets 404', async (t) => {\n" +
+        "  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', await t.http.get('/v0/customers/cus_nope'), 404);\n" +
+        '});\n',
+    );
     const r = await conform(
       [
         'run',
@@ -99,9 +109,7 @@ describe('the primary key', () => {
         '--api-key',
         FAKE_KEY,
         '--suites-dir',
-        SUITES,
-        '--suite',
-        'demo',
+        suites,
         '--allow-unjudged',
         '--report-dir',
         join(work, 'flag'),
