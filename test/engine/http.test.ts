@@ -355,5 +355,9 @@ describe('replay commands', () => {
     // A key nothing named still gets a variable of its own, never `***`.
     expect(cmd('sk_other_key_7654321')).toMatch(/"Authorization: Bearer \$\{CONFORM_KEY_\d+:\?a key the run created/);
     for (const key of ['sk_fixture_key_123456', 'sk_other_key_7654321']) expect(cmd(key)).not.toContain(key);
+    // Recorded traffic: the client's id, a hash of its key, names the variable.
+    expect(cmd('$CLIENT_KEY_0A1B2C3D4E5F')).toContain(
+      '"Authorization: Bearer ${CLIENT_KEY_0A1B2C3D4E5F:?the API key of client CLIENT_KEY_0A1B2C3D4E5F (named by a hash of it)}"',
+    );
   });
 });
