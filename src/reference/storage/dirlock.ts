@@ -89,7 +89,6 @@ function sameMachine(holder: Holder): boolean {
 
 /** For a holder on this machine: whether its process still runs (a zombie has ended). */
 function running(holder: Holder): boolean {
-  if (holder.pid === process.pid) return true;
   try {
     process.kill(holder.pid, 0);
   } catch (err) {

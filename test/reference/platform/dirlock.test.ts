@@ -71,6 +71,18 @@ describe('data directory lock', () => {
     expect(record().pid).toBe(process.pid);
   });
 
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'takes over a lock naming our own pid with another start time (a pid reused)',
+    async () => {
+      writeFileSync(
+        lock,
+        JSON.stringify({ pid: process.pid, host: hostname(), startTicks: 1, startedAt: '2020-01-01T00:00:00Z' }),
+      );
+      await take();
+      expect(record().startTicks).not.toBe(1);
+    },
+  );
+
   it.each([
     ['empty', ''],
     ['unreadable', '\u0000\u00ff{"pid":'],
