@@ -167,7 +167,7 @@ describe('one owner per data directory: restarts after a crash', () => {
       await Promise.all(started.map((c) => c.exited));
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 150_000); // six server starts, three at a time: slow on a loaded 2-core machine
 });
 
 describe(`several servers on one PostgreSQL${PG_SKIP}`, () => {
