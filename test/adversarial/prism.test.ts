@@ -161,5 +161,5 @@ describe.each(['static', 'dynamic'] as const)('a Prism mock (%s) of spec/openapi
     expect(reasons.some((r: string) => /looks like a mock, not the reference server/.test(r))).toBe(true);
     // The placeholder the mock answered is shown as it is, never blotted out as a key.
     if (kind === 'static') expect(reasons.some((r: string) => r.includes('answered id "string"'))).toBe(true);
-  });
+  }, 240_000);
 });

@@ -62,12 +62,12 @@ describe('the reference server is still recognised', () => {
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run.fixtures.reason).toBe('the target signed the reference handshake: it is the reference server');
     expect(fixtureBuilt(r.report)).toBe(true);
-  });
+  }, 180_000);
 
   test('the bundled reference keeps the reference strategy', async () => {
     const dir = join(work, 'bundled');
     const r = await conformRun(['--suites-dir', SUITES], { cwd: ROOT, env: { CONFORM_API_KEY: '' }, reportDir: dir });
     expect(r.stdout).toMatch(/\(bundled reference\) .* · fixtures reference · /);
     expect(fixtureBuilt(r.report)).toBe(true);
-  });
+  }, 180_000);
 });
