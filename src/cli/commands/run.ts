@@ -42,7 +42,7 @@ report.html and summary.md. With no --base-url (and none in the config) it boots
 bundled reference server in process, on a free loopback port with an in-memory database.
 
 Options:
-  --base-url URL         the target (sandbox) base URL
+  --base-url URL         the target (sandbox) base URL, the one its /v0 and /v2 paths hang under
   --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config);
                          prefer the variable: a key on the command line is visible to every
                          user of the machine in the process list

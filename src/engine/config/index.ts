@@ -290,24 +290,24 @@ export function destructiveAllowed(config: RunConfig, bundled: boolean): boolean
 
 /**
  * The fixture strategy: the configured one, else `reference` when the target is the
- * bundled server or answers the reference extension endpoints, else file or module
+ * bundled server or signs the reference handshake (fixtures/probe.ts), else file or module
  * when given, else none (scenarios needing fixtures are skipped, naming what is missing).
  */
 export function chooseFixtureStrategy(
   config: RunConfig,
   bundled: boolean,
-  answersExtensions: boolean,
+  signedHandshake: boolean,
 ): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
   const { file, module } = config.fixtures;
   if (config.fixtures.strategy)
     return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
   if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
-  if (answersExtensions)
-    return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
+  if (signedHandshake)
+    return { strategy: 'reference', reason: 'the target signed the reference handshake: it is the reference server' };
   if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
   if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
   return {
     strategy: 'none',
-    reason: 'no fixtures configured and the target does not answer the reference extension endpoints',
+    reason: 'no fixtures configured and the target is not the reference server',
   };
 }
