@@ -1,7 +1,8 @@
 /**
- * Secret scrubbing. Every API key the engine learns (from the config, from the
- * environment, from a fixture, or sent in an Authorization header) is registered here, and
- * every string written to a log, a report or a replay command goes through `redact`.
+ * Secret scrubbing. Every API key the engine is given (from the config, from the environment,
+ * from a team's fixtures) is registered here, every key it learns from a target or sends is
+ * learnt here when it looks like a key, and every string written to a log, a report or a
+ * replay command goes through `redact`.
  * A secret is replaced by `$NAME`, the environment variable a replay reads it from: the
  * variable the key came from (CONFORM_API_KEY, the one apiKeyEnv names...), one per fixture
  * key (CONFORM_KEY_SECOND for the key secondKeySameMerchant made), else CONFORM_KEY_<n>.
@@ -9,6 +10,8 @@
  */
 
 const MIN_SECRET_LENGTH = 6;
+/** A value learnt from traffic shorter than this is not taken for a key (a placeholder such as "string"). */
+export const MIN_LEARNED_SECRET_LENGTH = 12;
 
 interface Secret {
   /** The environment variable a replay reads the key from; assigned on first use when none was given. */
@@ -63,10 +66,13 @@ const madeBy = new Map<string, number>();
 /**
  * Names a key a fixture handed out after that fixture (CONFORM_KEY_SECOND for
  * secondKeySameMerchant; CONFORM_KEY_SECOND_2 for the second distinct key it gave). A key
- * the user named by environment variable (secondKeyEnv...) keeps that name.
+ * the user named by environment variable (secondKeyEnv...) keeps that name; a value not
+ * registered before is taken only when it looks like a key.
  */
 export function registerFixtureKey(value: string | undefined | null, fixture: string): void {
   if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
+  // A value never registered must look like a key (isSecretLike): a mock's "string" would blot out every "string".
+  if (!secrets.has(value) && !isSecretLike(value)) return;
   const known = secrets.get(value) ?? { rank: -1 };
   if (known.rank >= 1) return;
   const n = (madeBy.get(fixture) ?? 0) + 1;
@@ -79,6 +85,23 @@ export function registerFixtureKey(value: string | undefined | null, fixture: st
 function ordinal(n: number): string {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${tail}`;
+}
+
+/**
+ * Whether a value learnt from a target could be a key: at least 12 characters, no
+ * whitespace, and at least two kinds of character (lower case, upper case, digits, others).
+ * A schema placeholder ("string"), a word or lorem text is none: redacting it would blot out
+ * every occurrence of that word in the reports.
+ */
+export function isSecretLike(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length < MIN_LEARNED_SECRET_LENGTH || /\s/.test(value)) return false;
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((k) => k.test(value)).length;
+  return kinds >= 2;
+}
+
+/** Registers a key learnt from a target's answer, or sent by a scenario, when it looks like one (isSecretLike). */
+export function learnSecret(value: unknown): void {
+  if (isSecretLike(value)) registerSecret(value);
 }
 
 /** For tests. */
