@@ -377,7 +377,7 @@ describe('gaps and exit code 3', () => {
     }
   });
 
-  test('a judgement under a rule id spec/rules.yaml lacks is the tool's own error: exit 2, never dropped', () => {
+  test("a judgement under a rule id spec/rules.yaml lacks is the tool's own error: exit 2, never dropped", () => {
     const stray = scenario({ ruleIds: [], judged: { 'VALIDATION.CLIENT.NOT_IN_RULES': 3 } });
     const r = buildReport({ ...baseInput(), results: [...gapOnly(), stray], acceptance: { allowUnjudged: true } });
     expect(r.unknownRuleIds).toEqual(['VALIDATION.CLIENT.NOT_IN_RULES']);
