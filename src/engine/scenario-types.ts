@@ -33,6 +33,9 @@ export interface ScenarioRecord {
   engineErrors: EngineErrorRecord[];
 }
 
+/** Evidence a finding carries beyond its exchange. */
+export type FindingEvidence = Pick<Finding, 'replaySequence' | 'seed' | 'counterexample'>;
+
 export interface ScenarioRequestOptions extends RequestOptions {
   /** Sent without valid credentials on purpose (checks then expect no rate headers, etc.). */
   unauthenticated?: boolean;
@@ -70,8 +73,17 @@ export interface ScenarioContext {
    * For a rule of several parts, `ruleId` names the part judged: `RULE.ID#part`.
    */
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
-  /** Like expectRule, but a false condition does not stop the scenario (as vitest's expect.soft): returns the condition. */
-  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  /**
+   * Like expectRule, but a false condition does not stop the scenario (as vitest's expect.soft): returns the condition.
+   * `extra` is evidence a failure carries beyond its exchange (a replay script of a whole sequence, a generation seed).
+   */
+  softExpectRule(
+    ruleId: string,
+    condition: unknown,
+    message: string,
+    exchange?: Exchange,
+    extra?: FindingEvidence,
+  ): boolean;
   /** expectRule on the status code (one value or a list); with several rule ids, a wrong status fails each of them. */
   expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
   /**

@@ -34,6 +34,7 @@ import {
   ConformanceFailure,
   EngineError,
   NotJudged,
+  type FindingEvidence,
   type ScenarioContext,
   type ScenarioHttp,
   type ScenarioOptions,
@@ -160,7 +161,7 @@ class Scenario implements ScenarioContext {
         redactDeep({
           ...f,
           exchange: f.exchange ? compactExchange(f.exchange) : undefined,
-          ...(sequence ? { replaySequence: sequence } : {}),
+          ...(sequence && !f.replaySequence ? { replaySequence: sequence } : {}),
         }),
       );
     }
@@ -187,7 +188,13 @@ class Scenario implements ScenarioContext {
     return fn(fixtures);
   }
 
-  private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+  private judge(
+    key: string,
+    condition: unknown,
+    message: string,
+    exchange?: Exchange,
+    extra?: FindingEvidence,
+  ): boolean {
     if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const ruleId = judgementKey(this.contract.rules, key);
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
@@ -202,6 +209,7 @@ class Scenario implements ScenarioContext {
       message: detail ? `${message} (${detail})` : message,
       exchange,
       replay: exchange ? replayCommand(exchange) : undefined,
+      ...extra,
     });
     return false;
   }
@@ -210,8 +218,14 @@ class Scenario implements ScenarioContext {
     if (!this.judge(ruleId, condition, message, exchange)) throw new ConformanceFailure(this.findings);
   }
 
-  softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
-    return this.judge(ruleId, condition, message, exchange);
+  softExpectRule(
+    ruleId: string,
+    condition: unknown,
+    message: string,
+    exchange?: Exchange,
+    extra?: FindingEvidence,
+  ): boolean {
+    return this.judge(ruleId, condition, message, exchange, extra);
   }
 
   expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void {

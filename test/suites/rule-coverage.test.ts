@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { judgedPart, loadRules, parseRuleKey, partsOf } from '../../src/spec/rules.ts';
 import { checkRuleIds } from '../../src/engine/checks/index.ts';
@@ -32,7 +33,13 @@ export function ruleIdLiterals(source: string, fileName = 'suite.ts'): string[] 
   return found;
 }
 
-/** Rule ids cited by the suites: the `*.suite.ts` files and their helpers in suites/support/. */
+/** The state model's folder: its judgement keys are cited by the state-model suite through it. */
+const MODEL_DIR = fileURLToPath(new URL('../../src/engine/model/', import.meta.url));
+
+/**
+ * Rule ids cited by the suites: the `*.suite.ts` files, their helpers in suites/support/, and
+ * the state model (src/engine/model/) the state-model suite runs.
+ */
 async function suiteRuleIds(): Promise<Map<string, string[]>> {
   const byFile = new Map<string, string[]>();
   const support = (await readdir(join(DEFAULT_SUITES_DIR, 'support'))).map((f) => `support/${f}`);
@@ -40,6 +47,8 @@ async function suiteRuleIds(): Promise<Map<string, string[]>> {
   for (const name of files.filter((f) => f.endsWith('.ts')).sort()) {
     byFile.set(name, ruleIdLiterals(await readFile(join(DEFAULT_SUITES_DIR, name), 'utf8'), name));
   }
+  for (const name of (await readdir(MODEL_DIR)).filter((f) => f.endsWith('.ts')).sort())
+    byFile.set(`model/${name}`, ruleIdLiterals(await readFile(join(MODEL_DIR, name), 'utf8'), name));
   return byFile;
 }
 

@@ -20,6 +20,10 @@ interface Step {
 }
 
 const MIN_PAUSE_MS = 200;
+const RATE_WHY = [
+  'rate limits are judged on the sequence, not on its last request. Requests sent at once in the',
+  'run go one after the other here.',
+];
 
 export class RequestSequence {
   private readonly steps: Step[] = [];
@@ -48,19 +52,29 @@ export class RequestSequence {
     this.steps.push({ command, at: t, lastAt: t, times: 1 });
   }
 
+  /** A comment line at this point of the script (e.g. a read made outside the sequence's client). */
+  comment(text: string, at = performance.now()): void {
+    this.start ??= at;
+    if (this.steps.length >= this.maxSteps) return;
+    const t = at - this.start;
+    this.steps.push({ command: `# ${text.replace(/\n/g, ' ')}`, at: t, lastAt: t, times: 1 });
+  }
+
   get size(): number {
     return this.total;
   }
 
-  /** A bash script sending the sequence in order, with the original pauses. */
-  script(title: string): string {
+  /**
+   * A bash script sending the sequence in order, with the original pauses. `why` replaces the
+   * lines saying why the whole sequence matters (by default: a rate limit's).
+   */
+  script(title: string, why: string[] = RATE_WHY): string {
     const keys = variablesIn(this.steps.map((s) => s.command).join('\n'));
     const width = Math.max(0, ...keys.map((k) => k.name.length));
     const out = [
       '#!/usr/bin/env bash',
       `# Replays the ${this.total} request${this.total === 1 ? '' : 's'} of '${title.replace(/\n/g, ' ')}' in order, with their pauses:`,
-      '# rate limits are judged on the sequence, not on its last request. Requests sent at once in the',
-      '# run go one after the other here.',
+      ...why.map((line) => `# ${line}`),
       ...(keys.length
         ? [
             '# Keys are never written here: set these environment variables first.',
@@ -73,6 +87,10 @@ export class RequestSequence {
     ];
     let clock = 0;
     for (const s of this.steps) {
+      if (s.command.startsWith('# ')) {
+        out.push(s.command);
+        continue;
+      }
       const pause = s.at - clock;
       if (pause >= MIN_PAUSE_MS) out.push(`sleep ${(pause / 1000).toFixed(1)}`);
       const quiet = s.command.replace(/^curl -sS -i /, 'curl -sS -o /dev/null -w "$show" ');

@@ -1,0 +1,195 @@
+/**
+ * Alerts and source rules in the state model: a fresh wallet with two alerts and a fresh
+ * source rule per sequence, updated with generated bodies, and the wallet's alerts paged
+ * through GET /v0/alerts with page sizes from 1 to 3. What each operation must do (Endpoints >
+ * Alerts, Source rules): an update keeps what it did not send (and a source rule holds what
+ * it did), the list's total is what its pages reach, timestamps keep their course.
+ */
+import fc from 'fast-check';
+import type { ScenarioContext } from '../scenario-types.ts';
+import { is2xx } from '../checks/types.ts';
+import { loadSpec } from '../../spec/index.ts';
+import { fromSpec, positiveRequests } from '../generators/index.ts';
+import { ALERT, CREATED_FIXED, SOURCE_RULE, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import type { ModelJudge } from './judge.ts';
+import { judgeTotal } from './lists.ts';
+import { bodyOf, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
+import type { StateModel } from './run.ts';
+
+const ALERT_FIELDS = ['config', 'enabled', 'notifyPeriod', 'recipients'] as const;
+const RULE_FIELDS = ['conditions', 'description', 'enabled', 'name', 'order'] as const;
+
+export interface AlertsModel {
+  merchantId: string;
+  walletId: string;
+  alerts: Tracked[];
+  rule: Tracked;
+}
+
+export interface AlertsReal {
+  http: ModelHttp;
+  judge: ModelJudge;
+}
+
+type Cmd = fc.AsyncCommand<AlertsModel, AlertsReal>;
+
+/** What the alerts-and-source-rules model judges (its scenario cites these). */
+export const ALERTS_MODEL_PARTS = [
+  CREATED_FIXED,
+  UPDATED_NOT_BACK,
+  VALID_NOT_400,
+  TOTAL_REACHED,
+  ALERT.ok,
+  ALERT.partial,
+  SOURCE_RULE.appliesSent,
+  SOURCE_RULE.keepsOthers,
+] as const;
+const brief = (v: unknown) => {
+  const s = JSON.stringify(v) ?? 'undefined';
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+};
+
+function notRefused(r: AlertsReal, ex: Awaited<ReturnType<ModelHttp['send']>>, what: string): void {
+  if (ex.status !== undefined && ex.status < 500)
+    r.judge.judge(VALID_NOT_400, ex.status !== 400, `${what}: a body meeting every documented constraint got 400`, ex);
+}
+
+class PatchAlert implements Cmd {
+  constructor(
+    readonly which: number,
+    readonly body: Json,
+  ) {
+    // Generated objects may lack a prototype: as JSON, they compare with what the target answers.
+    this.body = JSON.parse(JSON.stringify(body)) as Json;
+  }
+  check = () => true;
+  toString = () => `PATCH alert ${this.which} ${brief(this.body)}`;
+
+  async run(m: AlertsModel, r: AlertsReal): Promise<void> {
+    const a = m.alerts[this.which % m.alerts.length];
+    const ex = await r.http.send('PATCH', `/v0/alerts/${encodeURIComponent(a.id)}?resource=wallet`, this.body);
+    const what = `PATCH ${brief(this.body)} of alert ${a.id}`;
+    notRefused(r, ex, what);
+    const b = bodyOf(ex);
+    r.judge.judge(
+      ALERT.ok,
+      ex.status === 200 && b.id === a.id,
+      `${what} answered ${ex.status} with id ${show(b.id)}`,
+      ex,
+    );
+    for (const f of ALERT_FIELDS) {
+      if (f in this.body || !a.seen || a.seen[f] === undefined) continue;
+      r.judge.judge(
+        ALERT.partial,
+        sameValue(b[f], a.seen[f]),
+        `${what}: ${f}, not sent, went ${brief(a.seen[f])} → ${brief(b[f])}`,
+        ex,
+      );
+    }
+    observe(r.judge, m.merchantId, a, b, ex, `PATCH /v0/alerts/${a.id}`);
+    a.seen = b;
+  }
+}
+
+class ListAlerts implements Cmd {
+  constructor(readonly pageSize: number) {}
+  check = () => true;
+  toString = () => `walk GET /v0/alerts ${this.pageSize} at a time`;
+
+  async run(m: AlertsModel, r: AlertsReal): Promise<void> {
+    const label = `GET /v0/alerts?resourceId=${m.walletId}`;
+    const walk = await judgeTotal(r.judge, r.http, {
+      label,
+      path: `/v0/alerts?resourceId=${encodeURIComponent(m.walletId)}`,
+      pageSize: this.pageSize,
+      maxPages: 20,
+    });
+    for (const a of m.alerts) {
+      const el = walk?.elements.find((e) => e.id === a.id);
+      if (el) observe(r.judge, m.merchantId, a, el, walk?.pages[0], label);
+    }
+  }
+}
+
+class PatchSourceRule implements Cmd {
+  constructor(readonly body: Json) {
+    // Generated objects may lack a prototype: as JSON, they compare with what the target answers.
+    this.body = JSON.parse(JSON.stringify(body)) as Json;
+  }
+  check = () => true;
+  toString = () => `PATCH source rule ${brief(this.body)}`;
+
+  async run(m: AlertsModel, r: AlertsReal): Promise<void> {
+    const rule = m.rule;
+    const ex = await r.http.send('PATCH', `/v0/sourceRules/${encodeURIComponent(rule.id)}`, this.body);
+    const what = `PATCH ${brief(this.body)} of source rule ${rule.id}`;
+    notRefused(r, ex, what);
+    const b = bodyOf(ex);
+    r.judge.judge(
+      SOURCE_RULE.appliesSent,
+      is2xx(ex) && b.id === rule.id,
+      `${what} answered ${ex.status} with id ${show(b.id)}`,
+      ex,
+    );
+    for (const f of RULE_FIELDS) {
+      if (f in this.body)
+        r.judge.judge(
+          SOURCE_RULE.appliesSent,
+          sameValue(b[f], this.body[f]),
+          `${what}: ${f} answers ${brief(b[f])}`,
+          ex,
+        );
+      else if (rule.seen && rule.seen[f] !== undefined)
+        r.judge.judge(
+          SOURCE_RULE.keepsOthers,
+          sameValue(b[f], rule.seen[f]),
+          `${what}: ${f}, not sent, went ${brief(rule.seen[f])} → ${brief(b[f])}`,
+          ex,
+        );
+    }
+    observe(r.judge, m.merchantId, rule, b, ex, `PATCH /v0/sourceRules/${rule.id}`);
+    rule.seen = b;
+  }
+}
+
+/** The alerts-and-source-rules model of a scenario. */
+export async function alertsModel(
+  t: ScenarioContext,
+  merchantId: string,
+): Promise<StateModel<AlertsModel, AlertsReal>> {
+  const spec = await loadSpec();
+  // organizationId names a merchant the key may act for: left out, the key's own applies.
+  const alertBody = positiveRequests(
+    fromSpec(spec, 'updateAlert'),
+    { id: 'placeholder' },
+    { query: { pin: { '/resource': 'wallet' } }, body: { omit: ['/organizationId'] } },
+  ).map((p) => (p.body ?? {}) as Json);
+  // Condition types and operators are not shown: updates leave conditions as they are.
+  const ruleBody = positiveRequests(
+    fromSpec(spec, 'updateSourceRule'),
+    { ruleId: 'placeholder' },
+    { body: { omit: ['/conditions'] } },
+  ).map((p) => (p.body ?? {}) as Json);
+  return {
+    label: 'alerts and source rules model',
+    parts: ALERTS_MODEL_PARTS,
+    commands: [
+      fc.tuple(fc.nat({ max: 1 }), alertBody).map(([i, b]) => new PatchAlert(i, b)),
+      fc.integer({ min: 1, max: 3 }).map((n) => new ListAlerts(n)),
+      ruleBody.map((b) => new PatchSourceRule(b)),
+    ],
+    async setup(http, judge) {
+      const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(2));
+      const { ruleId } = await t.fixture((f) => f.sourceRule());
+      return {
+        model: {
+          merchantId,
+          walletId,
+          alerts: alertIds.slice(0, 2).map((id) => track('alert', id)),
+          rule: track('sourceRule', ruleId),
+        },
+        real: { http, judge },
+      };
+    },
+  };
+}

@@ -1,0 +1,333 @@
+/**
+ * The customers of the state model: two fresh customers per sequence, read, updated with
+ * generated bodies (valid and boundary values of the document's PATCH body), deleted where
+ * destructive scenarios may run, and looked for in the pages of GET /v0/customers. What each
+ * operation must do to them (Endpoints > Customers): an update holds what it sent and keeps
+ * what it did not, null clears, later reads hold the last answer, a deleted customer answers
+ * 404 and leaves the list; every representation names the key's merchant as owner and keeps
+ * its createdAt, and its updatedAt never goes back.
+ */
+import fc from 'fast-check';
+import type { ScenarioContext } from '../scenario-types.ts';
+import type { Exchange } from '../types.ts';
+import { is2xx } from '../checks/types.ts';
+import { loadSpec } from '../../spec/index.ts';
+import { fromSpec, positiveRequests } from '../generators/index.ts';
+import { CREATED_FIXED, CUSTOMER, OWNER, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import type { ModelJudge } from './judge.ts';
+import { judgeTotal, walkList, type ListTarget } from './lists.ts';
+import { bodyOf, norm, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
+import type { StateModel } from './run.ts';
+
+const FIELDS = ['taxId', 'externalId', 'taxRates', 'notificationSettings'] as const;
+const CLEARABLE = ['taxId', 'externalId'] as const;
+const FLAGS = ['invoiceIssued', 'invoicePaid', 'renewalReminder'] as const;
+const LIST: ListTarget = { label: 'GET /v0/customers', path: '/v0/customers', pageSize: 100, maxPages: 20 };
+const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
+
+interface Customer extends Tracked {
+  /** Fields the sequence cleared with null and has not set since. */
+  cleared: Set<(typeof CLEARABLE)[number]>;
+  /** The status its successful DELETE answered. */
+  deletedWith?: number;
+}
+
+export interface CustomersModel {
+  merchantId: string;
+  customers: Customer[];
+  deletes: boolean;
+  walks: number;
+  /** A delete succeeded since the last walk of the list. */
+  unlistedSinceWalk: boolean;
+}
+
+export interface CustomersReal {
+  http: ModelHttp;
+  judge: ModelJudge;
+}
+
+type Cmd = fc.AsyncCommand<CustomersModel, CustomersReal>;
+
+/** What the customers model judges (its scenario cites these). */
+export const CUSTOMERS_MODEL_PARTS = [
+  OWNER,
+  CREATED_FIXED,
+  UPDATED_NOT_BACK,
+  VALID_NOT_400,
+  TOTAL_REACHED,
+  CUSTOMER.read,
+  CUSTOMER.holdsSent,
+  CUSTOMER.readBack,
+  CUSTOMER.partial,
+  CUSTOMER.notifications,
+  CUSTOMER.singleRate,
+  CUSTOMER.nullClears.taxId,
+  CUSTOMER.nullClears.externalId,
+  CUSTOMER.gone,
+  CUSTOMER.leavesList,
+] as const;
+
+const flagsOf = (n: unknown): Json | undefined =>
+  n && typeof n === 'object' && FLAGS.every((k) => typeof (n as Json)[k] === 'boolean') ? (n as Json) : undefined;
+const brief = (v: unknown) => {
+  const s = JSON.stringify(v) ?? 'undefined';
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+};
+const pick = (m: CustomersModel, i: number) => m.customers[i % m.customers.length];
+const label = (c: Customer) =>
+  `customer ${c.id}${c.deleted ? ` (deleted earlier in the sequence: DELETE answered ${c.deletedWith})` : ''}`;
+
+/** A deleted customer is gone: any request naming it gets 404. */
+function judgeGone(r: CustomersReal, c: Customer, ex: Exchange): void {
+  r.judge.judge(
+    CUSTOMER.gone,
+    ex.status === 404,
+    `${ex.method} of ${label(c)} answered ${ex.status ?? ex.transportError}`,
+    ex,
+  );
+}
+
+async function readCustomer(m: CustomersModel, r: CustomersReal, c: Customer): Promise<void> {
+  const ex = await r.http.send('GET', path(c.id));
+  if (c.deleted) return judgeGone(r, c, ex);
+  const b = bodyOf(ex);
+  r.judge.judge(
+    CUSTOMER.read,
+    ex.status === 200 && b.id === c.id,
+    `GET of ${label(c)} answered ${ex.status ?? ex.transportError} with id ${show(b.id)}`,
+    ex,
+  );
+  for (const f of FIELDS) {
+    if (!c.seen || norm(c.seen[f]) === undefined) continue;
+    r.judge.judge(
+      CUSTOMER.readBack,
+      sameValue(b[f], c.seen[f]),
+      `GET of ${label(c)} reads ${f} ${show(b[f])}; the last answer had ${show(c.seen[f])}`,
+      ex,
+    );
+  }
+  for (const f of c.cleared)
+    r.judge.judge(
+      CUSTOMER.nullClears[f],
+      norm(b[f]) === undefined,
+      `GET of ${label(c)}: ${f}, cleared with null, reads ${show(b[f])}`,
+      ex,
+    );
+  observe(r.judge, m.merchantId, c, b, ex, `GET ${path(c.id)}`);
+  c.seen = b;
+}
+
+class GetCustomer implements Cmd {
+  constructor(readonly which: number) {}
+  check = () => true;
+  run = (m: CustomersModel, r: CustomersReal) => readCustomer(m, r, pick(m, this.which));
+  toString = () => `GET customer ${this.which}`;
+}
+
+class PatchCustomer implements Cmd {
+  constructor(
+    readonly which: number,
+    readonly body: Json,
+  ) {
+    // Generated objects may lack a prototype: as JSON, they compare with what the target answers.
+    this.body = JSON.parse(JSON.stringify(body)) as Json;
+  }
+  check = () => true;
+  toString = () => `PATCH customer ${this.which} ${brief(this.body)}`;
+
+  async run(m: CustomersModel, r: CustomersReal): Promise<void> {
+    const c = pick(m, this.which);
+    const sent = this.body;
+    const ex = await r.http.send('PATCH', path(c.id), sent);
+    if (c.deleted) return judgeGone(r, c, ex);
+    const what = `PATCH ${brief(sent)} of ${label(c)}`;
+    if (ex.status !== undefined && ex.status < 500)
+      r.judge.judge(
+        VALID_NOT_400,
+        ex.status !== 400,
+        `${what}: a body meeting every documented constraint got 400`,
+        ex,
+      );
+    const b = bodyOf(ex);
+    r.judge.judge(
+      CUSTOMER.holdsSent,
+      is2xx(ex) && b.id === c.id,
+      `${what} answered ${ex.status} with id ${show(b.id)}`,
+      ex,
+    );
+    const before = c.seen;
+    for (const f of CLEARABLE) {
+      if (!(f in sent)) continue;
+      if (sent[f] === null) {
+        r.judge.judge(
+          CUSTOMER.nullClears[f],
+          norm(b[f]) === undefined,
+          `${what}: ${f} sent null answers ${show(b[f])}`,
+          ex,
+        );
+        c.cleared.add(f);
+      } else {
+        r.judge.judge(CUSTOMER.holdsSent, b[f] === sent[f], `${what}: ${f} answers ${show(b[f])}`, ex);
+        c.cleared.delete(f);
+      }
+    }
+    const rates = b.taxRates && typeof b.taxRates === 'object' ? Object.values(b.taxRates as Json) : [];
+    if (typeof sent.taxRates === 'number' && rates.length)
+      r.judge.judge(
+        CUSTOMER.singleRate,
+        rates.every((x) => Number(x) === sent.taxRates),
+        `${what}: taxRates answers ${show(b.taxRates)}`,
+        ex,
+      );
+    const n = flagsOf(b.notificationSettings);
+    const asked = sent.notificationSettings as Json | undefined;
+    const had = flagsOf(before?.notificationSettings);
+    if (asked && n)
+      for (const k of FLAGS) {
+        if (k in asked) r.judge.judge(CUSTOMER.notifications, n[k] === asked[k], `${what}: ${k} answers ${n[k]}`, ex);
+        else if (had)
+          r.judge.judge(
+            CUSTOMER.notifications,
+            n[k] === had[k],
+            `${what}: ${k}, not sent, went ${had[k]} → ${n[k]}`,
+            ex,
+          );
+      }
+    for (const f of FIELDS) {
+      if (f in sent || !before || norm(before[f]) === undefined) continue;
+      r.judge.judge(
+        CUSTOMER.partial,
+        sameValue(b[f], before[f]),
+        `${what}: ${f}, not sent, went ${show(before[f])} → ${show(b[f])}`,
+        ex,
+      );
+    }
+    for (const f of c.cleared)
+      if (!(f in sent))
+        r.judge.judge(
+          CUSTOMER.nullClears[f],
+          norm(b[f]) === undefined,
+          `${what}: ${f}, cleared with null before, answers ${show(b[f])}`,
+          ex,
+        );
+    observe(r.judge, m.merchantId, c, b, ex, `PATCH ${path(c.id)}`);
+    c.seen = b;
+  }
+}
+
+class DeleteCustomer implements Cmd {
+  constructor(readonly which: number) {}
+  check = (m: Readonly<CustomersModel>) => m.deletes;
+  toString = () => `DELETE customer ${this.which}`;
+
+  async run(m: CustomersModel, r: CustomersReal): Promise<void> {
+    const c = pick(m, this.which);
+    const ex = await r.http.send('DELETE', path(c.id));
+    if (c.deleted) return judgeGone(r, c, ex);
+    // The success status is not shown: any 2xx is a delete done. A refusal (blockers) leaves it live.
+    if (is2xx(ex)) {
+      c.deleted = true;
+      c.deletedWith = ex.status;
+      m.unlistedSinceWalk = true;
+    }
+  }
+}
+
+/** Pages through GET /v0/customers: its total, and the sequence's customers in it (deleted ones never). */
+async function walkCustomers(m: CustomersModel, r: CustomersReal): Promise<void> {
+  m.walks += 1;
+  const deleted = m.customers.filter((c) => c.deleted);
+  m.unlistedSinceWalk = false;
+  const walk = await judgeTotal(r.judge, r.http, LIST);
+  if (!walk?.complete) {
+    if (deleted.length)
+      r.judge.cannot(CUSTOMER.leavesList, r.judge.unjudged.get(TOTAL_REACHED)?.reason ?? 'no walk of the list');
+    return;
+  }
+  for (const c of m.customers) {
+    const el = walk.elements.find((e) => e.id === c.id);
+    if (!c.deleted) {
+      if (el) observe(r.judge, m.merchantId, c, el, walk.pages[0], LIST.label);
+      continue;
+    }
+    if (!el) {
+      r.judge.judge(CUSTOMER.leavesList, true, '');
+      continue;
+    }
+    // Listed after its delete: read again before declaring it.
+    const again = await walkList(r.http, LIST);
+    if ('unjudged' in again || !again.walk.complete) continue;
+    const page = again.walk.pages.find((p) => JSON.stringify(p.body ?? '').includes(JSON.stringify(c.id)));
+    r.judge.judge(
+      CUSTOMER.leavesList,
+      !again.walk.elements.some((e) => e.id === c.id),
+      `${label(c)} is still in the pages of ${LIST.label}, on two walks`,
+      page ?? again.walk.pages[0],
+    );
+  }
+}
+
+class ListCustomers implements Cmd {
+  check = (m: Readonly<CustomersModel>) => m.walks < 1;
+  run = (m: CustomersModel, r: CustomersReal) => walkCustomers(m, r);
+  toString = () => 'walk GET /v0/customers';
+}
+
+/** The customers model of a scenario; `deletes` says whether DELETE may be sent (and why not). */
+export async function customersModel(
+  t: ScenarioContext,
+  merchantId: string,
+  deletes: { allowed: true } | { allowed: false; reason: string; category: 'destructive' | 'fixture' },
+): Promise<StateModel<CustomersModel, CustomersReal>> {
+  const spec = await loadSpec();
+  // taxRates (0..100, one rate for all plans and metrics) carries a not-shown note the generators leave alone.
+  const rate = fc.oneof(
+    fc.constantFrom(0, 100),
+    fc.integer({ min: 0, max: 10_000 }).map((n) => n / 100),
+  );
+  const body = fc
+    .tuple(
+      positiveRequests(fromSpec(spec, 'updateCustomer'), { id: 'placeholder' }),
+      fc.option(rate, { nil: undefined }),
+    )
+    .map(([p, taxRates]) => ({ ...((p.body ?? {}) as Json), ...(taxRates === undefined ? {} : { taxRates }) }));
+  const which = fc.nat({ max: 1 });
+  const commands: fc.Arbitrary<Cmd>[] = [
+    which.map((i) => new GetCustomer(i)),
+    fc.tuple(which, body).map(([i, b]) => new PatchCustomer(i, b)),
+    fc.tuple(which, body).map(([i, b]) => new PatchCustomer(i, b)),
+    which.map((i) => new DeleteCustomer(i)),
+    fc.constant(new ListCustomers()),
+  ];
+  return {
+    label: 'customers model',
+    parts: CUSTOMERS_MODEL_PARTS,
+    commands,
+    async setup(http, judge) {
+      if (!deletes.allowed) judge.cannot([CUSTOMER.gone, CUSTOMER.leavesList], deletes.reason, deletes.category);
+      const ids = new Set<string>();
+      for (let i = 0; i < 2; i++) ids.add((await t.fixture((f) => f.customer())).customerId);
+      if (deletes.allowed && ids.size < 2)
+        judge.cannot(
+          [CUSTOMER.gone, CUSTOMER.leavesList],
+          'the fixtures give the same customer on every call (a pre-seeded one): it is never deleted',
+          'fixture',
+        );
+      const customers = [...ids].map((id) => ({ ...track('customer', id), cleared: new Set<never>() }) as Customer);
+      return {
+        model: {
+          merchantId,
+          customers,
+          deletes: deletes.allowed && ids.size === 2,
+          walks: 0,
+          unlistedSinceWalk: false,
+        },
+        real: { http, judge },
+      };
+    },
+    async sweep(m, r) {
+      for (const c of m.customers) await readCustomer(m, r, c);
+      if (m.unlistedSinceWalk && m.walks < 2) await walkCustomers(m, r);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Walking a list page by page, and "total equals what the pages reach" judged honestly on a
+ * shared target: only on lists whose answers state their total and page by the offset asked
+ * for, and a mismatch is re-read before it is declared (other traffic may add or remove
+ * elements while the pages are read: a walk whose total moved, or that met an element twice,
+ * proves nothing and is walked again).
+ */
+import type { Exchange } from '../types.ts';
+import { TOTAL_REACHED } from './parts.ts';
+import type { ModelJudge } from './judge.ts';
+import { bodyOf, type Json, type ModelHttp } from './state.ts';
+
+export interface ListTarget {
+  /** e.g. "GET /v0/customers" */
+  label: string;
+  /** The path with its fixed query (`resourceId=...`), without limit and offset. */
+  path: string;
+  pageSize: number;
+  /** Pages read at most in one walk: a longer list is not judged. */
+  maxPages: number;
+}
+
+export interface Walk {
+  elements: Json[];
+  /** The exchanges read, in order (the first page is the evidence of the total). */
+  pages: Exchange[];
+  /** The total the first page stated. */
+  total: number;
+  /** The walk reached the list's end (an empty or short page past total). */
+  complete: boolean;
+  /** Every page stated the same total and no element came twice: the list held still. */
+  stable: boolean;
+}
+
+export type WalkOutcome = { walk: Walk } | { unjudged: string };
+
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+
+function pagePath(t: ListTarget, offset: number): string {
+  return `${t.path}${t.path.includes('?') ? '&' : '?'}limit=${t.pageSize}&offset=${offset}`;
+}
+
+/** Reads every page, stepping by the elements each holds; says why when the list cannot be paged. */
+export async function walkList(http: ModelHttp, t: ListTarget): Promise<WalkOutcome> {
+  const elements: Json[] = [];
+  const pages: Exchange[] = [];
+  const ids = new Set<string>();
+  let total: number | undefined;
+  let stable = true;
+  for (let offset = 0; pages.length < t.maxPages;) {
+    const ex = await http.send('GET', pagePath(t, offset));
+    pages.push(ex);
+    if (ex.status !== 200) return { unjudged: `${t.label} answered ${ex.status ?? ex.transportError} while paged` };
+    const b = bodyOf(ex);
+    const p = b.pagination && typeof b.pagination === 'object' ? (b.pagination as Json) : {};
+    if (b.object !== 'list' || !Array.isArray(b.data) || !isInt(p.total))
+      return { unjudged: `${t.label} answers no list envelope stating pagination.total` };
+    // The page must say it starts where it was asked to: a list that ignores offset cannot be walked.
+    if (p.offset !== offset)
+      return { unjudged: `${t.label} answered offset ${JSON.stringify(p.offset)} when asked for offset ${offset}` };
+    total ??= p.total;
+    if (p.total !== total) stable = false;
+    for (const e of b.data as unknown[]) {
+      const el = e && typeof e === 'object' ? (e as Json) : {};
+      if (typeof el.id === 'string') {
+        if (ids.has(el.id)) stable = false;
+        ids.add(el.id);
+      }
+      elements.push(el);
+    }
+    offset += b.data.length;
+    // An empty page ends the list; so does a short one at or past the stated total.
+    if (!b.data.length || (offset >= total && b.data.length < t.pageSize))
+      return { walk: { elements, pages, total, complete: true, stable } };
+  }
+  return { unjudged: `${t.label} holds more than ${t.maxPages} pages of ${t.pageSize}: not walked to its end` };
+}
+
+const reached = (w: Walk) => new Set(w.elements.map((e, i) => (typeof e.id === 'string' ? e.id : `#${i}`))).size;
+
+/**
+ * Judges that the list's total is what its pages reach. A mismatch counts only when a second
+ * walk of a still list shows the same one. Returns the last complete walk, for the caller's own
+ * judgements on the elements, or undefined (with the reason recorded) when none could be read.
+ */
+export async function judgeTotal(
+  judge: ModelJudge,
+  http: ModelHttp,
+  t: ListTarget,
+  attempts = 4,
+): Promise<Walk | undefined> {
+  let last: Walk | undefined;
+  let why = '';
+  for (let i = 0; i < attempts; i++) {
+    const out = await walkList(http, t);
+    if ('unjudged' in out) {
+      judge.cannot(TOTAL_REACHED, out.unjudged);
+      return last;
+    }
+    last = out.walk;
+    if (!out.walk.stable) {
+      why = `${t.label} changed while it was paged (other traffic), ${attempts} walks in a row`;
+      continue;
+    }
+    if (reached(out.walk) === out.walk.total) {
+      judge.judge(TOTAL_REACHED, true, '');
+      return out.walk;
+    }
+    const again = await walkList(http, t);
+    if ('unjudged' in again) continue;
+    last = again.walk;
+    const same = again.walk.stable && again.walk.total === out.walk.total && reached(again.walk) === reached(out.walk);
+    if (!same) {
+      why = `${t.label} changed between two walks (other traffic), ${attempts} times`;
+      continue;
+    }
+    judge.judge(
+      TOTAL_REACHED,
+      false,
+      `${t.label} states pagination.total ${out.walk.total}, but its pages reach ${reached(out.walk)} elements ` +
+        `(paged ${t.pageSize} at a time from offset 0; the same on a second walk)`,
+      out.walk.pages[0],
+    );
+  }
+  judge.cannot(TOTAL_REACHED, why);
+  return last;
+}

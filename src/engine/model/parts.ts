@@ -1,0 +1,41 @@
+/**
+ * The rule parts of spec/rules.yaml the state model judges, by what the model checks. The
+ * suite cites them; a judgement under a key rules.yaml lacks is an engine error.
+ */
+export const OWNER = 'MERCHANTS.OWNER.NAMED';
+export const CREATED_FIXED = 'CONV.TIMESTAMPS.LIFECYCLE#created-fixed';
+export const UPDATED_NOT_BACK = 'CONV.TIMESTAMPS.LIFECYCLE#updated-not-back';
+export const TOTAL_REACHED = 'CONV.LIST.TOTAL_REACHED';
+export const VALID_NOT_400 = 'VALIDATION.VALID_REQUEST.NOT_400';
+
+export const CUSTOMER = {
+  read: 'CUSTOMERS.GET.BY_ID#answers-resource',
+  holdsSent: 'CUSTOMERS.UPDATE.APPLIED#holds-sent',
+  readBack: 'CUSTOMERS.UPDATE.APPLIED#read-back',
+  partial: 'CUSTOMERS.UPDATE.PARTIAL',
+  notifications: 'CUSTOMERS.NOTIFICATIONS.PARTIAL',
+  singleRate: 'CUSTOMERS.TAX_RATES.SINGLE_RATE',
+  nullClears: { taxId: 'CUSTOMERS.TAX_ID.NULL_CLEARS', externalId: 'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS' },
+  gone: 'CUSTOMERS.DELETE.GONE#reads-404',
+  leavesList: 'CUSTOMERS.DELETE.GONE#leaves-list',
+} as const;
+
+export const ITEM = {
+  holdsSent: 'ITEMS.UPDATE.APPLIED#holds-sent',
+  keepsActive: 'ITEMS.UPDATE.APPLIED#keeps-active',
+  partial: 'ITEMS.UPDATE.PARTIAL',
+  archive: 'STATE.ITEM.ARCHIVE',
+  unarchive: 'STATE.ITEM.UNARCHIVE',
+  nullWhileActive: 'ITEMS.ARCHIVED_AT.STATE#null-while-active',
+  setWhenArchived: 'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
+  readable: 'ITEMS.ARCHIVED.READABLE',
+} as const;
+
+export const PRICE = { read: 'PRICES.GET.BY_ID#answers-resource' } as const;
+
+export const ALERT = { ok: 'ALERTS.UPDATE.OK', partial: 'ALERTS.UPDATE.PARTIAL' } as const;
+
+export const SOURCE_RULE = {
+  appliesSent: 'SOURCE_RULES.UPDATE.PARTIAL#applies-sent',
+  keepsOthers: 'SOURCE_RULES.UPDATE.PARTIAL#keeps-others',
+} as const;

@@ -1,0 +1,79 @@
+/**
+ * The state model (suites/state-model.suite.ts) passes against the bundled reference and
+ * catches, with no scenario written for them, faults that only show across several exchanges:
+ * a deleted customer still readable and listed, an owner field naming another organization, a
+ * list total its pages do not reach. Each failure comes shrunk, with a replay script of its
+ * whole sequence.
+ */
+import { describe, expect, test } from 'vitest';
+import type { ScenarioResult } from '../../src/engine/runner/index.ts';
+import { expectAllPassed, useInProcessRun, type Json } from './helpers/in-process-run.ts';
+
+const { run, expectFailed } = useInProcessRun('state-model');
+
+const isCustomer = (path: string) => /^\/v0\/customers\/cus_[A-Za-z0-9]+$/.test(path.split('?')[0]);
+const isCustomerList = (path: string) => path.split('?')[0] === '/v0/customers';
+
+/** The finding under `ruleId` (or one of its parts), with the evidence a reader replays. */
+function findingOf(results: ScenarioResult[], ruleId: string) {
+  const f = results.flatMap((r) => r.findings).find((x) => x.ruleIds.some((k) => k.split('#')[0] === ruleId));
+  expect(f, `a finding under ${ruleId}`).toBeDefined();
+  return f!;
+}
+
+describe('state model suite', () => {
+  test('passes against the unaltered reference: no failure, no skip', async () => {
+    expectAllPassed(await run());
+  });
+
+  test('catches a delete answered as documented that leaves the customer readable and listed', async () => {
+    const results = await run({
+      name: 'delete-answered-not-done',
+      onRequest(req, ctx) {
+        if (req.method !== 'DELETE' || !isCustomer(req.path)) return;
+        ctx.applied();
+        // Answered as a delete done, but the customer stays.
+        return { status: 204, headers: {}, body: Buffer.alloc(0) };
+      },
+    });
+    expectFailed(results, ['CUSTOMERS.DELETE.GONE']);
+    const f = findingOf(results, 'CUSTOMERS.DELETE.GONE');
+    expect(f.message).toMatch(/deleted earlier in the sequence/);
+    // The replay script holds the whole shrunk sequence: the delete, then what showed it was not done.
+    expect(f.replaySequence).toMatch(/-X DELETE '[^']*\/v0\/customers\/cus_/);
+    expect(f.replaySequence).toMatch(/-X GET '[^']*\/v0\/customers/);
+    expect(f.replaySequence).toMatch(/\$\{?CONFORM_API_KEY/);
+    expect(f.counterexample).toMatch(/DELETE customer/);
+  });
+
+  test('catches customers answering with merchantId and consumerId swapped (both still org_ ids)', async () => {
+    const results = await run({
+      name: 'owner-swapped',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (!isCustomer(req.path) || !b || typeof b.consumerId !== 'string') return;
+        [b.merchantId, b.consumerId] = [b.consumerId, b.merchantId];
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['MERCHANTS.OWNER.NAMED']);
+    expect(findingOf(results, 'MERCHANTS.OWNER.NAMED').replaySequence).toMatch(/\/v0\/customers\/cus_/);
+  });
+
+  test('catches GET /v0/customers stating a pagination.total one above what its pages hold', async () => {
+    const results = await run({
+      name: 'list-total-plus-one',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (req.method !== 'GET' || !isCustomerList(req.path) || typeof b?.pagination?.total !== 'number') return;
+        b.pagination.total += 1;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['CONV.LIST.TOTAL_REACHED']);
+    const f = findingOf(results, 'CONV.LIST.TOTAL_REACHED');
+    expect(f.message).toMatch(/states pagination.total (\d+), but its pages reach/);
+    const [, total, reached] = /total (\d+), but its pages reach (\d+)/.exec(f.message)!;
+    expect(Number(total)).toBe(Number(reached) + 1);
+  });
+});
