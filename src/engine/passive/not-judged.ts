@@ -2,7 +2,7 @@
  * Why a rule was not judged from traffic: no exchange touched it, or traffic cannot show it
  * at all (what cannot be attributed to the target is never guessed).
  */
-import type { Rule } from '../../spec/rules.ts';
+import { parseRuleKey, type Rule } from '../../spec/rules.ts';
 
 export interface PassiveNotJudged {
   reason: string;
@@ -44,9 +44,11 @@ export function passiveNotJudged(
   judgeable: ReadonlySet<string>,
 ): PassiveNotJudged[] {
   const groups = new Map<string, string[]>();
+  // A unit judging one part of a rule (RULE#part) can judge the rule.
+  const units = new Set([...judgeable].map((k) => parseRuleKey(k).ruleId));
   for (const r of rules) {
     if (judged.has(r.id) || r.kind === 'reference' || r.kind === ('restraint' as Rule['kind'])) continue;
-    const reason = judgeable.has(r.id) ? UNTOUCHED : reasonFor(r);
+    const reason = units.has(r.id) ? UNTOUCHED : reasonFor(r);
     groups.set(reason, [...(groups.get(reason) ?? []), r.id]);
   }
   return [...groups].map(([reason, ruleIds]) => ({ reason, category: 'target', ruleIds }));

@@ -24,6 +24,8 @@ export interface LimitScenario {
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
   softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  /** What must hold before anything can be judged: when it does not, the scenario ends, its parts not judged. */
+  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition;
   /** Records that rules were not judged here (the scenario carries on). */
   ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
   note(message: string): void;
