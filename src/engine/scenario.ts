@@ -80,6 +80,8 @@ class Scenario implements ScenarioContext {
   private sequence?: RequestSequence;
   /** Rules whose first finding already carries the sequence. */
   private readonly sequenceRules = new Set<string>();
+  /** Set when the scenario ran out of time: requests after it end the scenario's body. */
+  private stopped?: string;
 
   constructor(
     private readonly title: string,
@@ -111,7 +113,13 @@ class Scenario implements ScenarioContext {
     };
   }
 
+  /** Ends the scenario's judging for good (its time ran out); later requests are not sent. */
+  stop(reason: string): void {
+    this.stopped = reason;
+  }
+
   private async send(method: string, path: string, opts: ScenarioRequestOptions): Promise<Exchange> {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const unauthenticated =
       opts.unauthenticated ??
       (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
@@ -120,7 +128,9 @@ class Scenario implements ScenarioContext {
       ...rest,
       retry429: opts.retry429 ?? this.retry,
       onExchange: (exchange) => {
+        if (this.stopped) return;
         this.record.exchanges += 1;
+        if (exchange.status !== undefined) latency.push(exchange.durationMs);
         this.sequence?.add(exchange);
         const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
@@ -177,6 +187,7 @@ class Scenario implements ScenarioContext {
   }
 
   private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const ruleId = judgementKey(this.contract.rules, key);
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
     if (condition) return true;
@@ -272,6 +283,18 @@ export function unjudgedKeys(rules: RuleIndex, record: Pick<ScenarioRecord, 'rul
   return out;
 }
 
+/** Response times of this worker's exchanges with the target (milliseconds), for "too slow" reasons. */
+const latency: number[] = [];
+
+/** `p50 1.5 s, p95 2.1 s over 40 answers`: the target's measured latency. */
+export function latencySummary(samples: readonly number[] = latency): string {
+  if (!samples.length) return 'no answer measured';
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const s = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `p50 ${s(at(0.5))}, p95 ${s(at(0.95))} over ${samples.length} answers`;
+}
+
 /** One line on what a target answered: the status and what its body says. */
 export function answerOf(ex: Exchange): string {
   if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
@@ -302,6 +325,26 @@ function emptyRecord(ruleIds: string[]): ScenarioRecord {
   };
 }
 
+/** A scenario's time when neither the scenario nor the run sets one. */
+export const DEFAULT_SCENARIO_TIMEOUT_MS = 180_000;
+
+/**
+ * `body`, or the error `onTimeout` gives once `ms` have passed. The body may go on in the
+ * background (its later requests are refused); its own failure then is nobody's concern.
+ */
+async function withDeadline<T>(body: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  body.catch(() => undefined);
+  try {
+    return await Promise.race([body, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How a scenario that did not run to its end is reported (ctx.skip: vitest's own marker). */
 function endWithout(ctx: TestContext, record: ScenarioRecord, reason: string, category: NotJudgedCategory): void {
   record.notJudged.push({ reason: redact(reason), category, ruleIds: [...record.ruleIds], endedScenario: true });
@@ -319,7 +362,7 @@ export function scenario(
   if (!cleanupRegistered.has(file)) {
     // Once per suite file: release what the fixtures created when the file is done.
     cleanupRegistered.add(file);
-    afterAll(() => closeWorkerFixtures());
+    afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));
   }
   const define = opts.concurrent ? test.concurrent : test;
   define(
@@ -349,9 +392,25 @@ export function scenario(
         resolveOperation,
       };
       const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
+      const limitMs = opts.timeoutMs ?? target.scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS;
+      const left = (target.runDeadline ?? Infinity) - Date.now();
+      if (left <= 0)
+        return endWithout(
+          ctx,
+          record,
+          `target too slow: the run's time limit (--run-timeout) was reached before this scenario started (${latencySummary()})`,
+          'slow',
+        );
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
-        await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        const body = inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        await withDeadline(body, Math.min(limitMs, left), () => {
+          const which =
+            left < limitMs ? "the run's time limit (--run-timeout)" : `its ${limitMs / 1000} s (--scenario-timeout)`;
+          const reason = `target too slow: the scenario ran out of ${which} after ${record.exchanges} requests (${latencySummary()})`;
+          t.stop(reason);
+          return new NotJudged(reason, 'slow');
+        });
       } catch (err) {
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =
@@ -372,6 +431,7 @@ export function scenario(
       if (t.findings.length) throw new ConformanceFailure(t.findings);
       if (record.engineErrors.length) throw new EngineError(record.engineErrors[0].message);
     },
-    opts.timeoutMs,
+    // vitest waits a grace period beyond the scenario's own deadline before calling it hung.
+    opts.timeoutMs === undefined ? undefined : opts.timeoutMs + 30_000,
   );
 }

@@ -25,6 +25,8 @@ export interface ConfigFile {
   seed?: number;
   reportDir?: string;
   timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
   concurrency?: number;
   allowUnjudged?: boolean | string[];
   minJudged?: number;
@@ -42,6 +44,10 @@ export interface ConfigOverrides {
   /** true: accept every gap; a list: these rule ids or families. */
   allowUnjudged?: boolean | string[];
   minJudged?: number;
+  /** --request-timeout, --scenario-timeout, --run-timeout (milliseconds). */
+  timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
 }
 
 export interface KeyRef {
@@ -68,7 +74,12 @@ export interface RunConfig {
   profile: Profile;
   seed: number;
   reportDir?: string;
+  /** One request to the target. */
   timeoutMs: number;
+  /** One scenario: past it, its rules are not judged (target too slow). */
+  scenarioTimeoutMs: number;
+  /** The whole run: scenarios past it end not judged (target too slow). */
+  runTimeoutMs: number;
   concurrency?: number;
   configPath?: string;
   /** Gaps (applicable rules not judged) the user accepts. */
@@ -232,12 +243,17 @@ export function resolveConfig(
     profile: flags.profile ?? file.profile ?? 'quick',
     seed: flags.seed ?? file.seed ?? defaultSeed(),
     reportDir: flags.reportDir ?? (file.reportDir ? resolve(baseDir, file.reportDir) : undefined),
-    timeoutMs: file.timeoutMs ?? 15_000,
+    timeoutMs: flags.timeoutMs ?? file.timeoutMs ?? DEFAULT_TIMEOUTS.requestMs,
+    scenarioTimeoutMs: flags.scenarioTimeoutMs ?? file.scenarioTimeoutMs ?? DEFAULT_TIMEOUTS.scenarioMs,
+    runTimeoutMs: flags.runTimeoutMs ?? file.runTimeoutMs ?? DEFAULT_TIMEOUTS.runMs,
     concurrency: file.concurrency,
     configPath,
     acceptance: acceptanceOf(file, flags),
   };
 }
+
+/** Documented defaults: a request, a scenario, the whole run (milliseconds). */
+export const DEFAULT_TIMEOUTS = { requestMs: 15_000, scenarioMs: 180_000, runMs: 1_800_000 } as const;
 
 /** Flags add to the file: --allow-unjudged alone accepts every gap. */
 function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acceptance'] {

@@ -248,6 +248,7 @@ export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
   profile: 'profile',
   destructive: 'destructive scenarios off',
   target: 'not judgeable on this target',
+  slow: 'target too slow',
   'not-applicable': 'not applicable',
   'not-run': 'not in this run',
 };
