@@ -146,7 +146,7 @@ scenario(
     const unjudged = await Promise.all(
       groups.map(async ([victim, ...others]): Promise<string | undefined> => {
         const dv = new BucketDriver(t, victim);
-        const target = await dv.fresh();
+        const target = await dv.fresh({ everyEndpoint: true });
         const drivers = others.map((ep) => new BucketDriver(t, ep));
         const targets = await Promise.all(
           drivers.map((d) =>

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   BucketDriver,
+  claimBucket,
   exhaust,
   keysShareBucket,
   otherBefore,
@@ -560,6 +561,17 @@ describe('what is judged part by part, and what is not judged', () => {
     expect(c.notJudged).toContainEqual(
       expect.objectContaining({ rules: [CUSTOMERS.keys.otherBucket], category: 'credential' }),
     );
+  });
+
+  test("a merchant's bucket is claimed per endpoint: fresh for another endpoint, not for the same one, nor once a scenario sends on all", () => {
+    const org = `org:claims${++ids}`;
+    expect(claimBucket(org, 'listCustomers')).toBe(true);
+    expect(claimBucket(org, 'getCostsReport')).toBe(true);
+    expect(claimBucket(org, 'listCustomers')).toBe(false);
+    expect(claimBucket(org, '*')).toBe(false);
+    const whole = `org:claims${++ids}`;
+    expect(claimBucket(whole, '*')).toBe(true);
+    expect(claimBucket(whole, 'listCustomers')).toBe(false);
   });
 
   test('the part keys come from one place, and spec/rules.yaml must list exactly those parts', async () => {

@@ -13,6 +13,6 @@ export {
 } from './endpoints.ts';
 export { rateHeaders, LIMIT, REMAINING, RESET, RETRY_AFTER } from './headers.ts';
 export { windowSurelyLastsUntil, type Clock } from './timing.ts';
-export { BucketDriver, QUICK_WAIT_MAX_S, type LimitScenario } from './driver.ts';
+export { BucketDriver, QUICK_WAIT_MAX_S, claimBucket, type LimitScenario } from './driver.ts';
 export { REQUEST_BUDGET, exhaust, statusOf } from './exhaust.ts';
 export { keysShareBucket, otherBefore, otherUntouched, readmit, secondKeyRefused, stillRefused } from './follow-ups.ts';
