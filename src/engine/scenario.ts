@@ -19,12 +19,13 @@
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
-import { judgedPart, loadRules, loadSpec, parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../spec/index.ts';
+import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../spec/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
 import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
 import { runChecks, type CheckContext } from './checks/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
@@ -130,7 +131,7 @@ class Scenario implements ScenarioContext {
       onExchange: (exchange) => {
         if (this.stopped) return;
         this.record.exchanges += 1;
-        if (exchange.status !== undefined) latency.push(exchange.durationMs);
+        if (exchange.status !== undefined) recordLatency(exchange.durationMs);
         this.sequence?.add(exchange);
         const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
@@ -258,43 +259,6 @@ class Scenario implements ScenarioContext {
   }
 }
 
-/**
- * The key a judgement is recorded under: the bare rule id for a rule of one part, `RULE#part`
- * for a rule of several. A judgement that names no part of a rule of several, or a part or
- * rule spec/rules.yaml lacks, is the tool's own bug (thrown: an engine error).
- */
-export function judgementKey(rules: RuleIndex, key: string): string {
-  const found = judgedPart(rules, key);
-  if ('error' in found) throw new Error(found.error);
-  return ruleKey(found.rule.id, partsOf(found.rule).length > 1 ? found.part.id : undefined);
-}
-
-/** The parts a record cites (a bare rule id cites every part) that it has not judged. */
-export function unjudgedKeys(rules: RuleIndex, record: Pick<ScenarioRecord, 'ruleIds' | 'judged'>): string[] {
-  const out: string[] = [];
-  for (const key of record.ruleIds) {
-    const { ruleId, part } = parseRuleKey(key);
-    const rule = rules.byId(ruleId);
-    const parts = rule ? partsOf(rule) : [];
-    const keys =
-      parts.length > 1 ? parts.filter((p) => !part || p.id === part).map((p) => ruleKey(ruleId, p.id)) : [ruleId];
-    for (const k of keys) if (!record.judged[k] && !out.includes(k)) out.push(k);
-  }
-  return out;
-}
-
-/** Response times of this worker's exchanges with the target (milliseconds), for "too slow" reasons. */
-const latency: number[] = [];
-
-/** `p50 1.5 s, p95 2.1 s over 40 answers`: the target's measured latency. */
-export function latencySummary(samples: readonly number[] = latency): string {
-  if (!samples.length) return 'no answer measured';
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const s = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-  return `p50 ${s(at(0.5))}, p95 ${s(at(0.95))} over ${samples.length} answers`;
-}
-
 /** One line on what a target answered: the status and what its body says. */
 export function answerOf(ex: Exchange): string {
   if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
@@ -323,26 +287,6 @@ function emptyRecord(ruleIds: string[]): ScenarioRecord {
     notJudged: [],
     engineErrors: [],
   };
-}
-
-/** A scenario's time when neither the scenario nor the run sets one. */
-export const DEFAULT_SCENARIO_TIMEOUT_MS = 180_000;
-
-/**
- * `body`, or the error `onTimeout` gives once `ms` have passed. The body may go on in the
- * background (its later requests are refused); its own failure then is nobody's concern.
- */
-async function withDeadline<T>(body: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  body.catch(() => undefined);
-  try {
-    return await Promise.race([body, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** How a scenario that did not run to its end is reported (ctx.skip: vitest's own marker). */

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
+import { handshakeSignature } from '../../src/spec/handshake.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES = join(ROOT, 'test/engine/fixtures-suites');
@@ -143,17 +144,10 @@ describe('conform run', () => {
   });
 
   test('nothing listening: exit 2 with one line', async () => {
-    const r = await conform([
-      'run',
-      '--base-url',
-      'http://127.0.0.1:1',
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'none'),
-    ]);
+    const r = await conform(
+      ['run', '--base-url', 'http://127.0.0.1:1', '--suites-dir', SUITES, '--report-dir', join(work, 'none')],
+      { CONFORM_API_KEY: FAKE_KEY },
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -163,17 +157,9 @@ describe('conform run', () => {
 
   test('https:// at a plain-HTTP port: exit 2 with one line saying the target does not speak TLS', async () => {
     const url = good.baseUrl.replace('http:', 'https:');
-    const r = await conform([
-      'run',
-      '--base-url',
-      url,
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'tls'),
-    ]);
+    const r = await conform(['run', '--base-url', url, '--suites-dir', SUITES, '--report-dir', join(work, 'tls')], {
+      CONFORM_API_KEY: FAKE_KEY,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`,
@@ -205,11 +191,11 @@ describe('conform run', () => {
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--base-url', 'http://x.example'], /no API key/],
     [
-      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'],
+      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example'],
       /unknown suite 'nope'; available: demo/,
     ],
   ])('bad input %j: exit 2 with one line', async (args, message) => {
-    const r = await conform(args as string[]);
+    const r = await conform(args as string[], args.includes('--suite') ? { CONFORM_API_KEY: 'sk_abcdefgh' } : {});
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message as RegExp);
@@ -234,18 +220,16 @@ describe('conform run', () => {
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
   }, 180_000);
 
-  test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
-    const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
+  test('fixture strategy: a configured fixtures.file wins over a target signing the reference handshake; without it the handshake picks reference', async () => {
     const ext = await startFakeTarget((req, res) => {
       if (req.headers.authorization !== `Bearer ${FAKE_KEY}`)
         return json(res, 401, { error: 'unauthorized', message: 'no key' });
       const path = new URL(req.url!, 'http://x').pathname;
-      if (req.method === 'POST' && probeRoutes.includes(path))
-        return json(res, 400, {
-          error: 'validation_error',
-          message: 'invalid',
-          errors: [{ field: 'x', message: 'bad' }],
-        });
+      if (req.method === 'POST' && path === '/v0/referenceHandshake') {
+        const { challenge } = JSON.parse(req.bodyText);
+        return json(res, 200, { challenge, signature: handshakeSignature(FAKE_KEY, challenge) });
+      }
+      if (path === '/v0/alerts') return json(res, 400, { error: 'bad_request', message: 'resourceId is required' });
       return json(res, 404, { error: 'not_found', message: 'no such route' });
     });
     try {
@@ -271,7 +255,7 @@ describe('conform run', () => {
       expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe(
         'reference',
       );
-      // The probe sends only extension routes, never a documented one such as GET /v0/prices.
+      // The probes send no documented request beyond the base URL's two GETs (an unknown customer, alerts).
       expect(ext.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v0/prices'))).toEqual([]);
     } finally {
       await ext.close();
