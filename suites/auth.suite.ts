@@ -56,8 +56,13 @@ function expectErrorShape(t: ScenarioContext, ruleId: string, ex: Exchange, what
 
 /** 401 in Error shape and, on the listed endpoints, no rate headers. */
 function expect401(t: ScenarioContext, ex: Exchange, what: string): void {
-  t.expectRule('AUTH.401.SHAPE', ex.status === 401, `${what} got ${ex.status ?? ex.transportError}, not 401`, ex);
-  expectErrorShape(t, 'AUTH.401.SHAPE', ex, what);
+  t.expectRule(
+    'AUTH.401.SHAPE#status-401',
+    ex.status === 401,
+    `${what} got ${ex.status ?? ex.transportError}, not 401`,
+    ex,
+  );
+  expectErrorShape(t, 'AUTH.401.SHAPE#error-body', ex, what);
   if (spec.findOperation(ex.method, ex.path.split('?')[0])?.rateLimit) {
     t.expectRule(
       'RATE.FAILED_AUTH.NO_HEADERS',
@@ -158,8 +163,8 @@ scenario(
     const ex = await t.http.request(action.method, action.path, { key: action.key, body: action.body });
     // A 401 says the fixture's key does not authenticate at all: its permissions are not shown.
     t.precondition(ex.status !== 401, `the key of the forbidden action authenticates`, ex);
-    t.expectStatus('AUTH.403.SHAPE', ex, 403);
-    expectErrorShape(t, 'AUTH.403.SHAPE', ex, `${action.method} ${action.path} with a key not allowed to`);
+    t.expectStatus('AUTH.403.SHAPE#status-403', ex, 403);
+    expectErrorShape(t, 'AUTH.403.SHAPE#error-body', ex, `${action.method} ${action.path} with a key not allowed to`);
     const body = ex.body as { error?: unknown } | undefined;
     if (body && body.error !== undefined) t.note(`403 error category: ${String(body.error)}`);
   },

@@ -252,7 +252,7 @@ scenario(
       // The 401 is the authentication rule's; the headers are judged on what surely failed authentication.
       if (
         !t.softExpectRule(
-          'AUTH.401.SHAPE',
+          'AUTH.401.SHAPE#status-401',
           ex.status === 401,
           `${what}: got ${ex.status ?? ex.transportError}, not 401`,
           ex,

@@ -297,10 +297,10 @@ describe('error-shape', () => {
   });
   test('a 401 or 403 without an Error body cites the AUTH rules', () => {
     expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 401, 'nope')).findings[0].ruleIds).toContain(
-      'AUTH.401.SHAPE',
+      'AUTH.401.SHAPE#error-body',
     );
     expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 403, {})).findings[0].ruleIds).toContain(
-      'AUTH.403.SHAPE',
+      'AUTH.403.SHAPE#error-body',
     );
   });
   test('a malformed ValidationError fails', () => {

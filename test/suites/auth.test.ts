@@ -57,7 +57,9 @@ const describeResult = (r: ScenarioResult) =>
 function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
   expect(proxy.stats.applied).toBeGreaterThan(0);
   const cited = new Set(
-    results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)),
+    results
+      .filter((r) => r.state === 'failed')
+      .flatMap((r) => r.findings.flatMap((f) => f.ruleIds.flatMap((k) => [k, k.split('#')[0]]))),
   );
   expect(
     ruleIds.filter((id) => !cited.has(id)),
