@@ -533,6 +533,17 @@ describe('rate-headers', () => {
         .ruleIds,
     ).toEqual(['RATE.RESET.WITHIN_WINDOW']);
   });
+  test('an admitted request showing as much remaining as the limit was not counted: RATE.REMAINING.HONOURED#counted fails', () => {
+    const uncounted = { ...rate, 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60' };
+    const out = run('rate-headers', ex('GET', '/v0/customers', 200, {}, uncounted));
+    expect(out.findings.map((f) => f.ruleIds)).toEqual([['RATE.REMAINING.HONOURED#counted']]);
+    // A 429 was not admitted: the same headers judge nothing of the count; a higher limit shown counts from itself.
+    const refused = run('rate-headers', ex('GET', '/v0/customers', 429, { message: 'x' }, uncounted));
+    expect(refused.judged).not.toContain('RATE.REMAINING.HONOURED#counted');
+    const higher = { ...rate, 'x-ratelimit-limit': '120', 'x-ratelimit-remaining': '119' };
+    const fine = run('rate-headers', ex('GET', '/v0/customers', 200, {}, higher));
+    expect([fine.findings, fine.judged.includes('RATE.REMAINING.HONOURED#counted')]).toEqual([[], true]);
+  });
   test('401s, deliberate unauthenticated requests and unlisted endpoints are not judged', () => {
     expect(run('rate-headers', ex('GET', '/v0/customers', 401, { message: 'x' })).judged).toEqual([]);
     expect(run('rate-headers', ex('GET', '/v0/customers', 200, {}), { ...ctx, unauthenticated: true }).judged).toEqual(

@@ -116,6 +116,8 @@ interface Defect {
   windowSeconds?: number;
   /** 429s say 'Too many requests', whatever the endpoint. */
   genericMessage?: boolean;
+  /** x-ratelimit-remaining of admitted requests this much above what the window still allows. */
+  remainingAbove?: number;
 }
 
 /** A fixed-window limiter in the proxy at the published limits, with a defect per operation. */
@@ -158,7 +160,10 @@ function limiter(opts: { defects?: Record<string, Defect> }): Fault {
       const admitted = b.count <= (defect.admits ? defect.admits(limit) : limit);
       const resetS = Math.max(1, Math.ceil((b.start + op.rateLimit.windowSeconds * 1000 - now) / 1000));
       const reset = String(defect.windowSeconds ? Math.min(resetS, 1) : resetS);
-      const remaining = defect.stuckRemaining && admitted ? limit - 1 : Math.max(0, limit - b.count);
+      const remaining =
+        defect.stuckRemaining && admitted
+          ? limit - 1
+          : Math.max(0, limit - b.count) + (admitted ? (defect.remainingAbove ?? 0) : 0);
       const headers = {
         'x-ratelimit-limit': String(limit),
         'x-ratelimit-remaining': String(remaining),
@@ -303,6 +308,27 @@ describe('rate-limits suite against faulty targets', () => {
       'RATE.CRM_ACCOUNTS.LIMIT#admits-limit@/v0/integrations/salesforce/accounts',
       'RATE.EXCEEDED.BODY#endpoint-specific@/v0/subscriptions/{id}/reconciliations',
     ]);
+  }, 120_000);
+
+  test("fails on what the target's own headers contradict: the portal admitting every request while its headers say limit 1 and remaining 0, and a remaining one above what GET /v0/customers still allows", async () => {
+    const results = await run(
+      roomyProxy,
+      roomy,
+      limiter({ defects: { createPortalSession: { admits: () => Infinity }, listCustomers: { remainingAbove: 1 } } }),
+    );
+    expectFailed(results, [
+      'RATE.EXCEEDED.STATUS@/v0/subscriptions/{id}/portal',
+      'RATE.REMAINING.HONOURED#counted@/v0/customers',
+      'RATE.REMAINING.HONOURED#allows-what-remains@/v0/customers',
+    ]);
+    const portal = results
+      .flatMap((r) => r.findings)
+      .find((f) => f.ruleIds.includes('RATE.EXCEEDED.STATUS') && f.exchange?.path.endsWith('/portal'));
+    expect(portal?.message).toMatch(
+      /\d+ requests admitted within [\d.]+ s, less than the 1 s window, where x-ratelimit-limit says 1/,
+    );
+    // The rate-limit scenarios carry the replay script of their whole sequence.
+    expect(portal?.replaySequence).toMatch(/-X POST '[^']*\/portal'/);
   }, 120_000);
 
   test('fails on one bucket for all merchants, and on one bucket for several endpoints', async () => {

@@ -19,10 +19,11 @@ export const rateHeaders = defineCheck({
     'RATE.REMAINING.NON_NEGATIVE',
     'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED',
     'RATE.RESET.WITHIN_WINDOW',
+    'RATE.REMAINING.HONOURED#counted',
   ],
   description:
     'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, ' +
-    'reset within the window, on the listed endpoints.',
+    'reset within the window, remaining below limit on an admitted request, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const rl = op?.rateLimit;
     if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return;
@@ -61,6 +62,26 @@ export const rateHeaders = defineCheck({
             ['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED'],
             `x-ratelimit-limit ${limit} below the published ${rl.limit}`,
             `${describeStatus(ex)}: the published limit is ${rl.limit} per ${rl.windowSeconds} s and does not fall.`,
+            ex,
+          ),
+        );
+    }
+    // An admitted request was counted: what remains after it is below the limit, whatever the limiter.
+    const remaining = Number(h['x-ratelimit-remaining']);
+    if (
+      ex.status >= 200 &&
+      ex.status < 300 &&
+      !bad.includes('x-ratelimit-remaining') &&
+      !bad.includes('x-ratelimit-limit')
+    ) {
+      judged.push('RATE.REMAINING.HONOURED#counted');
+      if (remaining >= limit)
+        findings.push(
+          finding(
+            'rate-headers',
+            ['RATE.REMAINING.HONOURED#counted'],
+            `x-ratelimit-remaining ${remaining} not below x-ratelimit-limit ${limit} on an admitted request`,
+            `${describeStatus(ex)}: the request was admitted, so it was counted: at most ${limit - 1} can remain.`,
             ex,
           ),
         );
