@@ -31,7 +31,8 @@ function reasonFor(rule: Rule): string {
   if (
     /^RATE\.[A-Z_]+\.LIMIT$/.test(rule.id) ||
     rule.id === 'RATE.WINDOW.READMITS' ||
-    rule.id === 'RATE.REMAINING.DECREMENTS'
+    rule.id === 'RATE.REMAINING.DECREMENTS' ||
+    rule.id === 'RATE.REMAINING.HONOURED'
   )
     return UNATTRIBUTABLE_COUNTS;
   return SCENARIOS_ONLY;

@@ -10,6 +10,7 @@ import { rateCountingUnit } from '../../../src/engine/passive/units/rate-countin
 import { laterReadsUnit } from '../../../src/engine/passive/units/later-reads.ts';
 import { consistencyUnit } from '../../../src/engine/passive/units/consistency.ts';
 import { partialUpdatesUnit } from '../../../src/engine/passive/units/partial-updates.ts';
+import { stateModelUnit } from '../../../src/engine/passive/units/state-model.ts';
 import { authUnit } from '../../../src/engine/passive/units/auth.ts';
 import { checksUnit } from '../../../src/engine/passive/units/checks.ts';
 import {
@@ -533,6 +534,43 @@ describe('consistency between exchanges', () => {
       'failed',
       'passed',
     ]);
+  });
+});
+
+describe('the state model in traffic', () => {
+  const GONE = 'CUSTOMERS.DELETE.GONE#reads-404';
+  const del = rec('DELETE', '/v0/customers/cus_1', { status: 204, start: 1_000_000, duration: 10 });
+  const readAt = (start: number, status: number) =>
+    rec('GET', '/v0/customers/cus_1', { start, status, got: status === 200 ? customer('cus_1') : { message: 'gone' } });
+
+  test('a customer read after its delete was answered must be gone: 200 fails, 404 holds; a read sent before the answer judges nothing', async () => {
+    const v = async (...records: ReturnType<typeof rec>[]) =>
+      verdicts(await judge(records, [stateModelUnit()])).get(GONE);
+    expect(await v(del, readAt(1_000_020, 200))).toBe('failed');
+    expect(await v(del, readAt(1_000_020, 404))).toBe('passed');
+    expect(await v(del, readAt(1_000_005, 200))).toBeUndefined();
+    expect(
+      await v(rec('DELETE', '/v0/customers/cus_1', { status: 409, got: { message: 'x' } }), readAt(1_000_020, 200)),
+    ).toBeUndefined();
+  });
+
+  test('createdAt never changes and updatedAt never goes back between answers that follow each other; +00:00 and Z are the same instant', async () => {
+    const at = (start: number, createdAt: string, updatedAt: string) =>
+      rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', { createdAt, updatedAt }) });
+    const first = at(1_000_000, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z');
+    const v = async (later: ReturnType<typeof rec>) => verdicts(await judge([first, later], [stateModelUnit()]));
+    const moved = await v(at(1_000_100, '2026-01-01T00:00:01Z', '2026-01-02T00:00:00Z'));
+    expect(moved.get('CONV.TIMESTAMPS.LIFECYCLE#created-fixed')).toBe('failed');
+    const back = await v(at(1_000_100, '2026-01-01T00:00:00Z', '2026-01-01T12:00:00Z'));
+    expect(back.get('CONV.TIMESTAMPS.LIFECYCLE#updated-not-back')).toBe('failed');
+    // Sent before the first was answered: it may have been served first.
+    const overlapping = await v(at(1_000_002, '2026-01-01T00:00:00Z', '2026-01-01T12:00:00Z'));
+    expect(overlapping.get('CONV.TIMESTAMPS.LIFECYCLE#updated-not-back')).toBeUndefined();
+    const same = await v(at(1_000_100, '2026-01-01T00:00:00.000+00:00', '2026-01-02T00:00:00.000+00:00'));
+    expect([
+      same.get('CONV.TIMESTAMPS.LIFECYCLE#created-fixed'),
+      same.get('CONV.TIMESTAMPS.LIFECYCLE#updated-not-back'),
+    ]).toEqual(['passed', 'passed']);
   });
 });
 

@@ -11,6 +11,7 @@ import { rateCountingUnit } from './rate-counting.ts';
 import { laterReadsUnit } from './later-reads.ts';
 import { consistencyUnit } from './consistency.ts';
 import { partialUpdatesUnit } from './partial-updates.ts';
+import { stateModelUnit } from './state-model.ts';
 import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
@@ -27,6 +28,7 @@ export function createUnits(): PassiveUnit[] {
     laterReadsUnit(),
     partialUpdatesUnit(),
     consistencyUnit(),
+    stateModelUnit(),
     retryUnit(),
     clientRequestsUnit,
   ];
