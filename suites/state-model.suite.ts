@@ -5,17 +5,20 @@
  * keeps what it did not send, a deleted customer is gone from reads and lists, owners, list
  * totals, timestamps); a broken property shrinks to the shortest sequence that still breaks it
  * and is reported with a replay script of that sequence. Each model works on resources of its
- * own, so the scenarios run beside the other suites.
+ * own, so the scenarios run beside the other suites (the migrations model's sequences share one
+ * subscription, and never cross its boundary).
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import {
   alertsModel,
   catalogModel,
   customersModel,
+  migrationsModel,
   runModel,
   ALERTS_MODEL_PARTS,
   CATALOG_MODEL_PARTS,
   CUSTOMERS_MODEL_PARTS,
+  MIGRATIONS_MODEL_PARTS,
 } from '../src/engine/model/index.ts';
 import { concurrent } from './support.ts';
 
@@ -59,6 +62,15 @@ scenario(
   'alerts and source rules: generated sequences of updates and list walks keep the documented state',
   async (t) => {
     await runModel(t, await alertsModel(t, await merchantOf(t)));
+  },
+  concurrent,
+);
+
+scenario(
+  [...MIGRATIONS_MODEL_PARTS],
+  'version migrations: generated sequences of migrations of one subscription keep the documented state',
+  async (t) => {
+    await runModel(t, await migrationsModel(t));
   },
   concurrent,
 );

@@ -2,7 +2,7 @@
  * The state model (suites/state-model.suite.ts) passes against the bundled reference and
  * catches, with no scenario written for them, faults that only show across several exchanges:
  * a deleted customer still readable and listed, an owner field naming another organization, a
- * list total its pages do not reach. Each failure comes shrunk, with a replay script of its
+ * list total its pages do not reach, a migration moving from what a first one left pending. Each failure comes shrunk, with a replay script of its
  * whole sequence.
  */
 import { describe, expect, test } from 'vitest';
@@ -58,6 +58,26 @@ describe('state model suite', () => {
     });
     expectFailed(results, ['MERCHANTS.OWNER.NAMED']);
     expect(findingOf(results, 'MERCHANTS.OWNER.NAMED').replaySequence).toMatch(/\/v0\/customers\/cus_/);
+  });
+
+  test('catches a migration that moves from the pending target instead of the version in use (a second migration no longer replaces the first)', async () => {
+    const results = await run({
+      name: 'migration-from-pending',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        if (req.method !== 'POST' || !req.path.endsWith('/versionMigration') || !b?.migration) return;
+        const pending = ctx.state.get(req.path) as number | undefined;
+        ctx.state.set(req.path, b.migration.toVersionNumber);
+        if (pending === undefined || pending === b.migration.fromVersionNumber) return;
+        b.migration.fromVersionNumber = pending;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['MIGRATION.RESPONSE.VERSION_NUMBERS']);
+    const f = findingOf(results, 'MIGRATION.RESPONSE.VERSION_NUMBERS');
+    // The sequences share one subscription: the pending migration may be an earlier sequence's.
+    expect(f.ruleIds).toEqual(['MIGRATION.RESPONSE.VERSION_NUMBERS#from-in-use']);
+    expect(f.replaySequence).toMatch(/-X POST '[^']*\/versionMigration'/);
   });
 
   test('catches GET /v0/customers stating a pagination.total one above what its pages hold', async () => {

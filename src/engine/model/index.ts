@@ -3,3 +3,4 @@ export { runModel, MODEL_BOUNDS, type StateModel, type ModelBounds } from './run
 export { customersModel, CUSTOMERS_MODEL_PARTS } from './customers.ts';
 export { catalogModel, CATALOG_MODEL_PARTS } from './catalog.ts';
 export { alertsModel, ALERTS_MODEL_PARTS } from './alerts.ts';
+export { migrationsModel, MIGRATIONS_MODEL_PARTS } from './migrations.ts';

@@ -13,7 +13,7 @@ import type { ModelJudge } from './judge.ts';
 export type Json = Record<string, any>;
 
 /** Resource kinds whose `merchantId` names their owner merchant (Resources > Merchant organization, Price, Item). */
-export type Kind = 'customer' | 'item' | 'price' | 'alert' | 'sourceRule';
+export type Kind = 'customer' | 'item' | 'price' | 'alert' | 'sourceRule' | 'subscription';
 const OWNED: ReadonlySet<Kind> = new Set(['customer', 'item', 'price']);
 
 export interface Tracked {
