@@ -33,17 +33,11 @@ export interface AlertsReal {
 
 type Cmd = fc.AsyncCommand<AlertsModel, AlertsReal>;
 
-/** What the alerts-and-source-rules model judges (its scenario cites these). */
-export const ALERTS_MODEL_PARTS = [
-  CREATED_FIXED,
-  UPDATED_NOT_BACK,
-  VALID_NOT_400,
-  TOTAL_REACHED,
-  ALERT.ok,
-  ALERT.partial,
-  SOURCE_RULE.appliesSent,
-  SOURCE_RULE.keepsOthers,
-] as const;
+/**
+ * What the alerts-and-source-rules model sets out to judge (its scenario cites these). It also
+ * judges, as sequences reach them, alert and source rule updates and valid requests not refused.
+ */
+export const ALERTS_MODEL_PARTS = [TOTAL_REACHED, CREATED_FIXED, UPDATED_NOT_BACK] as const;
 const brief = (v: unknown) => {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;

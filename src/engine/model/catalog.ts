@@ -13,7 +13,7 @@ import { is2xx } from '../checks/types.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { loadSpec } from '../../spec/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { CREATED_FIXED, ITEM, OWNER, PRICE, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import { ITEM, OWNER, PRICE, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { bodyOf, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
@@ -47,22 +47,12 @@ export interface CatalogReal {
 
 type Cmd = fc.AsyncCommand<CatalogModel, CatalogReal>;
 
-/** What the items-and-prices model judges (its scenario cites these). */
-export const CATALOG_MODEL_PARTS = [
-  OWNER,
-  CREATED_FIXED,
-  UPDATED_NOT_BACK,
-  VALID_NOT_400,
-  PRICE.read,
-  ITEM.holdsSent,
-  ITEM.keepsActive,
-  ITEM.partial,
-  ITEM.archive,
-  ITEM.unarchive,
-  ITEM.nullWhileActive,
-  ITEM.setWhenArchived,
-  ITEM.readable,
-] as const;
+/**
+ * What the items-and-prices model sets out to judge (its scenario cites it). It also judges, as
+ * sequences reach them, updates held and kept, archiving and unarchiving, archivedAt, an
+ * archived item readable, price reads, timestamps and valid requests not refused.
+ */
+export const CATALOG_MODEL_PARTS = [OWNER] as const;
 const brief = (v: unknown) => {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;

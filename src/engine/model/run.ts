@@ -3,8 +3,8 @@
  * operations (`fc.commands`), each run on fresh resources from the fixtures, and the model
  * judges every answer. Seeded by the run's seed, bounded by the profile. A broken property
  * shrinks to the shortest sequence that still breaks it, reported once with a replay script of
- * that whole sequence. Sequences continue, batch after batch, until every part the model sets
- * out to judge was judged or found unjudgeable (within the profile's bound).
+ * that whole sequence. Sequences continue, batch after batch, until every part only the model
+ * judges was judged or found unjudgeable (within the profile's bound).
  */
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
@@ -30,7 +30,11 @@ export const MODEL_BOUNDS: Record<'quick' | 'full', ModelBounds> = {
 export interface StateModel<M extends object, R> {
   /** Names the model in reports; with the run seed it derives the model's own seeds. */
   label: string;
-  /** The judgement keys the model sets out to judge (the scenario cites them). */
+  /**
+   * The parts the model sets out to judge (the scenario cites them): batches continue until each
+   * was judged or found unjudgeable. Any other part the model judges counts as the sequences
+   * reach it (as a check's judgements do), and a part no sequence reached is no gap.
+   */
   parts: readonly string[];
   /** Fresh resources and an empty model for one sequence. */
   setup(http: ModelHttp, judge: ModelJudge): Promise<{ model: M; real: R }>;
