@@ -50,6 +50,12 @@ const PRISM_SHAPES: Record<string, string> = {
   'ERRORS.ERROR_RESPONSES.SHAPE': 'its 4xx answers are Error bodies',
   'SCHEMA.RESPONSE.MATCHES': 'its success bodies are generated from their schemas',
   'SCHEMA.REQUIRED.PRESENT': 'its bodies carry the required fields of their schemas',
+  // Prism validates requests against the constraints spec/openapi.yaml declares; broken, it answers the declared 400.
+  'VALIDATION.PATTERN.400': 'it refuses a value breaking a declared pattern (400, or 404 for a path id)',
+  'VALIDATION.TYPE.400': 'it refuses a value of the wrong declared type with 400',
+  'VALIDATION.REQUIRED.400': 'it refuses a request missing a declared required field with 400',
+  'VALIDATION.ENUM.400': 'it refuses a value outside a declared enum with 400',
+  'VALIDATION.BOUNDS.400': 'it refuses a value outside a declared bound with 400',
 };
 
 /** Per target: the rules it may pass, each with why. */
