@@ -1,5 +1,6 @@
 /** `conform judge FILE.har`: the passive judgement of recorded traffic. */
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { commandName, named } from '../../engine/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { redact } from '../../engine/redact.ts';
 import { judgeHar } from '../../engine/passive/har.ts';
@@ -35,7 +36,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on', '--min-judged'], ['--plain'], 'judge');
@@ -65,7 +66,7 @@ const command: Command = {
     if (judged.outcome.exchanges === 0)
       throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
     const outside = judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : '';
-    style.write(`conform judge ${file}: ${judged.baseUrl}${outside}`);
+    style.write(`${commandName()} judge ${file}: ${judged.baseUrl}${outside}`);
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 
 const usage = `Usage: conform serve [options]
 
@@ -35,7 +36,7 @@ const serve: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     let values: Record<string, string | string[] | boolean | undefined>;
