@@ -15,6 +15,8 @@ const ALONE = [
   'test/engine/report-red-gate.test.ts',
   'test/reference/platform/ratelimit.test.ts',
   'test/sandbox/sandbox-example.test.ts',
+  'test/examples/ci-github-run.test.ts',
+  'test/packaging/first-hour.test.ts',
 ];
 
 // Project tests (npm test). The scenario suites in suites/ are run by `conform run`, not here.
