@@ -18,8 +18,9 @@
  * that cannot deliver throws FixtureUnavailable: its scenario is not judged, with that
  * reason (never failed). Methods left out are not judged either, naming the method.
  *
- *   CONFORM_ADMIN_URL   the back office (required)
- *   CONFORM_ADMIN_KEY   its credential (default: the suite's own API key)
+ *   CONFORM_ADMIN_URL       the back office (required)
+ *   CONFORM_ADMIN_KEY       its credential (default: the suite's own API key)
+ *   CONFORM_KEEP_FIXTURES   set: what the run created stays (to replay a failure on it); else removed at the end
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -1026,6 +1027,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      */
     crmProvider: async () => 'salesforce',
 
-    close: () => root.cleanup(),
+    // What the run created goes when it ends, unless CONFORM_KEEP_FIXTURES is set: then a failure's replay
+    // command (report.json) still finds the resources it names.
+    close: () => (process.env.CONFORM_KEEP_FIXTURES ? Promise.resolve() : root.cleanup()),
   };
 }
