@@ -1,23 +1,25 @@
 /**
  * The scenario API the suites in suites/ are written with.
  *
- *   scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
+ *   scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a customer reads back by id', async (t) => {
  *     const { customerId } = await t.fixture((f) => f.customer());
  *     const res = await t.http.get(`/v0/customers/${customerId}`);
- *     t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
- *     t.expectRule('CUSTOMERS.GET.BY_ID', (res.body as any)?.id === customerId, 'the customer read is the one asked for', res);
+ *     t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
+ *     t.expectRule('CUSTOMERS.GET.BY_ID#answers-resource', (res.body as any)?.id === customerId, 'the one asked for', res);
  *   });
  *
  * Every exchange runs the check registry; any finding fails the scenario and cites its
  * rules. A rule is judged only by a condition that could have failed (a check on an
- * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing. A scenario that
+ * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing, and a rule of
+ * several parts (spec/rules.yaml) is judged one part at a time, `RULE.ID#part`. What must hold
+ * before anything can be judged is a `t.precondition`, which judges nothing. A scenario that
  * cannot judge what it cites ends with `t.notJudged(reason, category)`; a missing fixture or
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
-import { loadRules, loadSpec } from '../spec/index.ts';
+import { judgedPart, loadRules, loadSpec, parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../spec/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
 import { replayCommand } from './http/curl.ts';
@@ -153,9 +155,14 @@ class Scenario implements ScenarioContext {
     }
   }
 
+  /** The parts the scenario cites and has not judged yet, as judgement keys. */
+  private unjudged(): string[] {
+    return unjudgedKeys(this.contract.rules, this.record);
+  }
+
   /** The tool broke: recorded with its stack against the rules cited and not judged yet. */
   engineError(message: string, stack?: string, source = 'scenario'): void {
-    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    const ruleIds = this.unjudged();
     this.record.engineErrors.push({
       source,
       message: redact(message).slice(0, MAX_STACK),
@@ -179,7 +186,8 @@ class Scenario implements ScenarioContext {
     );
   }
 
-  private judge(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+  private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+    const ruleId = judgementKey(this.contract.rules, key);
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
     if (condition) return true;
     const detail = exchange
@@ -224,6 +232,11 @@ class Scenario implements ScenarioContext {
     throw new NotJudged(reason, category);
   }
 
+  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition {
+    if (condition) return;
+    throw new NotJudged(`precondition not met: ${what}${exchange ? ` (${answerOf(exchange)})` : ''}`, 'target');
+  }
+
   ruleNotJudged(ruleIds: string | string[], reason: string, category: NotJudgedCategory = 'target'): void {
     const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
     this.record.notJudged.push({ reason: redact(reason), category, ruleIds: [...ids] });
@@ -231,7 +244,7 @@ class Scenario implements ScenarioContext {
 
   /** Ends the scenario's judging: every cited rule not judged yet is marked with `reason`. */
   endNotJudged(reason: string, category: NotJudgedCategory): void {
-    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    const ruleIds = this.unjudged();
     this.record.notJudged.push({ reason: redact(reason), category, ruleIds, endedScenario: true });
   }
 
@@ -242,6 +255,44 @@ class Scenario implements ScenarioContext {
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
+}
+
+/**
+ * The key a judgement is recorded under: the bare rule id for a rule of one part, `RULE#part`
+ * for a rule of several. A judgement that names no part of a rule of several, or a part or
+ * rule spec/rules.yaml lacks, is the tool's own bug (thrown: an engine error).
+ */
+export function judgementKey(rules: RuleIndex, key: string): string {
+  const found = judgedPart(rules, key);
+  if ('error' in found) throw new Error(found.error);
+  return ruleKey(found.rule.id, partsOf(found.rule).length > 1 ? found.part.id : undefined);
+}
+
+/** The parts a record cites (a bare rule id cites every part) that it has not judged. */
+export function unjudgedKeys(rules: RuleIndex, record: Pick<ScenarioRecord, 'ruleIds' | 'judged'>): string[] {
+  const out: string[] = [];
+  for (const key of record.ruleIds) {
+    const { ruleId, part } = parseRuleKey(key);
+    const rule = rules.byId(ruleId);
+    const parts = rule ? partsOf(rule) : [];
+    const keys =
+      parts.length > 1 ? parts.filter((p) => !part || p.id === part).map((p) => ruleKey(ruleId, p.id)) : [ruleId];
+    for (const k of keys) if (!record.judged[k] && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
+/** One line on what a target answered: the status and what its body says. */
+export function answerOf(ex: Exchange): string {
+  if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
+  const body = ex.body as { message?: unknown } | undefined;
+  const said =
+    body && typeof body === 'object' && typeof body.message === 'string'
+      ? `: ${JSON.stringify(body.message.slice(0, 120))}`
+      : ex.rawBody
+        ? `: ${JSON.stringify(ex.rawBody.slice(0, 80))}`
+        : '';
+  return `${ex.method} ${ex.path.split('?')[0]} answered ${ex.status}${said}`;
 }
 
 /** Suite files that registered the fixture cleanup (modules are shared across files in a worker). */

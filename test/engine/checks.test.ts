@@ -210,10 +210,13 @@ describe('response-schema', () => {
   test('a valid body passes', () => {
     expect(run('response-schema', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
   });
-  test('a missing required field cites SCHEMA.REQUIRED.PRESENT', () => {
+  test('a missing required field fails SCHEMA.REQUIRED.PRESENT and SCHEMA.RESPONSE.MATCHES', () => {
     const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { id: 'cus_1', object: 'customer' }));
-    expect(r.findings[0].ruleIds).toEqual(['SCHEMA.REQUIRED.PRESENT']);
+    expect(r.findings.map((f) => f.ruleIds)).toEqual([['SCHEMA.REQUIRED.PRESENT'], ['SCHEMA.RESPONSE.MATCHES']]);
     expect(r.findings[0].message).toMatch(/merchantId/);
+    // An empty object answering a documented read breaks both: it never passes the schema rule.
+    const empty = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, {}));
+    expect(empty.findings.flatMap((f) => f.ruleIds)).toContain('SCHEMA.RESPONSE.MATCHES');
   });
   test('a wrong type cites SCHEMA.RESPONSE.MATCHES', () => {
     const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, merchantId: 7 }));
@@ -405,6 +408,15 @@ describe('timestamps', () => {
     expect(
       run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: 1700000000 })).findings,
     ).toHaveLength(1);
+  });
+  test('a body holding no date-time field judges nothing', () => {
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, {}))).toEqual({ judged: [], findings: [] });
+    expect(
+      run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: null, updatedAt: null })),
+    ).toEqual({ judged: [], findings: [] });
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).judged).toEqual([
+      'CONV.TIMESTAMP.ISO8601',
+    ]);
   });
   test('offsets other than Z are ISO 8601 too (+00:00, -05:30, fractions of a second)', () => {
     for (const v of ['2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.123456+00:00', '2023-12-31T18:30:00-05:30']) {

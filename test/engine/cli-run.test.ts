@@ -64,15 +64,17 @@ describe('conform run', () => {
     expect(r.stdout).toMatch(/^PASS demo > a customer reads back by id \[CUSTOMERS.GET.BY_ID\]/m);
     expect(r.stdout).toMatch(/^NOT JUDGED demo > needs a fixture the target cannot give/m);
     expect(r.stdout).toMatch(/not judged \(fixture\): fixture 'merchantWithoutWebhooks' unavailable/);
-    expect(r.stdout).toMatch(/^judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\)$/m);
+    expect(r.stdout).toMatch(
+      /^UNJUDGED \(exit 3\): judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\) — narrowed run: suites demo$/m,
+    );
     expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+NOT JUDGED\s+ENGINE ERROR$/m);
     expect(r.stdout).toMatch(
-      /^  missing fixture: fixture 'merchantWithoutWebhooks' unavailable: .* \(1\): WEBHOOKS.404.NEVER_ENABLED$/m,
+      /^ {2}\[missing fixture\] fixture 'merchantWithoutWebhooks' unavailable: .* — WEBHOOKS.404.NEVER_ENABLED$/m,
     );
     expect(r.stdout).toMatch(
-      /^unjudged for a missing fixture or credential, not accepted: WEBHOOKS.404.NEVER_ENABLED$/m,
+      /^2 applicable rule\(s\) not judged and not accepted \(exit 3\): .* --allow-unjudged=WEBHOOKS.404.NEVER_ENABLED,CUSTOMERS.DELETE.UNBLOCKED /m,
     );
-    expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged/m);
+    expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged.*; \d+ scenarios in/m);
     const accepted = await conform(
       [
         'run',
@@ -82,18 +84,21 @@ describe('conform run', () => {
         SUITES,
         '--report-dir',
         join(work, 'good-accepted'),
-        '--allow-unjudged=WEBHOOKS',
+        '--allow-unjudged=WEBHOOKS,CUSTOMERS.DELETE.UNBLOCKED',
       ],
       { CONFORM_API_KEY: FAKE_KEY },
     );
     expect(accepted.code, accepted.stdout).toBe(0);
-    expect(accepted.stdout).toMatch(/^accepted gaps \(unjudged for a missing fixture or credential\): 1 rule\(s\)$/m);
+    expect(accepted.stdout).toMatch(/^\d+ rule\(s\) not judged, gap accepted by the run's settings$/m);
     expect(accepted.stdout).toMatch(/^PASSED \(exit 0\): judged/m);
     expect(r.stdout).not.toMatch(/\u001b\[/);
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run).toMatchObject({ seed: 7, profile: 'quick', target: { baseUrl: good.baseUrl, bundled: false } });
-    expect(report.summary).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
+    expect(report.summary).toMatchObject({
+      exitCode: 3,
+      gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED', 'CUSTOMERS.DELETE.UNBLOCKED'] },
+    });
     expect(
       report.rules
         .filter((x: { verdict: string }) => x.verdict === 'passed')
@@ -123,8 +128,11 @@ describe('conform run', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL demo > a customer reads back by id/m);
     expect(r.stdout).toMatch(/\[SCHEMA.REQUIRED.PRESENT\] Required field missing in getCustomer response/);
-    expect(r.stdout).toMatch(/^failed rules: .*SCHEMA.REQUIRED.PRESENT/m);
-    expect(r.stdout).toMatch(/^failed rules: .*STATUS.404.UNKNOWN_RESOURCE/m);
+    // The verdict, then the failed rules before anything else.
+    const closing = r.stdout.slice(r.stdout.indexOf('FAILED (exit 1)'));
+    expect(closing).toMatch(/^FAILED \(exit 1\): judged[^\n]*\n\nfailed: \d+ rule\(s\)\n/);
+    expect(closing).toMatch(/^ {2}SCHEMA.REQUIRED.PRESENT: /m);
+    expect(closing).toMatch(/^ {2}STATUS.404.UNKNOWN_RESOURCE: .* — GET \/v0\/customers\/\S+ → 200/m);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const rule = report.rules.find((x: { id: string }) => x.id === 'STATUS.404.UNKNOWN_RESOURCE');
     expect(rule.verdict).toBe('failed');
@@ -309,9 +317,12 @@ describe('conform run', () => {
         s2,
       ]),
     ]);
-    // One suite file: one shard runs it, the other has nothing to do (every rule not in this run).
-    expect([a.code, b.code].sort()).toEqual([0, 1]);
-    expect(`${a.stdout}${b.stdout}`).toMatch(/^judged 0 of \d+ rules/m);
+    // One suite file: one shard runs it, the other has nothing to do: nothing judged is never a pass.
+    expect([a.code, b.code].sort()).toEqual([1, 3]);
+    expect(`${a.stdout}${b.stdout}`).toMatch(/^UNJUDGED \(exit 3\): judged 0 of \d+ rules/m);
+    expect(`${a.stdout}${b.stdout}`).toMatch(
+      /^nothing was judged: the selection \(suites demo, shard 2\/2\) holds no scenario/m,
+    );
     const out = join(work, 'merged');
     const m = await conform(['merge', s1, s2, '--out', out]);
     expect(m.code).toBe(1);
@@ -320,7 +331,7 @@ describe('conform run', () => {
     expect(merged.run.mergedFrom).toEqual([s1, s2]);
     expect(merged.rules.find((x: { id: string }) => x.id === 'SCHEMA.REQUIRED.PRESENT').verdict).toBe('failed');
     expect(merged.summary.headline).toMatch(/^judged [1-9]\d* of \d+ rules/);
-    expect(m.stdout).toMatch(/^judged [1-9]\d* of \d+ rules/m);
+    expect(m.stdout).toMatch(/^FAILED \(exit 1\): judged [1-9]\d* of \d+ rules/m);
   }, 180_000);
 
   test('--help on run and merge', async () => {
@@ -397,7 +408,9 @@ describe('scenario API through a run', () => {
       reasons: ['runs in the full profile only (--profile full)'],
       notJudged: [{ category: 'profile' }],
     });
-    expect(r.stdout).toMatch(/^engine errors \(the tool broke, not the target\): PRICES.GET.BY_ID/m);
+    expect(r.stdout).toMatch(
+      /^engine errors \(the tool broke, not the target\): \d+ rule\(s\)\n {2}PRICES.GET.BY_ID: /m,
+    );
     expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
   });
@@ -428,7 +441,16 @@ describe('scenario API through a run', () => {
   });
 
   test('--fail-on-skip: a run that would pass exits 3 when a scenario ended early (not for the profile), naming it and why', async () => {
-    const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
+    const args = [
+      'run',
+      '--base-url',
+      good.baseUrl,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      join(SUITES, 'skips'),
+      '--allow-unjudged',
+    ];
     const [plain, strict] = await Promise.all([
       conform([...args, '--report-dir', join(work, 'skips')]),
       conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']),
@@ -436,7 +458,12 @@ describe('scenario API through a run', () => {
     expect(plain.code, plain.stdout).toBe(0);
     expect(strict.code).toBe(3);
     expect(strict.stdout).toMatch(
-      /--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/,
+      /--fail-on-skip: 1 scenario\(s\) ended early \(exit 3\): skips > a scenario the target gives nothing to judge: the target pages nothing/,
     );
+    // Every report says what the process returns.
+    const report = JSON.parse(await readFile(join(work, 'skips-strict', 'report.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ exitCode: 3, verdict: 'unjudged' });
+    expect(await readFile(join(work, 'skips-strict', 'summary.md'), 'utf8')).toMatch(/UNJUDGED \(exit 3\)/);
+    expect(await readFile(join(work, 'skips-strict', 'junit.xml'), 'utf8')).toMatch(/type="UnjudgedRules"/);
   }, 180_000);
 });

@@ -71,8 +71,13 @@ export interface RunConfig {
   timeoutMs: number;
   concurrency?: number;
   configPath?: string;
-  /** Gaps (rules unjudged for a missing fixture or credential) the user accepts. */
-  acceptance: { allowUnjudged?: boolean | string[]; minJudged?: number };
+  /** Gaps (applicable rules not judged) the user accepts. */
+  acceptance: {
+    allowUnjudged?: boolean | string[];
+    minJudged?: number;
+    /** Categories of reasons accepted by the settings, each with why (`destructive` on a declared production target). */
+    accepted?: { destructive?: string };
+  };
 }
 
 export class ConfigError extends Error {
@@ -239,9 +244,18 @@ function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acce
   const lists = [file.allowUnjudged, flags.allowUnjudged];
   const allowUnjudged = lists.includes(true) ? true : [...new Set(lists.flatMap((l) => (Array.isArray(l) ? l : [])))];
   const minJudged = flags.minJudged ?? file.minJudged;
+  // A target declared production never runs deletes or refunds: leaving them unjudged is its choice.
+  const production = !flags.sandbox && (file.sandbox === false || file.destructive === false);
   return {
     ...(allowUnjudged === true || allowUnjudged.length ? { allowUnjudged } : {}),
     ...(minJudged !== undefined ? { minJudged } : {}),
+    ...(production
+      ? {
+          accepted: {
+            destructive: `the configuration declares a production target (${file.sandbox === false ? 'sandbox' : 'destructive'}: false)`,
+          },
+        }
+      : {}),
   };
 }
 

@@ -194,7 +194,7 @@ describe('conform proxy and conform judge', () => {
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.stdout).toMatch(/no exchange was judged: no client sent its requests through the proxy/);
       const summary = await readFile(join(reports, 'summary.md'), 'utf8');
-      expect(summary).toMatch(/judged 0 of \d+ rules .* unjudged \(exit 3\)/);
+      expect(summary).toMatch(/UNJUDGED \(exit 3\): judged 0 of \d+ rules/);
       // A passive report names the traffic it judged; profile, seed and fixtures do not apply to it.
       expect(summary).toMatch(/ · traffic: live traffic through conform proxy, 0 exchanges from 0 client\(s\) · /);
       expect(summary).not.toMatch(/seed `/);

@@ -126,7 +126,7 @@ describe('answers: each answer against its request', () => {
       [answersUnit],
     );
     const v = verdicts(o);
-    expect(v.get('CUSTOMERS.GET.BY_ID')).toBe('failed');
+    expect(v.get('CUSTOMERS.GET.BY_ID#answers-resource')).toBe('failed');
     expect(v.get('REFUNDS.TOTAL.SUM')).toBe('failed');
     expect([v.get('REFUNDS.INVOICE.MATCHES'), v.get('REFUNDS.REASON.RECORDED'), v.get('REFUNDS.ID.PREFIX')]).toEqual([
       'passed',

@@ -28,9 +28,9 @@ const readById =
 /** Answers to 2xx responses, by operation. */
 const ON_SUCCESS: Record<string, Answer> = {
   ...ON_UPDATE,
-  getCustomer: readById('CUSTOMERS.GET.BY_ID', 'customer'),
-  getPrice: readById('PRICES.GET.BY_ID', 'price'),
-  getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
+  getCustomer: readById('CUSTOMERS.GET.BY_ID#answers-resource', 'customer'),
+  getPrice: readById('PRICES.GET.BY_ID#answers-resource', 'price'),
+  getPayment: readById('PAYMENTS.GET.BY_ID#answers-resource', 'payment'),
   createProduct(o, got, sent, t) {
     const differs = notHeld(sent, got, ['name', 'description', 'merchantId', 'metadata']);
     expect(
@@ -180,7 +180,7 @@ const ON_SUCCESS: Record<string, Answer> = {
         t,
         U,
         o,
-        'ALERTS.LIST.LIMIT_RANGE',
+        'ALERTS.LIST.LIMIT_RANGE#accepts-range',
         count <= Number(limit),
         'The alerts page holds more than the limit asked for',
         () => `limit=${limit}: ${count} alerts`,
@@ -191,7 +191,7 @@ const ON_SUCCESS: Record<string, Answer> = {
         t,
         U,
         o,
-        'ALERTS.LIST.OFFSET',
+        'ALERTS.LIST.OFFSET#from-offset',
         p.offset === Number(offset),
         'The alerts page does not start at the offset asked for',
         () => `offset=${offset}: pagination.offset ${show(p.offset)}`,
@@ -212,9 +212,9 @@ export const answersUnit: PassiveUnit = {
   scope: 'server',
   title: 'each answer against the request it answers',
   ruleIds: [
-    'CUSTOMERS.GET.BY_ID',
-    'PRICES.GET.BY_ID',
-    'PAYMENTS.GET.BY_ID',
+    'CUSTOMERS.GET.BY_ID#answers-resource',
+    'PRICES.GET.BY_ID#answers-resource',
+    'PAYMENTS.GET.BY_ID#answers-resource',
     'PRODUCTS.CREATE.OBJECT',
     'REFUNDS.INVOICE.MATCHES',
     'REFUNDS.ID.PREFIX',
@@ -240,8 +240,8 @@ export const answersUnit: PassiveUnit = {
     'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED',
     'SCHEDULES.INTERVALS.PAGINATED',
     'ALERTS.LIST.LIMIT_DEFAULT',
-    'ALERTS.LIST.LIMIT_RANGE',
-    'ALERTS.LIST.OFFSET',
+    'ALERTS.LIST.LIMIT_RANGE#accepts-range',
+    'ALERTS.LIST.OFFSET#from-offset',
     'ALERTS.UPDATE.OK',
     'WALLETS.AUTO_TOPUP.SHAPE',
     'WALLETS.AUTO_TOPUP.PERIOD_DAY',
