@@ -19,7 +19,7 @@ const COMMANDS = ['init', 'run', 'serve', 'lint', 'rules', 'merge', 'faults', 'p
 const BARE = new RegExp(`(?<![\\w-])conform (?:<command>|${COMMANDS.join('|')})\\b`);
 
 function cli(entry: string, args: string[]): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env[COMMAND_NAME_VARIABLE];
   return new Promise((resolve) => {
     execFile(entry, args, { env, timeout: 60_000 }, (err, stdout, stderr) =>

@@ -79,7 +79,13 @@ export async function serve(command: string[], cwd: string, apiKey: string): Pro
 export interface GateReport {
   run: { seed: number };
   summary: { exitCode: number; headline: string; rules: { failed: number }; gaps: { unaccepted: string[] } };
-  rules: Array<{ id: string; kind: string; verdict: string; notJudged: Array<{ category: string; reason: string }> }>;
+  rules: Array<{
+    id: string;
+    kind: string;
+    verdict: string;
+    notJudged: Array<{ category: string; reason: string }>;
+    failures: Array<{ replay?: string; exchange?: { method: string; path: string } }>;
+  }>;
   scenarios: Array<{ ruleIds: string[]; fixtures?: string[] }>;
 }
 
