@@ -90,10 +90,11 @@ export interface GateReport {
 }
 
 /**
- * A green gate on a documented-endpoints-only target with every fixture: exit 0, nothing
- * failed, every contract rule judged but rate-limit rules the suite could not attribute at
- * this machine's pace (not judged, category target: what a slow real target gets too), and
- * the rate-limit family's core rules passed.
+ * A green gate on a documented-endpoints-only target with every fixture: nothing failed, every
+ * contract rule judged, the rate-limit family's core rules passed, exit 0. One allowance, as
+ * for test/sandbox/sandbox-example.test.ts: rate-limit rules the suite could not attribute at
+ * this machine's pace (not judged, category target: what a slow real target gets too) may stay
+ * unjudged, and then they alone are the open gaps of an exit 3.
  */
 export function expectGreen(report: GateReport, code: number, label: string, output = ''): void {
   const failed = report.rules
@@ -108,8 +109,9 @@ export function expectGreen(report: GateReport, code: number, label: string, out
   expect(unjudged, label).toEqual([]);
   for (const id of ['RATE.HEADERS.PRESENT', 'RATE.EXCEEDED.STATUS', 'RATE.EXCEEDED.BODY'])
     expect(report.rules.find((r) => r.id === id)?.verdict, `${label}: ${id}`).toBe('passed');
-  expect(code, `${label}: ${report.summary.headline}\n${output.slice(-1500)}`).toBe(0);
-  const rate = report.rules.filter(slow).map((r) => r.id);
+  const rate = report.rules.filter((r) => r.kind === 'contract' && r.verdict !== 'passed' && slow(r)).map((r) => r.id);
   if (rate.length)
     console.log(`${label}: rate-limit rules not attributable at this machine's pace: ${rate.join(', ')}`);
+  expect([...report.summary.gaps.unaccepted].sort(), label).toEqual(rate.sort());
+  expect(code, `${label}: ${report.summary.headline}\n${output.slice(-1500)}`).toBe(rate.length ? 3 : 0);
 }
