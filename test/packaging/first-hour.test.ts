@@ -212,11 +212,13 @@ describe('a new user’s first hour, from the packed tarball', () => {
         cases.slice(i, i + 2).map(async ({ host, file }) => {
           const dir = join(hosts[host], `reports-${file}`);
           const ext = file.split('.').pop();
-          const r = await cli(
+          // The installed link itself (npx adds nothing here but time), from the host's own folder.
+          const r = await run(
+            join(app, 'node_modules', '.bin', 'billing-conform'),
             [
               'run',
               '--config',
-              join(hosts[host], `${ext}.config.yaml`),
+              `${ext}.config.yaml`,
               '--base-url',
               target.baseUrl,
               '--suite',
@@ -224,7 +226,8 @@ describe('a new user’s first hour, from the packed tarball', () => {
               '--report-dir',
               dir,
             ],
-            shell,
+            hosts[host],
+            { ...CI, ...shell },
           );
           const report =
             r.code === 2 ? undefined : (JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as GateReport);
