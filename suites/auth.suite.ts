@@ -7,7 +7,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { registerSecret } from '../src/engine/redact.ts';
+import { learnSecret } from '../src/engine/redact.ts';
 import { targetContext } from '../src/engine/context.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
 import { loadSpec } from '../src/spec/index.ts';
@@ -219,7 +219,7 @@ scenario(
     const { merchantId } = await t.fixture((f) => f.merchant());
     const created = await t.http.post('/v0/apiKeys', { name: 'conform auth suite', scope: 'read_only' });
     const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
-    registerSecret(key?.secret);
+    learnSecret(key?.secret);
     t.expectRule(
       'AUTH.KEYS.REFERENCE',
       (created.status === 201 || created.status === 200) &&

@@ -1,22 +1,41 @@
 /**
- * Secret scrubbing. Every API key the engine learns (from the config, from the
- * environment, or sent in an Authorization header) is registered here, and every
- * string written to a log, a report or a replay command goes through `redact`.
- * A secret with a label (an environment-variable name) is replaced by `$LABEL`, so
- * replay commands stay runnable; an unlabelled one becomes `***`.
+ * Secret scrubbing. Every API key the engine is given (from the config, from the environment,
+ * from a team's fixtures) is registered here, every key it learns from a target or sends is
+ * learnt here when it looks like a key, and every string written to a log, a report or a
+ * replay command goes through `redact`. A secret with a label (an environment-variable name)
+ * is replaced by `$LABEL`, so replay commands stay runnable; an unlabelled one becomes `***`.
  */
 
 const MIN_SECRET_LENGTH = 6;
+/** A value learnt from traffic shorter than this is not taken for a key (a placeholder such as "string"). */
+export const MIN_LEARNED_SECRET_LENGTH = 12;
 const secrets = new Map<string, string | undefined>();
 let ordered: [string, string][] | undefined;
 
-/** Registers a secret; `label` is the environment variable a replay should use instead. */
+/** Registers a secret the user gave (config, environment, fixtures); `label` is the variable a replay should use. */
 export function registerSecret(value: string | undefined | null, label?: string): void {
   if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return;
   const known = secrets.get(value);
   if (known && !label) return;
   secrets.set(value, label ?? known);
   ordered = undefined;
+}
+
+/**
+ * Whether a value learnt from a target could be a key: at least 12 characters, no
+ * whitespace, and at least two kinds of character (lower case, upper case, digits, others).
+ * A schema placeholder ("string"), a word or lorem text is none: redacting it would blot out
+ * every occurrence of that word in the reports.
+ */
+export function isSecretLike(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length < MIN_LEARNED_SECRET_LENGTH || /\s/.test(value)) return false;
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((k) => k.test(value)).length;
+  return kinds >= 2;
+}
+
+/** Registers a key learnt from a target's answer, or sent by a scenario, when it looks like one (isSecretLike). */
+export function learnSecret(value: unknown): void {
+  if (isSecretLike(value)) registerSecret(value);
 }
 
 /** For tests. */

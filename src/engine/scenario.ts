@@ -19,12 +19,13 @@
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
-import { judgedPart, loadRules, loadSpec, parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../spec/index.ts';
+import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../spec/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
 import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
 import { runChecks, type CheckContext } from './checks/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
@@ -80,6 +81,8 @@ class Scenario implements ScenarioContext {
   private sequence?: RequestSequence;
   /** Rules whose first finding already carries the sequence. */
   private readonly sequenceRules = new Set<string>();
+  /** Set when the scenario ran out of time: requests after it end the scenario's body. */
+  private stopped?: string;
 
   constructor(
     private readonly title: string,
@@ -111,7 +114,13 @@ class Scenario implements ScenarioContext {
     };
   }
 
+  /** Ends the scenario's judging for good (its time ran out); later requests are not sent. */
+  stop(reason: string): void {
+    this.stopped = reason;
+  }
+
   private async send(method: string, path: string, opts: ScenarioRequestOptions): Promise<Exchange> {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const unauthenticated =
       opts.unauthenticated ??
       (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
@@ -120,7 +129,9 @@ class Scenario implements ScenarioContext {
       ...rest,
       retry429: opts.retry429 ?? this.retry,
       onExchange: (exchange) => {
+        if (this.stopped) return;
         this.record.exchanges += 1;
+        if (exchange.status !== undefined) recordLatency(exchange.durationMs);
         this.sequence?.add(exchange);
         const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
@@ -187,6 +198,7 @@ class Scenario implements ScenarioContext {
   }
 
   private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const ruleId = judgementKey(this.contract.rules, key);
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
     if (condition) return true;
@@ -257,31 +269,6 @@ class Scenario implements ScenarioContext {
   }
 }
 
-/**
- * The key a judgement is recorded under: the bare rule id for a rule of one part, `RULE#part`
- * for a rule of several. A judgement that names no part of a rule of several, or a part or
- * rule spec/rules.yaml lacks, is the tool's own bug (thrown: an engine error).
- */
-export function judgementKey(rules: RuleIndex, key: string): string {
-  const found = judgedPart(rules, key);
-  if ('error' in found) throw new Error(found.error);
-  return ruleKey(found.rule.id, partsOf(found.rule).length > 1 ? found.part.id : undefined);
-}
-
-/** The parts a record cites (a bare rule id cites every part) that it has not judged. */
-export function unjudgedKeys(rules: RuleIndex, record: Pick<ScenarioRecord, 'ruleIds' | 'judged'>): string[] {
-  const out: string[] = [];
-  for (const key of record.ruleIds) {
-    const { ruleId, part } = parseRuleKey(key);
-    const rule = rules.byId(ruleId);
-    const parts = rule ? partsOf(rule) : [];
-    const keys =
-      parts.length > 1 ? parts.filter((p) => !part || p.id === part).map((p) => ruleKey(ruleId, p.id)) : [ruleId];
-    for (const k of keys) if (!record.judged[k] && !out.includes(k)) out.push(k);
-  }
-  return out;
-}
-
 /** One line on what a target answered: the status and what its body says. */
 export function answerOf(ex: Exchange): string {
   if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
@@ -329,7 +316,7 @@ export function scenario(
   if (!cleanupRegistered.has(file)) {
     // Once per suite file: release what the fixtures created when the file is done.
     cleanupRegistered.add(file);
-    afterAll(() => closeWorkerFixtures());
+    afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));
   }
   const define = opts.concurrent ? test.concurrent : test;
   define(
@@ -359,9 +346,25 @@ export function scenario(
         resolveOperation,
       };
       const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
+      const limitMs = opts.timeoutMs ?? target.scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS;
+      const left = (target.runDeadline ?? Infinity) - Date.now();
+      if (left <= 0)
+        return endWithout(
+          ctx,
+          record,
+          `target too slow: the run's time limit (--run-timeout) was reached before this scenario started (${latencySummary()})`,
+          'slow',
+        );
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
-        await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        const body = inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        await withDeadline(body, Math.min(limitMs, left), () => {
+          const which =
+            left < limitMs ? "the run's time limit (--run-timeout)" : `its ${limitMs / 1000} s (--scenario-timeout)`;
+          const reason = `target too slow: the scenario ran out of ${which} after ${record.exchanges} requests (${latencySummary()})`;
+          t.stop(reason);
+          return new NotJudged(reason, 'slow');
+        });
       } catch (err) {
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =
@@ -382,6 +385,7 @@ export function scenario(
       if (t.findings.length) throw new ConformanceFailure(t.findings);
       if (record.engineErrors.length) throw new EngineError(record.engineErrors[0].message);
     },
-    opts.timeoutMs,
+    // vitest waits a grace period beyond the scenario's own deadline before calling it hung.
+    opts.timeoutMs === undefined ? undefined : opts.timeoutMs + 30_000,
   );
 }

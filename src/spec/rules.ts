@@ -248,6 +248,34 @@ export function limitsTable(
   return out;
 }
 
+/**
+ * The key a judgement is recorded under: the bare rule id for a rule of one part, `RULE#part`
+ * for a rule of several. A judgement that names no part of a rule of several, or a part or
+ * rule spec/rules.yaml lacks, is the tool's own bug (thrown: an engine error).
+ */
+export function judgementKey(rules: RuleIndex, key: string): string {
+  const found = judgedPart(rules, key);
+  if ('error' in found) throw new Error(found.error);
+  return ruleKey(found.rule.id, partsOf(found.rule).length > 1 ? found.part.id : undefined);
+}
+
+/** The parts a record cites (a bare rule id cites every part) that it has not judged. */
+export function unjudgedKeys(
+  rules: RuleIndex,
+  record: { ruleIds: readonly string[]; judged: Readonly<Record<string, number>> },
+): string[] {
+  const out: string[] = [];
+  for (const key of record.ruleIds) {
+    const { ruleId, part } = parseRuleKey(key);
+    const rule = rules.byId(ruleId);
+    const parts = rule ? partsOf(rule) : [];
+    const keys =
+      parts.length > 1 ? parts.filter((p) => !part || p.id === part).map((p) => ruleKey(ruleId, p.id)) : [ruleId];
+    for (const k of keys) if (!record.judged[k] && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
 /** Reads a rules file from any path (lint and tests use broken copies). */
 export async function loadRulesFrom(path: string): Promise<RuleIndex> {
   return parseRules(await readFile(path, 'utf8'), path);

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
+import { handshakeSignature } from '../../src/spec/handshake.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES = join(ROOT, 'test/engine/fixtures-suites');
@@ -234,18 +235,16 @@ describe('conform run', () => {
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
   }, 180_000);
 
-  test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
-    const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
+  test('fixture strategy: a configured fixtures.file wins over a target signing the reference handshake; without it the handshake picks reference', async () => {
     const ext = await startFakeTarget((req, res) => {
       if (req.headers.authorization !== `Bearer ${FAKE_KEY}`)
         return json(res, 401, { error: 'unauthorized', message: 'no key' });
       const path = new URL(req.url!, 'http://x').pathname;
-      if (req.method === 'POST' && probeRoutes.includes(path))
-        return json(res, 400, {
-          error: 'validation_error',
-          message: 'invalid',
-          errors: [{ field: 'x', message: 'bad' }],
-        });
+      if (req.method === 'POST' && path === '/v0/referenceHandshake') {
+        const { challenge } = JSON.parse(req.bodyText);
+        return json(res, 200, { challenge, signature: handshakeSignature(FAKE_KEY, challenge) });
+      }
+      if (path === '/v0/alerts') return json(res, 400, { error: 'bad_request', message: 'resourceId is required' });
       return json(res, 404, { error: 'not_found', message: 'no such route' });
     });
     try {
@@ -271,7 +270,7 @@ describe('conform run', () => {
       expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe(
         'reference',
       );
-      // The probe sends only extension routes, never a documented one such as GET /v0/prices.
+      // The probes send no documented request beyond the base URL's two GETs (an unknown customer, alerts).
       expect(ext.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v0/prices'))).toEqual([]);
     } finally {
       await ext.close();
@@ -374,7 +373,11 @@ describe('scenario API through a run', () => {
       findings: 1,
     });
     expect(rule['CUSTOMERS.TAX_ID.NULL_CLEARS'].verdict).toBe('failed');
-    expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
+    // The part the scenario judged passed; the rule's other part (unknown-404) no scenario here judged.
+    expect(rule['CUSTOMERS.GET.BY_ID'].parts.find((p: { id: string }) => p.id === 'answers-resource').verdict).toBe(
+      'passed',
+    );
+    expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('not_judged');
     expect(sc['a not-judged end names its reason and category']).toMatchObject({
       state: 'skipped',
       skipReason: 'the target has no wallets',

@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { clearSecrets, redact, redactAuthorization, redactDeep, registerSecret } from '../../src/engine/redact.ts';
+import {
+  clearSecrets,
+  isSecretLike,
+  learnSecret,
+  redact,
+  redactAuthorization,
+  redactDeep,
+  registerSecret,
+} from '../../src/engine/redact.ts';
 import { outputStyle, paint, progressLine } from '../../src/engine/runner/progress.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 
@@ -25,6 +33,32 @@ describe('redaction', () => {
   test('too-short values are not treated as secrets (they would shred ordinary text)', () => {
     registerSecret('abc');
     expect(redact('abc abc')).toBe('abc abc');
+  });
+
+  test('a value learnt from a target is a secret only when it looks like a key, never a placeholder', () => {
+    // A mock's placeholders and random fill: a schema's "string", a word, lorem text, a bare prefix.
+    const placeholders = [
+      'string',
+      'pay_',
+      'exercitation',
+      'dolore amet eu exercitation',
+      'xxxxxxxxxxxxxxxx',
+      'short_1',
+    ];
+    for (const p of placeholders) {
+      expect(isSecretLike(p), p).toBe(false);
+      learnSecret(p);
+    }
+    const text = placeholders.join(' | ');
+    expect(redact(text)).toBe(text);
+    for (const key of ['sk_test_Xq3b9Lr2Zt8mWk1n', 'sk_test_conform_reference', 'a1b2c3d4e5f6a7b8']) {
+      expect(isSecretLike(key), key).toBe(true);
+      learnSecret(key);
+      expect(redact(`k=${key}`)).toBe('k=***');
+    }
+    // A key the user configured is theirs to name: registered from 6 characters, label and all.
+    registerSecret('sk_abc', 'SHORT_KEY');
+    expect(redact('sk_abc')).toBe('$SHORT_KEY');
   });
 
   test('a later label does not get lost, an unlabelled re-registration keeps it', () => {

@@ -25,6 +25,8 @@ export interface ConfigFile {
   seed?: number;
   reportDir?: string;
   timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
   concurrency?: number;
   allowUnjudged?: boolean | string[];
   minJudged?: number;
@@ -42,6 +44,10 @@ export interface ConfigOverrides {
   /** true: accept every gap; a list: these rule ids or families. */
   allowUnjudged?: boolean | string[];
   minJudged?: number;
+  /** --request-timeout, --scenario-timeout, --run-timeout (milliseconds). */
+  timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
 }
 
 export interface KeyRef {
@@ -68,7 +74,12 @@ export interface RunConfig {
   profile: Profile;
   seed: number;
   reportDir?: string;
+  /** One request to the target. */
   timeoutMs: number;
+  /** One scenario: past it, its rules are not judged (target too slow). */
+  scenarioTimeoutMs: number;
+  /** The whole run: scenarios past it end not judged (target too slow). */
+  runTimeoutMs: number;
   concurrency?: number;
   configPath?: string;
   /** Gaps (applicable rules not judged) the user accepts. */
@@ -232,12 +243,17 @@ export function resolveConfig(
     profile: flags.profile ?? file.profile ?? 'quick',
     seed: flags.seed ?? file.seed ?? defaultSeed(),
     reportDir: flags.reportDir ?? (file.reportDir ? resolve(baseDir, file.reportDir) : undefined),
-    timeoutMs: file.timeoutMs ?? 15_000,
+    timeoutMs: flags.timeoutMs ?? file.timeoutMs ?? DEFAULT_TIMEOUTS.requestMs,
+    scenarioTimeoutMs: flags.scenarioTimeoutMs ?? file.scenarioTimeoutMs ?? DEFAULT_TIMEOUTS.scenarioMs,
+    runTimeoutMs: flags.runTimeoutMs ?? file.runTimeoutMs ?? DEFAULT_TIMEOUTS.runMs,
     concurrency: file.concurrency,
     configPath,
     acceptance: acceptanceOf(file, flags),
   };
 }
+
+/** Documented defaults: a request, a scenario, the whole run (milliseconds). */
+export const DEFAULT_TIMEOUTS = { requestMs: 15_000, scenarioMs: 180_000, runMs: 1_800_000 } as const;
 
 /** Flags add to the file: --allow-unjudged alone accepts every gap. */
 function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acceptance'] {
@@ -274,24 +290,24 @@ export function destructiveAllowed(config: RunConfig, bundled: boolean): boolean
 
 /**
  * The fixture strategy: the configured one, else `reference` when the target is the
- * bundled server or answers the reference extension endpoints, else file or module
+ * bundled server or signs the reference handshake (fixtures/probe.ts), else file or module
  * when given, else none (scenarios needing fixtures are skipped, naming what is missing).
  */
 export function chooseFixtureStrategy(
   config: RunConfig,
   bundled: boolean,
-  answersExtensions: boolean,
+  signedHandshake: boolean,
 ): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
   const { file, module } = config.fixtures;
   if (config.fixtures.strategy)
     return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
   if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
-  if (answersExtensions)
-    return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
+  if (signedHandshake)
+    return { strategy: 'reference', reason: 'the target signed the reference handshake: it is the reference server' };
   if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
   if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
   return {
     strategy: 'none',
-    reason: 'no fixtures configured and the target does not answer the reference extension endpoints',
+    reason: 'no fixtures configured and the target is not the reference server',
   };
 }

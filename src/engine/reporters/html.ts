@@ -116,10 +116,11 @@ function ruleHtml(r: RuleVerdict): string {
 /** The conditions of a rule of several parts, each with its verdict. */
 function partsHtml(r: RuleVerdict): string {
   if (r.parts.length < 2) return '';
+  const count = (n: number) => (n ? ` <span class="reasons">(${n} judgement${n === 1 ? '' : 's'})</span>` : '');
   const items = r.parts.map(
     (p) =>
       `<li><span class="badge ${p.verdict}">${LABEL[p.verdict]}</span> <span class="id">${htmlEscape(p.id)}</span> ` +
-      `${htmlEscape(p.statement)}${p.judgements ? ` <span class="reasons">(${p.judgements} judgement${p.judgements === 1 ? '' : 's'})</span>` : ''}</li>`,
+      `${htmlEscape(p.statement)}${count(p.judgements)}</li>`,
   );
   return `<ul class="parts">${items.join('')}</ul>`;
 }

@@ -1,6 +1,21 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
-import { isApplicable, isGap, type NotJudgedCategory, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
+import type { NotJudgedCategory, RuleVerdict, Verdict } from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
+
+/**
+ * An applicable rule left unjudged, whatever the reason: exit 0 claims every applicable rule
+ * passed, so each gap must be accepted (by id, family, category or minJudged) for it.
+ */
+export function isGap(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
+  return r.verdict === 'not_judged' && isApplicable(r);
+}
+
+/** Applies to the target: counted in "judged N of M". */
+export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
+  return (
+    r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'))
+  );
+}
 
 export const REPORT_SCHEMA_VERSION = 3;
 
@@ -251,6 +266,7 @@ export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
   profile: 'profile',
   destructive: 'destructive scenarios off',
   target: 'not judgeable on this target',
+  slow: 'target too slow',
   'not-applicable': 'not applicable',
   'not-run': 'not in this run',
 };

@@ -8,14 +8,11 @@ import {
   type RuleKind,
   type RulePart,
 } from '../../spec/rules.ts';
-import type {
-  EngineErrorRecord,
-  Exchange,
-  Finding,
-  NotJudgedCategory as BaseCategory,
-  NotJudgedMark,
-} from '../types.ts';
+import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
 import type { ScenarioResult } from './types.ts';
+import { evidence, type RuleFailure } from './evidence.ts';
+
+export type { EvidenceExchange, RuleFailure } from './evidence.ts';
 
 /**
  * passed: a condition that could have failed was evaluated on the target and never failed;
@@ -46,38 +43,6 @@ export interface RuleEngineError {
   source: string;
   message: string;
   stack?: string;
-}
-
-export interface EvidenceExchange {
-  operationId?: string;
-  method: string;
-  path: string;
-  url: string;
-  status?: number;
-  durationMs: number;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  responseHeaders: Record<string, string>;
-  responseBody?: unknown;
-  rawBody?: string;
-  transportError?: string;
-  jsonError?: string;
-}
-
-export interface RuleFailure {
-  source: string;
-  /** The part of the rule it breaks, when the finding names one. */
-  part?: string;
-  scenario?: string;
-  suite?: string;
-  title: string;
-  message: string;
-  exchange?: EvidenceExchange;
-  replay?: string;
-  /** The whole sequence of requests as a bash script, where one request cannot reproduce the failure (rate limits). */
-  replaySequence?: string;
-  seed?: number;
-  counterexample?: unknown;
 }
 
 export interface RuleVerdict {
@@ -117,40 +82,6 @@ export interface PartVerdict {
   failureCount: number;
   /** Why it was not judged (verdict not_judged). */
   notJudged?: NotJudgedReason[];
-}
-
-const RELEVANT_RESPONSE_HEADERS = [
-  'content-type',
-  'content-length',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'location',
-];
-const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
-
-function pick(h: Record<string, string>, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of names) if (h[n] !== undefined) out[n] = h[n];
-  return out;
-}
-
-export function evidence(ex: Exchange): EvidenceExchange {
-  return {
-    ...(ex.operationId ? { operationId: ex.operationId } : {}),
-    method: ex.method,
-    path: ex.path,
-    url: ex.url,
-    ...(ex.status !== undefined ? { status: ex.status } : {}),
-    durationMs: ex.durationMs,
-    requestHeaders: pick(ex.requestHeaders, RELEVANT_REQUEST_HEADERS),
-    ...(ex.requestBody !== undefined ? { requestBody: ex.requestBody } : {}),
-    responseHeaders: pick(ex.responseHeaders, RELEVANT_RESPONSE_HEADERS),
-    ...(ex.body !== undefined ? { responseBody: ex.body } : ex.rawBody ? { rawBody: ex.rawBody } : {}),
-    ...(ex.transportError ? { transportError: ex.transportError } : {}),
-    ...(ex.jsonError ? { jsonError: ex.jsonError } : {}),
-  };
 }
 
 function failureOf(f: Finding, s: JudgementSource): RuleFailure {
@@ -441,21 +372,6 @@ function dedupe(list: NotJudgedReason[]): NotJudgedReason[] {
     seen.add(k);
     return true;
   });
-}
-
-/**
- * An applicable rule left unjudged, whatever the reason: exit 0 claims every applicable rule
- * passed, so each gap must be accepted (by id, family, category or minJudged) for it.
- */
-export function isGap(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return r.verdict === 'not_judged' && isApplicable(r);
-}
-
-/** Applies to the target: counted in "judged N of M". */
-export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return (
-    r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'))
-  );
 }
 
 /** Rule ids cited by scenarios or findings that rules.yaml does not know. */

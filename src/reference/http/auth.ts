@@ -12,12 +12,17 @@ export function authHook(db: Db) {
     if (!config?.operationId || config.public) return; // 404s and public routes
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Missing API key: send Authorization: Bearer <API_KEY>');
-    const m = BEARER.exec(header);
-    if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
-    const ctx = await authenticate(db, m[1]);
+    const key = presentedKey(request);
+    if (!key) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
+    const ctx = await authenticate(db, key);
     if (!ctx) throw unauthorized('Invalid or revoked API key');
     request.auth = ctx;
   };
+}
+
+/** The bearer key the request carries, when well-formed (the auth hook has checked it before any handler). */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
