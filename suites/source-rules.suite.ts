@@ -71,19 +71,26 @@ scenario(
     for (const patch of steps) {
       const ex = await t.http.patch(path, patch);
       const next = expectRuleObject(t, ex, ruleId);
-      const wrong = RULE_KEPT.filter(
-        (k) => !same(documented(k, next[k]), documented(k, k in patch ? patch[k] : current[k])),
+      const wrong = (fields: readonly string[], want: (k: string) => unknown) =>
+        fields
+          .filter((k) => !same(documented(k, next[k]), documented(k, want(k))))
+          .map((k) => `${k}: expected ${JSON.stringify(want(k))}, got ${JSON.stringify(next[k])}`);
+      const sent = RULE_KEPT.filter((k) => k in patch);
+      const applied = wrong(sent, (k) => patch[k]);
+      t.softExpectRule(
+        'SOURCE_RULES.UPDATE.PARTIAL#applies-sent',
+        applied.length === 0,
+        `PATCH ${JSON.stringify(patch)} answers the rule holding ${sent.join(', ')} (wrong: ${applied.join('; ')})`,
+        ex,
+      );
+      const kept = wrong(
+        RULE_KEPT.filter((k) => !(k in patch)),
+        (k) => current[k],
       );
       t.expectRule(
-        'SOURCE_RULES.UPDATE.PARTIAL',
-        wrong.length === 0,
-        `PATCH ${JSON.stringify(patch)} changes those fields only ` +
-          `(wrong: ${wrong
-            .map(
-              (k) =>
-                `${k}: expected ${JSON.stringify(k in patch ? patch[k] : current[k])}, got ${JSON.stringify(next[k])}`,
-            )
-            .join('; ')})`,
+        'SOURCE_RULES.UPDATE.PARTIAL#keeps-others',
+        kept.length === 0,
+        `PATCH ${JSON.stringify(patch)} keeps the fields it did not send (wrong: ${kept.join('; ')})`,
         ex,
       );
       current = next;

@@ -48,9 +48,14 @@ export function targetContext(): TargetContext {
   if (cached) return cached;
   const t = inject('conformTarget');
   if (!t) throw new Error('no conform target was provided: suites run through `conform run`, not plain vitest');
-  registerSecret(t.apiKey.value, t.apiKey.label);
-  if (t.secondKey) registerSecret(t.secondKey.value, t.secondKey.label);
-  if (t.otherMerchantKey) registerSecret(t.otherMerchantKey.value, t.otherMerchantKey.label);
+  registerSecret(
+    t.apiKey.value,
+    t.apiKey.label,
+    `the API key of the run${t.apiKey.from ? `, read from ${t.apiKey.from}` : ''}`,
+  );
+  if (t.secondKey) registerSecret(t.secondKey.value, t.secondKey.label, 'a second key of the merchant (secondKeyEnv)');
+  if (t.otherMerchantKey)
+    registerSecret(t.otherMerchantKey.value, t.otherMerchantKey.label, "another merchant's key (otherMerchantKeyEnv)");
   cached = t;
   return t;
 }

@@ -144,17 +144,10 @@ describe('conform run', () => {
   });
 
   test('nothing listening: exit 2 with one line', async () => {
-    const r = await conform([
-      'run',
-      '--base-url',
-      'http://127.0.0.1:1',
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'none'),
-    ]);
+    const r = await conform(
+      ['run', '--base-url', 'http://127.0.0.1:1', '--suites-dir', SUITES, '--report-dir', join(work, 'none')],
+      { CONFORM_API_KEY: FAKE_KEY },
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -164,17 +157,9 @@ describe('conform run', () => {
 
   test('https:// at a plain-HTTP port: exit 2 with one line saying the target does not speak TLS', async () => {
     const url = good.baseUrl.replace('http:', 'https:');
-    const r = await conform([
-      'run',
-      '--base-url',
-      url,
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'tls'),
-    ]);
+    const r = await conform(['run', '--base-url', url, '--suites-dir', SUITES, '--report-dir', join(work, 'tls')], {
+      CONFORM_API_KEY: FAKE_KEY,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`,
@@ -206,11 +191,11 @@ describe('conform run', () => {
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--base-url', 'http://x.example'], /no API key/],
     [
-      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'],
+      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example'],
       /unknown suite 'nope'; available: demo/,
     ],
   ])('bad input %j: exit 2 with one line', async (args, message) => {
-    const r = await conform(args as string[]);
+    const r = await conform(args as string[], args.includes('--suite') ? { CONFORM_API_KEY: 'sk_abcdefgh' } : {});
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message as RegExp);

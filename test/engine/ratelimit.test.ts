@@ -474,6 +474,41 @@ describe('defective limiters fail the rule they break', () => {
   });
 });
 
+test('keys not compared: the reason names what the answer lacks, or how the bucket stood, never a guess', async () => {
+  const COSTS: RateLimitedEndpoint = {
+    ...CUSTOMERS,
+    operationId: 'getCostsReport',
+    pathTemplate: '/v0/costs/report',
+    limit: 600,
+    windowSeconds: 60,
+    label: 'GET /v0/costs/report',
+  };
+  const why = async (ep: RateLimitedEndpoint, edit: (h: Record<string, string>) => void) => {
+    const clock = new FakeClock();
+    const target = fakeTarget(ep, { model: fixedWindow }, clock);
+    const s = fakeScenario({
+      ...target,
+      request: async (...args: Parameters<typeof target.request>) => {
+        const ex = await target.request(...args);
+        edit(ex.responseHeaders);
+        return ex;
+      },
+    });
+    const d = new BucketDriver(s.t, ep, clock);
+    return keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT']);
+  };
+  expect(await why(CUSTOMERS, (h) => delete h['x-ratelimit-remaining'])).toBe(
+    "GET /v0/customers: x-ratelimit-remaining absent on the primary merchant's answer (200): nothing to count with",
+  );
+  expect(await why(COSTS, (h) => (h['x-ratelimit-remaining'] = 'lots'))).toMatch(
+    /: x-ratelimit-remaining "lots" is not a number on the primary merchant's answer/,
+  );
+  expect(await why(COSTS, (h) => delete h['x-ratelimit-reset'])).toMatch(/: x-ratelimit-reset absent on the primary/);
+  expect(await why(COSTS, (h) => (h['x-ratelimit-remaining'] = '1'))).toMatch(
+    /^GET \/v0\/costs\/report: the primary merchant's bucket is nearly used up by other traffic \(remaining 1, reset \d+ s\) and this profile does not wait that long$/,
+  );
+});
+
 describe('reading the waits', () => {
   const answer = (status: number, headers: Record<string, string>): Exchange => ({
     method: 'GET',

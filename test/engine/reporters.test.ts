@@ -377,6 +377,14 @@ describe('gaps and exit code 3', () => {
     }
   });
 
+  test("a judgement under a rule id spec/rules.yaml lacks is the tool's own error: exit 2, never dropped", () => {
+    const stray = scenario({ ruleIds: [], judged: { 'VALIDATION.CLIENT.NOT_IN_RULES': 3 } });
+    const r = buildReport({ ...baseInput(), results: [...gapOnly(), stray], acceptance: { allowUnjudged: true } });
+    expect(r.unknownRuleIds).toEqual(['VALIDATION.CLIENT.NOT_IN_RULES']);
+    expect(r.summary).toMatchObject({ exitCode: 2, verdict: 'error' });
+    expect(renderMarkdown(r)).toContain('judgements under rule ids spec/rules.yaml lacks');
+  });
+
   test('--fail-on-skip: a scenario that ended early exits 3, and the summary says so', () => {
     const s = buildReport({
       ...baseInput(),

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CliError } from '../command.ts';
-import type { RunConfig } from '../../engine/config/index.ts';
+import type { KeyRef, RunConfig } from '../../engine/config/index.ts';
 import type { HttpClient } from '../../engine/http/client.ts';
 import type { Exchange } from '../../engine/types.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
@@ -20,13 +20,15 @@ const NO_SUCH_ROUTE = '/v0/conformProbeNoSuchRoute/cus_conformprobe0';
 /**
  * Before the run: is anything there, does it take the key, and does the base URL lead to
  * the API? Authenticated GETs only, on endpoints without a rate bucket; nothing is created.
+ * `keyFrom` says where the key was read from (KeyRef.from).
  */
-export async function probe(client: HttpClient): Promise<void> {
+export async function probe(client: HttpClient, keyFrom?: string): Promise<void> {
   const first = await client.get(UNKNOWN_CUSTOMER);
   if (first.transportError) throw new CliError(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
   if (first.status === 401)
     throw new CliError(
-      `the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id}); check --api-key / CONFORM_API_KEY / apiKeyEnv`,
+      `the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id})` +
+        (keyFrom ? `: check the key in ${keyFrom}` : ''),
     );
   const wrong = await routeLevel404(client, first);
   if (wrong) throw new CliError(wrong);
@@ -107,7 +109,7 @@ export async function fixtureChoice(
 /** The target a run goes against, and how to let go of it when the run ends. */
 export interface BootedTarget {
   baseUrl: string;
-  apiKey: { value: string; label: string };
+  apiKey: KeyRef;
   merchantId?: string;
   bundled: boolean;
   close(): Promise<void>;
@@ -116,7 +118,7 @@ export interface BootedTarget {
 /** The bundled reference, in process, on a free loopback port with an in-memory database and a fresh key. */
 export async function bootReference(): Promise<BootedTarget> {
   const key = `sk_test_${randomBytes(12).toString('hex')}`;
-  registerSecret(key, 'CONFORM_API_KEY');
+  registerSecret(key, 'CONFORM_API_KEY', 'the key of the bundled reference (gone with the run)');
   let ref;
   try {
     const { startReferenceServer } = await import('../reference.ts');

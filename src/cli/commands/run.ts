@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
+import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
 import { commandName, named } from '../../engine/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
@@ -44,9 +44,10 @@ bundled reference server in process, on a free loopback port with an in-memory d
 
 Options:
   --base-url URL         the target (sandbox) base URL, the one its /v0 and /v2 paths hang under
-  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config);
-                         prefer the variable: a key on the command line is visible to every
-                         user of the machine in the process list
+  --api-key KEY          its API key (default: $CONFORM_API_KEY, or the variable apiKeyEnv
+                         names in the config, which then wins); the flag warns, so
+                         prefer the variable: a key on the command line is visible
+                         to every user of the machine in the process list
   --sandbox              the target is a sandbox: destructive scenarios may run (as sandbox: true)
   --config FILE          conform.config.yaml (default: ./conform.config.yaml when present)
   --suite NAME...        run only these suites (names of suites/*.suite.ts)
@@ -170,7 +171,10 @@ export function parseRunArgs(argv: string[]): RunFlags {
   flags.timeoutMs = parseMs('--request-timeout', values.get('--request-timeout'), 100, 600_000);
   flags.scenarioTimeoutMs = parseMs('--scenario-timeout', values.get('--scenario-timeout'), 1000, 3_600_000);
   flags.runTimeoutMs = parseMs('--run-timeout', values.get('--run-timeout'), 10_000, 86_400_000);
-  if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
+  if (flags.apiKey) {
+    registerSecret(flags.apiKey, 'CONFORM_API_KEY', 'the key given with --api-key');
+    warnKeyOnCommandLine();
+  }
   return flags;
 }
 
@@ -243,7 +247,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       timeoutMs: 10_000,
       retry429: false,
     });
-    await probe(client);
+    await probe(client, booted.apiKey.from);
     const runId = newRunId(flags.shard);
     const base = {
       runId,

@@ -54,6 +54,8 @@ export interface KeyRef {
   value: string;
   /** The environment variable replays should use. */
   label: string;
+  /** Where the key was read from, for messages: `CONFORM_API_KEY`, `BILLING_API_KEY (named by apiKeyEnv)`, `--api-key`. */
+  from?: string;
 }
 
 /** Everything a run needs to know about its target, resolved. */
@@ -190,10 +192,15 @@ function keyFromEnv(
   if (!envName) return undefined;
   const value = env[envName];
   if (value === undefined || value === '') {
-    problems.push(`${field} names the environment variable ${envName}, which is not set`);
+    // The primary key is read from this variable alone: CONFORM_API_KEY, set or not, is not read then.
+    const unread = field === 'apiKeyEnv' && envName !== 'CONFORM_API_KEY' && env.CONFORM_API_KEY;
+    problems.push(
+      `${field} names the environment variable ${envName}, which is not set: set ${envName} to the key` +
+        (unread ? ` (CONFORM_API_KEY is set, but not read while apiKeyEnv names ${envName})` : ''),
+    );
     return undefined;
   }
-  return { value, label: envName };
+  return { value, label: envName, from: `${envName} (named by ${field})` };
 }
 
 /** Merges the file, the flags and the environment into a RunConfig. */
@@ -205,18 +212,20 @@ export function resolveConfig(
 ): RunConfig {
   const problems: string[] = [];
   const baseDir = configPath ? dirname(resolve(configPath)) : process.cwd();
+  // The primary key: --api-key, else the variable apiKeyEnv names, else CONFORM_API_KEY (docs/config.md).
   let apiKey: KeyRef | undefined;
-  if (flags.apiKey) apiKey = { value: flags.apiKey, label: 'CONFORM_API_KEY' };
+  if (flags.apiKey) apiKey = { value: flags.apiKey, label: 'CONFORM_API_KEY', from: '--api-key' };
   else if (file.apiKeyEnv) apiKey = keyFromEnv(file.apiKeyEnv, 'apiKeyEnv', env, problems);
-  else if (env.CONFORM_API_KEY) apiKey = { value: env.CONFORM_API_KEY, label: 'CONFORM_API_KEY' };
+  else if (env.CONFORM_API_KEY)
+    apiKey = { value: env.CONFORM_API_KEY, label: 'CONFORM_API_KEY', from: 'CONFORM_API_KEY' };
   const secondKey = keyFromEnv(file.secondKeyEnv, 'secondKeyEnv', env, problems);
   const otherMerchantKey = keyFromEnv(file.otherMerchantKeyEnv, 'otherMerchantKeyEnv', env, problems);
   const baseUrl = flags.baseUrl ?? file.baseUrl;
   if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl))
     problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
-  if (baseUrl && !apiKey)
+  if (baseUrl && !apiKey && !file.apiKeyEnv)
     problems.push(
-      'no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config',
+      'no API key: set CONFORM_API_KEY, or name the variable that holds it with apiKeyEnv in conform.config.yaml',
     );
   const targetKeys = TARGET_KEYS.filter((k) => file[k] !== undefined);
   if (!baseUrl && targetKeys.length)

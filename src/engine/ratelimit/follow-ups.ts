@@ -209,9 +209,23 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   );
 }
 
+/** Why an answer gives nothing to count with: a rate header absent or not a number (undefined when both are). */
+function unreadable(ex: Timed['ex']): string | undefined {
+  const h = rateHeaders(ex);
+  for (const [name, value] of [
+    [REMAINING, h.remaining],
+    [RESET, h.reset],
+  ] as const) {
+    const raw = ex.responseHeaders[name];
+    if (raw === undefined) return `${name} absent`;
+    if (value === undefined) return `${name} ${JSON.stringify(raw)} is not a number`;
+  }
+  return undefined;
+}
+
 /**
  * Two keys of one merchant draw on one bucket: A, B, A within one window leave remaining
- * strictly falling. Undefined when judged, else why it could not be.
+ * strictly falling. Undefined when judged, else why it could not be, naming the actual cause.
  */
 export async function keysShareBucket(
   d: BucketDriver,
@@ -224,15 +238,23 @@ export async function keysShareBucket(
     const a1 = await d.send(target);
     const r1 = rateHeaders(a1.ex).remaining;
     const until = windowSurelyLastsUntil(a1);
+    // No wait makes a header appear: what the answer lacks is the reason.
+    const lacks = a1.ex.status === 429 ? undefined : unreadable(a1.ex);
+    if (lacks) return `${ep.label}: ${lacks} on the primary merchant's answer (${statusOf(a1)}): nothing to count with`;
     // Room for three requests, and a window known to last long enough to send them.
     if (a1.ex.status === 429 || r1 === undefined || r1 < 2 || until === undefined || until - d.clock.now() < 1000) {
       const wait = d.waitFor(a1);
-      if (wait === undefined)
-        return (
-          `${ep.label}: the primary merchant's bucket is nearly used up by other traffic ` +
-          `(remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and ` +
-          `this profile does not wait that long`
-        );
+      if (wait === undefined) {
+        const shown = a1.ex.responseHeaders[RESET];
+        const reset = shown === undefined ? `${RESET} absent` : `reset ${shown} s`;
+        const why =
+          a1.ex.status === 429
+            ? `the primary merchant's bucket is used up by other traffic (429, ${reset})`
+            : r1 !== undefined && r1 < 2
+              ? `the primary merchant's bucket is nearly used up by other traffic (remaining ${r1}, ${reset})`
+              : `the primary merchant's window ends too soon for three requests (${reset})`;
+        return `${ep.label}: ${why} and this profile does not wait that long`;
+      }
       await d.sleep(wait * 1000 + MARGIN_MS);
       continue;
     }

@@ -5,6 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import type { TargetContext } from '../context.ts';
 import { Collector, suiteName } from './collector.ts';
 import type { OutputStyle } from './progress.ts';
+import { settleProfileMarks } from './profile-marks.ts';
 import type { RunError, ScenarioResult } from './types.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -111,7 +112,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
   process.exitCode = exitCodeBefore;
   return {
-    results: collector.results,
+    results: settleProfileMarks(collector.results),
     errors: collector.errors,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),

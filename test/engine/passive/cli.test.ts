@@ -172,6 +172,24 @@ describe('conform proxy and conform judge', () => {
       const again = JSON.parse(await readFile(join(dir, 'har-client', 'report.json'), 'utf8')) as ReportJson;
       const shape = (r: ReportJson) => r.rules.map((x) => `${x.id} ${x.verdict}`);
       expect(shape(again)).toEqual(shape(report));
+      // The proxy's own URL, what the clients used, names the same traffic; a URL the file does not hold is refused.
+      const [viaProxy, elsewhere] = await Promise.all([
+        conform(['judge', har, '--base-url', url, '--fail-on', 'client', '--report-dir', join(dir, 'har-proxy')]),
+        conform(['judge', har, '--base-url', 'https://sandbox.example.com', '--report-dir', join(dir, 'har-x')]),
+      ]);
+      expect(viaProxy.code, viaProxy.stdout + viaProxy.stderr).toBe(1);
+      expect(viaProxy.stdout).toContain(
+        `: ${target} (${url} is the conform proxy that recorded it, in front of this target)`,
+      );
+      const proxied = JSON.parse(await readFile(join(dir, 'har-proxy', 'report.json'), 'utf8')) as ReportJson;
+      expect(shape(proxied)).toEqual(shape(report));
+      expect([elsewhere.code, elsewhere.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(elsewhere.stderr.trim()).toMatch(
+        new RegExp(
+          `^conform judge: .*traffic\\.har: no entry under https://sandbox\\.example\\.com \\((\\d+) entries\\); ` +
+            `the API base URLs in it: ${target.replace(/\./g, '\\.')} \\(\\1\\): pass one with --base-url$`,
+        ),
+      );
     },
     TIMEOUT_MS,
   );
