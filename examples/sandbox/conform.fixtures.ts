@@ -660,7 +660,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a fee anchored to it (archiving is refused); removeDependants deletes the fee.
      * Back office: POST /v0/items, POST /v0/fees, DELETE /v0/fees/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredFee() {
       const a = root.for('itemWithAnchoredFee');
@@ -672,7 +672,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a live billable metric anchored to it; removeDependants archives the metric.
      * Back office: POST /v0/items, POST /v0/billableMetrics, DELETE /v0/billableMetrics/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredMetric() {
       const a = root.for('itemWithAnchoredMetric');
