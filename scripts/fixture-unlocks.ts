@@ -1,11 +1,16 @@
 /**
- * npm run fixtures:unlocks -- REPORT.json... — writes, above each fixture method of
+ * npm run fixtures:unlocks [-- REPORT.json...] — writes, above each fixture method of
  * examples/sandbox/conform.fixtures.ts (the module `billing-conform init` copies), the contract
  * rules whose scenarios asked for it ("Unlocks:"), from the reports of runs of that module
- * (report.json lists per scenario the fixtures it asked for). The first-hour packaging test
- * holds the comments equal to what its own runs of the module show.
+ * (report.json lists per scenario the fixtures it asked for): the reports given, or two runs it
+ * makes against `conform serve --documented-port`. The first-hour packaging test holds the
+ * comments equal to what its own runs of the module show.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TEMPLATE = fileURLToPath(new URL('../examples/sandbox/conform.fixtures.ts', import.meta.url));
@@ -72,12 +77,47 @@ export function withUnlocks(text: string, unlocks: Record<string, string[]>): st
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const files = process.argv.slice(2);
-  if (!files.length) {
-    console.error('usage: npm run fixtures:unlocks -- REPORT.json... (reports of runs of examples/sandbox)');
-    process.exit(2);
+/**
+ * Two runs of examples/sandbox, as the first-hour test makes them: `conform serve
+ * --documented-port` (the back office on its full port), the module strategy against the
+ * documented port. Returns the reports' paths.
+ */
+async function runTwice(): Promise<string[]> {
+  const bin = fileURLToPath(new URL('../bin/conform.js', import.meta.url));
+  const key = `sk_test_unlocks_${randomBytes(8).toString('hex')}`;
+  const out = mkdtempSync(join(tmpdir(), 'conform-unlocks-'));
+  const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--documented-port', '0'], {
+    env: { ...process.env, CONFORM_API_KEY: key },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    let text = '';
+    for await (const chunk of server.stdout) {
+      text += String(chunk);
+      if (/documented endpoints only on/.test(text)) break;
+    }
+    const adminUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+    const baseUrl = /documented endpoints only on (http:\/\/\S+)/.exec(text)?.[1];
+    if (!adminUrl || !baseUrl) throw new Error(`conform serve did not start: ${text}`);
+    const reports: string[] = [];
+    for (const n of [1, 2]) {
+      const dir = join(out, `run-${n}`);
+      const run = spawnSync(process.execPath, [bin, 'run', '--base-url', baseUrl, '--report-dir', dir, '--plain'], {
+        cwd: dirname(TEMPLATE),
+        env: { ...process.env, BILLING_API_KEY: key, CONFORM_ADMIN_URL: adminUrl, CONFORM_API_KEY: '' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      console.log(`run ${n} of examples/sandbox: exit ${run.status} (${dir})`);
+      reports.push(join(dir, 'report.json'));
+    }
+    return reports;
+  } finally {
+    server.kill('SIGTERM');
   }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const files = process.argv.length > 2 ? process.argv.slice(2) : await runTwice();
   const unlocks = unlocksFromReports(files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as ReportLike));
   writeFileSync(TEMPLATE, withUnlocks(readFileSync(TEMPLATE, 'utf8'), unlocks));
   console.log(`wrote the Unlocks comments of ${Object.keys(unlocks).length} fixture methods into ${TEMPLATE}`);

@@ -178,7 +178,7 @@ describe('a new user’s first hour, from the packed tarball', () => {
   it('the module init wrote unlocks, per fixture method, the contract rules whose scenarios asked for it in the two runs', async () => {
     expect(reports.length).toBe(2);
     const annotated = annotatedUnlocks(await readFile(join(app, 'conform.fixtures.ts'), 'utf8'));
-    expect(annotated, 'run `npm run fixtures:unlocks -- <the two report.json>` to rewrite them').toEqual(
+    expect(annotated, '`npm run fixtures:unlocks` rewrites them from two runs of the example').toEqual(
       unlocksFromReports(reports),
     );
   });
