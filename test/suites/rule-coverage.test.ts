@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { judgedPart, loadRules, parseRuleKey, partsOf } from '../../src/spec/rules.ts';
 import { checkRuleIds } from '../../src/engine/checks/index.ts';
 import { DEFAULT_SUITES_DIR } from '../../src/engine/runner/index.ts';
-import { rateLimitedEndpoints } from '../../src/engine/ratelimit/index.ts';
+import { rateLimitedEndpoints, rateLimitKeyList } from '../../src/engine/ratelimit/index.ts';
 import { loadSpec } from '../../src/spec/index.ts';
 
 /** A rule id, or one part of a rule: `RULE.ID#part-id`. */
@@ -72,7 +72,7 @@ describe('rule coverage', () => {
   test('every rule about the target in spec/rules.yaml is cited by a scenario or a check', async () => {
     const rules = await loadRules();
     const known = new Set(rules.rules.map((r) => r.id));
-    const cited = new Set<string>(checkRuleIds());
+    const cited = new Set<string>(checkRuleIds().map((k) => parseRuleKey(k).ruleId));
     for (const ids of (await suiteRuleIds()).values())
       for (const id of ids) if (known.has(parseRuleKey(id).ruleId)) cited.add(parseRuleKey(id).ruleId);
     // The rate-limits suite cites each listed endpoint's LIMIT and BUCKET rules as spec/rules.yaml names them.
@@ -107,6 +107,8 @@ describe('rule coverage', () => {
     const rules = await loadRules();
     const keys = new Set<string>(checkRuleIds());
     for (const ids of (await suiteRuleIds()).values()) for (const id of ids) keys.add(id);
+    // The rate-limit measuring judges each listed endpoint's LIMIT and BUCKET parts under the keys it computes.
+    for (const ep of await rateLimitedEndpoints(await loadSpec())) for (const k of rateLimitKeyList(ep)) keys.add(k);
     const unjudged = rules.rules
       .filter((r) => (r.kind === 'contract' || r.kind === 'reference') && partsOf(r).length > 1)
       .flatMap((r) => partsOf(r).map((p) => `${r.id}#${p.id}`))

@@ -22,7 +22,7 @@ scenario(
   'a missing bearer gets 401 without rate headers',
   async (t) => {
     const res = await t.http.get('/v0/customers', { key: null });
-    t.expectStatus('AUTH.401.SHAPE', res, 401);
+    t.expectStatus('AUTH.401.SHAPE#status-401', res, 401);
   },
 );
 

@@ -573,14 +573,14 @@ describe('auth and the check registry', () => {
 });
 
 describe('429 messages specific to the endpoint', () => {
-  test('two listed endpoints with the same 429 message fail RATE.EXCEEDED.BODY; different ones hold it', async () => {
+  test('two listed endpoints with the same 429 message fail RATE.EXCEEDED.BODY#endpoint-specific; different ones hold it', async () => {
     const tooMany = (path: string, message: string) =>
       rec('GET', path, { status: 429, got: { error: 'rate_limit_exceeded', message } });
     const same = await judge(
       [tooMany('/v0/customers', 'Too many requests'), tooMany('/v0/costs/report', 'Too many requests')],
       [consistencyUnit()],
     );
-    expect(verdicts(same).get('RATE.EXCEEDED.BODY')).toBe('failed');
+    expect(verdicts(same).get('RATE.EXCEEDED.BODY#endpoint-specific')).toBe('failed');
     const differ = await judge(
       [
         tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'),
@@ -588,7 +588,7 @@ describe('429 messages specific to the endpoint', () => {
       ],
       [consistencyUnit()],
     );
-    expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
+    expect(verdicts(differ).get('RATE.EXCEEDED.BODY#endpoint-specific')).toBe('passed');
   });
 });
 
