@@ -27,7 +27,11 @@ export function unlocksFromReports(reports: ReportLike[]): Record<string, string
     const contract = new Set(report.rules.filter((r) => r.kind === 'contract').map((r) => r.id));
     for (const s of report.scenarios)
       for (const method of s.fixtures ?? [])
-        for (const id of s.ruleIds) if (contract.has(id)) (sets[method] ??= new Set()).add(id);
+        for (const key of s.ruleIds) {
+          // A scenario may cite one part of a rule (RULE.ID#part): the rule needs the fixture all the same.
+          const id = key.split('#')[0];
+          if (contract.has(id)) (sets[method] ??= new Set()).add(id);
+        }
   }
   return Object.fromEntries(Object.entries(sets).map(([m, ids]) => [m, [...ids].sort()]));
 }

@@ -441,7 +441,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * The primary key's merchant: a throwaway key names it (created, read, revoked; once per run).
      * Back office: POST /v0/apiKeys, DELETE /v0/apiKeys/{id}
-     * Unlocks: ALERTS.UPDATE.OK, ALERTS.UPDATE.RESOURCE_REQUIRED, AUTH.ALLOWANCE.PER_MERCHANT,
+     * Unlocks: ALERTS.UPDATE.OK, ALERTS.UPDATE.RESOURCE_REQUIRED, AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT,
      *   AUTH.MERCHANT.DEFAULT, AUTH.MERCHANT.ISOLATION, ITEMS.UPDATE.APPLIED, PRICES.FEE_ID.WHEN_LINKED,
      *   PRICES.GET.BY_ID, PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
      *   PRICES.VOLUME.LAST_TIER_OPEN, PRODUCTS.CREATE.OBJECT, PRODUCTS.CREATE.REQUIRED, RATE.COSTS_REPORT.BUCKET,
@@ -660,7 +660,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a fee anchored to it (archiving is refused); removeDependants deletes the fee.
      * Back office: POST /v0/items, POST /v0/fees, DELETE /v0/fees/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredFee() {
       const a = root.for('itemWithAnchoredFee');
@@ -672,7 +672,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a live billable metric anchored to it; removeDependants archives the metric.
      * Back office: POST /v0/items, POST /v0/billableMetrics, DELETE /v0/billableMetrics/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredMetric() {
       const a = root.for('itemWithAnchoredMetric');
@@ -885,7 +885,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * A live subscription on the run's one-version plan.
      * Back office: POST /v0/customers, POST /v0/subscriptions (the plan once per run: /v0/fees, /v0/prices,
      *   /v0/plans)
-     * Unlocks: AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, RATE.FAILED_AUTH.NO_HEADERS,
+     * Unlocks: AUTH.401.SHAPE, AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, RATE.FAILED_AUTH.NO_HEADERS,
      *   SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED, SCHEDULES.OWNER.EXACTLY_ONE, VALIDATION.BOUNDS.400,
      *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400
      */
@@ -953,8 +953,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A draft invoice of its own per call, and a body adding one line to it (the payload is not shown).
      * Back office: POST /v0/customers, POST /v2/invoices
-     * Unlocks: AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS,
-     *   RATE.FAILED_AUTH.NO_HEADERS, RATE.HEADERS.PRESENT, RATE.INVOICE_LINE_ITEMS.BUCKET,
+     * Unlocks: AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.EXCEEDED.BODY,
+     *   RATE.EXCEEDED.STATUS, RATE.FAILED_AUTH.NO_HEADERS, RATE.HEADERS.PRESENT, RATE.INVOICE_LINE_ITEMS.BUCKET,
      *   RATE.INVOICE_LINE_ITEMS.LIMIT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.REMAINING.DECREMENTS,
      *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429
      */
@@ -1020,7 +1020,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A CRM provider name the sandbox knows.
      * Back office: none: a constant
-     * Unlocks: AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.CRM_ACCOUNTS.BUCKET,
+     * Unlocks: AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.CRM_ACCOUNTS.BUCKET,
      *   RATE.CRM_ACCOUNTS.LIMIT, RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS, RATE.FAILED_AUTH.NO_HEADERS,
      *   RATE.HEADERS.PRESENT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.REMAINING.DECREMENTS,
      *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429

@@ -114,7 +114,7 @@ describe('the fixtures module init writes (examples/sandbox/conform.fixtures.ts)
       ],
       scenarios: [
         { ruleIds: ['A.B.C', 'R.E.F'], fixtures: ['customer', 'wallet'] },
-        { ruleIds: ['A.B.D'], fixtures: ['customer'] },
+        { ruleIds: ['A.B.D#some-part'], fixtures: ['customer'] },
         { ruleIds: ['A.B.D'] },
       ],
     };
