@@ -184,7 +184,17 @@ class Scenario implements ScenarioContext {
 
   async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
     const fixtures = await workerFixtures(this.targetCtx, this.plainClient);
-    return fn(fixtures);
+    const asked = (this.record.fixtures ??= []);
+    return fn(
+      new Proxy(fixtures, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop) as unknown;
+          if (typeof value !== 'function') return value;
+          if (typeof prop === 'string' && prop !== 'close' && !asked.includes(prop)) asked.push(prop);
+          return (value as (...a: unknown[]) => unknown).bind(target);
+        },
+      }),
+    );
   }
 
   private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 
 const usage = `Usage: conform serve [options]
 
@@ -36,7 +37,7 @@ const serve: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     let values: Record<string, string | string[] | boolean | undefined>;
@@ -116,7 +117,7 @@ const serve: Command = {
         Promise.all([documented?.close(), server.close()]).then(
           () => resolve(0),
           (err) => {
-            console.error(`conform serve: error while stopping on ${signal}: ${(err as Error).message}`);
+            console.error(named(`conform serve: error while stopping on ${signal}: ${(err as Error).message}`));
             resolve(1);
           },
         );
