@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/keys.ts';
+import { authenticate, refusedKeyInfo } from '../auth/keys.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Db } from '../storage/db.ts';
 
@@ -15,9 +15,19 @@ export function authHook(db: Db) {
     const m = BEARER.exec(header);
     if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
     const ctx = await authenticate(db, m[1]);
-    if (!ctx) throw unauthorized('Invalid or revoked API key');
+    if (!ctx) {
+      // The log names the refused key (revoked when, or unknown): a 401 a client did not expect can be traced.
+      if (logsInfo(request)) request.log.info({ refusedKey: await refusedKeyInfo(db, m[1]) }, 'api key refused');
+      throw unauthorized('Invalid or revoked API key');
+    }
     request.auth = ctx;
   };
+}
+
+/** True when the server logs (`conform serve --log`); without a logger the lookup is skipped. */
+export function logsInfo(request: FastifyRequest): boolean {
+  const log = request.log as { isLevelEnabled?: (level: string) => boolean };
+  return typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info');
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
