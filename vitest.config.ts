@@ -13,6 +13,7 @@ const ALONE = [
   'test/engine/passive/faults.test.ts',
   'test/engine/cli-run-reference.test.ts',
   'test/engine/report-red-gate.test.ts',
+  'test/engine/honest-reasons.test.ts',
   'test/reference/platform/ratelimit.test.ts',
   'test/sandbox/sandbox-example.test.ts',
 ];

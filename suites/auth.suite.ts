@@ -7,10 +7,11 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { registerSecret } from '../src/engine/redact.ts';
+import { learnSecret } from '../src/engine/redact.ts';
 import { targetContext } from '../src/engine/context.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
 import { loadSpec } from '../src/spec/index.ts';
+import { bodyOf, requireSuccess } from './support.ts';
 
 const spec = await loadSpec();
 
@@ -55,8 +56,13 @@ function expectErrorShape(t: ScenarioContext, ruleId: string, ex: Exchange, what
 
 /** 401 in Error shape and, on the listed endpoints, no rate headers. */
 function expect401(t: ScenarioContext, ex: Exchange, what: string): void {
-  t.expectRule('AUTH.401.SHAPE', ex.status === 401, `${what} got ${ex.status ?? ex.transportError}, not 401`, ex);
-  expectErrorShape(t, 'AUTH.401.SHAPE', ex, what);
+  t.expectRule(
+    'AUTH.401.SHAPE#status-401',
+    ex.status === 401,
+    `${what} got ${ex.status ?? ex.transportError}, not 401`,
+    ex,
+  );
+  expectErrorShape(t, 'AUTH.401.SHAPE#error-body', ex, what);
   if (spec.findOperation(ex.method, ex.path.split('?')[0])?.rateLimit) {
     t.expectRule(
       'RATE.FAILED_AUTH.NO_HEADERS',
@@ -152,11 +158,13 @@ scenario(
 scenario(
   ['AUTH.403.SHAPE'],
   'a forbidden action gets 403 in the Error shape',
-  async (t) => {
+  async (t: ScenarioContext) => {
     const action = await t.fixture((f) => f.forbiddenAction());
     const ex = await t.http.request(action.method, action.path, { key: action.key, body: action.body });
-    t.expectStatus('AUTH.403.SHAPE', ex, 403);
-    expectErrorShape(t, 'AUTH.403.SHAPE', ex, `${action.method} ${action.path} with a key not allowed to`);
+    // A 401 says the fixture's key does not authenticate at all: its permissions are not shown.
+    t.precondition(ex.status !== 401, `the key of the forbidden action authenticates`, ex);
+    t.expectStatus('AUTH.403.SHAPE#status-403', ex, 403);
+    expectErrorShape(t, 'AUTH.403.SHAPE#error-body', ex, `${action.method} ${action.path} with a key not allowed to`);
     const body = ex.body as { error?: unknown } | undefined;
     if (body && body.error !== undefined) t.note(`403 error category: ${String(body.error)}`);
   },
@@ -166,18 +174,24 @@ scenario(
 scenario(
   ['AUTH.MERCHANT.DEFAULT'],
   'PATCH /v0/webhooks without merchantId acts for the merchant of the key',
-  async (t) => {
+  async (t: ScenarioContext) => {
     const { merchantId } = await t.fixture((f) => f.merchant());
     const enabled = await t.fixture((f) => f.webhooksEnabled());
-    t.expectRule(
-      'AUTH.MERCHANT.DEFAULT',
+    t.precondition(
       enabled.merchantId === merchantId,
-      `webhooks were enabled for ${enabled.merchantId}, not the key's merchant ${merchantId}`,
+      `the fixtures enabled the webhooks of the key's merchant ${merchantId} (they name ${enabled.merchantId})`,
     );
     // enabled: true is the state the fixture left: the request changes nothing.
     const ex = await t.http.patch('/v0/webhooks', { enabled: true });
-    t.expectStatus('AUTH.MERCHANT.DEFAULT', ex, 200);
-    const got = (ex.body as { merchantId?: unknown } | undefined)?.merchantId;
+    // 404 is "webhooks never enabled": a merchant other than the key's, whose webhooks are on.
+    t.expectRule(
+      'AUTH.MERCHANT.DEFAULT',
+      ex.status !== 404,
+      `PATCH /v0/webhooks without merchantId got 404 (webhooks never enabled), though the key's merchant ${merchantId} has them on`,
+      ex,
+    );
+    requireSuccess(t, ex, 'PATCH /v0/webhooks {enabled: true}');
+    const got = bodyOf(ex).merchantId;
     t.expectRule(
       'AUTH.MERCHANT.DEFAULT',
       got === merchantId,
@@ -192,9 +206,10 @@ scenario(
   ['AUTH.MERCHANT.DEFAULT'],
   'PATCH /v0/webhooks without merchantId, with a key of a merchant whose webhooks were never ' +
     'enabled, reaches that merchant (404), not another',
-  async (t) => {
+  async (t: ScenarioContext) => {
     const other = await t.fixture((f) => f.merchantWithoutWebhooks());
     const theirs = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+    t.precondition(theirs.status !== 401, `the key of merchant ${other.merchantId} authenticates`, theirs);
     t.expectRule(
       'AUTH.MERCHANT.DEFAULT',
       theirs.status === 404 || (theirs.body as { merchantId?: unknown } | undefined)?.merchantId === other.merchantId,
@@ -219,9 +234,9 @@ scenario(
     const { merchantId } = await t.fixture((f) => f.merchant());
     const created = await t.http.post('/v0/apiKeys', { name: 'conform auth suite', scope: 'read_only' });
     const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
-    registerSecret(key?.secret);
+    learnSecret(key?.secret);
     t.expectRule(
-      'AUTH.KEYS.REFERENCE',
+      'AUTH.KEYS.REFERENCE#creates',
       (created.status === 201 || created.status === 200) &&
         typeof key?.secret === 'string' &&
         typeof key?.id === 'string' &&
@@ -229,30 +244,36 @@ scenario(
       `POST /v0/apiKeys returned no read_only key with id and secret (${created.status ?? created.transportError})`,
       created,
     );
+    const { id, secret } = key as { id: string; secret: string };
     try {
-      const read = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: key!.secret });
+      const read = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: secret });
       t.expectRule(
-        'AUTH.KEYS.REFERENCE',
+        'AUTH.KEYS.REFERENCE#read-only-scope',
         read.status === 200,
         `a read_only key reading its merchant got ${read.status}`,
         read,
       );
-      const write = await t.http.patch('/v0/customers/cus_conform0', { externalId: 'conform' }, { key: key!.secret });
-      t.expectStatus('AUTH.KEYS.REFERENCE', write, 403);
+      const write = await t.http.patch('/v0/customers/cus_conform0', { externalId: 'conform' }, { key: secret });
+      t.expectStatus('AUTH.KEYS.REFERENCE#read-only-scope', write, 403);
     } finally {
-      const revoke = await t.http.delete(`/v0/apiKeys/${encodeURIComponent(key!.id!)}`);
+      const revoke = await t.http.delete(`/v0/apiKeys/${encodeURIComponent(id)}`);
       t.expectRule(
-        'AUTH.KEYS.REFERENCE',
+        'AUTH.KEYS.REFERENCE#revokes',
         revoke.status !== undefined && revoke.status < 300,
         `DELETE /v0/apiKeys/{id} got ${revoke.status}`,
         revoke,
       );
     }
     const after = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, {
-      key: key!.secret,
+      key: secret,
       unauthenticated: true,
     });
-    t.expectRule('AUTH.KEYS.REFERENCE', after.status === 401, `a revoked key got ${after.status}, not 401`, after);
+    t.expectRule(
+      'AUTH.KEYS.REFERENCE#revokes',
+      after.status === 401,
+      `a revoked key got ${after.status}, not 401`,
+      after,
+    );
   },
   { concurrent: true },
 );

@@ -54,6 +54,8 @@ interface OperationCases {
   negativesOnly?: string;
   /** Family rules a broken constraint also exercises, by `pointer kind` or `pointer`. */
   rules?: Record<string, string[]>;
+  /** Family rules a valid value on a documented edge exercises (taxRates 100 accepted...), same keys. */
+  edges?: Record<string, string[]>;
   /** Negatives the target could act on if it ignored the broken input (e.g. a refund). */
   destructiveNegatives?: boolean;
 }
@@ -71,11 +73,16 @@ const CASES: OperationCases[] = [
   {
     operationId: 'updateCustomer',
     inputs: async (t) => ({ ids: { id: (await t.fixture((f) => f.customer())).customerId } }),
-    positives: { rules: ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'CUSTOMERS.TAX_RATES.RANGE'] },
+    positives: { rules: ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#accepts-255', 'CUSTOMERS.TAX_RATES.RANGE#accepts-bounds'] },
     rules: {
-      '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH'],
-      '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE'],
-      '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE'],
+      '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#refuses-256'],
+      '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE#refuses-outside'],
+      '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE#refuses-outside'],
+    },
+    edges: {
+      '/externalId maxLength': ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#accepts-255'],
+      '/taxRates minimum': ['CUSTOMERS.TAX_RATES.RANGE#accepts-bounds'],
+      '/taxRates maximum': ['CUSTOMERS.TAX_RATES.RANGE#accepts-bounds'],
     },
   },
   {
@@ -99,12 +106,16 @@ const CASES: OperationCases[] = [
       const { walletId } = await t.fixture((f) => f.walletWithAlerts(1));
       return { ids: {}, options: { query: { pin: { '/resourceId': walletId } } } };
     },
-    positives: { rules: ['ALERTS.LIST.LIMIT_RANGE', 'ALERTS.LIST.OFFSET', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
+    positives: { rules: ['ALERTS.LIST.LIMIT_RANGE#accepts-range', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
     rules: {
       '/resourceId required': ['ALERTS.LIST.RESOURCE_ID_REQUIRED'],
-      '/limit minimum': ['ALERTS.LIST.LIMIT_RANGE'],
-      '/limit maximum': ['ALERTS.LIST.LIMIT_RANGE'],
-      '/offset minimum': ['ALERTS.LIST.OFFSET'],
+      '/limit minimum': ['ALERTS.LIST.LIMIT_RANGE#refuses-outside'],
+      '/limit maximum': ['ALERTS.LIST.LIMIT_RANGE#refuses-outside'],
+      '/offset minimum': ['ALERTS.LIST.OFFSET#refuses-negative'],
+    },
+    edges: {
+      '/limit minimum': ['ALERTS.LIST.LIMIT_RANGE#accepts-range'],
+      '/limit maximum': ['ALERTS.LIST.LIMIT_RANGE#accepts-range'],
     },
   },
   {
@@ -275,7 +286,8 @@ function edgeRules(c: OperationCases, op: GenOperation, plan: RequestPlan): stri
   for (const location of ['path', 'query', 'body'] as const) {
     for (const k of documentedConstraints(op.inputs[location], location, statedFor(op.operationId, location))) {
       const v = valueAt(values[location], k.pointer);
-      if (v !== undefined && edgeValidValues(k).includes(v)) out.push(...rulesFor(c, k.pointer, k.kind).slice(1));
+      if (v !== undefined && edgeValidValues(k).includes(v))
+        out.push(...(c.edges?.[`${k.pointer} ${k.kind}`] ?? []), ...(c.edges?.[k.pointer] ?? []));
     }
   }
   return out;

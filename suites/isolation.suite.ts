@@ -5,21 +5,23 @@
  * documented operation that names a resource by id (in its path, its query or its body) at
  * a resource of the primary merchant: each is refused with 403 or 404 (any 4xx where the
  * document gives no status), and a refused write leaves the resource as it was.
- * One scenario per operation, so a missing fixture leaves only that operation unjudged.
+ * One scenario per operation, each judging the part of AUTH.MERCHANT.ISOLATION about the
+ * kind of resource it names: a scenario that cannot run leaves its part, and the rule, not
+ * judged. A refusal says something about isolation only from a key that works: the other
+ * merchant's key first reads its own merchant, and a read is first sent with the owner's key.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Fixtures } from '../src/engine/fixtures/types.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { is2xx, type Json } from './support.ts';
+import { bodyOf, enc, is2xx, type Json } from './support.ts';
 
-const RULE = 'AUTH.MERCHANT.ISOLATION';
-const enc = encodeURIComponent;
+const CHANGES_NOTHING = 'AUTH.MERCHANT.ISOLATION#changes-nothing';
 
 interface Foreign {
   method: string;
   path: string;
   body?: unknown;
-  /** After the refusal, reads the resource with the primary key: a problem when the write took effect. */
+  /** After the refusal, reads the resource with the primary key: a problem when the write took effect (a precondition: the read). */
   unchanged?: (t: ScenarioContext) => Promise<string | undefined>;
   /** A 200 that leaks nothing of the primary merchant also passes (a filtered list). */
   emptyListPasses?: (body: unknown) => boolean;
@@ -29,14 +31,18 @@ interface Foreign {
 
 interface Case {
   operationId: string;
+  /** The part of AUTH.MERCHANT.ISOLATION it judges: the kind of resource the request names. */
+  part: string;
+  /** Its refusal is read back (CHANGES_NOTHING). */
+  readsBack?: true;
   /** Builds the request from the primary merchant's fixtures. */
   build(f: Fixtures, tag: string): Promise<Foreign>;
   /** The target could act on the resource if it let the request through (a delete, a refund). */
   destructive?: boolean;
   /**
    * The document does not say which status refuses it: any 4xx but 429 is a refusal. The
-   * primary key sends it first and must be accepted (2xx), so the foreign key's refusal is
-   * about the merchant, not the request.
+   * primary key sends it first and must be accepted (2xx), as it does every read, so the
+   * foreign key's refusal is about the merchant, not the request.
    */
   anyRefusal?: boolean;
 }
@@ -46,13 +52,24 @@ const refusedAny = (ex: Exchange) =>
   ex.status !== undefined && ex.status >= 400 && ex.status < 500 && ex.status !== 429;
 const DAY_MS = 86_400_000;
 
+/** Reads a resource with its owner's key after a refused delete: gone is the problem; any other failure a precondition. */
+async function stillThere(t: ScenarioContext, path: string, what: string): Promise<string | undefined> {
+  const read = await t.http.get(path);
+  if (read.status === 404) return `${what} is gone after the refused delete`;
+  t.precondition(is2xx(read), `${what} reads back with its owner's key`, read);
+  return undefined;
+}
+
 const CASES: Case[] = [
   {
     operationId: 'getCustomer',
+    part: 'AUTH.MERCHANT.ISOLATION#customer',
     build: async (f) => ({ method: 'GET', path: `/v0/customers/${enc((await f.customer()).customerId)}` }),
   },
   {
     operationId: 'updateCustomer',
+    part: 'AUTH.MERCHANT.ISOLATION#customer',
+    readsBack: true,
     build: async (f, tag) => {
       const { customerId } = await f.customer();
       const path = `/v0/customers/${enc(customerId)}`;
@@ -60,9 +77,10 @@ const CASES: Case[] = [
         method: 'PATCH',
         path,
         body: { externalId: tag },
-        unchanged: async (t) => {
+        unchanged: async (t: ScenarioContext) => {
           const read = await t.http.get(path);
-          return (read.body as Json | undefined)?.externalId === tag
+          t.precondition(is2xx(read), "the customer reads back with its owner's key", read);
+          return bodyOf(read).externalId === tag
             ? `the customer read back holds the foreign key's externalId ${tag}`
             : undefined;
         },
@@ -71,11 +89,17 @@ const CASES: Case[] = [
   },
   {
     operationId: 'deleteCustomer',
+    part: 'AUTH.MERCHANT.ISOLATION#customer',
+    readsBack: true,
     destructive: true,
-    build: async (f) => ({ method: 'DELETE', path: `/v0/customers/${enc((await f.customer()).customerId)}` }),
+    build: async (f) => {
+      const path = `/v0/customers/${enc((await f.customer()).customerId)}`;
+      return { method: 'DELETE', path, unchanged: (t) => stillThere(t, path, 'the customer') };
+    },
   },
   {
     operationId: 'listScheduleIntervals',
+    part: 'AUTH.MERCHANT.ISOLATION#billing-schedule',
     build: async (f) => ({
       method: 'GET',
       path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}/intervals`,
@@ -83,14 +107,22 @@ const CASES: Case[] = [
   },
   {
     operationId: 'deleteBillingSchedule',
+    part: 'AUTH.MERCHANT.ISOLATION#billing-schedule',
+    readsBack: true,
     destructive: true,
-    build: async (f) => ({
-      method: 'DELETE',
-      path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}`,
-    }),
+    build: async (f) => {
+      const id = enc((await f.scheduleWithIntervals(1)).scheduleId);
+      return {
+        method: 'DELETE',
+        path: `/v0/billingSchedules/${id}`,
+        unchanged: (t) => stillThere(t, `/v0/billingSchedules/${id}/intervals`, 'the billing schedule'),
+      };
+    },
   },
   {
     operationId: 'updateItem',
+    part: 'AUTH.MERCHANT.ISOLATION#item',
+    readsBack: true,
     build: async (f, tag) => {
       const { itemId } = await f.item();
       return {
@@ -106,6 +138,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'updateSourceRule',
+    part: 'AUTH.MERCHANT.ISOLATION#source-rule',
     build: async (f, tag) => ({
       method: 'PATCH',
       path: `/v0/sourceRules/${enc((await f.sourceRule()).ruleId)}`,
@@ -114,6 +147,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'createInvoiceRefund',
+    part: 'AUTH.MERCHANT.ISOLATION#invoice',
     destructive: true,
     build: async (f) => ({
       method: 'POST',
@@ -123,6 +157,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'createBillingSchedule',
+    part: 'AUTH.MERCHANT.ISOLATION#order',
     anyRefusal: true,
     build: async (f) => {
       const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
@@ -140,10 +175,12 @@ const CASES: Case[] = [
   },
   {
     operationId: 'getMerchant',
+    part: 'AUTH.MERCHANT.ISOLATION#merchant',
     build: async (f) => ({ method: 'GET', path: `/v0/merchants/${enc((await f.merchant()).merchantId)}` }),
   },
   {
     operationId: 'createProduct',
+    part: 'AUTH.MERCHANT.ISOLATION#product-owner',
     build: async (f, tag) => ({
       method: 'POST',
       path: '/v0/products',
@@ -156,19 +193,23 @@ const CASES: Case[] = [
   },
   {
     operationId: 'getPrice',
+    part: 'AUTH.MERCHANT.ISOLATION#price',
     build: async (f) => ({ method: 'GET', path: `/v0/prices/${enc((await f.prices()).standard)}` }),
   },
   {
     operationId: 'deleteFee',
+    part: 'AUTH.MERCHANT.ISOLATION#fee',
     destructive: true,
     build: async (f) => ({ method: 'DELETE', path: `/v0/fees/${enc((await f.feeWithoutPrices()).feeId)}` }),
   },
   {
     operationId: 'getPayment',
+    part: 'AUTH.MERCHANT.ISOLATION#payment',
     build: async (f) => ({ method: 'GET', path: `/v0/payments/${enc((await f.payment()).paymentId)}` }),
   },
   {
     operationId: 'listAlerts',
+    part: 'AUTH.MERCHANT.ISOLATION#alert',
     build: async (f) => {
       const { walletId, alertIds } = await f.walletWithAlerts(1);
       return {
@@ -182,6 +223,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'updateAlert',
+    part: 'AUTH.MERCHANT.ISOLATION#alert',
     build: async (f) => ({
       method: 'PATCH',
       path: `/v0/alerts/${enc((await f.walletWithAlerts(1)).alertIds[0])}?resource=wallet`,
@@ -190,6 +232,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'updateAutoTopupConfig',
+    part: 'AUTH.MERCHANT.ISOLATION#wallet',
     build: async (f) => ({
       method: 'PATCH',
       path: `/v0/wallets/${enc((await f.wallet()).walletId)}/autoTopupConfig`,
@@ -198,6 +241,8 @@ const CASES: Case[] = [
   },
   {
     operationId: 'migrateSubscriptionVersion',
+    part: 'AUTH.MERCHANT.ISOLATION#subscription',
+    readsBack: true,
     build: async (f) => {
       const m = await f.migration('floating');
       const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0] ?? m.currentVersionNumber;
@@ -216,6 +261,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'updateSubscription',
+    part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'PATCH',
       path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}`,
@@ -224,6 +270,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'createReconciliation',
+    part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'POST',
       path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/reconciliations`,
@@ -232,6 +279,7 @@ const CASES: Case[] = [
   },
   {
     operationId: 'createPortalSession',
+    part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'POST',
       path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/portal`,
@@ -242,22 +290,25 @@ const CASES: Case[] = [
 
 for (const c of CASES) {
   scenario(
-    [RULE],
+    c.readsBack ? [c.part, CHANGES_NOTHING] : [c.part],
     `${c.operationId} with a key of another merchant, at the primary merchant's resource, is ` +
       `refused ${c.anyRefusal ? '(any 4xx)' : 'with 403 or 404'}`,
-    async (t) => {
+    async (t: ScenarioContext) => {
       const other = await t.fixture((f) => f.unmanagedMerchant());
+      // A key that does not work is refused everywhere: that says nothing about isolation.
+      const self = await t.http.get(`/v0/merchants/${enc(other.merchantId)}`, { key: other.key });
+      t.precondition(is2xx(self), `the other merchant's key reads its own merchant ${other.merchantId}`, self);
       const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
       const req = await t.fixture((f) => c.build(f, tag));
-      if (c.anyRefusal) {
+      if (c.anyRefusal || req.method === 'GET') {
         const own = await t.http.request(req.method, req.path, { body: req.body });
         if (is2xx(own)) await req.discard?.(t, own.body);
-        else
-          t.notJudged(
-            `${req.method} ${req.path} with the primary merchant's own key ` +
-              `answered ${own.status ?? own.transportError}, not 2xx: a refusal of the foreign key would say ` +
-              `nothing about isolation`,
-          );
+        t.precondition(
+          is2xx(own),
+          `${req.method} ${req.path.split('?')[0]} with the primary merchant's own key succeeds ` +
+            `(else a refusal of the other key would say nothing about isolation)`,
+          own,
+        );
       }
       const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
       if (is2xx(ex)) await req.discard?.(t, ex.body);
@@ -268,7 +319,7 @@ for (const c of CASES) {
       const refused = c.anyRefusal ? refusedAny(ex) : refusedStatus(ex);
       const leaked = !refused && !(ex.status === 200 && req.emptyListPasses?.(ex.body));
       t.softExpectRule(
-        RULE,
+        c.part,
         !leaked,
         `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} ` +
           `got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`,
@@ -276,7 +327,7 @@ for (const c of CASES) {
       );
       if (req.unchanged) {
         const problem = await t.fixture(() => req.unchanged!(t));
-        t.softExpectRule(RULE, problem === undefined, problem ?? 'the refused write changed nothing', ex);
+        t.softExpectRule(CHANGES_NOTHING, problem === undefined, problem ?? 'the refused write changed nothing', ex);
       }
     },
     { concurrent: true, destructive: c.destructive },

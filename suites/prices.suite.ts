@@ -4,7 +4,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { concurrent, bodyOf, expectValidAccepted, enc, type Json } from './support.ts';
+import { concurrent, bodyOf, notRefused, enc, type Json } from './support.ts';
 
 const ORG = /^org_[a-zA-Z0-9]+$/;
 const FEE = /^fee_[a-zA-Z0-9]+$/;
@@ -12,16 +12,17 @@ const PRICE_MODELS = ['standard', 'dynamic', 'volume', 'percentage'];
 
 async function readPrice(t: ScenarioContext, id: string): Promise<{ ex: Exchange; p: Json }> {
   const ex = await t.http.get(`/v0/prices/${enc(id)}`);
-  expectValidAccepted(t, 'PRICES.GET.BY_ID', ex, `GET /v0/prices/${id}`);
+  notRefused(t, ex);
+  t.expectStatus('PRICES.GET.BY_ID#answers-resource', ex, 200);
   const p = bodyOf(ex);
   t.expectRule(
-    'PRICES.GET.BY_ID',
+    'PRICES.GET.BY_ID#answers-resource',
     p.id === id && p.object === 'price',
     `the price read is ${id} (got ${JSON.stringify(p.id)}, object ${JSON.stringify(p.object)})`,
     ex,
   );
   t.expectRule(
-    'PRICES.MODEL.ENUM',
+    'PRICES.MODEL.ENUM#enum',
     PRICE_MODELS.includes(p.model),
     `model is one of ${PRICE_MODELS.join(', ')} (got ${JSON.stringify(p.model)})`,
     ex,
@@ -74,7 +75,7 @@ scenario(
     const { merchantId } = await t.fixture((f) => f.merchant());
     const { ex, p } = await readPrice(t, standard);
     t.expectRule(
-      'PRICES.MODEL.ENUM',
+      'PRICES.MODEL.ENUM#enum',
       p.model === 'standard',
       `the standard price reads as standard (got ${JSON.stringify(p.model)})`,
       ex,
@@ -83,7 +84,7 @@ scenario(
     const unitPrice = p.properties?.unitPrice;
     if (unitPrice !== undefined)
       t.expectRule(
-        'PRICES.GET.BY_ID',
+        'PRICES.GET.BY_ID#answers-resource',
         typeof unitPrice === 'string',
         `properties.unitPrice is a string (got ${JSON.stringify(unitPrice)})`,
         ex,
@@ -100,7 +101,7 @@ scenario(
     const { merchantId } = await t.fixture((f) => f.merchant());
     const { ex, p } = await readPrice(t, volume);
     t.expectRule(
-      'PRICES.MODEL.ENUM',
+      'PRICES.MODEL.ENUM#enum',
       p.model === 'volume',
       `the volume price reads as volume (got ${JSON.stringify(p.model)})`,
       ex,
@@ -139,8 +140,15 @@ scenario(
   async (t) => {
     const { legacy } = await t.fixture((f) => f.prices());
     const models = new Set<string>();
+    if (!legacy.length) t.notJudged('the target offers no legacy price to read', 'fixture');
     for (const id of legacy) {
-      const { p } = await readPrice(t, id);
+      const { ex, p } = await readPrice(t, id);
+      t.expectRule(
+        'PRICES.MODEL.ENUM#legacy-readable',
+        p.model === 'dynamic' || p.model === 'percentage',
+        `the legacy price ${id} reads back with its legacy model (got ${JSON.stringify(p.model)})`,
+        ex,
+      );
       models.add(p.model);
     }
     t.note(`legacy prices read: ${legacy.length}, models ${[...models].join(', ')}`);
@@ -153,9 +161,9 @@ scenario(
   'an unknown price gets 404; an id breaking ^price_ gets 400 or 404',
   async (t) => {
     const unknown = await t.http.get('/v0/prices/price_conform0unknown0price');
-    t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', unknown, 404);
+    t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'PRICES.GET.BY_ID#unknown-404'], unknown, 404);
     t.expectRule(
-      'PRICES.GET.BY_ID',
+      'PRICES.GET.BY_ID#unknown-404',
       typeof bodyOf(unknown).message === 'string',
       'the 404 body is an Error with a message',
       unknown,

@@ -3,7 +3,7 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { concurrent, isDateTime, expectValidAccepted, uniqueTag, same, type Json } from './support.ts';
+import { concurrent, isDateTime, requireAccepted, uniqueTag, same, type Json } from './support.ts';
 
 scenario(
   ['PRODUCTS.CREATE.OBJECT', 'VALIDATION.VALID_REQUEST.NOT_400'],
@@ -17,12 +17,7 @@ scenario(
       metadata: { conform: 'catalog', tier: 'gold' },
     };
     const res = await t.http.post('/v0/products', sent);
-    const p = expectValidAccepted(
-      t,
-      'PRODUCTS.CREATE.OBJECT',
-      res,
-      'POST /v0/products with name, description, merchantId and metadata',
-    );
+    const p = requireAccepted(t, res, 'POST /v0/products with name, description, merchantId and metadata');
     t.expectRule(
       'PRODUCTS.CREATE.OBJECT',
       typeof p.id === 'string' && p.object === 'product',

@@ -4,12 +4,12 @@
  * subscription transitions of STATE. Every scenario builds its own subscription.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import type { MigrationConflictKind } from '../src/engine/fixtures/types.ts';
 import {
   accepted,
   checkBilledFrom,
   checkShape,
   checkVersioned,
+  CONFLICTS,
   crossBoundary,
   judgeConflict,
   migrate,
@@ -82,31 +82,6 @@ scenario(
 
 // --------------------------------------------------------------------------- 409
 
-const CONFLICTS: Array<[MigrationConflictKind, string, string]> = [
-  ['notLive', 'MIGRATION.409.NOT_LIVE', 'a subscription that is not live'],
-  ['endsBeforeBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending at or before the boundary'],
-  ['endsAtBoundary', 'MIGRATION.409.ENDS_BEFORE_BOUNDARY', 'a subscription ending exactly at the boundary'],
-  [
-    'overrideRateMeaning',
-    'MIGRATION.409.OVERRIDE_RATE',
-    'a kept override whose rate would mean something else on the new price',
-  ],
-  [
-    'overridePricingUnitChange',
-    'MIGRATION.409.OVERRIDE_RATE',
-    'a kept override whose new price draws down a credit pool instead of currency',
-  ],
-  [
-    'overrideUnitBasisChange',
-    'MIGRATION.409.OVERRIDE_RATE',
-    'a kept override whose new price reads the rate as a proportion, not an amount per unit',
-  ],
-  ['featureChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose reset period changes'],
-  ['featureMetricChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose metric changes'],
-  ['featurePricingUnitChange', 'MIGRATION.409.FEATURE_CHANGE', 'a feature whose pricing unit changes'],
-  ['priceCoveredByInterval', 'MIGRATION.409.INTERVAL_COVERED', 'a new price a continuing interval already covers'],
-];
-
 for (const [kind, rule, what] of CONFLICTS) {
   scenario(
     [rule, 'MIGRATION.409.CODE_VALUES'],
@@ -135,17 +110,19 @@ scenario(
     const before = await readIfAvailable(t, m.subscriptionId);
     if (before) checkVersioned(t, before, 'the subscription before migrating');
     const res = await migrate(t, m.subscriptionId, target);
-    checkShape(t, res, m.subscriptionId);
-    const { subscription, migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', res);
+    // A valid migration refused does not leave the subscription pinned.
+    const answer = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE#pins', res);
+    checkShape(t, res, m.subscriptionId, answer);
+    const { subscription, migration } = answer;
     checkVersioned(t, subscription, 'the migrated subscription', res);
     t.softExpectRule(
-      'MIGRATION.RESPONSE.VERSION_NUMBERS',
+      'MIGRATION.RESPONSE.VERSION_NUMBERS#from-in-use',
       migration.fromVersionNumber === m.currentVersionNumber,
       `fromVersionNumber is the version in use, ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
       res,
     );
     t.softExpectRule(
-      'MIGRATION.RESPONSE.VERSION_NUMBERS',
+      'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
       migration.toVersionNumber === target,
       `toVersionNumber is the requested ${target} (got ${JSON.stringify(migration.toVersionNumber)})`,
       res,
@@ -162,20 +139,20 @@ scenario(
       `the answer's subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
       res,
     );
+    const atPeriodEnd = sameInstant(migration.effectiveAt, m.currentPeriodEnd);
+    const effective =
+      `effectiveAt is the end of the current billing period, ${m.currentPeriodEnd} ` +
+      `(got ${JSON.stringify(migration.effectiveAt)})`;
+    t.softExpectRule('MIGRATION.EFFECT.PERIOD_END#effective-at-boundary', atPeriodEnd, effective, res);
     t.softExpectRule(
-      'MIGRATION.EFFECT.PERIOD_END',
-      sameInstant(migration.effectiveAt, m.currentPeriodEnd),
-      `effectiveAt is the end of the current billing period, ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`,
+      'STATE.SUBSCRIPTION.MIGRATE#pins',
+      subscription.versionPolicy === 'pinned',
+      `the accepted migration leaves the subscription pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
       res,
     );
-    t.softExpectRule(
-      'STATE.SUBSCRIPTION.MIGRATE',
-      subscription.versionPolicy === 'pinned' && sameInstant(migration.effectiveAt, m.currentPeriodEnd),
-      'the accepted migration leaves the subscription pinned, effective at the period end',
-      res,
-    );
+    t.softExpectRule('STATE.SUBSCRIPTION.MIGRATE#at-period-end', atPeriodEnd, effective, res);
     // The answer shows the pin and the effective date; a read, where there is one, shows them held.
-    const after = await readIfAvailable(t, m.subscriptionId);
+    const after = await readIfAvailable(t, m.subscriptionId, ['MIGRATION.EFFECT.PERIOD_END#current-period-unchanged']);
     if (!after) return;
     t.softExpectRule(
       'MIGRATION.EFFECT.PINS',
@@ -184,7 +161,7 @@ scenario(
     );
     // The current period bills as before: until the boundary the subscription is on the version in use.
     t.softExpectRule(
-      'MIGRATION.EFFECT.PERIOD_END',
+      'MIGRATION.EFFECT.PERIOD_END#current-period-unchanged',
       after.versionNumber === m.currentVersionNumber,
       `before the boundary the subscription stays on version ${m.currentVersionNumber} (reads ${after.versionNumber})`,
     );
@@ -205,41 +182,41 @@ scenario(
     if (first === undefined || second === undefined)
       t.notJudged('the migration fixture needs an older and a newer published version', 'fixture');
     const one = await migrate(t, m.subscriptionId, first);
-    const a = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', one).migration;
+    const a = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER#newer', one).migration;
     t.softExpectRule(
-      'MIGRATION.TARGET.OLDER_OR_NEWER',
+      'MIGRATION.TARGET.OLDER_OR_NEWER#newer',
       a.changed === true && a.toVersionNumber === first,
       `the newer version ${first} is a real move (changed ${JSON.stringify(a.changed)}, to ${JSON.stringify(a.toVersionNumber)})`,
       one,
     );
     const res = await migrate(t, m.subscriptionId, second);
-    const { migration } = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER', res);
+    const { migration } = accepted(t, 'MIGRATION.TARGET.OLDER_OR_NEWER#older', res);
     t.softExpectRule(
-      'MIGRATION.TARGET.OLDER_OR_NEWER',
+      'MIGRATION.TARGET.OLDER_OR_NEWER#older',
       migration.changed === true && migration.toVersionNumber === second,
       `the older version ${second} is a real move (changed ${JSON.stringify(migration.changed)}, ` +
         `to ${JSON.stringify(migration.toVersionNumber)})`,
       res,
     );
     t.softExpectRule(
-      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#replaces-pending',
       migration.fromVersionNumber === m.currentVersionNumber,
       `the first migration did not take effect before the boundary: from is ` +
         `still ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
       res,
     );
     t.softExpectRule(
-      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#replaces-pending',
       migration.toVersionNumber === second && sameInstant(migration.effectiveAt, m.currentPeriodEnd),
       `the second answer moves to ${second} at ${m.currentPeriodEnd} (got ${migration.toVersionNumber} at ${migration.effectiveAt})`,
       res,
     );
     const billed = await crossBoundary(t, m.subscriptionId);
-    checkBilledFrom(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST', m, second, billed);
+    checkBilledFrom(t, 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#second-takes-effect', m, second, billed);
     checkBilledFrom(t, 'MIGRATION.EFFECT.BILLS_TARGET', m, second, billed);
     const after = await t.fixture((f) => f.readSubscription(m.subscriptionId));
     t.softExpectRule(
-      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST',
+      'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#second-takes-effect',
       after.versionNumber === second,
       `after the boundary the subscription is on version ${second}, not ${first} (reads ${after.versionNumber})`,
     );
@@ -261,10 +238,10 @@ scenario(
     const m = await migrationFixture(t, 'pinned');
     const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
-    // Accepting the migration is the transition's rule; what the next period bills is this scenario's, judged past the boundary.
-    const { migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
+    // Accepting the migration is the transition's rule (judged above); here a precondition of what the next period bills.
+    const { migration } = accepted(t, undefined, await migrate(t, m.subscriptionId, target));
     t.softExpectRule(
-      'MIGRATION.EFFECT.PERIOD_END',
+      'MIGRATION.EFFECT.PERIOD_END#effective-at-boundary',
       sameInstant(migration.effectiveAt, m.currentPeriodEnd),
       `effectiveAt is ${m.currentPeriodEnd} (got ${JSON.stringify(migration.effectiveAt)})`,
     );
@@ -350,38 +327,48 @@ scenario(
     const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
     // A floating subscription is on the plan's default version: the fixture's current one. Only a read shows the policy.
-    const start = await readIfAvailable(t, m.subscriptionId, ['SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT']);
+    const start = await readIfAvailable(t, m.subscriptionId, [
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#on-default',
+    ]);
     if (start)
       t.softExpectRule(
-        'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+        'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#on-default',
         start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber,
         `a floating subscription is on the default version ${m.currentVersionNumber} ` +
           `(reads ${start.versionPolicy} on ${start.versionNumber})`,
       );
-    accepted(t, 'STATE.SUBSCRIPTION.MIGRATE', await migrate(t, m.subscriptionId, target));
+    accepted(t, undefined, await migrate(t, m.subscriptionId, target));
     await patchFloating(t, m.subscriptionId);
     // The PATCH answer is not shown: that the subscription is floating again shows only in a read.
     const after = await readIfAvailable(t, m.subscriptionId, [
-      'STATE.SUBSCRIPTION.FLOATING',
-      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
+      'STATE.SUBSCRIPTION.FLOATING#becomes-floating',
+      'STATE.SUBSCRIPTION.FLOATING#follows-default',
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#refloated-follows',
     ]);
     if (!after) return;
     checkVersioned(t, after, 'the subscription read after PATCH');
     t.softExpectRule(
-      'STATE.SUBSCRIPTION.FLOATING',
+      'STATE.SUBSCRIPTION.FLOATING#becomes-floating',
       after.versionPolicy === 'floating',
       `the subscription reads floating (got ${JSON.stringify(after.versionPolicy)})`,
     );
-    t.softExpectRule(
-      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT',
-      after.versionNumber === m.currentVersionNumber,
-      `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`,
-    );
+    const onDefault = `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`;
+    for (const key of [
+      'STATE.SUBSCRIPTION.FLOATING#follows-default',
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#refloated-follows',
+    ])
+      t.softExpectRule(key, after.versionNumber === m.currentVersionNumber, onDefault);
     const billed = await crossBoundary(t, m.subscriptionId);
-    checkBilledFrom(t, 'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT', m, m.currentVersionNumber, billed);
+    checkBilledFrom(
+      t,
+      'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#refloated-follows',
+      m,
+      m.currentVersionNumber,
+      billed,
+    );
     const later = await t.fixture((f) => f.readSubscription(m.subscriptionId));
     t.softExpectRule(
-      'STATE.SUBSCRIPTION.FLOATING',
+      'STATE.SUBSCRIPTION.FLOATING#follows-default',
       later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber,
       `after the boundary the subscription is still floating on the ` +
         `default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen ` +

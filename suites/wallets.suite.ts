@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { scenario } from '../src/engine/scenario.ts';
-import { concurrent, keepsUnsent, DECIMAL, expectValidAccepted, enc } from './support.ts';
+import { concurrent, keepsUnsent, DECIMAL, requireAccepted, enc } from './support.ts';
 
 scenario(
   ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'],
@@ -24,7 +24,7 @@ scenario(
       `limit.period day is accepted (got ${res.status ?? res.transportError})`,
       res,
     );
-    const c = expectValidAccepted(t, 'WALLETS.AUTO_TOPUP.SHAPE', res, 'PATCH autoTopupConfig with limit.period day');
+    const c = requireAccepted(t, res, 'PATCH autoTopupConfig with limit.period day');
     t.expectRule(
       'WALLETS.AUTO_TOPUP.SHAPE',
       c.object === 'autoTopupConfig',

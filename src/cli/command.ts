@@ -17,6 +17,20 @@ export class CliError extends Error {
   }
 }
 
+let keyWarned = false;
+
+/**
+ * `--api-key` was given: says once per process, on stderr, that the process list shows a
+ * command line to every user of the machine, and where the key goes instead.
+ */
+export function warnKeyOnCommandLine(instead = 'CONFORM_API_KEY (or the variable apiKeyEnv names)'): void {
+  if (keyWarned) return;
+  keyWarned = true;
+  process.stderr.write(
+    `warning: --api-key shows the key to every user of this machine in the process list; set ${instead} instead\n`,
+  );
+}
+
 /** True when argv asks for help. */
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');

@@ -5,6 +5,7 @@ import { CliError } from './command.ts';
 import { PACKAGE_ROOT } from '../engine/runner/index.ts';
 import { paint, type OutputStyle } from '../engine/runner/progress.ts';
 import { writeReports, type Report } from '../engine/reporters/index.ts';
+import { summaryLines } from './commands/run-summary.ts';
 import type { RuleIndex } from '../spec/rules.ts';
 import type { PassiveOutcome } from '../engine/passive/judge.ts';
 import {
@@ -125,11 +126,8 @@ export async function finishPassive(f: Finish): Promise<{ exitCode: number; repo
     ? `, ${o.unjudgedExchanges} on operations the document does not show (not judged)`
     : '';
   style.write(`${o.exchanges} exchanges from ${o.clients.length} client(s)${unjudged}`);
-  const failed = v.serverFailed.length + v.clientFailed.length;
-  style.write(
-    `judged ${v.judged} of ${report.rules.length} rules from the traffic: ` +
-      `${v.judged - failed} passed, ${failed} failed; the rest no exchange touched`,
-  );
+  // The same verdict, headline and order as every report and as conform run.
+  for (const line of summaryLines(style, report)) style.write(line);
   if (v.exitCode === 3)
     style.write(
       paint(
@@ -151,7 +149,6 @@ export async function finishPassive(f: Finish): Promise<{ exitCode: number; repo
       paint(style, 'red', `client rules failed: ${v.clientFailed.join(', ')} (clients ${clients.join(', ')})`),
     );
   }
-  for (const e of report.errors.slice(0, 5)) style.write(`error: ${e.message.split('\n')[0]}`);
   style.write(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
   style.write(`exit ${v.exitCode} (--fail-on ${f.failOn})`);
   return { exitCode: v.exitCode, report, dir };

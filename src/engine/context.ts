@@ -27,7 +27,12 @@ export interface TargetContext {
   /** Whether destructive scenarios (deletes, refunds) may run. */
   destructive: boolean;
   fixtures: { strategy: FixtureStrategyName; file?: string; module?: string; reason: string };
+  /** One request to the target, in milliseconds. */
   timeoutMs: number;
+  /** One scenario, in milliseconds (default 180 s): past it, its rules are not judged (target too slow). */
+  scenarioTimeoutMs?: number;
+  /** When the whole run must end (epoch milliseconds; none: unbounded): scenarios past it are not judged. */
+  runDeadline?: number;
 }
 
 declare module 'vitest' {
@@ -43,9 +48,14 @@ export function targetContext(): TargetContext {
   if (cached) return cached;
   const t = inject('conformTarget');
   if (!t) throw new Error('no conform target was provided: suites run through `conform run`, not plain vitest');
-  registerSecret(t.apiKey.value, t.apiKey.label);
-  if (t.secondKey) registerSecret(t.secondKey.value, t.secondKey.label);
-  if (t.otherMerchantKey) registerSecret(t.otherMerchantKey.value, t.otherMerchantKey.label);
+  registerSecret(
+    t.apiKey.value,
+    t.apiKey.label,
+    `the API key of the run${t.apiKey.from ? `, read from ${t.apiKey.from}` : ''}`,
+  );
+  if (t.secondKey) registerSecret(t.secondKey.value, t.secondKey.label, 'a second key of the merchant (secondKeyEnv)');
+  if (t.otherMerchantKey)
+    registerSecret(t.otherMerchantKey.value, t.otherMerchantKey.label, "another merchant's key (otherMerchantKeyEnv)");
   cached = t;
   return t;
 }
@@ -99,8 +109,16 @@ async function createWorkerFixtures(target: TargetContext, http: HttpClient): Pr
   return mod.createFixtures(target, http);
 }
 
-export async function closeWorkerFixtures(): Promise<void> {
+/**
+ * Releases what the worker's fixtures created, within `limitMs`: a target too slow to answer
+ * the cleanup in time leaves it undone, never stalls or breaks the run.
+ */
+export async function closeWorkerFixtures(limitMs = 60_000): Promise<void> {
   const p = fixturesPromise;
   fixturesPromise = undefined;
-  if (p) await (await p.catch(() => undefined))?.close().catch(() => undefined);
+  if (!p) return;
+  const close = (async () => (await p.catch(() => undefined))?.close().catch(() => undefined))();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([close, new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+  clearTimeout(timer);
 }

@@ -65,12 +65,23 @@ export interface ScenarioContext {
   readonly target: TargetInfo;
   /** Resolves a fixture; a FixtureUnavailable ends the scenario, its unjudged rules not judged (category fixture or credential). */
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
-  /** Judges `ruleId` on `condition`; when it is false, records a finding and stops the scenario. */
+  /**
+   * Judges `ruleId` on `condition`; when it is false, records a finding and stops the scenario.
+   * For a rule of several parts, `ruleId` names the part judged: `RULE.ID#part`.
+   */
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
   /** Like expectRule, but a false condition does not stop the scenario (as vitest's expect.soft): returns the condition. */
   softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
   /** expectRule on the status code (one value or a list); with several rule ids, a wrong status fails each of them. */
   expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void;
+  /**
+   * What must hold before the scenario can judge anything more (a setup request succeeding, a
+   * field being exposed). It judges nothing: when it does not hold, the scenario ends and every
+   * part it cites that it has not judged yet is not judged, with `what` and the answer as the
+   * reason. The checks on that answer still judge it (a status the document does not give, a
+   * body off its schema fail their own rules).
+   */
+  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition;
   /** Turns off the client's automatic 429 retry for the rest of this scenario. */
   rateLimitScenario(): void;
   /**

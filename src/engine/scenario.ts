@@ -1,28 +1,31 @@
 /**
  * The scenario API the suites in suites/ are written with.
  *
- *   scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
+ *   scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a customer reads back by id', async (t) => {
  *     const { customerId } = await t.fixture((f) => f.customer());
  *     const res = await t.http.get(`/v0/customers/${customerId}`);
- *     t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
- *     t.expectRule('CUSTOMERS.GET.BY_ID', (res.body as any)?.id === customerId, 'the customer read is the one asked for', res);
+ *     t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
+ *     t.expectRule('CUSTOMERS.GET.BY_ID#answers-resource', (res.body as any)?.id === customerId, 'the one asked for', res);
  *   });
  *
  * Every exchange runs the check registry; any finding fails the scenario and cites its
  * rules. A rule is judged only by a condition that could have failed (a check on an
- * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing. A scenario that
+ * exchange, expectRule, softExpectRule, expectStatus): citing it judges nothing, and a rule of
+ * several parts (spec/rules.yaml) is judged one part at a time, `RULE.ID#part`. What must hold
+ * before anything can be judged is a `t.precondition`, which judges nothing. A scenario that
  * cannot judge what it cites ends with `t.notJudged(reason, category)`; a missing fixture or
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { afterAll, expect, test, type TestContext } from 'vitest';
-import { loadRules, loadSpec } from '../spec/index.ts';
+import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../spec/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
 import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
 import { runChecks, type CheckContext } from './checks/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
@@ -78,6 +81,8 @@ class Scenario implements ScenarioContext {
   private sequence?: RequestSequence;
   /** Rules whose first finding already carries the sequence. */
   private readonly sequenceRules = new Set<string>();
+  /** Set when the scenario ran out of time: requests after it end the scenario's body. */
+  private stopped?: string;
 
   constructor(
     private readonly title: string,
@@ -109,7 +114,13 @@ class Scenario implements ScenarioContext {
     };
   }
 
+  /** Ends the scenario's judging for good (its time ran out); later requests are not sent. */
+  stop(reason: string): void {
+    this.stopped = reason;
+  }
+
   private async send(method: string, path: string, opts: ScenarioRequestOptions): Promise<Exchange> {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const unauthenticated =
       opts.unauthenticated ??
       (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
@@ -118,7 +129,9 @@ class Scenario implements ScenarioContext {
       ...rest,
       retry429: opts.retry429 ?? this.retry,
       onExchange: (exchange) => {
+        if (this.stopped) return;
         this.record.exchanges += 1;
+        if (exchange.status !== undefined) recordLatency(exchange.durationMs);
         this.sequence?.add(exchange);
         const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
@@ -153,9 +166,14 @@ class Scenario implements ScenarioContext {
     }
   }
 
+  /** The parts the scenario cites and has not judged yet, as judgement keys. */
+  private unjudged(): string[] {
+    return unjudgedKeys(this.contract.rules, this.record);
+  }
+
   /** The tool broke: recorded with its stack against the rules cited and not judged yet. */
   engineError(message: string, stack?: string, source = 'scenario'): void {
-    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    const ruleIds = this.unjudged();
     this.record.engineErrors.push({
       source,
       message: redact(message).slice(0, MAX_STACK),
@@ -169,7 +187,9 @@ class Scenario implements ScenarioContext {
     return fn(fixtures);
   }
 
-  private judge(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+  private judge(key: string, condition: unknown, message: string, exchange?: Exchange): boolean {
+    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
+    const ruleId = judgementKey(this.contract.rules, key);
     this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
     if (condition) return true;
     const detail = exchange
@@ -214,6 +234,11 @@ class Scenario implements ScenarioContext {
     throw new NotJudged(reason, category);
   }
 
+  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition {
+    if (condition) return;
+    throw new NotJudged(`precondition not met: ${what}${exchange ? ` (${answerOf(exchange)})` : ''}`, 'target');
+  }
+
   ruleNotJudged(ruleIds: string | string[], reason: string, category: NotJudgedCategory = 'target'): void {
     const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
     this.record.notJudged.push({ reason: redact(reason), category, ruleIds: [...ids] });
@@ -221,7 +246,7 @@ class Scenario implements ScenarioContext {
 
   /** Ends the scenario's judging: every cited rule not judged yet is marked with `reason`. */
   endNotJudged(reason: string, category: NotJudgedCategory): void {
-    const ruleIds = this.record.ruleIds.filter((id) => !this.record.judged[id]);
+    const ruleIds = this.unjudged();
     this.record.notJudged.push({ reason: redact(reason), category, ruleIds, endedScenario: true });
   }
 
@@ -232,6 +257,19 @@ class Scenario implements ScenarioContext {
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
+}
+
+/** One line on what a target answered: the status and what its body says. */
+export function answerOf(ex: Exchange): string {
+  if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
+  const body = ex.body as { message?: unknown } | undefined;
+  const said =
+    body && typeof body === 'object' && typeof body.message === 'string'
+      ? `: ${JSON.stringify(body.message.slice(0, 120))}`
+      : ex.rawBody
+        ? `: ${JSON.stringify(ex.rawBody.slice(0, 80))}`
+        : '';
+  return `${ex.method} ${ex.path.split('?')[0]} answered ${ex.status}${said}`;
 }
 
 /** Suite files that registered the fixture cleanup (modules are shared across files in a worker). */
@@ -268,7 +306,7 @@ export function scenario(
   if (!cleanupRegistered.has(file)) {
     // Once per suite file: release what the fixtures created when the file is done.
     cleanupRegistered.add(file);
-    afterAll(() => closeWorkerFixtures());
+    afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));
   }
   const define = opts.concurrent ? test.concurrent : test;
   define(
@@ -298,9 +336,25 @@ export function scenario(
         resolveOperation,
       };
       const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
+      const limitMs = opts.timeoutMs ?? target.scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS;
+      const left = (target.runDeadline ?? Infinity) - Date.now();
+      if (left <= 0)
+        return endWithout(
+          ctx,
+          record,
+          `target too slow: the run's time limit (--run-timeout) was reached before this scenario started (${latencySummary()})`,
+          'slow',
+        );
       try {
         // Fixture entries a strategy hands out (file) are this scenario's until it ends.
-        await inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        const body = inFixtureScope({ title, destructive: opts.destructive }, () => fn(t));
+        await withDeadline(body, Math.min(limitMs, left), () => {
+          const which =
+            left < limitMs ? "the run's time limit (--run-timeout)" : `its ${limitMs / 1000} s (--scenario-timeout)`;
+          const reason = `target too slow: the scenario ran out of ${which} after ${record.exchanges} requests (${latencySummary()})`;
+          t.stop(reason);
+          return new NotJudged(reason, 'slow');
+        });
       } catch (err) {
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =
@@ -321,6 +375,7 @@ export function scenario(
       if (t.findings.length) throw new ConformanceFailure(t.findings);
       if (record.engineErrors.length) throw new EngineError(record.engineErrors[0].message);
     },
-    opts.timeoutMs,
+    // vitest waits a grace period beyond the scenario's own deadline before calling it hung.
+    opts.timeoutMs === undefined ? undefined : opts.timeoutMs + 30_000,
   );
 }

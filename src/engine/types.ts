@@ -42,10 +42,11 @@ export interface Finding {
 /**
  * Why a rule was not judged: a missing fixture or credential, a fixture found used up,
  * the run's profile or destructive setting, a property of the target the suite cannot
- * judge through, or a rule that does not apply to this target.
+ * judge through, a target too slow to judge within the time limits, or a rule that does not
+ * apply to this target.
  */
 export type NotJudgedCategory =
-  'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'not-applicable';
+  'fixture' | 'credential' | 'fixture-used-up' | 'profile' | 'destructive' | 'target' | 'slow' | 'not-applicable';
 
 /** Rules a scenario (or a judge) could not judge, and why. */
 export interface NotJudgedMark {

@@ -56,6 +56,58 @@ export interface Rule {
   notes?: string;
   /** Machine-readable data, e.g. {limit, windowSeconds, bucket} for rate limits. */
   params?: Record<string, unknown>;
+  /** The conditions the statement makes, when it makes more than one (see partsOf). */
+  parts?: RulePart[];
+}
+
+/** One condition of a rule's statement: the rule passes only when each of its parts was judged and held. */
+export interface RulePart {
+  /** kebab-case, unique within the rule; judgements name it as `RULE.ID#part-id`. */
+  id: string;
+  statement: string;
+}
+
+/** The part of a rule whose statement makes one condition: the statement itself. */
+export const WHOLE_PART = 'whole';
+
+/** A rule's parts: those it lists, or its whole statement as its one part. */
+export function partsOf(rule: Pick<Rule, 'statement' | 'parts'>): RulePart[] {
+  return rule.parts?.length ? rule.parts : [{ id: WHOLE_PART, statement: rule.statement }];
+}
+
+/**
+ * What a judgement, a finding or a not-judged mark names: a rule (`RULE.ID`: every part of it)
+ * or one part (`RULE.ID#part-id`).
+ */
+export function parseRuleKey(key: string): { ruleId: string; part?: string } {
+  const at = key.indexOf('#');
+  return at < 0 ? { ruleId: key } : { ruleId: key.slice(0, at), part: key.slice(at + 1) };
+}
+
+export const ruleKey = (ruleId: string, part?: string): string => (part ? `${ruleId}#${part}` : ruleId);
+
+/**
+ * The part a judgement names, or why it names none: a judgement of a rule with several parts
+ * must name one (a condition judged is one condition), and the part must exist.
+ */
+export function judgedPart(
+  index: Pick<RuleIndex, 'byId'>,
+  key: string,
+): { rule: Rule; part: RulePart } | { error: string } {
+  const { ruleId, part } = parseRuleKey(key);
+  const rule = index.byId(ruleId);
+  if (!rule) return { error: `judgement under ${key}: spec/rules.yaml has no rule ${ruleId}` };
+  const parts = partsOf(rule);
+  if (part === undefined) {
+    if (parts.length === 1) return { rule, part: parts[0] };
+    return {
+      error: `judgement under ${ruleId} names no part; the rule has ${parts.length}: ${parts.map((p) => p.id).join(', ')}`,
+    };
+  }
+  const found = parts.find((p) => p.id === part);
+  return found
+    ? { rule, part: found }
+    : { error: `judgement under ${key}: rule ${ruleId} has no part ${part} (${parts.map((p) => p.id).join(', ')})` };
 }
 
 /** params of RATE.*.LIMIT rules. */
@@ -144,6 +196,9 @@ export async function parseRules(text: string, origin = 'rules.yaml'): Promise<R
     if (seen.has(r.id))
       throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) repeats the id of entry ${seen.get(r.id)}`);
     seen.set(r.id, i);
+    const partIds = (r.parts ?? []).map((p) => p.id);
+    const repeated = partIds.find((p, j) => partIds.indexOf(p) !== j);
+    if (repeated) throw new RulesError(`${origin} is invalid: rule ${r.id} (entry ${i}) repeats the part ${repeated}`);
     if (!r.id.startsWith(`${r.family}.`))
       throw new RulesError(
         `${origin} is invalid: rule ${r.id} (entry ${i}) has family ${r.family} but its id does not start with ${r.family}.`,
@@ -189,6 +244,34 @@ export function limitsTable(
     if (r.family !== 'RATE' || !r.id.endsWith('.LIMIT') || r.operations.length !== 1) continue;
     const { limit, windowSeconds, bucket } = r.params as unknown as RateLimitParams;
     out[r.operations[0]] = { limit, windowSeconds, bucket };
+  }
+  return out;
+}
+
+/**
+ * The key a judgement is recorded under: the bare rule id for a rule of one part, `RULE#part`
+ * for a rule of several. A judgement that names no part of a rule of several, or a part or
+ * rule spec/rules.yaml lacks, is the tool's own bug (thrown: an engine error).
+ */
+export function judgementKey(rules: RuleIndex, key: string): string {
+  const found = judgedPart(rules, key);
+  if ('error' in found) throw new Error(found.error);
+  return ruleKey(found.rule.id, partsOf(found.rule).length > 1 ? found.part.id : undefined);
+}
+
+/** The parts a record cites (a bare rule id cites every part) that it has not judged. */
+export function unjudgedKeys(
+  rules: RuleIndex,
+  record: { ruleIds: readonly string[]; judged: Readonly<Record<string, number>> },
+): string[] {
+  const out: string[] = [];
+  for (const key of record.ruleIds) {
+    const { ruleId, part } = parseRuleKey(key);
+    const rule = rules.byId(ruleId);
+    const parts = rule ? partsOf(rule) : [];
+    const keys =
+      parts.length > 1 ? parts.filter((p) => !part || p.id === part).map((p) => ruleKey(ruleId, p.id)) : [ruleId];
+    for (const k of keys) if (!record.judged[k] && !out.includes(k)) out.push(k);
   }
   return out;
 }

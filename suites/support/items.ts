@@ -1,7 +1,7 @@
 /** Helpers of the items suite (items.suite.ts): item updates and reads, references, a second product. */
 import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
-import { obj, is2xx, isFixtureUnavailable, type Json } from '../support.ts';
+import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
 
 export function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
   return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
@@ -34,7 +34,7 @@ export function refsOf(item: Json): Json[] {
   return Array.isArray(item.externalReferences) ? item.externalReferences.filter((r: unknown) => obj(r)) : [];
 }
 
-/** The updated item of a 2xx answer; stops the scenario citing `rule` otherwise. */
+/** The updated item of a 2xx answer, judged under `rule` (a rule about that update); stops the scenario otherwise. */
 export function updated(t: ScenarioContext, rule: string, ex: Exchange, what: string): Json {
   t.expectRule(rule, is2xx(ex), `${what} is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
   const item = obj(ex.body);
@@ -42,7 +42,17 @@ export function updated(t: ScenarioContext, rule: string, ex: Exchange, what: st
   return item!;
 }
 
-/** At most one primary reference per external id among what was seen. */
+/** The updated item of a 2xx answer, as a precondition: an update the scenario needs done, judging nothing. */
+export function requireUpdated(t: ScenarioContext, ex: Exchange, what: string): Json {
+  const item = requireAccepted(t, ex, what);
+  t.precondition(item.object === 'item', `${what} answers the item`, ex);
+  return item;
+}
+
+/**
+ * At most one primary reference per external id among what was seen. Judged only where some
+ * reference is primary: no holder at all shows nothing about "at most one".
+ */
 export function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
   const owners = new Map<string, Set<string>>();
   for (const item of items) {
@@ -54,6 +64,7 @@ export function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
       owners.set(key, set);
     }
   }
+  if (owners.size === 0) return;
   const doubled = [...owners.entries()].filter(([, s]) => s.size > 1).map(([k]) => k.split('\u0000')[1]);
   t.softExpectRule(
     'ITEMS.EXTERNAL_ID.ONE_PRIMARY',
@@ -75,8 +86,6 @@ export async function otherProduct(t: ScenarioContext): Promise<string | undefin
   });
   const id = obj(res.body)?.id;
   if (is2xx(res) && typeof id === 'string') return id;
-  t.note(
-    `ITEMS.UPDATE.APPLIED: catalogId not exercised, POST /v0/products answered ${res.status ?? res.transportError}`,
-  );
+  t.note(`catalogId not exercised: POST /v0/products answered ${res.status ?? res.transportError}`);
   return undefined;
 }

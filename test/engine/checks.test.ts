@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CHECKS, checkRuleIds, runChecks } from '../../src/engine/checks/index.ts';
 import type { Check, CheckContext, Evaluation } from '../../src/engine/checks/types.ts';
 import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
-import { loadRules } from '../../src/spec/rules.ts';
+import { judgedPart, loadRules } from '../../src/spec/rules.ts';
 import { fakeSpec } from './helpers/fake-spec.ts';
 import { ex } from './helpers/exchange.ts';
 import type { Exchange } from '../../src/engine/types.ts';
@@ -37,10 +37,12 @@ describe('check registry', () => {
     }
   });
 
-  test('every rule id a check cites exists in spec/rules.yaml', async () => {
+  test('every rule id a check cites exists in spec/rules.yaml (a rule of several parts is cited by part)', async () => {
     const rules = await loadRules();
-    const missing = checkRuleIds().filter((id) => !rules.byId(id));
-    expect(missing).toEqual([]);
+    const wrong = checkRuleIds()
+      .map((id) => judgedPart(rules, id))
+      .filter((r) => 'error' in r);
+    expect(wrong).toEqual([]);
   });
 
   test('a check that does not apply returns nothing', () => {
@@ -210,10 +212,13 @@ describe('response-schema', () => {
   test('a valid body passes', () => {
     expect(run('response-schema', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).findings).toEqual([]);
   });
-  test('a missing required field cites SCHEMA.REQUIRED.PRESENT', () => {
+  test('a missing required field fails SCHEMA.REQUIRED.PRESENT and SCHEMA.RESPONSE.MATCHES', () => {
     const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { id: 'cus_1', object: 'customer' }));
-    expect(r.findings[0].ruleIds).toEqual(['SCHEMA.REQUIRED.PRESENT']);
+    expect(r.findings.map((f) => f.ruleIds)).toEqual([['SCHEMA.REQUIRED.PRESENT'], ['SCHEMA.RESPONSE.MATCHES']]);
     expect(r.findings[0].message).toMatch(/merchantId/);
+    // An empty object answering a documented read breaks both: it never passes the schema rule.
+    const empty = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, {}));
+    expect(empty.findings.flatMap((f) => f.ruleIds)).toContain('SCHEMA.RESPONSE.MATCHES');
   });
   test('a wrong type cites SCHEMA.RESPONSE.MATCHES', () => {
     const r = run('response-schema', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, merchantId: 7 }));
@@ -292,10 +297,10 @@ describe('error-shape', () => {
   });
   test('a 401 or 403 without an Error body cites the AUTH rules', () => {
     expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 401, 'nope')).findings[0].ruleIds).toContain(
-      'AUTH.401.SHAPE',
+      'AUTH.401.SHAPE#error-body',
     );
     expect(run('error-shape', ex('GET', '/v0/customers/cus_x', 403, {})).findings[0].ruleIds).toContain(
-      'AUTH.403.SHAPE',
+      'AUTH.403.SHAPE#error-body',
     );
   });
   test('a malformed ValidationError fails', () => {
@@ -405,6 +410,15 @@ describe('timestamps', () => {
     expect(
       run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: 1700000000 })).findings,
     ).toHaveLength(1);
+  });
+  test('a body holding no date-time field judges nothing', () => {
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, {}))).toEqual({ judged: [], findings: [] });
+    expect(
+      run('timestamps', ex('GET', '/v0/customers/cus_1', 200, { ...goodCustomer, createdAt: null, updatedAt: null })),
+    ).toEqual({ judged: [], findings: [] });
+    expect(run('timestamps', ex('GET', '/v0/customers/cus_1', 200, goodCustomer)).judged).toEqual([
+      'CONV.TIMESTAMP.ISO8601',
+    ]);
   });
   test('offsets other than Z are ISO 8601 too (+00:00, -05:30, fractions of a second)', () => {
     for (const v of ['2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.123456+00:00', '2023-12-31T18:30:00-05:30']) {
@@ -543,7 +557,7 @@ describe('too-many-requests', () => {
       ex('GET', '/v0/customers', 429, { ...body, message: ' ' }, { 'retry-after': '3' }),
     ).findings;
     expect(found.map((f) => [f.ruleIds, f.message])).toEqual([
-      [['RATE.EXCEEDED.BODY'], expect.stringContaining('message empty')],
+      [['RATE.EXCEEDED.BODY#error-body'], expect.stringContaining('message empty')],
     ]);
   });
   test('a missing retry-after fails on a listed rate-limited endpoint', () => {
@@ -553,7 +567,12 @@ describe('too-many-requests', () => {
   });
   test('off the Limits table retry-after may be absent (wait one second), but when present it must be seconds or an HTTP-date', () => {
     expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body))).toEqual({
-      judged: ['RATE.EXCEEDED.BODY'],
+      judged: ['RATE.EXCEEDED.BODY#error-body'],
+      findings: [],
+    });
+    // A well-formed one there is only allowed, not the required retry-after: it judges nothing.
+    expect(run('too-many-requests', ex('GET', '/v0/customers/cus_1', 429, body, { 'retry-after': '3' }))).toEqual({
+      judged: ['RATE.EXCEEDED.BODY#error-body'],
       findings: [],
     });
     expect(
@@ -568,7 +587,7 @@ describe('too-many-requests', () => {
   test("retry-after as an HTTP-date (HTTP's other form of the wait) passes", () => {
     const dated = { 'retry-after': 'Wed, 21 Oct 2015 07:28:03 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' };
     expect(run('too-many-requests', ex('GET', '/v0/customers', 429, body, dated))).toEqual({
-      judged: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY'],
+      judged: ['RATE.RETRY_AFTER.ON_429', 'RATE.EXCEEDED.BODY#error-body'],
       findings: [],
     });
   });
@@ -576,7 +595,7 @@ describe('too-many-requests', () => {
     expect(
       run('too-many-requests', ex('GET', '/v0/customers', 429, { message: 'slow' }, { 'retry-after': '1' })).findings[0]
         .ruleIds,
-    ).toEqual(['RATE.EXCEEDED.BODY']);
+    ).toEqual(['RATE.EXCEEDED.BODY#error-body']);
   });
 });
 

@@ -18,6 +18,11 @@ let peak = 0;
 beforeAll(async () => {
   target = await startFakeTarget(async (req, res) => {
     const m = /^\/v0\/customers\/(cus_slow\d)$/.exec(req.url ?? '');
+    if (req.url === '/v0/alerts') {
+      // A route that exists (no resourceId: 400), so that the base URL is not refused.
+      res.writeHead(400, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: 'bad_request', message: 'resourceId is required' }));
+    }
     if (!m) {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ error: 'not_found', message: 'no such customer' }));

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
+import { handshakeSignature } from '../../src/spec/handshake.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES = join(ROOT, 'test/engine/fixtures-suites');
@@ -64,15 +65,17 @@ describe('conform run', () => {
     expect(r.stdout).toMatch(/^PASS demo > a customer reads back by id \[CUSTOMERS.GET.BY_ID\]/m);
     expect(r.stdout).toMatch(/^NOT JUDGED demo > needs a fixture the target cannot give/m);
     expect(r.stdout).toMatch(/not judged \(fixture\): fixture 'merchantWithoutWebhooks' unavailable/);
-    expect(r.stdout).toMatch(/^judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\)$/m);
+    expect(r.stdout).toMatch(
+      /^UNJUDGED \(exit 3\): judged \d+ of \d+ rules \(\d+ passed, 0 failed; \d+ not judged\) — narrowed run: suites demo$/m,
+    );
     expect(r.stdout).toMatch(/^FAMILY\s+PASSED\s+FAILED\s+NOT JUDGED\s+ENGINE ERROR$/m);
     expect(r.stdout).toMatch(
-      /^  missing fixture: fixture 'merchantWithoutWebhooks' unavailable: .* \(1\): WEBHOOKS.404.NEVER_ENABLED$/m,
+      /^ {2}\[missing fixture\] fixture 'merchantWithoutWebhooks' unavailable: .* — WEBHOOKS.404.NEVER_ENABLED$/m,
     );
     expect(r.stdout).toMatch(
-      /^unjudged for a missing fixture or credential, not accepted: WEBHOOKS.404.NEVER_ENABLED$/m,
+      /^2 applicable rule\(s\) not judged and not accepted \(exit 3\): .* --allow-unjudged=WEBHOOKS.404.NEVER_ENABLED,CUSTOMERS.DELETE.UNBLOCKED /m,
     );
-    expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged/m);
+    expect(r.stdout).toMatch(/^UNJUDGED \(exit 3\): judged.*; \d+ scenarios in/m);
     const accepted = await conform(
       [
         'run',
@@ -82,18 +85,21 @@ describe('conform run', () => {
         SUITES,
         '--report-dir',
         join(work, 'good-accepted'),
-        '--allow-unjudged=WEBHOOKS',
+        '--allow-unjudged=WEBHOOKS,CUSTOMERS.DELETE.UNBLOCKED',
       ],
       { CONFORM_API_KEY: FAKE_KEY },
     );
     expect(accepted.code, accepted.stdout).toBe(0);
-    expect(accepted.stdout).toMatch(/^accepted gaps \(unjudged for a missing fixture or credential\): 1 rule\(s\)$/m);
+    expect(accepted.stdout).toMatch(/^\d+ rule\(s\) not judged, gap accepted by the run's settings$/m);
     expect(accepted.stdout).toMatch(/^PASSED \(exit 0\): judged/m);
     expect(r.stdout).not.toMatch(/\u001b\[/);
     expect((await readdir(dir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report.run).toMatchObject({ seed: 7, profile: 'quick', target: { baseUrl: good.baseUrl, bundled: false } });
-    expect(report.summary).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] } });
+    expect(report.summary).toMatchObject({
+      exitCode: 3,
+      gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED', 'CUSTOMERS.DELETE.UNBLOCKED'] },
+    });
     expect(
       report.rules
         .filter((x: { verdict: string }) => x.verdict === 'passed')
@@ -123,8 +129,11 @@ describe('conform run', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL demo > a customer reads back by id/m);
     expect(r.stdout).toMatch(/\[SCHEMA.REQUIRED.PRESENT\] Required field missing in getCustomer response/);
-    expect(r.stdout).toMatch(/^failed rules: .*SCHEMA.REQUIRED.PRESENT/m);
-    expect(r.stdout).toMatch(/^failed rules: .*STATUS.404.UNKNOWN_RESOURCE/m);
+    // The verdict, then the failed rules before anything else.
+    const closing = r.stdout.slice(r.stdout.indexOf('FAILED (exit 1)'));
+    expect(closing).toMatch(/^FAILED \(exit 1\): judged[^\n]*\n\nfailed: \d+ rule\(s\)\n/);
+    expect(closing).toMatch(/^ {2}SCHEMA.REQUIRED.PRESENT: /m);
+    expect(closing).toMatch(/^ {2}STATUS.404.UNKNOWN_RESOURCE: .* — GET \/v0\/customers\/\S+ → 200/m);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const rule = report.rules.find((x: { id: string }) => x.id === 'STATUS.404.UNKNOWN_RESOURCE');
     expect(rule.verdict).toBe('failed');
@@ -135,17 +144,10 @@ describe('conform run', () => {
   });
 
   test('nothing listening: exit 2 with one line', async () => {
-    const r = await conform([
-      'run',
-      '--base-url',
-      'http://127.0.0.1:1',
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'none'),
-    ]);
+    const r = await conform(
+      ['run', '--base-url', 'http://127.0.0.1:1', '--suites-dir', SUITES, '--report-dir', join(work, 'none')],
+      { CONFORM_API_KEY: FAKE_KEY },
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -155,17 +157,9 @@ describe('conform run', () => {
 
   test('https:// at a plain-HTTP port: exit 2 with one line saying the target does not speak TLS', async () => {
     const url = good.baseUrl.replace('http:', 'https:');
-    const r = await conform([
-      'run',
-      '--base-url',
-      url,
-      '--api-key',
-      FAKE_KEY,
-      '--suites-dir',
-      SUITES,
-      '--report-dir',
-      join(work, 'tls'),
-    ]);
+    const r = await conform(['run', '--base-url', url, '--suites-dir', SUITES, '--report-dir', join(work, 'tls')], {
+      CONFORM_API_KEY: FAKE_KEY,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `conform run: cannot reach the target at ${url}: the target does not speak TLS (an https:// URL pointed at a plain-HTTP port? use http://, or the port that serves TLS)`,
@@ -197,11 +191,11 @@ describe('conform run', () => {
     [['run', '--bogus'], /unknown option '--bogus'/],
     [['run', '--base-url', 'http://x.example'], /no API key/],
     [
-      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example', '--api-key', 'sk_abcdefgh'],
+      ['run', '--suites-dir', SUITES, '--suite', 'nope', '--base-url', 'http://x.example'],
       /unknown suite 'nope'; available: demo/,
     ],
   ])('bad input %j: exit 2 with one line', async (args, message) => {
-    const r = await conform(args as string[]);
+    const r = await conform(args as string[], args.includes('--suite') ? { CONFORM_API_KEY: 'sk_abcdefgh' } : {});
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message as RegExp);
@@ -226,18 +220,16 @@ describe('conform run', () => {
     expect(await readdir(join(work, 'ok-reports'))).toContain('report.json');
   }, 180_000);
 
-  test('fixture strategy: a configured fixtures.file wins over a target answering the extension probe; without it the probe picks reference', async () => {
-    const probeRoutes = ['/v0/apiKeys', '/v0/plans/plan_conformprobe/versions', '/v0/testClocks'];
+  test('fixture strategy: a configured fixtures.file wins over a target signing the reference handshake; without it the handshake picks reference', async () => {
     const ext = await startFakeTarget((req, res) => {
       if (req.headers.authorization !== `Bearer ${FAKE_KEY}`)
         return json(res, 401, { error: 'unauthorized', message: 'no key' });
       const path = new URL(req.url!, 'http://x').pathname;
-      if (req.method === 'POST' && probeRoutes.includes(path))
-        return json(res, 400, {
-          error: 'validation_error',
-          message: 'invalid',
-          errors: [{ field: 'x', message: 'bad' }],
-        });
+      if (req.method === 'POST' && path === '/v0/referenceHandshake') {
+        const { challenge } = JSON.parse(req.bodyText);
+        return json(res, 200, { challenge, signature: handshakeSignature(FAKE_KEY, challenge) });
+      }
+      if (path === '/v0/alerts') return json(res, 400, { error: 'bad_request', message: 'resourceId is required' });
       return json(res, 404, { error: 'not_found', message: 'no such route' });
     });
     try {
@@ -263,7 +255,7 @@ describe('conform run', () => {
       expect(JSON.parse(await readFile(join(work, 'fx-probe', 'report.json'), 'utf8')).run.fixtures.strategy).toBe(
         'reference',
       );
-      // The probe sends only extension routes, never a documented one such as GET /v0/prices.
+      // The probes send no documented request beyond the base URL's two GETs (an unknown customer, alerts).
       expect(ext.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v0/prices'))).toEqual([]);
     } finally {
       await ext.close();
@@ -309,9 +301,12 @@ describe('conform run', () => {
         s2,
       ]),
     ]);
-    // One suite file: one shard runs it, the other has nothing to do (every rule not in this run).
-    expect([a.code, b.code].sort()).toEqual([0, 1]);
-    expect(`${a.stdout}${b.stdout}`).toMatch(/^judged 0 of \d+ rules/m);
+    // One suite file: one shard runs it, the other has nothing to do: nothing judged is never a pass.
+    expect([a.code, b.code].sort()).toEqual([1, 3]);
+    expect(`${a.stdout}${b.stdout}`).toMatch(/^UNJUDGED \(exit 3\): judged 0 of \d+ rules/m);
+    expect(`${a.stdout}${b.stdout}`).toMatch(
+      /^nothing was judged: the selection \(suites demo, shard 2\/2\) holds no scenario/m,
+    );
     const out = join(work, 'merged');
     const m = await conform(['merge', s1, s2, '--out', out]);
     expect(m.code).toBe(1);
@@ -320,7 +315,7 @@ describe('conform run', () => {
     expect(merged.run.mergedFrom).toEqual([s1, s2]);
     expect(merged.rules.find((x: { id: string }) => x.id === 'SCHEMA.REQUIRED.PRESENT').verdict).toBe('failed');
     expect(merged.summary.headline).toMatch(/^judged [1-9]\d* of \d+ rules/);
-    expect(m.stdout).toMatch(/^judged [1-9]\d* of \d+ rules/m);
+    expect(m.stdout).toMatch(/^FAILED \(exit 1\): judged [1-9]\d* of \d+ rules/m);
   }, 180_000);
 
   test('--help on run and merge', async () => {
@@ -363,7 +358,11 @@ describe('scenario API through a run', () => {
       findings: 1,
     });
     expect(rule['CUSTOMERS.TAX_ID.NULL_CLEARS'].verdict).toBe('failed');
-    expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('passed');
+    // The part the scenario judged passed; the rule's other part (unknown-404) no scenario here judged.
+    expect(rule['CUSTOMERS.GET.BY_ID'].parts.find((p: { id: string }) => p.id === 'answers-resource').verdict).toBe(
+      'passed',
+    );
+    expect(rule['CUSTOMERS.GET.BY_ID'].verdict).toBe('not_judged');
     expect(sc['a not-judged end names its reason and category']).toMatchObject({
       state: 'skipped',
       skipReason: 'the target has no wallets',
@@ -397,7 +396,9 @@ describe('scenario API through a run', () => {
       reasons: ['runs in the full profile only (--profile full)'],
       notJudged: [{ category: 'profile' }],
     });
-    expect(r.stdout).toMatch(/^engine errors \(the tool broke, not the target\): PRICES.GET.BY_ID/m);
+    expect(r.stdout).toMatch(
+      /^engine errors \(the tool broke, not the target\): \d+ rule\(s\)\n {2}PRICES.GET.BY_ID: /m,
+    );
     expect(rule['RATE.RETRY_AFTER.ON_429'].verdict).toBe('passed');
     expect(r.stdout).toMatch(/^PASS api > rate-limit scenarios send once and see the 429/m);
   });
@@ -428,7 +429,16 @@ describe('scenario API through a run', () => {
   });
 
   test('--fail-on-skip: a run that would pass exits 3 when a scenario ended early (not for the profile), naming it and why', async () => {
-    const args = ['run', '--base-url', good.baseUrl, '--api-key', FAKE_KEY, '--suites-dir', join(SUITES, 'skips')];
+    const args = [
+      'run',
+      '--base-url',
+      good.baseUrl,
+      '--api-key',
+      FAKE_KEY,
+      '--suites-dir',
+      join(SUITES, 'skips'),
+      '--allow-unjudged',
+    ];
     const [plain, strict] = await Promise.all([
       conform([...args, '--report-dir', join(work, 'skips')]),
       conform([...args, '--report-dir', join(work, 'skips-strict'), '--fail-on-skip']),
@@ -436,7 +446,12 @@ describe('scenario API through a run', () => {
     expect(plain.code, plain.stdout).toBe(0);
     expect(strict.code).toBe(3);
     expect(strict.stdout).toMatch(
-      /--fail-on-skip: 1 scenario\(s\) ended early \(skips > a scenario the target gives nothing to judge: the target pages nothing\)/,
+      /--fail-on-skip: 1 scenario\(s\) ended early \(exit 3\): skips > a scenario the target gives nothing to judge: the target pages nothing/,
     );
+    // Every report says what the process returns.
+    const report = JSON.parse(await readFile(join(work, 'skips-strict', 'report.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ exitCode: 3, verdict: 'unjudged' });
+    expect(await readFile(join(work, 'skips-strict', 'summary.md'), 'utf8')).toMatch(/UNJUDGED \(exit 3\)/);
+    expect(await readFile(join(work, 'skips-strict', 'junit.xml'), 'utf8')).toMatch(/type="UnjudgedRules"/);
   }, 180_000);
 });

@@ -93,7 +93,7 @@ describe('resolveConfig', () => {
       { profile: 'full', seed: 7 },
       env,
     );
-    expect(c.apiKey).toEqual({ value: 'sk_from_env_123456', label: 'BILLING_API_KEY' });
+    expect(c.apiKey).toMatchObject({ value: 'sk_from_env_123456', label: 'BILLING_API_KEY' });
     expect(c.profile).toBe('full');
     expect(c.seed).toBe(7);
     const d = resolveConfig(
@@ -102,7 +102,7 @@ describe('resolveConfig', () => {
       env,
     );
     expect(d.baseUrl).toBe('http://b.example');
-    expect(d.apiKey).toEqual({ value: 'sk_flag_key_123', label: 'CONFORM_API_KEY' });
+    expect(d.apiKey).toMatchObject({ value: 'sk_flag_key_123', label: 'CONFORM_API_KEY', from: '--api-key' });
   });
 
   test('CONFORM_API_KEY is the fallback', () => {

@@ -9,7 +9,7 @@ import {
   parseRetryAfter,
   readRetryAfter,
 } from '../../src/engine/http/index.ts';
-import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
+import { clearSecrets, registerFixtureKey, registerSecret } from '../../src/engine/redact.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 
@@ -343,14 +343,21 @@ describe('replay commands', () => {
     expect(cmd).toContain(`--data-raw '{"enabled":true,"note":"it'\\''s"}'`);
   });
 
-  test('an unlabelled secret becomes Bearer ***', () => {
-    registerSecret('sk_other_key_123456');
-    const cmd = replayCommand({
-      method: 'GET',
-      url: 'http://h/x',
-      requestHeaders: { authorization: 'Bearer sk_other_key_123456' },
-    });
-    expect(cmd).toContain(`'Authorization: Bearer ***'`);
-    expect(cmd).not.toContain('sk_other_key_123456');
+  test('a key a fixture made is read from a variable named after the fixture, which says so when unset', () => {
+    registerSecret('sk_fixture_key_123456');
+    registerFixtureKey('sk_fixture_key_123456', 'secondKeySameMerchant');
+    registerSecret('sk_other_key_7654321');
+    const cmd = (key: string) =>
+      replayCommand({ method: 'GET', url: 'http://h/x', requestHeaders: { authorization: `Bearer ${key}` } });
+    expect(cmd('sk_fixture_key_123456')).toContain(
+      '"Authorization: Bearer ${CONFORM_KEY_SECOND:?key made by fixture secondKeySameMerchant}"',
+    );
+    // A key nothing named still gets a variable of its own, never `***`.
+    expect(cmd('sk_other_key_7654321')).toMatch(/"Authorization: Bearer \$\{CONFORM_KEY_\d+:\?a key the run created/);
+    for (const key of ['sk_fixture_key_123456', 'sk_other_key_7654321']) expect(cmd(key)).not.toContain(key);
+    // Recorded traffic: the client's id, a hash of its key, names the variable.
+    expect(cmd('$CLIENT_KEY_0A1B2C3D4E5F')).toContain(
+      '"Authorization: Bearer ${CLIENT_KEY_0A1B2C3D4E5F:?the API key of client CLIENT_KEY_0A1B2C3D4E5F (named by a hash of it)}"',
+    );
   });
 });

@@ -7,11 +7,14 @@
 import { describe, expect, test } from 'vitest';
 import {
   BucketDriver,
+  claimBucket,
   exhaust,
   keysShareBucket,
   otherBefore,
   otherUntouched,
   rateHeaders,
+  rateLimitedEndpoints,
+  rateLimitKeys,
   readmit,
   secondKeyRefused,
   stillRefused,
@@ -29,12 +32,14 @@ import {
   type LimiterModel,
 } from '../../src/engine/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
+import { loadSpec } from '../../src/spec/index.ts';
 import type { Fixtures } from '../../src/engine/fixtures/types.ts';
 
 const CUSTOMERS: RateLimitedEndpoint = {
   operationId: 'listCustomers',
   limitRule: 'RATE.CUSTOMERS_LIST.LIMIT',
   bucketRule: 'RATE.CUSTOMERS_LIST.BUCKET',
+  keys: rateLimitKeys('RATE.CUSTOMERS_LIST.LIMIT', 'RATE.CUSTOMERS_LIST.BUCKET', 'merchant'),
   method: 'GET',
   pathTemplate: '/v0/customers',
   limit: 60,
@@ -46,6 +51,7 @@ const PORTAL: RateLimitedEndpoint = {
   operationId: 'createPortalSession',
   limitRule: 'RATE.PORTAL.LIMIT',
   bucketRule: 'RATE.PORTAL.BUCKET',
+  keys: rateLimitKeys('RATE.PORTAL.LIMIT', 'RATE.PORTAL.BUCKET', 'subscription'),
   method: 'POST',
   pathTemplate: '/v0/subscriptions/{id}/portal',
   limit: 1,
@@ -142,6 +148,7 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
 }
 
 class Failed extends Error {}
+class NotMet extends Error {}
 
 /** A scenario context recording judgements; expectRule throws on a failure as the real one does. */
 function fakeScenario(
@@ -175,6 +182,9 @@ function fakeScenario(
       if (!judge(rule, ok, message)) throw new Failed(`${rule}: ${message}`);
     },
     softExpectRule: (rule, ok, message) => judge(rule, ok, message),
+    precondition(ok: unknown, what: string): asserts ok {
+      if (!ok) throw new NotMet(what);
+    },
     ruleNotJudged: (rules, reason, category) => void notJudged.push({ rules: [rules].flat(), reason, category }),
     note: (m) => void notes.push(m),
     rateLimitScenario: () => undefined,
@@ -219,7 +229,8 @@ describe('conforming limiters are never failed', () => {
       const r = await scenario(ep, { model: fixedWindow });
       expect(r.failed(), ep.label).toEqual([]);
       expect(r.reason).toBeUndefined();
-      for (const rule of ['RATE.EXCEEDED.STATUS', ep.limitRule, ep.bucketRule, 'RATE.WINDOW.READMITS'])
+      const { limitHeader, admitsLimit, otherBucket } = ep.keys;
+      for (const rule of ['RATE.EXCEEDED.STATUS', limitHeader, admitsLimit, otherBucket, 'RATE.WINDOW.READMITS'])
         expect(r.passed(rule), `${ep.label} ${rule}`).toBe(true);
     }
     expect((await scenario(CUSTOMERS, { model: fixedWindow })).passed('RATE.REMAINING.DECREMENTS')).toBe(true);
@@ -236,7 +247,8 @@ describe('conforming limiters are never failed', () => {
       `x-ratelimit-remaining is 5999, so using the bucket up takes more than the ${REQUEST_BUDGET} requests`,
     );
     // The published limit still is: no 429 within it.
-    expect(x100.passed(CUSTOMERS.limitRule)).toBe(true);
+    expect(x100.passed(CUSTOMERS.keys.admitsLimit)).toBe(true);
+    expect(x100.passed(CUSTOMERS.keys.limitHeader)).toBe(true);
     expect(x100.sent).toBeLessThan(REQUEST_BUDGET);
   });
 
@@ -294,6 +306,7 @@ describe('another bucket used by an earlier run', () => {
     operationId: 'listCrmAccounts',
     limitRule: 'RATE.CRM_ACCOUNTS.LIMIT',
     bucketRule: 'RATE.CRM_ACCOUNTS.BUCKET',
+    keys: rateLimitKeys('RATE.CRM_ACCOUNTS.LIMIT', 'RATE.CRM_ACCOUNTS.BUCKET', 'merchant'),
     method: 'GET',
     pathTemplate: '/v0/integrations/salesforce/accounts',
     limit: 30,
@@ -329,17 +342,17 @@ describe('another bucket used by an earlier run', () => {
   test('the bucket compared with was used up: never held against the target; another fresh merchant is compared instead, and judged', async () => {
     const s = await rerun(1, 'other');
     expect(s.failed()).toEqual([]);
-    expect(s.passed(CRM.bucketRule)).toBe(true);
+    expect(s.passed(CRM.keys.otherBucket)).toBe(true);
     expect(s.notes.join('\n')).toMatch(/had no request left .* earlier traffic within its window/);
   });
 
   test('every merchant tried for the comparison was used up: not judged, with the reason, never failed', async () => {
     const s = await rerun(5, 'other');
     expect(s.failed()).toEqual([]);
-    expect(s.passed(CRM.bucketRule)).toBe(false);
+    expect(s.passed(CRM.keys.otherBucket)).toBe(false);
     expect(s.notJudged).toEqual([
       expect.objectContaining({
-        rules: [CRM.bucketRule],
+        rules: [CRM.keys.otherBucket],
         category: 'target',
         reason: expect.stringMatching(/had no request left before .* its 429 is not attributable/),
       }),
@@ -352,21 +365,21 @@ describe('another bucket used by an earlier run', () => {
     expect(s.notes.join('\n')).toMatch(
       /bucket found used up \(earlier traffic within its window\); trying a fresh one/,
     );
-    expect(s.judged.filter((j) => j.rule === CRM.limitRule && j.message.startsWith('429 after only'))).toEqual([
+    expect(s.judged.filter((j) => j.rule === CRM.keys.admitsLimit && j.message.startsWith('429 after only'))).toEqual([
       expect.objectContaining({ ok: true }),
     ]);
-    expect(s.passed(CRM.bucketRule)).toBe(true);
+    expect(s.passed(CRM.keys.otherBucket)).toBe(true);
   });
 
   test('every bucket tried was used up: the published limit is judged on the 429s x-ratelimit-limit, and a lower one fails', async () => {
     const ok = await rerun(5, 'first');
     expect(ok.failed()).toEqual([]);
-    expect(ok.judged.filter((j) => j.rule === CRM.limitRule)).toContainEqual(
+    expect(ok.judged.filter((j) => j.rule === CRM.keys.limitHeader)).toContainEqual(
       expect.objectContaining({ ok: true, message: expect.stringMatching(/^x-ratelimit-limit 30 /) }),
     );
     const low = await rerun(5, 'first', 0.5);
     expect(low.failed()).toContainEqual(
-      expect.stringMatching(/^RATE\.CRM_ACCOUNTS\.LIMIT: x-ratelimit-limit 15 is below the published 30/),
+      expect.stringMatching(/^RATE\.CRM_ACCOUNTS\.LIMIT#limit-header: x-ratelimit-limit 15 is below the published 30/),
     );
   });
 });
@@ -376,7 +389,7 @@ describe('defective limiters fail the rule they break', () => {
     for (const ep of [CUSTOMERS, PORTAL]) {
       const r = await scenario(ep, { model: fixedWindow, global: true });
       expect(
-        r.failed().filter((f) => f.startsWith(ep.bucketRule)),
+        r.failed().filter((f) => f.startsWith(ep.keys.otherBucket)),
         ep.label,
       ).toEqual([
         expect.stringMatching(/got 429 \(it had \d+ request\(s\) left before, and only this scenario sends on it\)/),
@@ -395,7 +408,9 @@ describe('defective limiters fail the rule they break', () => {
 
   test('a 429 before the limit: the LIMIT rule', async () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, enforce: (l) => l - 5 });
-    expect(r.failed()).toEqual([expect.stringMatching(/^RATE\.CUSTOMERS_LIST\.LIMIT: 429 after only 55 requests/)]);
+    expect(r.failed()).toEqual([
+      expect.stringMatching(/^RATE\.CUSTOMERS_LIST\.LIMIT#admits-limit: 429 after only 55 requests/),
+    ]);
   });
 
   test('a remaining that does not count: RATE.REMAINING.DECREMENTS', async () => {
@@ -454,9 +469,12 @@ describe('defective limiters fail the rule they break', () => {
     const s = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow, perKey: true }, clock));
     const d = new BucketDriver(s.t, CUSTOMERS, clock);
     expect(
-      await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule]),
+      await keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.keys.keysShare!]),
     ).toBeUndefined();
-    expect(s.failed().map((f) => f.split(':')[0])).toEqual(['AUTH.ALLOWANCE.PER_MERCHANT', CUSTOMERS.bucketRule]);
+    expect(s.failed().map((f) => f.split(':')[0])).toEqual([
+      'AUTH.ALLOWANCE.PER_MERCHANT',
+      'RATE.CUSTOMERS_LIST.BUCKET#keys-share',
+    ]);
   });
 
   test('keys sharing a bucket pass; a token bucket whose reset cannot place three requests in one window is not judged', async () => {
@@ -472,6 +490,149 @@ describe('defective limiters fail the rule they break', () => {
     );
     expect(tb.judged).toEqual([]);
   });
+});
+
+/** The target, except that `key` does not authenticate (401, no rate headers). */
+function refusing(target: ReturnType<typeof fakeTarget>, key: string): ReturnType<typeof fakeTarget> {
+  return {
+    get sent() {
+      return target.sent;
+    },
+    async request(method: string, path: string, opts: { key?: string | null } = {}): Promise<Exchange> {
+      const ex = await target.request(method, path, opts);
+      if (opts.key !== key) return ex;
+      const body = { error: 'unauthorized', message: 'Invalid API key' };
+      return { ...ex, status: 401, responseHeaders: { 'content-type': 'application/json' }, body };
+    },
+  };
+}
+
+describe('what is judged part by part, and what is not judged', () => {
+  test('a bucket shared with other traffic (the primary merchant): the limit header judged; whether a fresh window admits the limit not judged, with the reason', async () => {
+    const clock = new FakeClock();
+    const s = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock));
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    const primary = await d.primary();
+    const done = await exhaust(d, { first: primary, next: async () => primary });
+    expect(done.exhausted).toBe(true);
+    expect(s.failed()).toEqual([]);
+    expect(s.passed(CUSTOMERS.keys.limitHeader)).toBe(true);
+    expect(s.judged.filter((j) => j.rule === CUSTOMERS.keys.admitsLimit)).toEqual([]);
+    expect(s.notJudged).toContainEqual(
+      expect.objectContaining({
+        rules: [CUSTOMERS.keys.admitsLimit],
+        category: 'target',
+        reason: expect.stringMatching(/shared with other traffic .* whether a fresh window admits 60 requests/),
+      }),
+    );
+  });
+
+  test('a fresh merchant whose key gets 401: a precondition, nothing judged (no missing rate header blamed)', async () => {
+    const clock = new FakeClock();
+    const s = fakeScenario(refusing(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock), `other${ids + 1}`));
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    await expect(exhaust(d)).rejects.toThrow(/authenticates on GET \/v0\/customers/);
+    expect(s.judged).toEqual([]);
+  });
+
+  test("a second key of the merchant, or the other merchant's key, that gets 401: the allowance and the other bucket not judged (credential), never failed", async () => {
+    const clock = new FakeClock();
+    const s = fakeScenario(refusing(fakeTarget(PORTAL, { model: fixedWindow }, clock), 'second'));
+    const d = new BucketDriver(s.t, PORTAL, clock);
+    const done = await exhaust(d);
+    if (!done.exhausted) throw new Error(done.reason);
+    await secondKeyRefused(d, done, 'second');
+    expect(s.failed()).toEqual([]);
+    expect(s.judged.filter((j) => j.rule === 'AUTH.ALLOWANCE.PER_MERCHANT')).toEqual([]);
+    expect(s.notJudged).toContainEqual(
+      expect.objectContaining({ rules: ['AUTH.ALLOWANCE.PER_MERCHANT'], category: 'credential' }),
+    );
+
+    const c = fakeScenario(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock));
+    const dc = new BucketDriver(c.t, CUSTOMERS, clock);
+    const [first, other] = [await dc.fresh(), await dc.fresh()];
+    const before = await otherBefore(dc, first, other);
+    const used = await exhaust(dc, { first });
+    if (!used.exhausted) throw new Error(used.reason);
+    c.t.http.request = refusing(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock), other.key!).request;
+    await otherUntouched(dc, used, before);
+    expect(c.failed()).toEqual([]);
+    expect(c.judged.filter((j) => j.rule === CUSTOMERS.keys.otherBucket)).toEqual([]);
+    expect(c.notJudged).toContainEqual(
+      expect.objectContaining({ rules: [CUSTOMERS.keys.otherBucket], category: 'credential' }),
+    );
+  });
+
+  test("a merchant's bucket is claimed per endpoint: fresh for another endpoint, not for the same one, nor once a scenario sends on all", () => {
+    const org = `org:claims${++ids}`;
+    expect(claimBucket(org, 'listCustomers')).toBe(true);
+    expect(claimBucket(org, 'getCostsReport')).toBe(true);
+    expect(claimBucket(org, 'listCustomers')).toBe(false);
+    expect(claimBucket(org, '*')).toBe(false);
+    const whole = `org:claims${++ids}`;
+    expect(claimBucket(whole, '*')).toBe(true);
+    expect(claimBucket(whole, 'listCustomers')).toBe(false);
+  });
+
+  test('the part keys come from one place, and spec/rules.yaml must list exactly those parts', async () => {
+    expect(CUSTOMERS.keys).toEqual({
+      limitHeader: 'RATE.CUSTOMERS_LIST.LIMIT#limit-header',
+      admitsLimit: 'RATE.CUSTOMERS_LIST.LIMIT#admits-limit',
+      otherBucket: 'RATE.CUSTOMERS_LIST.BUCKET#other-merchant-unaffected',
+      keysShare: 'RATE.CUSTOMERS_LIST.BUCKET#keys-share',
+    });
+    // A subscription bucket's rule makes one condition: judged under its bare id.
+    expect(PORTAL.keys).toEqual({
+      limitHeader: 'RATE.PORTAL.LIMIT#limit-header',
+      admitsLimit: 'RATE.PORTAL.LIMIT#admits-limit',
+      otherBucket: 'RATE.PORTAL.BUCKET',
+    });
+    const spec = await loadSpec();
+    const real = await rateLimitedEndpoints(spec);
+    expect(real.find((e) => e.operationId === 'listCustomers')?.keys).toEqual(CUSTOMERS.keys);
+    const { rules } = await spec.rules();
+    const drifted = rules.map((r) =>
+      r.id === 'RATE.PORTAL.LIMIT' ? { ...r, parts: [r.parts![0], { id: 'other', statement: 'x' }] } : r,
+    );
+    await expect(
+      rateLimitedEndpoints({ ...spec, operations: spec.operations, rules: async () => ({ rules: drifted }) } as never),
+    ).rejects.toThrow(/RATE\.PORTAL\.LIMIT lists parts \[limit-header, other\]/);
+  });
+});
+
+test('keys not compared: the reason names what the answer lacks, or how the bucket stood, never a guess', async () => {
+  const COSTS: RateLimitedEndpoint = {
+    ...CUSTOMERS,
+    operationId: 'getCostsReport',
+    pathTemplate: '/v0/costs/report',
+    limit: 600,
+    windowSeconds: 60,
+    label: 'GET /v0/costs/report',
+  };
+  const why = async (ep: RateLimitedEndpoint, edit: (h: Record<string, string>) => void) => {
+    const clock = new FakeClock();
+    const target = fakeTarget(ep, { model: fixedWindow }, clock);
+    const s = fakeScenario({
+      ...target,
+      request: async (...args: Parameters<typeof target.request>) => {
+        const ex = await target.request(...args);
+        edit(ex.responseHeaders);
+        return ex;
+      },
+    });
+    const d = new BucketDriver(s.t, ep, clock);
+    return keysShareBucket(d, await d.primary(), 'second', ['AUTH.ALLOWANCE.PER_MERCHANT']);
+  };
+  expect(await why(CUSTOMERS, (h) => delete h['x-ratelimit-remaining'])).toBe(
+    "GET /v0/customers: x-ratelimit-remaining absent on the primary merchant's answer (200): nothing to count with",
+  );
+  expect(await why(COSTS, (h) => (h['x-ratelimit-remaining'] = 'lots'))).toMatch(
+    /: x-ratelimit-remaining "lots" is not a number on the primary merchant's answer/,
+  );
+  expect(await why(COSTS, (h) => delete h['x-ratelimit-reset'])).toMatch(/: x-ratelimit-reset absent on the primary/);
+  expect(await why(COSTS, (h) => (h['x-ratelimit-remaining'] = '1'))).toMatch(
+    /^GET \/v0\/costs\/report: the primary merchant's bucket is nearly used up by other traffic \(remaining 1, reset \d+ s\) and this profile does not wait that long$/,
+  );
 });
 
 describe('reading the waits', () => {

@@ -1,19 +1,51 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { clearSecrets, redact, redactAuthorization, redactDeep, registerSecret } from '../../src/engine/redact.ts';
+import {
+  clearSecrets,
+  isSecretLike,
+  learnSecret,
+  redact,
+  redactAuthorization,
+  redactDeep,
+  registerFixtureKey,
+  registerSecret,
+  secretVariable,
+  variablesIn,
+} from '../../src/engine/redact.ts';
 import { outputStyle, paint, progressLine } from '../../src/engine/runner/progress.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 
 beforeEach(() => clearSecrets());
 
 describe('redaction', () => {
-  test('labelled secrets become $LABEL, unlabelled ***; every occurrence, keys of objects too', () => {
+  test('labelled secrets become $LABEL, unlabelled ones a numbered variable; every occurrence, keys of objects too', () => {
     registerSecret('sk_live_primary_0001', 'BILLING_API_KEY');
     registerSecret('sk_live_other_00002');
     expect(redact('a sk_live_primary_0001 b sk_live_primary_0001 c sk_live_other_00002')).toBe(
-      'a $BILLING_API_KEY b $BILLING_API_KEY c ***',
+      'a $BILLING_API_KEY b $BILLING_API_KEY c $CONFORM_KEY_1',
     );
-    expect(redactDeep({ k: ['x sk_live_other_00002'], sk_live_other_00002: 1 })).toEqual({ k: ['x ***'], '***': 1 });
+    expect(redactDeep({ k: ['x sk_live_other_00002'], sk_live_other_00002: 1 })).toEqual({
+      k: ['x $CONFORM_KEY_1'],
+      $CONFORM_KEY_1: 1,
+    });
     expect(redactAuthorization('Bearer sk_live_primary_0001')).toBe('Bearer $BILLING_API_KEY');
+  });
+
+  test("a fixture's key is named after the fixture, a variable the user set keeps its name; each says where it comes from", () => {
+    registerSecret('sk_second_from_env_01', 'BILLING_API_KEY_2', 'a second key of the merchant (secondKeyEnv)');
+    registerFixtureKey('sk_second_from_env_01', 'secondKeySameMerchant');
+    registerSecret('sk_made_by_fixture_01');
+    registerFixtureKey('sk_made_by_fixture_01', 'otherMerchantKey');
+    registerFixtureKey('sk_made_by_fixture_02', 'otherMerchantKey');
+    registerFixtureKey('sk_made_by_fixture_01', 'otherMerchantKey');
+    const text = redact('sk_second_from_env_01 sk_made_by_fixture_01 sk_made_by_fixture_02 $HOME');
+    expect(text).toBe('$BILLING_API_KEY_2 $CONFORM_KEY_OTHER_MERCHANT $CONFORM_KEY_OTHER_MERCHANT_2 $HOME');
+    expect(variablesIn(text)).toEqual([
+      { name: 'BILLING_API_KEY_2', origin: 'a second key of the merchant (secondKeyEnv)' },
+      { name: 'CONFORM_KEY_OTHER_MERCHANT', origin: 'key made by fixture otherMerchantKey' },
+      { name: 'CONFORM_KEY_OTHER_MERCHANT_2', origin: 'key made by fixture otherMerchantKey (the 2nd it made)' },
+    ]);
+    expect(secretVariable('CONFORM_KEY_OTHER_MERCHANT')?.userNamed).toBe(false);
+    expect(secretVariable('BILLING_API_KEY_2')?.userNamed).toBe(true);
   });
 
   test('the longer of two overlapping secrets is replaced whole', () => {
@@ -25,6 +57,32 @@ describe('redaction', () => {
   test('too-short values are not treated as secrets (they would shred ordinary text)', () => {
     registerSecret('abc');
     expect(redact('abc abc')).toBe('abc abc');
+  });
+
+  test('a value learnt from a target is a secret only when it looks like a key, never a placeholder', () => {
+    // A mock's placeholders and random fill: a schema's "string", a word, lorem text, a bare prefix.
+    const placeholders = [
+      'string',
+      'pay_',
+      'exercitation',
+      'dolore amet eu exercitation',
+      'xxxxxxxxxxxxxxxx',
+      'short_1',
+    ];
+    for (const p of placeholders) {
+      expect(isSecretLike(p), p).toBe(false);
+      learnSecret(p);
+    }
+    const text = placeholders.join(' | ');
+    expect(redact(text)).toBe(text);
+    for (const key of ['sk_test_Xq3b9Lr2Zt8mWk1n', 'sk_test_conform_reference', 'a1b2c3d4e5f6a7b8']) {
+      expect(isSecretLike(key), key).toBe(true);
+      learnSecret(key);
+      expect(redact(`k=${key}`)).toMatch(/^k=\$CONFORM_KEY_\d+$/);
+    }
+    // A key the user configured is theirs to name: registered from 6 characters, label and all.
+    registerSecret('sk_abc', 'SHORT_KEY');
+    expect(redact('sk_abc')).toBe('$SHORT_KEY');
   });
 
   test('a later label does not get lost, an unlabelled re-registration keeps it', () => {

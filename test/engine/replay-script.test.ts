@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { RequestSequence } from '../../src/engine/http/replay-script.ts';
-import { registerSecret } from '../../src/engine/redact.ts';
+import { registerFixtureKey, registerSecret } from '../../src/engine/redact.ts';
 
 const get = (url: string, key = 'sk_test_replay_sequence_key') => ({
   method: 'GET',
@@ -27,7 +27,7 @@ test('a sequence becomes one bash script: identical requests in a row are one lo
   expect(script).not.toContain('sk_test_replay_sequence_key');
   const lines = script
     .split('\n')
-    .filter((l) => l && !l.startsWith('#') && !l.startsWith('set ') && !l.startsWith('show='));
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('set ') && !l.startsWith('show=') && !l.startsWith(': '));
   expect(lines).toEqual([
     `for _ in $(seq 61); do curl -sS -o /dev/null -w "$show" -X GET 'http://127.0.0.1:4010/v0/customers' -H "Authorization: Bearer $CONFORM_API_KEY"; done`,
     'sleep 1.5',
@@ -36,6 +36,30 @@ test('a sequence becomes one bash script: identical requests in a row are one lo
   ]);
   expect(script).toMatch(
     /^#!\/usr\/bin\/env bash\n# Replays the 63 requests of 'GET \/v0\/customers: 60 per 6 s' in order/,
+  );
+  expect(script).toContain('\n#   CONFORM_API_KEY=...  # the key the run read from CONFORM_API_KEY\n');
+});
+
+test("the header names every key's variable and where the key comes from; the script stops on one not set", () => {
+  registerSecret('sk_test_replay_primary_key', 'BILLING_API_KEY', 'the API key of the run');
+  registerFixtureKey('sk_test_replay_second_key', 'secondKeySameMerchant');
+  const seq = new RequestSequence();
+  seq.add(get('http://127.0.0.1:4010/v0/costs/report', 'sk_test_replay_primary_key'), 0);
+  seq.add(get('http://127.0.0.1:4010/v0/costs/report', 'sk_test_replay_second_key'), 1);
+  const script = seq.script('two keys, one bucket');
+  expect(script).not.toMatch(/sk_test_replay|\*\*\*/);
+  expect(script).toContain(
+    [
+      '# Keys are never written here: set these environment variables first.',
+      '#   BILLING_API_KEY=...     # the API key of the run',
+      '#   CONFORM_KEY_SECOND=...  # key made by fixture secondKeySameMerchant',
+      'set -u',
+      ': "${BILLING_API_KEY:?the API key of the run}"',
+      ': "${CONFORM_KEY_SECOND:?key made by fixture secondKeySameMerchant}"',
+    ].join('\n'),
+  );
+  expect(script).toContain(
+    '-H "Authorization: Bearer ${CONFORM_KEY_SECOND:?key made by fixture secondKeySameMerchant}"',
   );
 });
 

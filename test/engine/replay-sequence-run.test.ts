@@ -38,7 +38,7 @@ test('the finding of a rate-limit scenario holds a bash script of its three requ
     maxWorkers: 1,
   });
   const finding = outcome.results[0]?.findings.find(
-    (f) => f.ruleIds.includes('RATE.CUSTOMERS_LIST.LIMIT') && f.source === 'scenario',
+    (f) => f.ruleIds.includes('RATE.EXCEEDED.STATUS') && f.source === 'scenario',
   );
   expect(finding?.replaySequence).toBeDefined();
   expect(finding!.replaySequence).toMatch(

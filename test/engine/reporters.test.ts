@@ -293,13 +293,15 @@ describe('verdicts', () => {
 });
 
 describe('gaps and exit code 3', () => {
+  // Every rule about the target judged but one, left unjudged for a missing fixture.
+  const ALL = ['AUTH.401.SHAPE', 'CUSTOMERS.GET.BY_ID', 'CUSTOMERS.TAX_ID.NULL_CLEARS', 'SCHEMA.REQUIRED.PRESENT'];
   const gapOnly = () => [
-    scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
+    scenario({ ruleIds: ALL, judged: Object.fromEntries(ALL.map((id) => [id, 1])) }),
     results()[2],
   ];
   const exit = (acceptance?: Acceptance) => buildReport({ ...baseInput(), results: gapOnly(), acceptance }).summary;
 
-  test('a rule unjudged for a missing fixture exits 3 and is named', () => {
+  test('an applicable rule not judged exits 3 and is named', () => {
     expect(exit()).toMatchObject({
       exitCode: 3,
       verdict: 'unjudged',
@@ -315,28 +317,84 @@ describe('gaps and exit code 3', () => {
     });
     expect(exit({ allowUnjudged: ['WEBHOOKS.404.NEVER_ENABLED'] }).exitCode).toBe(0);
     expect(exit({ allowUnjudged: ['AUTH'] }).exitCode).toBe(3);
-    expect(exit({ minJudged: 1 }).exitCode).toBe(0);
-    expect(exit({ minJudged: 2 }).exitCode).toBe(3);
+    expect(exit({ minJudged: 4 }).exitCode).toBe(0);
+    expect(exit({ minJudged: 5 }).exitCode).toBe(3);
   });
 
-  test('rules not judged for the profile, the target or not run are no gap; not-applicable ones are not counted', () => {
+  const ended = (category: 'profile' | 'target' | 'destructive') =>
+    scenario({
+      state: 'skipped',
+      ruleIds: ['CUSTOMERS.GET.BY_ID'],
+      notJudged: [{ reason: `ended: ${category}`, category, ruleIds: ['CUSTOMERS.GET.BY_ID'], endedScenario: true }],
+    });
+  const othersJudged = () =>
+    scenario({
+      ruleIds: [],
+      judged: {
+        'AUTH.401.SHAPE': 1,
+        'CUSTOMERS.TAX_ID.NULL_CLEARS': 1,
+        'SCHEMA.REQUIRED.PRESENT': 1,
+        'WEBHOOKS.404.NEVER_ENABLED': 1,
+      },
+    });
+
+  test('rules not judged for the profile, the target or the destructive setting are gaps too: exit 0 is proof', () => {
+    for (const category of ['profile', 'target', 'destructive'] as const) {
+      const s = buildReport({ ...baseInput(), results: [othersJudged(), ended(category)] }).summary;
+      expect(s, category).toMatchObject({ exitCode: 3, gaps: { unaccepted: ['CUSTOMERS.GET.BY_ID'] } });
+    }
+  });
+
+  test('a target declared production accepts the destructive gaps, and only those', () => {
+    const accepted = { destructive: 'the configuration declares a production target (sandbox: false)' };
     const s = buildReport({
       ...baseInput(),
-      results: [
-        scenario({
-          state: 'skipped',
-          ruleIds: ['CUSTOMERS.GET.BY_ID'],
-          notJudged: [
-            { reason: 'full profile only', category: 'profile', ruleIds: ['CUSTOMERS.GET.BY_ID'], endedScenario: true },
-          ],
-        }),
-      ],
+      results: [othersJudged(), ended('destructive')],
+      acceptance: { accepted },
     }).summary;
-    expect(s).toMatchObject({
-      exitCode: 0,
-      rules: { total: 5, judged: 0, notJudged: 5, notApplicable: 1 },
-      headline: 'judged 0 of 5 rules (0 passed, 0 failed; 5 not judged)',
-    });
+    expect(s).toMatchObject({ exitCode: 0, gaps: { unaccepted: [], accepted: ['CUSTOMERS.GET.BY_ID'] } });
+    const t = buildReport({
+      ...baseInput(),
+      results: [othersJudged(), ended('target')],
+      acceptance: { accepted },
+    }).summary;
+    expect(t.exitCode).toBe(3);
+  });
+
+  test('a narrowed run accepts the rules it left out and says so in its headline; nothing judged is never exit 0', () => {
+    const narrowed = { suites: ['customers'] };
+    const one = scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } });
+    const s = buildReport({ ...baseInput(), results: [one], acceptance: { narrowed } }).summary;
+    expect(s).toMatchObject({ exitCode: 0, rules: { judged: 1, total: 5 } });
+    expect(s.headline).toBe('judged 1 of 5 rules (1 passed, 0 failed; 4 not judged) — narrowed run: suites customers');
+    for (const acceptance of [
+      { narrowed: { shard: { index: 2, count: 2 } } },
+      { allowUnjudged: true },
+      { minJudged: 0 },
+    ]) {
+      const empty = buildReport({ ...baseInput(), results: [], acceptance }).summary;
+      expect(empty, JSON.stringify(acceptance)).toMatchObject({ exitCode: 3, rules: { judged: 0 } });
+    }
+  });
+
+  test("a judgement under a rule id spec/rules.yaml lacks is the tool's own error: exit 2, never dropped", () => {
+    const stray = scenario({ ruleIds: [], judged: { 'VALIDATION.CLIENT.NOT_IN_RULES': 3 } });
+    const r = buildReport({ ...baseInput(), results: [...gapOnly(), stray], acceptance: { allowUnjudged: true } });
+    expect(r.unknownRuleIds).toEqual(['VALIDATION.CLIENT.NOT_IN_RULES']);
+    expect(r.summary).toMatchObject({ exitCode: 2, verdict: 'error' });
+    expect(renderMarkdown(r)).toContain('judgements under rule ids spec/rules.yaml lacks');
+  });
+
+  test('--fail-on-skip: a scenario that ended early exits 3, and the summary says so', () => {
+    const s = buildReport({
+      ...baseInput(),
+      results: [...gapOnly(), ended('target')],
+      acceptance: { allowUnjudged: true, failOnSkip: true },
+    }).summary;
+    expect(s.exitCode).toBe(3);
+    expect(
+      buildReport({ ...baseInput(), results: gapOnly(), acceptance: { allowUnjudged: true } }).summary.exitCode,
+    ).toBe(0);
   });
 });
 
@@ -384,9 +442,9 @@ describe('report files', () => {
   test('junit.xml leads with the headline; a testsuite per family, a testcase per rule; failures, skips and engine errors', () => {
     const xml = renderJunit(report(true));
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
-    expect(xml).toMatch(/<testsuites name="billing-conform run-1: judged 2 of 6 rules/);
+    expect(xml).toMatch(/<testsuites name="billing-conform run-1: FAILED \(exit 1\): judged 2 of 6 rules/);
     expect(xml).toMatch(
-      /<testsuite name="summary"[^>]*>\s*<testcase name="judged 2 of 6 rules[^"]*" classname="conformance.summary"[^>]*>\s*<failure message="1 rule\(s\) not judged for a missing fixture or credential/,
+      /<testsuite name="summary"[^>]*>\s*<testcase name="FAILED \(exit 1\): judged 2 of 6 rules[^"]*" classname="conformance.summary"[^>]*>\s*<system-out>FAILED \(exit 1\)[^\n]*\nfailed SCHEMA.REQUIRED.PRESENT: Required field missing/,
     );
     expect(xml.match(/<testsuite /g)).toHaveLength(5);
     expect(xml.match(/<testcase /g)).toHaveLength(7);
@@ -415,16 +473,21 @@ describe('report files', () => {
     expect(html).toContain('&lt;script&gt;');
   });
 
-  test('summary.md leads with the headline, names the unjudged rules with their reasons, and the failed rules', () => {
+  test('summary.md leads and ends with the verdict, the failed rules first, then one line per reason not judged', () => {
     const md = renderMarkdown(report());
     expect(md).toMatch(
-      /^## ❌ Conformance: judged 2 of 5 rules \(1 passed, 1 failed; 3 not judged\) · failed \(exit 1\)/,
+      /^## ❌ Conformance: FAILED \(exit 1\): judged 2 of 5 rules \(1 passed, 1 failed; 3 not judged\)/,
     );
-    expect(md).toContain(
+    expect(md.trimEnd()).toMatch(/\*\*FAILED \(exit 1\): judged 2 of 5 rules[^*]*\*\*$/);
+    const failed = md.indexOf(
+      '- **SCHEMA.REQUIRED.PRESENT**: Required field missing — `GET /v0/customers/cus_1 → 200`',
+    );
+    const reason = md.indexOf(
       "- **missing fixture**: fixture 'merchantWithoutWebhooks' unavailable: no strategy — `WEBHOOKS.404.NEVER_ENABLED`",
     );
-    expect(md).toContain('**1 rule(s) went unjudged for a missing fixture or credential** (exit 3)');
-    expect(md).toContain('- **SCHEMA.REQUIRED.PRESENT**: Required field missing — `GET /v0/customers/cus_1` → 200');
+    expect(failed).toBeGreaterThan(0);
+    expect(reason).toBeGreaterThan(failed);
+    expect(md).toContain('applicable rule(s) not judged and not accepted (exit 3)');
     expect(md).toContain('| CUSTOMERS | 1 | 0 | 1 | 0 |');
     expect(md).toContain('1 reference-server rule(s) not applicable to this target');
   });
@@ -523,8 +586,19 @@ describe('merge', () => {
             ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
             notJudged: fixtureGap(['WEBHOOKS.404.NEVER_ENABLED'], 'no fixture'),
           }),
+          ...(shard === 1
+            ? [
+                scenario({
+                  ruleIds: [],
+                  judged: { 'AUTH.401.SHAPE': 1, 'CUSTOMERS.GET.BY_ID': 1, 'SCHEMA.REQUIRED.PRESENT': 1 },
+                }),
+              ]
+            : [scenario({ ruleIds: [], judged: { 'CUSTOMERS.TAX_ID.NULL_CLEARS': 1 } })]),
         ],
       });
+    // Each shard alone is narrowed: the rules the other judged are accepted there, never in the merge.
+    expect(gap(2).summary.headline).toMatch(/narrowed run: shard 2\/2$/);
+    expect(mergeReports([gap(1), gap(2)]).summary.headline).not.toMatch(/narrowed/);
     expect(mergeReports([gap(1), gap(2)]).summary).toMatchObject({
       exitCode: 3,
       gaps: { unaccepted: ['WEBHOOKS.404.NEVER_ENABLED'] },

@@ -5,6 +5,8 @@
  * engine's own HTTP client must obey the client's retry rule.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { judge as judgeTraffic, rec } from './passive/helpers.ts';
+import { clientRequestsUnit } from '../../src/engine/passive/clients/requests.ts';
 import { runChecks, type CheckContext } from '../../src/engine/checks/index.ts';
 import { HttpClient } from '../../src/engine/http/client.ts';
 import { loadSpec } from '../../src/spec/index.ts';
@@ -39,6 +41,7 @@ describe('restraint rules: the check registry never judges what the document lea
         'SCHEMA.NOT_SHOWN.OPEN',
         'RETRY.CLIENT.WAIT',
         'RETRY.CLIENT.MAX_ATTEMPTS',
+        'VALIDATION.CLIENT.REQUEST_DOCUMENTED',
       ].map((id) => [id, rules.byId(id)?.kind]),
     );
     expect(kinds).toEqual({
@@ -48,6 +51,7 @@ describe('restraint rules: the check registry never judges what the document lea
       'SCHEMA.NOT_SHOWN.OPEN': 'restraint',
       'RETRY.CLIENT.WAIT': 'client',
       'RETRY.CLIENT.MAX_ATTEMPTS': 'client',
+      'VALIDATION.CLIENT.REQUEST_DOCUMENTED': 'client',
     });
     for (const r of rules.rules.filter((x) => x.kind === 'restraint' || x.kind === 'client'))
       expect(r.notes ?? '', r.id).toMatch(/test\/engine\/tool-rules\.test\.ts/);
@@ -161,5 +165,30 @@ describe("client rules: the engine's own HTTP client against a fake server", () 
     expect(r.sent).toBe(5);
     expect(r.waits).toHaveLength(4);
     expect(r.last).toBe(429);
+  });
+});
+
+describe('client rules: live clients, as conform proxy and conform judge see them', () => {
+  test('VALIDATION.CLIENT.REQUEST_DOCUMENTED: a request the document refuses fails its client; a documented one passes', async () => {
+    const customer = { id: 'cus_1', object: 'customer' };
+    const o = await judgeTraffic(
+      [
+        rec('PATCH', '/v0/customers/cus_1', { sent: { taxRates: 50 }, got: customer }),
+        rec('PATCH', '/v0/customers/cus_1', {
+          key: 'sk_other_client_key_0123456789',
+          sent: { taxRates: 101 },
+          got: customer,
+        }),
+      ],
+      [clientRequestsUnit],
+    );
+    const byClient = Object.fromEntries(o.sources.map((s) => [s.title, s]));
+    const failed = Object.values(byClient).filter((s) => (s.failed['VALIDATION.CLIENT.REQUEST_DOCUMENTED'] ?? 0) > 0);
+    const held = Object.values(byClient).filter(
+      (s) => s.judged['VALIDATION.CLIENT.REQUEST_DOCUMENTED'] && !s.failed['VALIDATION.CLIENT.REQUEST_DOCUMENTED'],
+    );
+    expect(failed).toHaveLength(1);
+    expect(held).toHaveLength(1);
+    expect(failed[0].findings[0].message).toMatch(/taxRates/);
   });
 });

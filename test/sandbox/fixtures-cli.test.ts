@@ -193,20 +193,15 @@ describe('conform fixtures', () => {
 
   test('check without a file, or against an unreachable target, exits 2 with one line', async () => {
     await rm(join(work, 'conform.config.yaml'), { force: true });
-    const none = await conform(['check', '--base-url', ref.baseUrl, '--api-key', ref.apiKey]);
+    const none = await conform(['check', '--base-url', ref.baseUrl], { CONFORM_API_KEY: ref.apiKey });
     expect([none.code, none.stderr.trim()]).toEqual([
       2,
       'conform fixtures: no fixtures file: pass --file, or set fixtures.file in conform.config.yaml',
     ]);
-    const away = await conform([
-      'check',
-      '--file',
-      join(work, 'check.fixtures.yaml'),
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--api-key',
-      'sk_test_nothing_there',
-    ]);
+    const away = await conform(
+      ['check', '--file', join(work, 'check.fixtures.yaml'), '--base-url', 'http://127.0.0.1:9'],
+      { CONFORM_API_KEY: 'sk_test_nothing_there' },
+    );
     expect(away.code).toBe(2);
     expect(away.stderr).toMatch(/^conform fixtures: cannot reach the target at http:\/\/127\.0\.0\.1:9: /);
     expect(existsSync(join(work, 'conform.fixtures.yaml'))).toBe(true);

@@ -8,6 +8,8 @@ import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/r
 import { startProxy, type Fault, type RunningProxy } from '../../src/engine/faults/proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
+import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { loadRules } from '../../src/spec/rules.ts';
 
 type Json = Record<string, any>;
 const SUITE = 'auth';
@@ -55,7 +57,9 @@ const describeResult = (r: ScenarioResult) =>
 function expectFailed(results: ScenarioResult[], ruleIds: string[]): void {
   expect(proxy.stats.applied).toBeGreaterThan(0);
   const cited = new Set(
-    results.filter((r) => r.state === 'failed').flatMap((r) => r.findings.flatMap((f) => f.ruleIds)),
+    results
+      .filter((r) => r.state === 'failed')
+      .flatMap((r) => r.findings.flatMap((f) => f.ruleIds.flatMap((k) => [k, k.split('#')[0]]))),
   );
   expect(
     ruleIds.filter((id) => !cited.has(id)),
@@ -123,6 +127,28 @@ describe('auth suite', () => {
       },
     });
     expectFailed(results, ['AUTH.403.SHAPE', 'AUTH.MERCHANT.DEFAULT']);
+  });
+
+  test('a forbidden action whose key gets 401 (a revoked fixture key) leaves AUTH.403.SHAPE not judged, never failed', async () => {
+    const results = await run({
+      name: 'forbidden-key-revoked',
+      onResponse(_req, res, ctx) {
+        if (res.status !== 403) return;
+        ctx.applied();
+        const json = { error: 'unauthorized', message: 'Invalid or revoked API key' };
+        return {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from(JSON.stringify(json)),
+          json,
+        };
+      },
+    });
+    const forbidden = results.find((r) => r.title === 'a forbidden action gets 403 in the Error shape')!;
+    expect(forbidden.state).toBe('skipped');
+    expect(forbidden.skipReason).toMatch(/precondition not met: the key of the forbidden action authenticates .*401/);
+    const v = computeVerdicts(await loadRules(), results, { bundled: false }).find((r) => r.id === 'AUTH.403.SHAPE')!;
+    expect(v.verdict).toBe('not_judged');
   });
 
   test('fails on a 403 whose body is not an Error', async () => {

@@ -32,8 +32,8 @@ describe('customers suite', () => {
     });
     expectFailed(results, [
       'CUSTOMERS.TAX_ID.NULL_CLEARS',
-      'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH',
-      'CUSTOMERS.TAX_RATES.RANGE',
+      'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#refuses-256',
+      'CUSTOMERS.TAX_RATES.RANGE#refuses-outside',
       'VALIDATION.BOUNDS.400',
     ]);
     expect(results.find((r) => r.ruleIds.includes('CUSTOMERS.EXTERNAL_ID.NULL_CLEARS'))?.state).toBe('passed');
@@ -86,12 +86,13 @@ describe('customers suite', () => {
     expectAllPassed(results.filter((r) => !r.ruleIds.includes('CUSTOMERS.NOTIFICATIONS.PARTIAL')));
     const partial = results.find((r) => r.ruleIds.includes('CUSTOMERS.NOTIFICATIONS.PARTIAL'));
     expect(partial).toMatchObject({ state: 'skipped', findingCount: 0 });
-    // The PATCH itself was judged (it succeeded); the flags were not.
+    // The PATCH succeeding is a precondition: it judges nothing, so the rule stays not judged.
+    expect(partial?.judged['CUSTOMERS.NOTIFICATIONS.PARTIAL']).toBeUndefined();
     expect(partial?.notJudged).toEqual([
       {
         reason: expect.stringMatching(/does not expose notificationSettings/),
         category: 'target',
-        ruleIds: [],
+        ruleIds: ['CUSTOMERS.NOTIFICATIONS.PARTIAL'],
         endedScenario: true,
       },
     ]);

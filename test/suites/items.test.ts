@@ -40,6 +40,19 @@ const archiveFault: Fault = {
   },
 };
 
+/** No item ever shows a reference as primary: nothing holds an external id as primary. */
+const noPrimaryFault: Fault = {
+  name: 'no-primary',
+  onResponse(req, res, ctx) {
+    if (!ITEM.test(req.path) || res.status !== 200) return;
+    for (const r of ((res.json as Json | undefined)?.externalReferences ?? []) as Json[]) {
+      if (r?.isPrimary !== true) continue;
+      r.isPrimary = false;
+      ctx.applied();
+    }
+  },
+};
+
 describe.concurrent(`${SUITE} suite`, () => {
   test(
     'passes against the unaltered reference: every scenario passes, none skipped',
@@ -85,6 +98,20 @@ describe.concurrent(`${SUITE} suite`, () => {
         ['ITEMS.EXTERNAL_ID.ONE_PRIMARY'],
         ['ITEMS.ARCHIVE.DEMOTES_PRIMARY', 'ITEMS.UNARCHIVE.NO_RECLAIM'],
       );
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+
+  test(
+    'a target where no item holds an external id as primary leaves ONE_PRIMARY not judged, never passed',
+    async () => {
+      const o = await runThrough(noPrimaryFault, 'no-primary');
+      expect(o.applied, 'the fault altered at least one exchange').toBeGreaterThan(0);
+      expect(o.verdicts.get('ITEMS.EXTERNAL_ID.ONE_PRIMARY')).toBe('not_judged');
+      expect(o.stdout).toMatch(/precondition not met: an item holds external id \S+ as primary/);
+      // Nothing was broken, and the scenarios that could judge did.
+      expect(o.code, o.stdout.slice(-3000)).toBe(3);
+      expect(o.verdicts.get('ITEMS.ARCHIVE.BLOCKED')).toBe('passed');
     },
     RUN_TIMEOUT_MS + 10_000,
   );

@@ -221,9 +221,11 @@ describe('rate-limits suite against conforming limiters', () => {
     expect(
       [
         'RATE.EXCEEDED.STATUS',
-        'RATE.EXCEEDED.BODY',
+        'RATE.EXCEEDED.BODY#error-body',
+        'RATE.EXCEEDED.BODY#endpoint-specific',
         'RATE.WINDOW.READMITS',
-        'RATE.CUSTOMERS_LIST.LIMIT',
+        'RATE.CUSTOMERS_LIST.LIMIT#limit-header',
+        'RATE.CUSTOMERS_LIST.LIMIT#admits-limit',
         'RATE.PORTAL.BUCKET',
       ].filter((id) => !judged.has(id)),
     ).toEqual([]);
@@ -266,10 +268,10 @@ describe('rate-limits suite against faulty targets', () => {
     });
     expectFailed(results, [
       'RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED@/v0/customers',
-      'RATE.CUSTOMERS_LIST.LIMIT@/v0/customers',
+      'RATE.CUSTOMERS_LIST.LIMIT#limit-header@/v0/customers',
       'RATE.FAILED_AUTH.NO_HEADERS',
       'RATE.RETRY_AFTER.ON_429@/v0/costs/report',
-      'RATE.EXCEEDED.BODY@/v2/invoices/lineItems',
+      'RATE.EXCEEDED.BODY#error-body@/v2/invoices/lineItems',
       'RATE.RESET.WITHIN_WINDOW@/v0/integrations/salesforce/accounts',
       'RATE.REMAINING.NON_NEGATIVE@/v0/subscriptions/{id}/reconciliations',
       'RATE.HEADERS.PRESENT@/v0/subscriptions/{id}/portal',
@@ -293,13 +295,13 @@ describe('rate-limits suite against faulty targets', () => {
     );
     expectFailed(results, [
       'AUTH.ALLOWANCE.PER_MERCHANT@/v0/customers',
-      'RATE.CUSTOMERS_LIST.BUCKET@/v0/customers',
+      'RATE.CUSTOMERS_LIST.BUCKET#keys-share@/v0/customers',
       'RATE.RECONCILIATIONS.BUCKET@/v0/subscriptions/{id}/reconciliations',
       'RATE.WINDOW.READMITS@/v0/subscriptions/{id}/portal',
       'RATE.REMAINING.DECREMENTS@/v2/invoices/lineItems',
       'RATE.EXCEEDED.STATUS@/v0/costs/report',
-      'RATE.CRM_ACCOUNTS.LIMIT@/v0/integrations/salesforce/accounts',
-      'RATE.EXCEEDED.BODY@/v0/subscriptions/{id}/reconciliations',
+      'RATE.CRM_ACCOUNTS.LIMIT#admits-limit@/v0/integrations/salesforce/accounts',
+      'RATE.EXCEEDED.BODY#endpoint-specific@/v0/subscriptions/{id}/reconciliations',
     ]);
   }, 120_000);
 
@@ -316,6 +318,9 @@ describe('rate-limits suite against faulty targets', () => {
         },
       }),
     );
-    expectFailed(results, ['RATE.CUSTOMERS_LIST.BUCKET@/v0/customers', 'RATE.BUCKET.PER_ENDPOINT']);
+    expectFailed(results, [
+      'RATE.CUSTOMERS_LIST.BUCKET#other-merchant-unaffected@/v0/customers',
+      'RATE.BUCKET.PER_ENDPOINT',
+    ]);
   }, 120_000);
 });

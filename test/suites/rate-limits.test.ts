@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
+import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { rateLimitedEndpoints } from '../../src/engine/ratelimit/index.ts';
+import { loadSpec } from '../../src/spec/index.ts';
 
 const SUITE = 'rate-limits';
 const FULL_ONLY = 'runs in the full profile only (--profile full)';
@@ -72,6 +75,14 @@ describe('rate-limits suite', () => {
         .map((r) => r.title)
         .sort(),
     );
+    // Every part of the limit and bucket rules was judged, not one of two (a rule passes only so).
+    const verdicts = computeVerdicts(await (await loadSpec()).rules(), quick, { bundled: false });
+    const ids = (await rateLimitedEndpoints(await loadSpec())).flatMap((ep) => [ep.limitRule, ep.bucketRule]);
+    const notPassed = verdicts
+      .filter((v) => [...ids, 'RATE.EXCEEDED.BODY', 'AUTH.ALLOWANCE.PER_MERCHANT'].includes(v.id))
+      .filter((v) => v.verdict !== 'passed')
+      .map((v) => `${v.id}: ${v.verdict} ${v.reasons.join('; ')}`);
+    expect(notPassed).toEqual([]);
     // A second run right after the first finds buckets the first one used: still valid.
     expectPassed(await run('full'), 'full');
   }, 180_000);

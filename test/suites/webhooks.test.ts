@@ -2,7 +2,9 @@
  * The webhooks suite passes against the bundled reference and fails, citing the right
  * rules, when a fault proxy in front of it breaks a webhooks rule.
  */
-import { describe, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { loadRules } from '../../src/spec/rules.ts';
+import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
 import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
 const SUITE = 'webhooks';
@@ -84,5 +86,35 @@ describe('webhooks suite', () => {
       },
     });
     expectFailed(results, ['WEBHOOKS.MERCHANT.NAMED']);
+  });
+
+  test('with no endpoint to read back, a toggle judges its answers and leaves the endpoint parts not judged', async () => {
+    const results = await run({
+      name: 'no-endpoints',
+      onResponse(req, res, ctx) {
+        if (req.method !== 'GET' || !req.path.startsWith('/v0/webhooks/endpoints')) return;
+        (res.json as Json).data = [];
+        ctx.applied();
+      },
+    });
+    const toggle = results.find((r) => r.ruleIds.includes('WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS'))!;
+    expect(toggle.findingCount).toBe(0);
+    expect(toggle.judged['STATE.WEBHOOKS.DISABLE#sets-disabled']).toBeGreaterThan(0);
+    expect(toggle.judged['STATE.WEBHOOKS.DISABLE#keeps-endpoints']).toBeUndefined();
+    expect(toggle.judged['WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS']).toBeUndefined();
+    expect(toggle.notJudged).toContainEqual({
+      reason: 'the configuration holds no endpoint: there is nothing to keep',
+      category: 'target',
+      ruleIds: ['WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS', 'STATE.WEBHOOKS.DISABLE#keeps-endpoints'],
+    });
+    // Half of DISABLE judged is not a pass: the rule stays not judged, naming the part left.
+    const verdicts = computeVerdicts(await loadRules(), results, { bundled: false });
+    const disable = verdicts.find((v) => v.id === 'STATE.WEBHOOKS.DISABLE')!;
+    expect(disable.verdict).toBe('not_judged');
+    expect(disable.parts.map((p) => [p.id, p.verdict])).toEqual([
+      ['sets-disabled', 'passed'],
+      ['keeps-endpoints', 'not_judged'],
+    ]);
+    expect(verdicts.find((v) => v.id === 'STATE.WEBHOOKS.ENABLE')!.verdict).toBe('passed');
   });
 });

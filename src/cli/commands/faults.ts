@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CliError, parseProfile, parseSeed, wantsHelp, type Command } from '../command.ts';
+import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
 import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
@@ -44,9 +44,10 @@ Options:
                          (generated catalog; --sample-seed S, default the --seed)
   --kind K...            generated catalog: only these kinds (${GENERATED_KINDS.join(', ')})
   --base-url URL         the target (default: the bundled reference, one per fault)
-  --api-key KEY          its API key (default: $CONFORM_API_KEY, or apiKeyEnv in the config);
-                         prefer the variable: a key on the command line is visible to every
-                         user of the machine in the process list
+  --api-key KEY          its API key (default: $CONFORM_API_KEY, or the variable apiKeyEnv
+                         names in the config, which then wins); the flag warns, so
+                         prefer the variable: a key on the command line is visible
+                         to every user of the machine in the process list
   --config FILE          conform.config.yaml for the target (fixtures, keys), passed to each run
   --fault NAME...        only these faults (repeatable, or comma-separated)
   --family F...          only these families: ${FAMILIES.join(', ')}
@@ -188,7 +189,8 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
   if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl))
     throw new CliError(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
   flags.apiKey = values.get('--api-key');
-  if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY');
+  if (flags.apiKey) registerSecret(flags.apiKey, 'CONFORM_API_KEY', 'the key given with --api-key');
+  if (flags.apiKey) warnKeyOnCommandLine();
   flags.config = values.get('--config');
   flags.reportDir = values.get('--report-dir');
   return flags;

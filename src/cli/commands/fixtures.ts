@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliError, wantsHelp, type Command } from '../command.ts';
+import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
 import {
   ConfigError,
   destructiveAllowed,
@@ -36,8 +36,9 @@ check  asks the target about every entry of a fixtures file: still there and in 
        expected; entries found used up are recorded in the ledger, as a run would. Prints
        what is left per key and how many whole runs the file has left.
        The file, target and keys come from conform.config.yaml (fixtures.file, baseUrl,
-       apiKeyEnv), or from the flags. Prefer CONFORM_API_KEY to --api-key: a key on the
-       command line is visible to every user of the machine in the process list.
+       apiKeyEnv, else CONFORM_API_KEY), or from the flags. Prefer the environment to
+       --api-key (it warns): a key on the command line is visible to every user of the
+       machine in the process list.
 
 Exit codes: 0 done (check: at least one run left, no problem), 1 check found fewer than
 one run left or a problem, 2 bad usage, config or file.`;
@@ -92,7 +93,10 @@ async function check(argv: string[]): Promise<number> {
   } catch (err) {
     throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform fixtures --help)`);
   }
-  if (values['api-key']) registerSecret(values['api-key'], 'CONFORM_API_KEY');
+  if (values['api-key']) {
+    registerSecret(values['api-key'], 'CONFORM_API_KEY', 'the key given with --api-key');
+    warnKeyOnCommandLine();
+  }
   const configPath = values.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined);
   let config;
   try {
@@ -107,7 +111,8 @@ async function check(argv: string[]): Promise<number> {
   if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
   if (!config.baseUrl || !config.apiKey)
     throw new CliError(
-      'no target: pass --base-url (and --api-key or CONFORM_API_KEY), or set baseUrl and apiKeyEnv in conform.config.yaml',
+      'no target: set baseUrl in conform.config.yaml or pass --base-url, the key in CONFORM_API_KEY ' +
+        '(or the variable apiKeyEnv names)',
     );
   registerSecret(config.apiKey.value, config.apiKey.label);
   const http = new HttpClient({
@@ -128,7 +133,10 @@ async function check(argv: string[]): Promise<number> {
     const reach = await http.get('/v0/customers/cus_conformcheck0');
     if (reach.transportError)
       throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
-    if (reach.status === 401) throw new CliError(`the target at ${config.baseUrl} rejected the API key (401)`);
+    if (reach.status === 401)
+      throw new CliError(
+        `the target at ${config.baseUrl} rejected the API key (401)${config.apiKey.from ? `: check the key in ${config.apiKey.from}` : ''}`,
+      );
     const result = await checkFixturesFile(fixtures, { destructive: destructiveAllowed(config, false) });
     const destructive = destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up';
     console.log(`conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructive})\n`);

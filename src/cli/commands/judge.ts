@@ -17,7 +17,9 @@ summary.md; rules no exchange touched are not judged. The file is read one entry
 Options:
   --base-url URL          the target's base URL in the recording (default: the first
                           origin whose paths fit the interface, e.g. https://host or
-                          https://host/prefix); entries outside it are left out
+                          https://host/prefix), or, for a file \`conform proxy --har\`
+                          recorded, the proxy's own URL; entries outside it are left out.
+                          A URL no entry is under is refused, naming the ones the file holds
   --report-dir DIR        where the reports go (default reports/<run-id>)
   --fail-on server|client|both
                           which failed rules make the exit code 1 (default both)
@@ -58,14 +60,28 @@ const command: Command = {
         `${file} could not be judged: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
       );
     }
+    const held = (list: { url: string; entries: number }[]) =>
+      list
+        .slice(0, 5)
+        .map((b) => `${b.url} (${b.entries})`)
+        .join(', ') + (list.length > 5 ? `, and ${list.length - 5} more` : '');
     if (!judged.baseUrl)
       throw new CliError(
-        `${file}: no entry fits an operation of the interface (${judged.entries} entries); name the API with --base-url`,
+        `${file}: no entry fits an operation of the interface (${judged.entries} entries` +
+          `${judged.origins.length ? ` from ${held(judged.origins)}` : ''}); name the API with --base-url`,
       );
     if (judged.outcome.exchanges === 0)
-      throw new CliError(`${file}: no entry under ${judged.baseUrl} (${judged.entries} entries)`);
+      throw new CliError(
+        `${file}: no entry under ${judged.baseUrl} (${judged.entries} entries); ` +
+          (judged.bases.length
+            ? `the API base URLs in it: ${held(judged.bases)}: pass one with --base-url`
+            : `no entry fits an operation of the interface${judged.origins.length ? ` (origins: ${held(judged.origins)})` : ''}`),
+      );
     const outside = judged.outside ? ` (${judged.outside} of ${judged.entries} entries outside it, left out)` : '';
-    style.write(`conform judge ${file}: ${judged.baseUrl}${outside}`);
+    const via = judged.proxy
+      ? ` (${judged.proxy.url} is the conform proxy that recorded it, in front of this target)`
+      : '';
+    style.write(`conform judge ${file}: ${judged.baseUrl}${via}${outside}`);
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({

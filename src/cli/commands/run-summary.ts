@@ -1,8 +1,11 @@
-/** The closing block of a run (and of a merge) on the terminal: the verdict table and what it means. */
+/**
+ * The closing block of a run (and of a merge) on the terminal: the verdict first and last, the
+ * failures, then what was not judged (one line per reason), then the family table.
+ */
 import { paint, type OutputStyle } from '../../engine/runner/progress.ts';
-import { CATEGORY_LABEL, unjudgedGroups, type Report } from '../../engine/reporters/index.ts';
+import { narrative, type Report } from '../../engine/reporters/index.ts';
 
-function summaryTable(style: OutputStyle, report: Report): string[] {
+function summaryTable(report: Report): string[] {
   const rows = report.summary.families.map((f) => [
     f.family,
     String(f.passed),
@@ -16,68 +19,55 @@ function summaryTable(style: OutputStyle, report: Report): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...[...rows, total].map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [
-    line(head),
-    rule,
-    ...rows.map((r) => (Number(r[2]) > 0 ? paint(style, 'red', line(r)) : line(r))),
-    rule,
-    line(total),
-  ];
+  return [line(head), rule, ...rows.map(line), rule, line(total)];
 }
 
-/** The closing block: the headline first, then what was not judged and why, then the verdict. */
+const list = (ids: string[], max = 8) =>
+  ids.length > max ? `${ids.slice(0, max).join(', ')} … and ${ids.length - max} more` : ids.join(', ');
+
+/** The closing block: verdict, failures, engine errors, not judged by reason, gaps, table, verdict again. */
 export function summaryLines(style: OutputStyle, report: Report, dir?: string): string[] {
+  const n = narrative(report);
   const s = report.summary;
-  const out = [paint(style, 'bold', s.headline), '', ...summaryTable(style, report), ''];
-  const groups = unjudgedGroups(report);
-  if (groups.length) {
-    out.push(`not judged: ${s.rules.notJudged} rule(s)`);
-    for (const g of groups) {
-      const ids =
-        g.ruleIds.length > 8
-          ? `${g.ruleIds.slice(0, 8).join(', ')} … and ${g.ruleIds.length - 8} more`
-          : g.ruleIds.join(', ');
-      const reason = g.reason.length > 240 ? `${g.reason.slice(0, 240)}…` : g.reason;
-      out.push(`  ${CATEGORY_LABEL[g.category]}: ${reason} (${g.ruleIds.length}): ${ids}`);
+  const colour = s.exitCode === 0 ? 'green' : s.exitCode === 1 ? 'red' : 'yellow';
+  const out = [paint(style, 'bold', paint(style, colour, n.verdictLine)), ''];
+  if (n.failed.length) {
+    out.push(paint(style, 'red', `failed: ${n.failed.length} rule(s)`));
+    for (const f of n.failed)
+      out.push(
+        `  ${paint(style, 'red', f.key)}${f.tool ? ' (tool rule)' : ''}: ${f.title}` +
+          `${f.evidence ? ` — ${f.evidence}` : ''}${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
+      );
+  }
+  if (n.engineErrors.length) {
+    out.push(
+      paint(style, 'yellow', `engine errors (the tool broke, not the target): ${n.engineErrors.length} rule(s)`),
+    );
+    for (const e of n.engineErrors.slice(0, 5)) out.push(`  ${e.id}: ${e.reason}`);
+  }
+  for (const e of n.runErrors) out.push(paint(style, 'yellow', `error: ${e}`));
+  if (n.unknownRuleIds.length)
+    out.push(
+      paint(
+        style,
+        'yellow',
+        `judgements under rule ids spec/rules.yaml lacks (exit 2): ${n.unknownRuleIds.join(', ')}`,
+      ),
+    );
+  if (n.unjudged.length) {
+    out.push(`not judged: ${s.rules.notJudged} rule(s), by reason`);
+    for (const g of n.unjudged) {
+      const reason = g.reason.length > 200 ? `${g.reason.slice(0, 200)}…` : g.reason;
+      out.push(`  [${g.label}${g.accepted ? ', accepted' : ''}] ${reason} — ${list(g.keys)}`);
     }
   }
-  const apart: string[] = [];
-  if (s.rules.notApplicable)
-    apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
-  if (s.toolRules.total)
-    apart.push(`${s.toolRules.total} rule(s) about the tool itself, judged by the project's own tests`);
-  if (apart.length) out.push(`not counted: ${apart.join('; ')}`);
-  for (const e of report.errors) out.push(`error: ${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`);
-  if (report.unknownRuleIds.length)
-    out.push(
-      `warning: scenarios cite rule ids that spec/rules.yaml does not have: ${report.unknownRuleIds.join(', ')}`,
-    );
-  const failed = report.rules.filter((r) => r.verdict === 'failed' && r.scope === 'target');
-  if (failed.length) out.push(paint(style, 'red', `failed rules: ${failed.map((r) => r.id).join(', ')}`));
-  const broken = report.rules.filter((r) => r.verdict === 'engine_error');
-  if (broken.length)
-    out.push(
-      paint(
-        style,
-        'yellow',
-        `engine errors (the tool broke, not the target): ${broken.map((r) => r.id).join(', ')}; first: ${broken[0].reasons[0] ?? ''}`,
-      ),
-    );
-  if (s.gaps.unaccepted.length) {
-    out.push(
-      paint(
-        style,
-        'yellow',
-        `unjudged for a missing fixture or credential, not accepted: ${s.gaps.unaccepted.join(', ')}`,
-      ),
-      'provide the fixtures (docs/fixtures.md), or accept the gap: --allow-unjudged, or allowUnjudged / minJudged in conform.config.yaml',
-    );
-  } else if (s.gaps.accepted.length)
-    out.push(`accepted gaps (unjudged for a missing fixture or credential): ${s.gaps.accepted.length} rule(s)`);
+  if (n.nothingJudged) out.push(paint(style, 'yellow', `nothing was judged: ${n.nothingJudged}`));
+  if (n.gapLine) out.push(s.gaps.unaccepted.length ? paint(style, 'yellow', n.gapLine) : n.gapLine);
+  if (n.skipLine) out.push(paint(style, 'yellow', n.skipLine));
+  out.push('', ...summaryTable(report), '');
+  if (n.notCounted) out.push(`not counted: ${n.notCounted}`);
   const seconds = (report.run.durationMs / 1000).toFixed(1);
-  out.push(
-    `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}; ${s.scenarios.total} scenarios in ${seconds} s`,
-  );
+  out.push(paint(style, 'bold', `${n.verdictLine}; ${s.scenarios.total} scenarios in ${seconds} s`));
   if (dir) out.push(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
   return out;
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CliError, wantsHelp, type Command } from '../command.ts';
+import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
 
 const usage = `Usage: conform serve [options]
 
@@ -9,9 +9,10 @@ Options:
   --port <n>             port to listen on (default 4010; 0 picks a free port)
   --host <addr>          address to bind (default 127.0.0.1)
   --database <url>       memory (default), file:<dir>, or postgres://... (default: DATABASE_URL)
-  --api-key <key>        the sandbox merchant's API key (default: CONFORM_API_KEY, else sk_test_conform_reference);
-                         prefer the variable: a key on the command line is visible to every
-                         user of the machine in the process list
+  --api-key <key>        the sandbox merchant's API key, instead of CONFORM_API_KEY (default:
+                         that variable, else sk_test_conform_reference); prefer the variable
+                         (this flag warns): a command line is visible to every user of the
+                         machine in the process list
   --rate-limit <op=N>    raise a published rate limit, e.g. listCustomers=1000 (repeatable; never below the published limit)
   --documented-port <n>  also serve the documented endpoints only on port n (0 picks a free port):
                          a proxy where every reference extension (x-extension: reference in
@@ -59,6 +60,7 @@ const serve: Command = {
       throw new CliError(`${(err as Error).message.split('\n')[0]} (see conform serve --help)`);
     }
     const documentedPort = parsePort(values['documented-port'] as string | undefined, '--documented-port');
+    if (values['api-key'] !== undefined) warnKeyOnCommandLine('CONFORM_API_KEY');
     const { optionsFromEnv, parseRateLimitFlag, RateLimitConfigError, startReferenceServer } =
       await import('../reference.ts');
     const env = optionsFromEnv();

@@ -59,8 +59,8 @@ export const errorShape = defineCheck({
     'ERRORS.ERROR_RESPONSES.SHAPE',
     'ERRORS.CODE.UPPER_SNAKE',
     'ERRORS.CATEGORY.MATCHES_STATUS',
-    'AUTH.401.SHAPE',
-    'AUTH.403.SHAPE',
+    'AUTH.401.SHAPE#error-body',
+    'AUTH.403.SHAPE#error-body',
   ],
   description:
     '4xx bodies are Error (or ValidationError on 400); code is UPPER_SNAKE_CASE; error names the category of the status.',
@@ -72,9 +72,9 @@ export const errorShape = defineCheck({
     const body = ex.body;
     const shapeRules =
       s === 401
-        ? ['AUTH.401.SHAPE', 'ERRORS.ERROR.SHAPE']
+        ? ['AUTH.401.SHAPE#error-body', 'ERRORS.ERROR.SHAPE']
         : s === 403
-          ? ['AUTH.403.SHAPE', 'ERRORS.ERROR.SHAPE']
+          ? ['AUTH.403.SHAPE#error-body', 'ERRORS.ERROR.SHAPE']
           : ['ERRORS.ERROR_RESPONSES.SHAPE', 'ERRORS.ERROR.SHAPE'];
     if (s === 400) {
       judged.push('ERRORS.400.BODY');

@@ -36,7 +36,6 @@ export const responseSchema = defineCheck({
     const result = ctx.spec.validateResponseBody(op.operationId, ex.status, ex.body);
     if (result.valid) return { judged, findings: [] };
     const missing = result.errors.filter((e) => e.keyword === 'required' || (!e.keyword && REQUIRED.test(e.message)));
-    const other = result.errors.filter((e) => !missing.includes(e));
     const findings = [];
     const list = (errs: typeof result.errors) =>
       errs
@@ -53,16 +52,16 @@ export const responseSchema = defineCheck({
           ex,
         ),
       );
-    if (other.length)
-      findings.push(
-        finding(
-          'response-schema',
-          ['SCHEMA.RESPONSE.MATCHES'],
-          `${op.operationId} response does not match its schema`,
-          `${describeStatus(ex)}: ${list(other)}`,
-          ex,
-        ),
-      );
+    // A body off its schema for any reason, a missing required field included, does not match it.
+    findings.push(
+      finding(
+        'response-schema',
+        ['SCHEMA.RESPONSE.MATCHES'],
+        `${op.operationId} response does not match its schema`,
+        `${describeStatus(ex)}: ${list(result.errors)}`,
+        ex,
+      ),
+    );
     return { judged, findings };
   },
 });

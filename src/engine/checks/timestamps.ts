@@ -34,19 +34,28 @@ const OPAQUE = new Set([
 
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-export function timestampProblems(value: unknown, path = '', out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v, i) => timestampProblems(v, `${path}[${i}]`, out));
+/** The documented date-time fields a body holds (null ones left out), by path. */
+export function dateTimeFields(value: unknown, path = '', out: [string, unknown][] = []): [string, unknown][] {
+  if (Array.isArray(value)) value.forEach((v, i) => dateTimeFields(v, `${path}[${i}]`, out));
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (OPAQUE.has(k)) continue;
       const p = path ? `${path}.${k}` : k;
-      if (DATE_TIME_FIELDS.has(k) && v !== null && v !== undefined) {
-        if (typeof v !== 'string' || !ISO_DATE_TIME.test(v) || Number.isNaN(Date.parse(v)))
-          out.push(`${p} = ${JSON.stringify(v)}`);
-      } else if (typeof v === 'object') timestampProblems(v, p, out);
+      if (DATE_TIME_FIELDS.has(k) && v !== null && v !== undefined) out.push([p, v]);
+      else if (typeof v === 'object') dateTimeFields(v, p, out);
     }
   }
   return out;
+}
+
+/** A documented date-time field's value that is not an ISO 8601 date-time string. */
+export const notIsoDateTime = (v: unknown): boolean =>
+  typeof v !== 'string' || !ISO_DATE_TIME.test(v) || Number.isNaN(Date.parse(v));
+
+export function timestampProblems(value: unknown): string[] {
+  return dateTimeFields(value)
+    .filter(([, v]) => notIsoDateTime(v))
+    .map(([p, v]) => `${p} = ${JSON.stringify(v)}`);
 }
 
 export const timestamps = defineCheck({
@@ -55,6 +64,8 @@ export const timestamps = defineCheck({
   description: 'Documented date-time fields hold ISO 8601 date-time strings.',
   evaluate(ex, ctx, op) {
     if (!op || !is2xx(ex) || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return;
+    // A body holding no date-time field shows nothing about the rule.
+    if (!dateTimeFields(ex.body).length) return;
     const problems = timestampProblems(ex.body);
     const findings: Finding[] = problems.length
       ? [

@@ -25,6 +25,8 @@ export interface ConfigFile {
   seed?: number;
   reportDir?: string;
   timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
   concurrency?: number;
   allowUnjudged?: boolean | string[];
   minJudged?: number;
@@ -42,12 +44,18 @@ export interface ConfigOverrides {
   /** true: accept every gap; a list: these rule ids or families. */
   allowUnjudged?: boolean | string[];
   minJudged?: number;
+  /** --request-timeout, --scenario-timeout, --run-timeout (milliseconds). */
+  timeoutMs?: number;
+  scenarioTimeoutMs?: number;
+  runTimeoutMs?: number;
 }
 
 export interface KeyRef {
   value: string;
   /** The environment variable replays should use. */
   label: string;
+  /** Where the key was read from, for messages: `CONFORM_API_KEY`, `BILLING_API_KEY (named by apiKeyEnv)`, `--api-key`. */
+  from?: string;
 }
 
 /** Everything a run needs to know about its target, resolved. */
@@ -68,11 +76,21 @@ export interface RunConfig {
   profile: Profile;
   seed: number;
   reportDir?: string;
+  /** One request to the target. */
   timeoutMs: number;
+  /** One scenario: past it, its rules are not judged (target too slow). */
+  scenarioTimeoutMs: number;
+  /** The whole run: scenarios past it end not judged (target too slow). */
+  runTimeoutMs: number;
   concurrency?: number;
   configPath?: string;
-  /** Gaps (rules unjudged for a missing fixture or credential) the user accepts. */
-  acceptance: { allowUnjudged?: boolean | string[]; minJudged?: number };
+  /** Gaps (applicable rules not judged) the user accepts. */
+  acceptance: {
+    allowUnjudged?: boolean | string[];
+    minJudged?: number;
+    /** Categories of reasons accepted by the settings, each with why (`destructive` on a declared production target). */
+    accepted?: { destructive?: string };
+  };
 }
 
 export class ConfigError extends Error {
@@ -174,10 +192,15 @@ function keyFromEnv(
   if (!envName) return undefined;
   const value = env[envName];
   if (value === undefined || value === '') {
-    problems.push(`${field} names the environment variable ${envName}, which is not set`);
+    // The primary key is read from this variable alone: CONFORM_API_KEY, set or not, is not read then.
+    const unread = field === 'apiKeyEnv' && envName !== 'CONFORM_API_KEY' && env.CONFORM_API_KEY;
+    problems.push(
+      `${field} names the environment variable ${envName}, which is not set: set ${envName} to the key` +
+        (unread ? ` (CONFORM_API_KEY is set, but not read while apiKeyEnv names ${envName})` : ''),
+    );
     return undefined;
   }
-  return { value, label: envName };
+  return { value, label: envName, from: `${envName} (named by ${field})` };
 }
 
 /** Merges the file, the flags and the environment into a RunConfig. */
@@ -189,18 +212,20 @@ export function resolveConfig(
 ): RunConfig {
   const problems: string[] = [];
   const baseDir = configPath ? dirname(resolve(configPath)) : process.cwd();
+  // The primary key: --api-key, else the variable apiKeyEnv names, else CONFORM_API_KEY (docs/config.md).
   let apiKey: KeyRef | undefined;
-  if (flags.apiKey) apiKey = { value: flags.apiKey, label: 'CONFORM_API_KEY' };
+  if (flags.apiKey) apiKey = { value: flags.apiKey, label: 'CONFORM_API_KEY', from: '--api-key' };
   else if (file.apiKeyEnv) apiKey = keyFromEnv(file.apiKeyEnv, 'apiKeyEnv', env, problems);
-  else if (env.CONFORM_API_KEY) apiKey = { value: env.CONFORM_API_KEY, label: 'CONFORM_API_KEY' };
+  else if (env.CONFORM_API_KEY)
+    apiKey = { value: env.CONFORM_API_KEY, label: 'CONFORM_API_KEY', from: 'CONFORM_API_KEY' };
   const secondKey = keyFromEnv(file.secondKeyEnv, 'secondKeyEnv', env, problems);
   const otherMerchantKey = keyFromEnv(file.otherMerchantKeyEnv, 'otherMerchantKeyEnv', env, problems);
   const baseUrl = flags.baseUrl ?? file.baseUrl;
   if (flags.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(flags.baseUrl))
     problems.push(`--base-url must be an http:// or https:// URL, got '${flags.baseUrl}'`);
-  if (baseUrl && !apiKey)
+  if (baseUrl && !apiKey && !file.apiKeyEnv)
     problems.push(
-      'no API key: pass --api-key, set CONFORM_API_KEY, or name an environment variable with apiKeyEnv in the config',
+      'no API key: set CONFORM_API_KEY, or name the variable that holds it with apiKeyEnv in conform.config.yaml',
     );
   const targetKeys = TARGET_KEYS.filter((k) => file[k] !== undefined);
   if (!baseUrl && targetKeys.length)
@@ -227,21 +252,35 @@ export function resolveConfig(
     profile: flags.profile ?? file.profile ?? 'quick',
     seed: flags.seed ?? file.seed ?? defaultSeed(),
     reportDir: flags.reportDir ?? (file.reportDir ? resolve(baseDir, file.reportDir) : undefined),
-    timeoutMs: file.timeoutMs ?? 15_000,
+    timeoutMs: flags.timeoutMs ?? file.timeoutMs ?? DEFAULT_TIMEOUTS.requestMs,
+    scenarioTimeoutMs: flags.scenarioTimeoutMs ?? file.scenarioTimeoutMs ?? DEFAULT_TIMEOUTS.scenarioMs,
+    runTimeoutMs: flags.runTimeoutMs ?? file.runTimeoutMs ?? DEFAULT_TIMEOUTS.runMs,
     concurrency: file.concurrency,
     configPath,
     acceptance: acceptanceOf(file, flags),
   };
 }
 
+/** Documented defaults: a request, a scenario, the whole run (milliseconds). */
+export const DEFAULT_TIMEOUTS = { requestMs: 15_000, scenarioMs: 180_000, runMs: 1_800_000 } as const;
+
 /** Flags add to the file: --allow-unjudged alone accepts every gap. */
 function acceptanceOf(file: ConfigFile, flags: ConfigOverrides): RunConfig['acceptance'] {
   const lists = [file.allowUnjudged, flags.allowUnjudged];
   const allowUnjudged = lists.includes(true) ? true : [...new Set(lists.flatMap((l) => (Array.isArray(l) ? l : [])))];
   const minJudged = flags.minJudged ?? file.minJudged;
+  // A target declared production never runs deletes or refunds: leaving them unjudged is its choice.
+  const production = !flags.sandbox && (file.sandbox === false || file.destructive === false);
   return {
     ...(allowUnjudged === true || allowUnjudged.length ? { allowUnjudged } : {}),
     ...(minJudged !== undefined ? { minJudged } : {}),
+    ...(production
+      ? {
+          accepted: {
+            destructive: `the configuration declares a production target (${file.sandbox === false ? 'sandbox' : 'destructive'}: false)`,
+          },
+        }
+      : {}),
   };
 }
 
@@ -260,24 +299,24 @@ export function destructiveAllowed(config: RunConfig, bundled: boolean): boolean
 
 /**
  * The fixture strategy: the configured one, else `reference` when the target is the
- * bundled server or answers the reference extension endpoints, else file or module
+ * bundled server or signs the reference handshake (fixtures/probe.ts), else file or module
  * when given, else none (scenarios needing fixtures are skipped, naming what is missing).
  */
 export function chooseFixtureStrategy(
   config: RunConfig,
   bundled: boolean,
-  answersExtensions: boolean,
+  signedHandshake: boolean,
 ): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
   const { file, module } = config.fixtures;
   if (config.fixtures.strategy)
     return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
   if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
-  if (answersExtensions)
-    return { strategy: 'reference', reason: 'the target answers the reference extension endpoints' };
+  if (signedHandshake)
+    return { strategy: 'reference', reason: 'the target signed the reference handshake: it is the reference server' };
   if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
   if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
   return {
     strategy: 'none',
-    reason: 'no fixtures configured and the target does not answer the reference extension endpoints',
+    reason: 'no fixtures configured and the target is not the reference server',
   };
 }

@@ -99,7 +99,24 @@ export const configSchema = {
       type: 'integer',
       minimum: 100,
       maximum: 600000,
-      description: 'Timeout of one request to the target, in milliseconds. Default 15000.',
+      description:
+        'Timeout of one request to the target, in milliseconds. Default 15000. --request-timeout overrides it.',
+    },
+    scenarioTimeoutMs: {
+      type: 'integer',
+      minimum: 1000,
+      maximum: 3600000,
+      description:
+        'Time one scenario may take, in milliseconds; past it the scenario ends with its rules not judged ' +
+        '(target too slow, with the latency measured). Default 180000. --scenario-timeout overrides it.',
+    },
+    runTimeoutMs: {
+      type: 'integer',
+      minimum: 10000,
+      maximum: 86400000,
+      description:
+        'Time the whole run may take, in milliseconds; scenarios that would start or run past it end not judged ' +
+        '(target too slow). Default 1800000 (30 minutes). --run-timeout overrides it.',
     },
     concurrency: {
       type: 'integer',
@@ -109,7 +126,7 @@ export const configSchema = {
     },
     allowUnjudged: {
       description:
-        'Accept applicable rules left unjudged for a missing fixture or credential (exit 3 otherwise): ' +
+        'Accept applicable rules left unjudged, whatever the reason (exit 3 otherwise): ' +
         'true for all, or a list of rule ids and families. --allow-unjudged adds to it.',
       oneOf: [
         { type: 'boolean' },

@@ -8,7 +8,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { Exchange } from '../types.ts';
-import { registerSecret, redact, redactAuthorization } from '../redact.ts';
+import { learnSecret, registerSecret, redact, redactAuthorization } from '../redact.ts';
 import { realSleep, retryDelayMs, type Sleep } from './retry.ts';
 import { ACCEPT_ENCODING, decodeBody } from './decode.ts';
 
@@ -71,7 +71,9 @@ export class HttpClient {
     this.options = options;
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.baseUrl = this.base.href.replace(/\/$/, '');
-    registerSecret(options.apiKey, options.apiKeyLabel);
+    // A labelled key was given by the user; any other was learnt (a fixture's) and must look like one.
+    if (options.apiKeyLabel) registerSecret(options.apiKey, options.apiKeyLabel);
+    else learnSecret(options.apiKey);
   }
 
   /** A client sharing this one's settings, with some changed (e.g. retry off). */
@@ -131,7 +133,7 @@ export class HttpClient {
     }
     const key = opts.key === undefined ? this.options.apiKey : opts.key;
     if (key) {
-      registerSecret(key);
+      learnSecret(key);
       headers.authorization = `Bearer ${key}`;
     }
     for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;

@@ -3,10 +3,11 @@
  * reproduce (a rate limit is broken by the 61st request of a window, not by one request).
  * Consecutive identical requests become one loop; pauses longer than MIN_PAUSE_MS are kept
  * as `sleep`. Keys never appear: the Authorization header names an environment variable
- * (curl.ts).
+ * (curl.ts), and the script's header lists each one with where its key comes from.
  */
 import type { Exchange } from '../types.ts';
-import { replayCommand } from './curl.ts';
+import { replayCommand, requiredVariable } from './curl.ts';
+import { variablesIn } from '../redact.ts';
 
 type Logged = Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>;
 
@@ -53,12 +54,21 @@ export class RequestSequence {
 
   /** A bash script sending the sequence in order, with the original pauses. */
   script(title: string): string {
+    const keys = variablesIn(this.steps.map((s) => s.command).join('\n'));
+    const width = Math.max(0, ...keys.map((k) => k.name.length));
     const out = [
       '#!/usr/bin/env bash',
       `# Replays the ${this.total} request${this.total === 1 ? '' : 's'} of '${title.replace(/\n/g, ' ')}' in order, with their pauses:`,
       '# rate limits are judged on the sequence, not on its last request. Requests sent at once in the',
-      '# run go one after the other here. Keys come from the environment variables named below.',
+      '# run go one after the other here.',
+      ...(keys.length
+        ? [
+            '# Keys are never written here: set these environment variables first.',
+            ...keys.map((k) => `#   ${`${k.name}=...`.padEnd(width + 5)} # ${k.origin}`),
+          ]
+        : ['# The requests carry no key.']),
       'set -u',
+      ...keys.map((k) => `: "${requiredVariable(k.name, k.origin)}"`),
       "show='%{http_code} remaining=%header{x-ratelimit-remaining} reset=%header{x-ratelimit-reset} retry-after=%header{retry-after}\\n'",
     ];
     let clock = 0;

@@ -5,7 +5,7 @@
  * one of the rules it breaks is a rule the passive judge can judge at all, and the catalog
  * does not say the fault needs knowledge the traffic does not carry (`offTraffic`).
  */
-import { loadRules } from '../../spec/index.ts';
+import { loadRules, parseRuleKey } from '../../spec/index.ts';
 import { runFaults, type FaultResult, type RunFaultsOptions } from '../faults/runner.ts';
 import { buildPassiveReport, passiveVerdict } from './report.ts';
 import { startPassiveProxy } from './session.ts';
@@ -70,7 +70,8 @@ export async function runPassiveFaults(
         ).serverFailed
       : [];
   const baseline = new Set(failedOf(outcomes.get('')));
-  const judgeable = new Set(passiveRuleIds().server);
+  // Faults name rules; units judge rules or their parts (RULE#part).
+  const judgeable = new Set(passiveRuleIds().server.map((k) => parseRuleKey(k).ruleId));
   const offTrafficOf = new Map(opts.faults.map((f) => [f.name, f.offTraffic]));
   const results = report.results.map((r): PassiveFaultResult => {
     const o = outcomes.get(r.name);

@@ -2,7 +2,7 @@
  * Why a rule was not judged from traffic: no exchange touched it, or traffic cannot show it
  * at all (what cannot be attributed to the target is never guessed).
  */
-import type { Rule } from '../../spec/rules.ts';
+import { partsOf, ruleKey, type Rule } from '../../spec/rules.ts';
 
 export interface PassiveNotJudged {
   reason: string;
@@ -37,7 +37,10 @@ function reasonFor(rule: Rule): string {
   return SCENARIOS_ONLY;
 }
 
-/** For every rule not judged: why, grouped by reason. `judgeable` are the rules a passive unit can judge. */
+/**
+ * For every rule part not judged (the rule itself for a rule of one part): why, grouped by
+ * reason. `judged` and `judgeable` (what a passive unit can judge) hold judgement keys.
+ */
 export function passiveNotJudged(
   rules: readonly Rule[],
   judged: ReadonlySet<string>,
@@ -45,9 +48,14 @@ export function passiveNotJudged(
 ): PassiveNotJudged[] {
   const groups = new Map<string, string[]>();
   for (const r of rules) {
-    if (judged.has(r.id) || r.kind === 'reference' || r.kind === ('restraint' as Rule['kind'])) continue;
-    const reason = judgeable.has(r.id) ? UNTOUCHED : reasonFor(r);
-    groups.set(reason, [...(groups.get(reason) ?? []), r.id]);
+    if (r.kind === 'reference' || r.kind === ('restraint' as Rule['kind'])) continue;
+    const parts = partsOf(r);
+    const keys = parts.length > 1 ? parts.map((p) => ruleKey(r.id, p.id)) : [r.id];
+    for (const key of keys) {
+      if (judged.has(key)) continue;
+      const reason = judgeable.has(key) ? UNTOUCHED : reasonFor(r);
+      groups.set(reason, [...(groups.get(reason) ?? []), key]);
+    }
   }
   return [...groups].map(([reason, ruleIds]) => ({ reason, category: 'target', ruleIds }));
 }

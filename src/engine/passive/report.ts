@@ -81,6 +81,8 @@ export function buildPassiveReport(input: PassiveReportInput): Report {
     rules: input.rules,
     results: [...o.sources, notJudgedSource(o, input.rules)],
     errors: o.errors,
+    // Traffic judges what it shows; the gate on how much it showed is --min-judged (passiveVerdict).
+    acceptance: { accepted: { target: 'a passive judgement judges only what the traffic shows', 'not-run': 'idem' } },
   });
   const traffic = { source: input.source, exchanges: o.exchanges, clients: o.clients.length };
   return { ...report, run: { ...report.run, traffic } };

@@ -59,7 +59,7 @@ export async function startPassiveProxy(opts: PassiveProxyOptions): Promise<Pass
         await proxy.close();
         const outcome = judge.finish();
         // A HAR file that could not be written loses the recording, never the judgement.
-        await har?.close().catch((err: unknown) => {
+        await har?.close({ proxy: proxy.url }).catch((err: unknown) => {
           outcome.errors.push({ message: `the HAR file ${opts.harPath} could not be written: ${String(err)}` });
         });
         return outcome;

@@ -24,6 +24,8 @@ export interface LimitScenario {
   fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T>;
   expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void;
   softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
+  /** What must hold before anything can be judged: when it does not, the scenario ends, its parts not judged. */
+  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition;
   /** Records that rules were not judged here (the scenario carries on). */
   ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
   note(message: string): void;
@@ -43,11 +45,17 @@ export interface BucketTarget {
   label: string;
 }
 
-/** Ids handed out in this worker: a merchant or subscription seen before is not fresh. */
+/**
+ * Buckets handed out in this worker: a merchant's or subscription's bucket on one endpoint
+ * seen before is not fresh. Buckets are per endpoint, so one merchant serves several
+ * endpoints' scenarios (a fixtures file hands an entry to one scenario at a time); a
+ * scenario that sends on every endpoint of its merchant or subscription claims them all.
+ */
 const claimed = new Set<string>();
-function claim(id: string): boolean {
-  if (claimed.has(id)) return false;
-  claimed.add(id);
+export function claimBucket(owner: string, operationId: string | '*'): boolean {
+  const [any, all, one] = [`${owner} any`, `${owner} *`, `${owner} ${operationId}`];
+  if (claimed.has(all) || claimed.has(operationId === '*' ? any : one)) return false;
+  claimed.add(any).add(operationId === '*' ? all : one);
   return true;
 }
 
@@ -91,15 +99,20 @@ export class BucketDriver {
     return this.body;
   }
 
-  /** A bucket nobody else uses: a fresh subscription, or a fresh merchant's key (else the primary merchant). */
-  async fresh(): Promise<BucketTarget> {
+  /**
+   * A bucket nobody else uses: a fresh subscription, or a fresh merchant's key (else the
+   * primary merchant). `everyEndpoint`: the scenario sends on its other endpoints too.
+   */
+  async fresh(opts: { everyEndpoint?: boolean } = {}): Promise<BucketTarget> {
+    const op = opts.everyEndpoint ? '*' : this.ep.operationId;
     if (this.ep.bucket === 'subscription') {
       const [id] = await this.t.fixture((f) => f.subscriptions(1));
-      return { subscriptionId: id, path: await this.path(id), alone: claim(`sub:${id}`), label: `subscription ${id}` };
+      const alone = claimBucket(`sub:${id}`, op);
+      return { subscriptionId: id, path: await this.path(id), alone, label: `subscription ${id}` };
     }
     const other = await this.optional((f) => f.otherMerchantKey(), 'no fresh merchant: using the primary merchant');
     if (!other) return this.primary();
-    return this.forMerchant(other.key, other.merchantId, claim(`org:${other.merchantId}`));
+    return this.forMerchant(other.key, other.merchantId, claimBucket(`org:${other.merchantId}`, op));
   }
 
   /** The primary key's merchant (shared with other suites: counts are lower bounds). */

@@ -2,16 +2,37 @@
  * The rate-limited endpoints of the Limits table, with the rules that cite each one. The
  * published limit, window and bucket come from spec/openapi.yaml (x-rate-limit); the rule
  * ids from spec/rules.yaml: RATE.<SUBJECT>.LIMIT and RATE.<SUBJECT>.BUCKET cite the one
- * operation they are about.
+ * operation they are about. Their parts are named here once (RATE_PARTS) and must be the
+ * parts spec/rules.yaml lists: the keys the measuring judges under come from them.
  */
 import type { Spec } from '../../spec/types.ts';
-import type { Rule } from '../../spec/rules.ts';
+import { ruleKey, type Rule } from '../../spec/rules.ts';
+
+/** The parts of a LIMIT rule, and of a BUCKET rule of a merchant bucket (a subscription bucket's rule has one). */
+export const RATE_PARTS = {
+  limit: { header: 'limit-header', admits: 'admits-limit' },
+  merchantBucket: { keysShare: 'keys-share', otherUnaffected: 'other-merchant-unaffected' },
+} as const;
+
+/** The judgement keys (RULE#part) of one endpoint's LIMIT and BUCKET rules. */
+export interface RateLimitKeys {
+  /** x-ratelimit-limit is at least the published limit. */
+  limitHeader: string;
+  /** A fresh window admits its limit: no 429 before it. */
+  admitsLimit: string;
+  /** Using one bucket up leaves another merchant's (or subscription's) bucket as it was. */
+  otherBucket: string;
+  /** Keys of one merchant share its bucket: merchant buckets only. */
+  keysShare?: string;
+}
 
 export interface RateLimitedEndpoint {
   operationId: string;
   /** RATE.<SUBJECT>.LIMIT and RATE.<SUBJECT>.BUCKET. */
   limitRule: string;
   bucketRule: string;
+  /** What is judged, part by part. */
+  keys: RateLimitKeys;
   method: string;
   pathTemplate: string;
   /** Published: x-ratelimit-limit may be higher, never lower. */
@@ -22,7 +43,29 @@ export interface RateLimitedEndpoint {
   label: string;
 }
 
-function ruleAbout(rules: Rule[], operationId: string, aspect: 'LIMIT' | 'BUCKET'): string {
+export function rateLimitKeys(
+  limitRule: string,
+  bucketRule: string,
+  bucket: 'merchant' | 'subscription',
+): RateLimitKeys {
+  const { limit, merchantBucket } = RATE_PARTS;
+  return {
+    limitHeader: ruleKey(limitRule, limit.header),
+    admitsLimit: ruleKey(limitRule, limit.admits),
+    ...(bucket === 'merchant'
+      ? {
+          otherBucket: ruleKey(bucketRule, merchantBucket.otherUnaffected),
+          keysShare: ruleKey(bucketRule, merchantBucket.keysShare),
+        }
+      : { otherBucket: bucketRule }),
+  };
+}
+
+/** Every key an endpoint's LIMIT and BUCKET rules are judged under. */
+export const rateLimitKeyList = (ep: Pick<RateLimitedEndpoint, 'keys'>): string[] =>
+  Object.values(ep.keys).filter((k): k is string => k !== undefined);
+
+function ruleAbout(rules: Rule[], operationId: string, aspect: 'LIMIT' | 'BUCKET', parts: readonly string[]): string {
   const found = rules.filter(
     (r) =>
       r.family === 'RATE' &&
@@ -34,24 +77,39 @@ function ruleAbout(rules: Rule[], operationId: string, aspect: 'LIMIT' | 'BUCKET
     throw new Error(
       `spec/rules.yaml: expected one RATE.*.${aspect} rule citing only the rate-limited ${operationId}, found ${found.length}`,
     );
+  const listed = found[0].parts?.map((p) => p.id) ?? [];
+  if (listed.join() !== parts.join())
+    throw new Error(
+      `spec/rules.yaml: ${found[0].id} lists parts [${listed.join(', ')}], the rate-limit measuring judges [${parts.join(', ')}]`,
+    );
   return found[0].id;
 }
 
 export async function rateLimitedEndpoints(spec: Spec): Promise<RateLimitedEndpoint[]> {
   const { rules } = await spec.rules();
+  const { limit: limitParts, merchantBucket } = RATE_PARTS;
   return [...spec.operations.values()]
     .filter((op) => op.rateLimit)
     .map((op) => {
-      const { limit, windowSeconds, bucket } = op.rateLimit!;
+      const { limit, windowSeconds, bucket: b } = op.rateLimit!;
+      const bucket = b as 'merchant' | 'subscription';
+      const limitRule = ruleAbout(rules, op.operationId, 'LIMIT', [limitParts.header, limitParts.admits]);
+      const bucketRule = ruleAbout(
+        rules,
+        op.operationId,
+        'BUCKET',
+        bucket === 'merchant' ? [merchantBucket.keysShare, merchantBucket.otherUnaffected] : [],
+      );
       return {
         operationId: op.operationId,
-        limitRule: ruleAbout(rules, op.operationId, 'LIMIT'),
-        bucketRule: ruleAbout(rules, op.operationId, 'BUCKET'),
+        limitRule,
+        bucketRule,
+        keys: rateLimitKeys(limitRule, bucketRule, bucket),
         method: op.method,
         pathTemplate: op.pathTemplate,
         limit,
         windowSeconds,
-        bucket: bucket as 'merchant' | 'subscription',
+        bucket,
         label: `${op.method} ${op.pathTemplate}`,
       };
     });

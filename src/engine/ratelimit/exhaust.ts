@@ -125,6 +125,21 @@ class WindowCount {
   }
 }
 
+/** Why the admitting part of the LIMIT rule was not judged on a bucket: marked, the scenario carries on. */
+function admitsNotShown(d: BucketDriver, why: string): void {
+  d.t.ruleNotJudged(
+    d.ep.keys.admitsLimit,
+    `${d.ep.label}: ${why}, so whether a fresh window admits ${d.ep.limit} requests was not shown`,
+    'target',
+  );
+}
+
+/** Why a bucket's count is not exact: only a fresh bucket nobody else sends on shows an early 429. */
+const notExact = (target: BucketTarget, remaining: number, limit: number): string =>
+  !target.alone
+    ? `${target.label}'s bucket is shared with other traffic (an early 429 may be theirs)`
+    : `${target.label}'s bucket was in use (remaining ${remaining} of ${limit})`;
+
 export interface Exhausted {
   exhausted: true;
   target: BucketTarget;
@@ -158,12 +173,14 @@ export async function exhaust(
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const target = attempt === 1 && opts.first ? opts.first : await next();
     const { probe, fresh } = await openWindow(d, target);
+    // A key the fixtures gave that does not authenticate shows nothing of the bucket.
+    d.t.precondition(probe.ex.status !== 401, `the key of ${target.label} authenticates on ${ep.label}`, probe.ex);
     const h = rateHeaders(probe.ex);
     if (probe.ex.status === 429) {
-      // The published limit's header half shows on a refusal too.
+      // The published limit's header part shows on a refusal too.
       if (h.limit !== undefined)
         t.softExpectRule(
-          ep.limitRule,
+          ep.keys.limitHeader,
           h.limit >= ep.limit,
           `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
           probe.ex,
@@ -178,6 +195,7 @@ export async function exhaust(
         continue;
       }
       t.note(`${ep.label} on ${target.label}: bucket already used up by other traffic; its 429 is judged`);
+      admitsNotShown(d, `${target.label}'s bucket was found used up by other traffic`);
       return found;
     }
     t.expectRule(
@@ -189,7 +207,7 @@ export async function exhaust(
     const limit = h.limit!;
     const remaining = h.remaining!;
     t.softExpectRule(
-      ep.limitRule,
+      ep.keys.limitHeader,
       limit >= ep.limit,
       `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
       probe.ex,
@@ -204,12 +222,12 @@ export async function exhaust(
         const sent = await burst(ep.limit - 1, () => d.send(target));
         const early = sent.find((x) => x.ex.status === 429);
         t.softExpectRule(
-          ep.limitRule,
+          ep.keys.admitsLimit,
           !early,
           `429 within the published ${ep.limit} requests of a fresh window`,
           early?.ex,
         );
-      }
+      } else admitsNotShown(d, notExact(target, remaining, limit));
       return {
         exhausted: false,
         reason:
@@ -287,9 +305,10 @@ export async function exhaust(
       }
     }
     if (!rejected) continue;
-    if (exact)
+    if (!exact) admitsNotShown(d, notExact(target, remaining, limit));
+    else
       t.expectRule(
-        ep.limitRule,
+        ep.keys.admitsLimit,
         admitted >= limit,
         `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`,
         rejected.ex,
@@ -308,6 +327,7 @@ export async function exhaust(
     if (again.ex.status === 429) usedUp.rejected = again;
     else if (again.ex.status !== undefined) usedUp.reopened = again;
     t.note(`${ep.label} on ${usedUp.target.label}: no fresh bucket could be used up instead; its 429 is judged`);
+    admitsNotShown(d, `${usedUp.target.label}'s bucket was found used up by earlier traffic within its window`);
     return usedUp;
   }
   return {

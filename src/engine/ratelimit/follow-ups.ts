@@ -45,6 +45,14 @@ export async function secondKeyRefused(d: BucketDriver, first: Exhausted, second
   let done = first;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const ex = await d.send(done.target, secondKey);
+    if (ex.ex.status === 401) {
+      t.ruleNotJudged(
+        'AUTH.ALLOWANCE.PER_MERCHANT',
+        `${ep.label}: the second key of the merchant got 401: a key that does not authenticate draws on no bucket`,
+        'credential',
+      );
+      return done;
+    }
     const refused = ex.ex.status === 429;
     if (refused || sameWindow(done.rejected, ex)) {
       t.softExpectRule(
@@ -131,7 +139,7 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   const { t, ep } = d;
   if (!other || sameBucket(d, done.target, other.target)) {
     t.ruleNotJudged(
-      ep.bucketRule,
+      ep.keys.otherBucket,
       `${ep.label}: no second ${ep.bucket} to compare with (a key of another merchant is needed)`,
       ep.bucket === 'merchant' ? 'credential' : 'fixture',
     );
@@ -139,9 +147,17 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   }
   const { target } = other;
   const o = await d.send(target);
+  if (o.ex.status === 401) {
+    t.ruleNotJudged(
+      ep.keys.otherBucket,
+      `${ep.label}: the key of ${target.label} got 401: a key that does not authenticate shows no bucket`,
+      'credential',
+    );
+    return;
+  }
   if (o.ex.status === 429 && !target.alone) {
     t.ruleNotJudged(
-      ep.bucketRule,
+      ep.keys.otherBucket,
       `${ep.label}: ${target.label} shares its bucket with other traffic, which had used it up`,
       'target',
     );
@@ -149,7 +165,7 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   }
   if (o.ex.status === 429 && other.room < 1) {
     t.ruleNotJudged(
-      ep.bucketRule,
+      ep.keys.otherBucket,
       `${ep.label}: ${target.label} had no request left before ${done.target.label} was used up ` +
         `(earlier traffic within its window, e.g. a previous run): its 429 is not attributable`,
       'target',
@@ -157,7 +173,7 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
     return;
   }
   t.softExpectRule(
-    ep.bucketRule,
+    ep.keys.otherBucket,
     o.ex.status !== 429,
     `with the bucket of ${done.target.label} used up, ${target.label} got 429 (it ` +
       `had ${other.room} request(s) left before, and only this scenario sends on it)`,
@@ -166,7 +182,7 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   const now = rateHeaders(o.ex).remaining;
   if (target.alone && o.ex.status !== 429 && other.was !== undefined) {
     t.softExpectRule(
-      ep.bucketRule,
+      ep.keys.otherBucket,
       now !== undefined && now >= other.was - 1,
       `with the bucket of ${done.target.label} used up, ${target.label} went from ` +
         `remaining ${other.was} to ${o.ex.responseHeaders[REMAINING]} on one request`,
@@ -209,9 +225,23 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   );
 }
 
+/** Why an answer gives nothing to count with: a rate header absent or not a number (undefined when both are). */
+function unreadable(ex: Timed['ex']): string | undefined {
+  const h = rateHeaders(ex);
+  for (const [name, value] of [
+    [REMAINING, h.remaining],
+    [RESET, h.reset],
+  ] as const) {
+    const raw = ex.responseHeaders[name];
+    if (raw === undefined) return `${name} absent`;
+    if (value === undefined) return `${name} ${JSON.stringify(raw)} is not a number`;
+  }
+  return undefined;
+}
+
 /**
  * Two keys of one merchant draw on one bucket: A, B, A within one window leave remaining
- * strictly falling. Undefined when judged, else why it could not be.
+ * strictly falling. Undefined when judged, else why it could not be, naming the actual cause.
  */
 export async function keysShareBucket(
   d: BucketDriver,
@@ -224,19 +254,32 @@ export async function keysShareBucket(
     const a1 = await d.send(target);
     const r1 = rateHeaders(a1.ex).remaining;
     const until = windowSurelyLastsUntil(a1);
+    // No wait makes a header appear: what the answer lacks is the reason.
+    const lacks = a1.ex.status === 429 ? undefined : unreadable(a1.ex);
+    if (lacks) return `${ep.label}: ${lacks} on the primary merchant's answer (${statusOf(a1)}): nothing to count with`;
     // Room for three requests, and a window known to last long enough to send them.
     if (a1.ex.status === 429 || r1 === undefined || r1 < 2 || until === undefined || until - d.clock.now() < 1000) {
       const wait = d.waitFor(a1);
-      if (wait === undefined)
-        return (
-          `${ep.label}: the primary merchant's bucket is nearly used up by other traffic ` +
-          `(remaining ${a1.ex.responseHeaders[REMAINING]}, reset ${a1.ex.responseHeaders[RESET]} s) and ` +
-          `this profile does not wait that long`
-        );
+      if (wait === undefined) {
+        const shown = a1.ex.responseHeaders[RESET];
+        const reset = shown === undefined ? `${RESET} absent` : `reset ${shown} s`;
+        const why =
+          a1.ex.status === 429
+            ? `the primary merchant's bucket is used up by other traffic (429, ${reset})`
+            : r1 !== undefined && r1 < 2
+              ? `the primary merchant's bucket is nearly used up by other traffic (remaining ${r1}, ${reset})`
+              : `the primary merchant's window ends too soon for three requests (${reset})`;
+        return `${ep.label}: ${why} and this profile does not wait that long`;
+      }
       await d.sleep(wait * 1000 + MARGIN_MS);
       continue;
     }
     const b1 = await d.send(target, secondKey);
+    d.t.precondition(
+      b1.ex.status !== 401,
+      `the second key of merchant ${target.merchantId ?? ''} authenticates`,
+      b1.ex,
+    );
     const a2 = await d.send(target);
     if (!sameWindow(a1, a2)) {
       t.note(`${ep.label}: the three requests were not all answered within one window; trying again`);

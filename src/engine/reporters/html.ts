@@ -1,5 +1,6 @@
 /** report.html: self-contained (no external assets), verdicts grouped by the document's sections. */
 import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
+import { narrative } from './narrative.ts';
 import type { RuleFailure, RuleVerdict } from '../runner/verdicts.ts';
 
 export function htmlEscape(s: string): string {
@@ -34,6 +35,7 @@ th{background:#f3f4f6}td.n{text-align:right}td.hot{background:#fde0e0;color:#7f1
 #failed-rules li{margin:2px 0}section{margin-bottom:24px}h2{font-size:17px;margin:20px 0 6px}
 .rule{background:#fff;border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:6px 10px}
 .rule .id{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600}.rule .stmt{color:#374151}
+.rule ul.parts{margin:4px 0 0 18px;padding:0;font-size:13px}.rule ul.parts li{margin:2px 0}
 .reasons{color:#6b7280;font-size:13px}details{margin-top:4px}summary{cursor:pointer}
 pre{background:#0f172a;color:#e2e8f0;padding:8px;border-radius:4px;overflow:auto;font-size:12px;white-space:pre-wrap;word-break:break-all}
 .matrix td{font-size:12px}.matrix td.c{text-align:center}
@@ -89,7 +91,10 @@ function ruleHtml(r: RuleVerdict): string {
   const toolBadge = r.scope === 'tool' ? ` <span class="badge tool">${htmlEscape(r.kind)} rule</span>` : '';
   const badge = `<span class="badge ${r.verdict}">${LABEL[r.verdict]}</span>${toolBadge}`;
   const head = `${badge} <span class="id">${htmlEscape(r.id)}</span> <span class="stmt">${htmlEscape(r.statement)}</span>`;
-  const notJudged = r.notJudged.map((n) => `${htmlEscape(CATEGORY_LABEL[n.category])}: ${htmlEscape(n.reason)}`);
+  const notJudged = r.notJudged.map(
+    (n) =>
+      `${htmlEscape(CATEGORY_LABEL[n.category])}${n.part ? ` (part ${htmlEscape(n.part)})` : ''}: ${htmlEscape(n.reason)}`,
+  );
   const reasons =
     r.verdict === 'not_judged'
       ? `<div class="reasons">${notJudged.join('<br>')}</div>`
@@ -105,21 +110,29 @@ function ruleHtml(r: RuleVerdict): string {
     r.verdict === 'engine_error'
       ? `<details open><summary>engine error (the tool broke, not the target)</summary>${engineErrorHtml(r)}</details>`
       : '';
-  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${reasons}${evidence}${errors}</div>`;
+  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${partsHtml(r)}${reasons}${evidence}${errors}</div>`;
+}
+
+/** The conditions of a rule of several parts, each with its verdict. */
+function partsHtml(r: RuleVerdict): string {
+  if (r.parts.length < 2) return '';
+  const count = (n: number) => (n ? ` <span class="reasons">(${n} judgement${n === 1 ? '' : 's'})</span>` : '');
+  const items = r.parts.map(
+    (p) =>
+      `<li><span class="badge ${p.verdict}">${LABEL[p.verdict]}</span> <span class="id">${htmlEscape(p.id)}</span> ` +
+      `${htmlEscape(p.statement)}${count(p.judgements)}</li>`,
+  );
+  return `<ul class="parts">${items.join('')}</ul>`;
 }
 
 function notJudgedSection(report: Report): string {
   const groups = unjudgedGroups(report);
   if (!groups.length) return '';
-  const gaps = report.summary.gaps;
-  const gapLine = gaps.unaccepted.length
-    ? `<p class="verdict-failed-text"><strong>${gaps.unaccepted.length} rule(s) went unjudged for a missing fixture ` +
-      'or credential</strong> (exit 3): provide the fixtures, or accept the gap with ' +
-      '<code>--allow-unjudged</code>, <code>allowUnjudged</code> or <code>minJudged</code>.</p>'
-    : gaps.accepted.length
-      ? `<p>${gaps.accepted.length} rule(s) unjudged for a missing fixture or credential: gap accepted by the configuration.</p>`
-      : '';
-  const link = (id: string) => `<a href="#${htmlEscape(id)}">${htmlEscape(id)}</a>`;
+  const n = narrative(report);
+  const gapLine = n.gapLine
+    ? `<p${report.summary.gaps.unaccepted.length ? ' class="verdict-failed-text"' : ''}>${htmlEscape(n.gapLine)}</p>`
+    : '';
+  const link = (key: string) => `<a href="#${htmlEscape(key.split('#')[0])}">${htmlEscape(key)}</a>`;
   const rows = groups
     .map(
       (g) =>
@@ -139,9 +152,10 @@ function failedSection(rules: RuleVerdict[]): string {
   if (!failed.length) return '';
   const more = (r: RuleVerdict) =>
     r.failureCount > 1 ? ` (and ${r.failureCount - 1} more finding${r.failureCount > 2 ? 's' : ''})` : '';
+  const part = (r: RuleVerdict) => (r.failures[0]?.part ? `#${r.failures[0].part}` : '');
   const items = failed.map(
     (r) =>
-      `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id)}</span></a> ${htmlEscape(r.statement)}` +
+      `<li><a href="#${htmlEscape(r.id)}"><span class="id">${htmlEscape(r.id + part(r))}</span></a> ${htmlEscape(r.statement)}` +
       `<div class="reasons">${htmlEscape(r.reasons[0] ?? '')}${more(r)}</div></li>`,
   );
   const count = `${failed.length} rule${failed.length > 1 ? 's' : ''}`;

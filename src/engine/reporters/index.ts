@@ -7,6 +7,8 @@ import {
   MAX_FAILURES_PER_RULE,
   computeVerdicts,
   unknownRuleIds,
+  type NotJudgedReason,
+  type PartVerdict,
   type RuleVerdict,
   type Verdict,
 } from '../runner/verdicts.ts';
@@ -19,6 +21,7 @@ import { renderMarkdown } from './markdown.ts';
 export { renderJunit, renderHtml, renderMarkdown };
 export type { Report, Acceptance } from './model.ts';
 export { headline, unjudgedGroups, verdictOf, CATEGORY_LABEL } from './model.ts';
+export { narrative, type Narrative } from './narrative.ts';
 
 export interface BuildReportInput {
   runId: string;
@@ -41,6 +44,11 @@ export interface BuildReportInput {
 }
 
 export function buildReport(input: BuildReportInput): Report {
+  // A shard is a narrowed run: the rules other shards judge are not its gaps.
+  const given = input.acceptance ?? {};
+  const acceptance: Acceptance = input.shard
+    ? { ...given, narrowed: { ...given.narrowed, shard: input.shard } }
+    : given;
   const rules = computeVerdicts(input.rules, input.results, {
     bundled: input.target.bundled,
     referenceServer: input.target.referenceServer,
@@ -64,9 +72,9 @@ export function buildReport(input: BuildReportInput): Report {
       fixtures: input.fixtures,
       destructive: input.destructive,
       ...(input.specVersion ? { specVersion: input.specVersion } : {}),
-      acceptance: input.acceptance ?? {},
+      acceptance,
     },
-    summary: summarize(rules, scenarios, input.errors, unknown, input.acceptance),
+    summary: summarize(rules, scenarios, input.errors, unknown, acceptance),
     rules,
     scenarios,
     errors: input.errors,
@@ -97,10 +105,35 @@ export async function readReport(path: string): Promise<Report> {
 }
 
 /** The same rule from two shards: findings and judgements add up; the verdict follows the model's precedence. */
+/** Reasons without repeats; a part another shard ran is not "not in this run". */
+function mergeReasons(list: NotJudgedReason[]): NotJudgedReason[] {
+  const kept = list.some((n) => n.category !== 'not-run') ? list.filter((n) => n.category !== 'not-run') : list;
+  const seen = new Set<string>();
+  return kept.filter((n) => {
+    const k = `${n.part ?? ''}|${n.category}|${n.reason}`;
+    return !seen.has(k) && !!seen.add(k);
+  });
+}
+
+function mergePart(a: PartVerdict, b: PartVerdict): PartVerdict {
+  const judgements = a.judgements + b.judgements;
+  const failureCount = a.failureCount + b.failureCount;
+  const engineError = a.verdict === 'engine_error' || b.verdict === 'engine_error';
+  const verdict: Verdict =
+    failureCount > 0 ? 'failed' : judgements > 0 ? 'passed' : engineError ? 'engine_error' : 'not_judged';
+  const notJudged = mergeReasons([...(a.notJudged ?? []), ...(b.notJudged ?? [])]);
+  const { notJudged: _drop, ...rest } = a;
+  return { ...rest, verdict, judgements, failureCount, ...(verdict === 'not_judged' ? { notJudged } : {}) };
+}
+
 function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   const failureCount = a.failureCount + b.failureCount;
   const judgements = a.judgements + b.judgements;
   const engineErrors = [...a.engineErrors, ...b.engineErrors];
+  const parts = a.parts.map((p) => {
+    const other = b.parts.find((q) => q.id === p.id);
+    return other ? mergePart(p, other) : p;
+  });
   const notApplicable = [a, b].every(
     (r) => r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'),
   );
@@ -108,24 +141,24 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   if (notApplicable) verdict = 'not_judged';
   else if (failureCount > 0) verdict = 'failed';
   else if (engineErrors.length) verdict = 'engine_error';
-  else if (judgements > 0) verdict = 'passed';
+  else if (parts.every((p) => p.judgements > 0)) verdict = 'passed';
   else verdict = 'not_judged';
   const from = [a, b].filter((r) => r.verdict === verdict);
-  let notJudged = verdict === 'not_judged' ? [...a.notJudged, ...b.notJudged] : [];
-  // A rule another shard ran is not "not in this run".
-  if (notJudged.some((n) => n.category !== 'not-run')) notJudged = notJudged.filter((n) => n.category !== 'not-run');
-  const seen = new Set<string>();
-  notJudged = notJudged.filter(
-    (n) => !seen.has(`${n.category}|${n.reason}`) && !!seen.add(`${n.category}|${n.reason}`),
-  );
+  const notJudged =
+    verdict !== 'not_judged'
+      ? []
+      : notApplicable
+        ? mergeReasons([...a.notJudged, ...b.notJudged])
+        : mergeReasons(parts.filter((p) => p.judgements === 0).flatMap((p) => p.notJudged ?? []));
   return {
     ...a,
     verdict,
     reasons:
       verdict === 'not_judged'
-        ? [...new Set(notJudged.map((n) => n.reason))]
+        ? [...new Set(notJudged.map((n) => (n.part ? `part ${n.part}: ${n.reason}` : n.reason)))]
         : [...new Set(from.flatMap((r) => r.reasons))],
     notJudged,
+    parts,
     scenarios: [...new Set([...a.scenarios, ...b.scenarios])],
     judgements,
     failureCount,
@@ -135,6 +168,12 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
 }
 
 export class MergeError extends Error {}
+
+/** The shards together are the whole of what their suites selected: only a suite narrowing remains. */
+function mergedAcceptance(a: Acceptance): Acceptance {
+  const { narrowed, ...rest } = a;
+  return narrowed?.suites?.length ? { ...rest, narrowed: { suites: narrowed.suites } } : rest;
+}
 
 /** Merges shard reports of one run into one report. */
 export function mergeReports(reports: Report[], sources: string[] = []): Report {
@@ -169,7 +208,7 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
       suites: [...new Set(reports.flatMap((r) => r.run.suites))],
       mergedFrom: sources.length ? sources : reports.map((r) => r.run.id),
     },
-    summary: summarize(ruleList, scenarios, errors, unknown, first.run.acceptance),
+    summary: summarize(ruleList, scenarios, errors, unknown, mergedAcceptance(first.run.acceptance)),
     rules: ruleList,
     scenarios,
     errors,

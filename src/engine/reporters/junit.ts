@@ -1,5 +1,6 @@
 /** junit.xml: a testsuite per rule family, a testcase per rule. */
-import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
+import type { Report } from './model.ts';
+import { narrative } from './narrative.ts';
 import type { RuleVerdict } from '../runner/verdicts.ts';
 
 export function xmlEscape(s: string): string {
@@ -43,7 +44,16 @@ function scenarioList(r: RuleVerdict): string {
 }
 
 function notJudgedText(r: RuleVerdict): string {
-  return r.notJudged.map((n) => `not judged (${n.category}): ${n.reason}`).join('; ') || 'not judged';
+  return (
+    r.notJudged.map((n) => `not judged (${n.category})${n.part ? ` part ${n.part}` : ''}: ${n.reason}`).join('; ') ||
+    'not judged'
+  );
+}
+
+/** A rule's parts, each with its verdict: only for rules of several parts. */
+function partsText(r: RuleVerdict): string {
+  if (r.parts.length < 2) return '';
+  return `\nParts:\n${r.parts.map((p) => `  ${p.id} [${p.verdict}]: ${p.statement}`).join('\n')}`;
 }
 
 function engineErrorText(r: RuleVerdict): string {
@@ -64,7 +74,7 @@ function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): st
   const open =
     `    <testcase name="${xmlEscape(r.id)}" ` +
     `classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="${time(r).toFixed(3)}">`;
-  const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${scenarioList(r)}`)}</system-out>`;
+  const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${partsText(r)}${scenarioList(r)}`)}</system-out>`;
   const body =
     r.verdict === 'failed'
       ? `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
@@ -89,24 +99,33 @@ function suiteXml(name: string, rules: RuleVerdict[], timestamp: string, time: T
   ].join('\n');
 }
 
-/** The first testsuite: the headline, what was not judged and why; a failure when gaps are not accepted. */
+/** The first testsuite: the verdict, the failures, what was not judged and why; a failure when gaps are not accepted. */
 function summarySuite(report: Report): string {
   const s = report.summary;
-  const groups = unjudgedGroups(report).map(
-    (g) => `${CATEGORY_LABEL[g.category]}: ${g.reason} (${g.ruleIds.length}): ${g.ruleIds.join(', ')}`,
-  );
-  const out = `      <system-out>${xmlEscape([s.headline, ...groups].join('\n'))}</system-out>`;
-  const gapMessage =
-    `${s.gaps.unaccepted.length} rule(s) not judged for a missing fixture or credential (exit 3): ` +
-    'accept with --allow-unjudged, allowUnjudged or minJudged';
-  const gap = s.gaps.unaccepted.length
-    ? `      <failure message="${xmlEscape(gapMessage)}" ` +
+  const n = narrative(report);
+  const text = [
+    n.verdictLine,
+    ...n.failed.map((f) => `failed ${f.key}: ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}`),
+    ...n.engineErrors.map((e) => `engine error ${e.id}: ${e.reason}`),
+    ...n.runErrors.map((e) => `error: ${e}`),
+    ...n.unjudged.map(
+      (g) => `not judged [${g.label}${g.accepted ? ', accepted' : ''}] ${g.reason} — ${g.keys.join(', ')}`,
+    ),
+    ...(n.nothingJudged ? [`nothing was judged: ${n.nothingJudged}`] : []),
+    ...(n.gapLine ? [n.gapLine] : []),
+    ...(n.skipLine ? [n.skipLine] : []),
+    n.verdictLine,
+  ];
+  const out = `      <system-out>${xmlEscape(text.join('\n'))}</system-out>`;
+  const unjudged = s.exitCode === 3;
+  const gap = unjudged
+    ? `      <failure message="${xmlEscape(n.nothingJudged ?? n.gapLine ?? n.skipLine ?? n.verdictLine)}" ` +
       `type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
     : '';
   return [
     `  <testsuite name="summary" tests="1" failures="${gap ? 1 : 0}" errors="0" skipped="0" ` +
       `timestamp="${xmlEscape(report.run.startedAt)}">`,
-    `    <testcase name="${xmlEscape(s.headline)}" classname="conformance.summary" time="0">`,
+    `    <testcase name="${xmlEscape(n.verdictLine)}" classname="conformance.summary" time="0">`,
     ...(gap ? [gap] : []),
     out,
     '    </testcase>',
@@ -137,10 +156,10 @@ export function renderJunit(report: Report): string {
     : [];
   const all = report.rules;
   const n = (v: RuleVerdict['verdict']) => all.filter((r) => r.verdict === v).length;
-  const gap = report.summary.gaps.unaccepted.length ? 1 : 0;
+  const gap = report.summary.exitCode === 3 ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${report.summary.headline}`)}" ` +
+    `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${narrative(report).verdictLine}`)}" ` +
       `tests="${all.length + 1 + report.errors.length}" failures="${n('failed') + gap}" ` +
       `errors="${n('engine_error') + report.errors.length}" skipped="${n('not_judged')}" ` +
       `time="${(report.run.durationMs / 1000).toFixed(3)}">`,

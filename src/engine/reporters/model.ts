@@ -1,8 +1,23 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
-import { isApplicable, isGap, type NotJudgedCategory, type RuleVerdict, type Verdict } from '../runner/verdicts.ts';
+import type { NotJudgedCategory, RuleVerdict, Verdict } from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
 
-export const REPORT_SCHEMA_VERSION = 2;
+/**
+ * An applicable rule left unjudged, whatever the reason: exit 0 claims every applicable rule
+ * passed, so each gap must be accepted (by id, family, category or minJudged) for it.
+ */
+export function isGap(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
+  return r.verdict === 'not_judged' && isApplicable(r);
+}
+
+/** Applies to the target: counted in "judged N of M". */
+export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
+  return (
+    r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'))
+  );
+}
+
+export const REPORT_SCHEMA_VERSION = 3;
 
 export interface FamilySummary {
   family: string;
@@ -30,12 +45,24 @@ export interface ReportScenario {
   notes: string[];
 }
 
-/** Which gaps (applicable rules not judged for a missing fixture or credential) the user accepts. */
+/**
+ * Which gaps (applicable rules not judged, whatever the reason) the run accepts. Without an
+ * acceptance every gap keeps the exit code from 0: exit 0 says every applicable rule passed.
+ */
 export interface Acceptance {
   /** true: every gap; a list: these rule ids or families. */
   allowUnjudged?: boolean | string[];
-  /** The gaps are accepted when at least this many applicable rules were judged. */
+  /** The gaps are accepted when at least this many applicable rules were judged (never fewer than 1). */
   minJudged?: number;
+  /**
+   * Reasons the run's own settings accept, by category, each with why: `destructive` on a
+   * target declared production (sandbox: false). A narrowed run accepts `not-run` itself.
+   */
+  accepted?: Partial<Record<NotJudgedCategory, string>>;
+  /** The run covers only part of the suites (--suite, --shard): the headline says which; rules it left out are accepted. */
+  narrowed?: { suites?: string[]; shard?: { index: number; count: number } };
+  /** --fail-on-skip: a scenario that ended early for a reason other than the profile or the destructive setting exits 3. */
+  failOnSkip?: boolean;
 }
 
 export interface Report {
@@ -90,7 +117,7 @@ export interface Summary {
   };
   /** Applicable rules not judged, by category (a rule may count under several). */
   notJudgedByCategory: Partial<Record<NotJudgedCategory, number>>;
-  /** Applicable rules not judged for a missing fixture or credential: accepted or not. */
+  /** Applicable rules not judged: accepted (by id, family, category or minJudged) or not. */
   gaps: { unaccepted: string[]; accepted: string[] };
   /** Rules about the tool itself (restraint, client): reported apart, outside the target's totals. */
   toolRules: { total: number; passed: number; failed: number; notJudged: number };
@@ -116,17 +143,39 @@ export function toReportScenario(s: ScenarioResult): ReportScenario {
   };
 }
 
-/** Whether the acceptance covers a gap on rule `r` (its id or its family named). */
+/** Whether the acceptance covers a gap on rule `r`: its id or family named, its reasons' categories, or enough judged. */
 function accepted(r: RuleVerdict, a: Acceptance, judged: number): boolean {
   if (a.allowUnjudged === true) return true;
   if (Array.isArray(a.allowUnjudged) && a.allowUnjudged.some((x) => x === r.id || x === r.family)) return true;
-  return a.minJudged !== undefined && judged >= a.minJudged;
+  const ok = (c: NotJudgedCategory) => a.accepted?.[c] !== undefined || (c === 'not-run' && !!narrowing(a));
+  if (r.notJudged.length && r.notJudged.every((n) => ok(n.category))) return true;
+  return a.minJudged !== undefined && judged >= Math.max(1, a.minJudged);
+}
+
+/** What a narrowed run covered, in words; undefined for a whole run. */
+export function narrowing(a: Acceptance): string | undefined {
+  const n = a.narrowed;
+  const words = [
+    n?.suites?.length ? `suites ${n.suites.join(', ')}` : '',
+    n?.shard ? `shard ${n.shard.index}/${n.shard.count}` : '',
+  ].filter(Boolean);
+  return words.length ? words.join(', ') : undefined;
+}
+
+/** Scenarios --fail-on-skip counts: ended early for a reason other than the profile or the destructive setting. */
+export function endedEarly(scenarios: readonly ReportScenario[]): ReportScenario[] {
+  return scenarios.filter(
+    (r) =>
+      r.state === 'skipped' &&
+      !(r.notJudged ?? []).some((m) => m.endedScenario && (m.category === 'profile' || m.category === 'destructive')),
+  );
 }
 
 /**
  * Summary and exit code: 1 when an applicable rule failed (or a scenario failed citing only
- * unknown rules), else 2 when the run had errors or the engine broke, else 3 when gaps are
- * not accepted, else 0.
+ * unknown rules), else 2 when the run had errors, the engine broke or a judgement cited a rule
+ * spec/rules.yaml lacks, else 3 when nothing was judged, gaps are not accepted or (with
+ * --fail-on-skip) a scenario ended early, else 0.
  */
 export function summarize(
   rules: RuleVerdict[],
@@ -158,8 +207,10 @@ export function summarize(
   const orphanFailure = scenarios.some(
     (s) => s.state === 'failed' && s.ruleIds.length > 0 && s.ruleIds.every((id) => unknown.includes(id)),
   );
+  const broken = errors.length > 0 || count('engine_error') > 0 || unknown.length > 0;
+  const skipped = acceptance.failOnSkip ? endedEarly(scenarios).length : 0;
   const exitCode =
-    count('failed') > 0 || orphanFailure ? 1 : errors.length || count('engine_error') > 0 ? 2 : gapsOpen.length ? 3 : 0;
+    count('failed') > 0 || orphanFailure ? 1 : broken ? 2 : gapsOpen.length || judged === 0 || skipped ? 3 : 0;
   const tool = rules.filter((r) => r.scope === 'tool');
   const rulesSummary = {
     total: applicable.length,
@@ -173,7 +224,7 @@ export function summarize(
   return {
     verdict: verdictOf(exitCode),
     exitCode,
-    headline: headline(rulesSummary),
+    headline: headline(rulesSummary, narrowing(acceptance)),
     rules: rulesSummary,
     notJudgedByCategory: byCategory,
     gaps: { unaccepted: gapsOpen, accepted: gapsAccepted },
@@ -194,14 +245,15 @@ export function summarize(
   };
 }
 
-/** `judged 120 of 149 rules (118 passed, 2 failed; 29 not judged)`. */
-export function headline(s: Summary['rules']): string {
+/** `judged 120 of 149 rules (118 passed, 2 failed; 29 not judged)`, and what a narrowed run covered. */
+export function headline(s: Summary['rules'], narrowed?: string): string {
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
   const rest = [
     s.notJudged ? `${s.notJudged} not judged` : '',
     s.engineError ? `${s.engineError} engine error${s.engineError > 1 ? 's' : ''}` : '',
   ].filter(Boolean);
-  return `judged ${s.judged} of ${s.total} rules (${parts.join(', ')}${rest.length ? `; ${rest.join(', ')}` : ''})`;
+  const head = `judged ${s.judged} of ${s.total} rules (${parts.join(', ')}${rest.length ? `; ${rest.join(', ')}` : ''})`;
+  return narrowed ? `${head} — narrowed run: ${narrowed}` : head;
 }
 
 export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
@@ -211,11 +263,15 @@ export const CATEGORY_LABEL: Record<NotJudgedCategory, string> = {
   profile: 'profile',
   destructive: 'destructive scenarios off',
   target: 'not judgeable on this target',
+  slow: 'target too slow',
   'not-applicable': 'not applicable',
   'not-run': 'not in this run',
 };
 
-/** The applicable rules not judged, grouped by category then reason: what every output names. */
+/**
+ * The applicable rules not judged, grouped by category then reason: what every output names.
+ * A reason about one part of a rule lists `RULE.ID#part`.
+ */
 export function unjudgedGroups(
   report: Pick<Report, 'rules'>,
 ): { category: NotJudgedCategory; reason: string; ruleIds: string[] }[] {
@@ -224,7 +280,8 @@ export function unjudgedGroups(
     for (const n of r.notJudged) {
       const key = `${n.category}\u0000${n.reason}`;
       const g = groups.get(key) ?? { category: n.category, reason: n.reason, ruleIds: [] };
-      if (!g.ruleIds.includes(r.id)) g.ruleIds.push(r.id);
+      const id = n.part ? `${r.id}#${n.part}` : r.id;
+      if (!g.ruleIds.includes(id)) g.ruleIds.push(id);
       groups.set(key, g);
     }
   }

@@ -78,6 +78,22 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     });
   }
   const findingCount = record?.findingCount ?? findings.length;
+  const failedIds = [...new Set(Object.keys(record?.failed ?? {}).map((k) => k.split('#')[0]))];
+  // Keys are rule ids or `RULE#part`: a part said something of its rule, and the rule of its parts.
+  const touches = (a: string, b: string) => a === b || a.startsWith(`${b}#`) || b.startsWith(`${a}#`);
+  const said = [
+    ...Object.keys(judged).filter((k) => judged[k] > 0),
+    ...notJudged.flatMap((m) => m.ruleIds),
+    ...engineErrors.flatMap((e) => e.ruleIds),
+  ];
+  const unexplained = ruleIds.filter((id) => !said.some((k) => touches(k, id)));
+  // A failure ended the scenario before these: the rule that failed is the cause to name.
+  if (findingCount > 0 && failedIds.length && unexplained.length)
+    notJudged.push({
+      reason: `the scenario stopped when ${failedIds.join(', ')} failed, before judging it`,
+      category: 'target',
+      ruleIds: unexplained,
+    });
   const state: ScenarioResult['state'] =
     findingCount > 0
       ? 'failed'

@@ -5,6 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import type { TargetContext } from '../context.ts';
 import { Collector, suiteName } from './collector.ts';
 import type { OutputStyle } from './progress.ts';
+import { settleProfileMarks } from './profile-marks.ts';
 import type { RunError, ScenarioResult } from './types.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,8 +52,12 @@ export interface RunSuitesOptions {
   maxWorkers?: number;
   /** Scenarios of one suite running at once (vitest's maxConcurrency; default 5). */
   maxConcurrency?: number;
-  testTimeoutMs?: number;
+  /** One scenario's time (the scenario ends itself then); vitest's own limits sit a grace period above it. */
+  scenarioTimeoutMs?: number;
 }
+
+/** What vitest waits beyond a scenario's own deadline, before it calls the scenario hung (an engine error). */
+const GRACE_MS = 30_000;
 
 export interface SuitesOutcome {
   results: ScenarioResult[];
@@ -95,8 +100,8 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       maxWorkers: opts.maxWorkers ?? 4,
       ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}),
       fileParallelism: true,
-      testTimeout: opts.testTimeoutMs ?? 180_000,
-      hookTimeout: 120_000,
+      testTimeout: (opts.scenarioTimeoutMs ?? 180_000) + GRACE_MS,
+      hookTimeout: (opts.scenarioTimeoutMs ?? 180_000) + GRACE_MS,
       passWithNoTests: true,
       shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : undefined,
       silent: true,
@@ -107,7 +112,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
   process.exitCode = exitCodeBefore;
   return {
-    results: collector.results,
+    results: settleProfileMarks(collector.results),
     errors: collector.errors,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),

@@ -1,13 +1,18 @@
 /** Per-rule verdicts from scenario results and the rule index. */
-import type { Rule, RuleIndex, RuleKind } from '../../spec/rules.ts';
-import type {
-  EngineErrorRecord,
-  Exchange,
-  Finding,
-  NotJudgedCategory as BaseCategory,
-  NotJudgedMark,
-} from '../types.ts';
+import {
+  parseRuleKey,
+  partsOf,
+  WHOLE_PART,
+  type Rule,
+  type RuleIndex,
+  type RuleKind,
+  type RulePart,
+} from '../../spec/rules.ts';
+import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
 import type { ScenarioResult } from './types.ts';
+import { evidence, type RuleFailure } from './evidence.ts';
+
+export type { EvidenceExchange, RuleFailure } from './evidence.ts';
 
 /**
  * passed: a condition that could have failed was evaluated on the target and never failed;
@@ -27,6 +32,8 @@ export type NotJudgedCategory = BaseCategory | 'not-run';
 export interface NotJudgedReason {
   reason: string;
   category: NotJudgedCategory;
+  /** The part of the rule it concerns, for a rule with several parts. */
+  part?: string;
   /** `suite › title` of the scenario that gave it. */
   scenario?: string;
 }
@@ -36,36 +43,6 @@ export interface RuleEngineError {
   source: string;
   message: string;
   stack?: string;
-}
-
-export interface EvidenceExchange {
-  operationId?: string;
-  method: string;
-  path: string;
-  url: string;
-  status?: number;
-  durationMs: number;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  responseHeaders: Record<string, string>;
-  responseBody?: unknown;
-  rawBody?: string;
-  transportError?: string;
-  jsonError?: string;
-}
-
-export interface RuleFailure {
-  source: string;
-  scenario?: string;
-  suite?: string;
-  title: string;
-  message: string;
-  exchange?: EvidenceExchange;
-  replay?: string;
-  /** The whole sequence of requests as a bash script, where one request cannot reproduce the failure (rate limits). */
-  replaySequence?: string;
-  seed?: number;
-  counterexample?: unknown;
 }
 
 export interface RuleVerdict {
@@ -92,40 +69,19 @@ export interface RuleVerdict {
   failureCount: number;
   failures: RuleFailure[];
   engineErrors: RuleEngineError[];
+  /** Each condition of the statement (one for most rules): passed needs every one judged. */
+  parts: PartVerdict[];
 }
 
-const RELEVANT_RESPONSE_HEADERS = [
-  'content-type',
-  'content-length',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'location',
-];
-const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
-
-function pick(h: Record<string, string>, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const n of names) if (h[n] !== undefined) out[n] = h[n];
-  return out;
-}
-
-export function evidence(ex: Exchange): EvidenceExchange {
-  return {
-    ...(ex.operationId ? { operationId: ex.operationId } : {}),
-    method: ex.method,
-    path: ex.path,
-    url: ex.url,
-    ...(ex.status !== undefined ? { status: ex.status } : {}),
-    durationMs: ex.durationMs,
-    requestHeaders: pick(ex.requestHeaders, RELEVANT_REQUEST_HEADERS),
-    ...(ex.requestBody !== undefined ? { requestBody: ex.requestBody } : {}),
-    responseHeaders: pick(ex.responseHeaders, RELEVANT_RESPONSE_HEADERS),
-    ...(ex.body !== undefined ? { responseBody: ex.body } : ex.rawBody ? { rawBody: ex.rawBody } : {}),
-    ...(ex.transportError ? { transportError: ex.transportError } : {}),
-    ...(ex.jsonError ? { jsonError: ex.jsonError } : {}),
-  };
+/** One part of a rule as the run judged it. */
+export interface PartVerdict {
+  id: string;
+  statement: string;
+  verdict: Verdict;
+  judgements: number;
+  failureCount: number;
+  /** Why it was not judged (verdict not_judged). */
+  notJudged?: NotJudgedReason[];
 }
 
 function failureOf(f: Finding, s: JudgementSource): RuleFailure {
@@ -181,14 +137,14 @@ export function computeVerdicts(
 ): RuleVerdict[] {
   const byRule = new Map<string, JudgementSource[]>();
   for (const s of sources) {
-    const ids = new Set([
+    const keys = [
       ...s.ruleIds,
       ...Object.keys(s.judged),
       ...Object.keys(failedOf(s)),
       ...(s.notJudged ?? []).flatMap((m) => m.ruleIds),
       ...(s.engineErrors ?? []).flatMap((e) => e.ruleIds),
-    ]);
-    for (const id of ids) byRule.set(id, [...(byRule.get(id) ?? []), s]);
+    ];
+    for (const id of new Set(keys.map((k) => parseRuleKey(k).ruleId))) byRule.set(id, [...(byRule.get(id) ?? []), s]);
   }
   return index.rules.map((rule) => verdictFor(rule, byRule.get(rule.id) ?? [], opts));
 }
@@ -207,43 +163,106 @@ export function isToolRule(rule: Pick<Rule, 'kind'>): boolean {
   return rule.kind === 'restraint' || rule.kind === 'client';
 }
 
+/** Where each part of one rule stands, as the sources tell it. */
+class PartTally {
+  judgements = 0;
+  failureCount = 0;
+  readonly notJudged: NotJudgedReason[] = [];
+  constructor(readonly part: RulePart) {}
+}
+
+/**
+ * The parts of `rule` a key names: every part for the bare rule id, one for `RULE#part`, none
+ * for another rule's key; `invalid` when it names a part the rule does not have.
+ */
+function partsNamed(rule: Rule, parts: readonly RulePart[], key: string): RulePart[] | 'invalid' | undefined {
+  const { ruleId, part } = parseRuleKey(key);
+  if (ruleId !== rule.id) return undefined;
+  if (part === undefined) return [...parts];
+  const found = parts.find((p) => p.id === part);
+  return found ? [found] : 'invalid';
+}
+
 export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts: VerdictOptions): RuleVerdict {
+  const parts = partsOf(rule);
+  const multi = parts.length > 1;
+  const tallies = new Map(parts.map((p) => [p.id, new PartTally(p)]));
   const failures: RuleFailure[] = [];
   const engineErrors: RuleEngineError[] = [];
-  const notJudged: NotJudgedReason[] = [];
-  let judgements = 0;
   let failureCount = 0;
+  const named = (key: string) => partsNamed(rule, parts, key);
+  const badKey = (s: JudgementSource, key: string, message: string) =>
+    engineErrors.push({ scenario: label(s), source: 'verdicts', message: `${message} (${key})` });
   for (const s of sources) {
-    const judged = s.judged[rule.id] ?? 0;
-    judgements += judged;
-    failureCount += failedOf(s)[rule.id] ?? 0;
-    for (const f of s.findings ?? [])
-      if (f.ruleIds.includes(rule.id) && failures.length < MAX_FAILURES_PER_RULE) failures.push(failureOf(f, s));
-    for (const e of s.engineErrors ?? []) {
-      if (e.ruleIds.includes(rule.id))
-        engineErrors.push({
-          scenario: label(s),
-          source: e.source,
-          message: e.message,
-          ...(e.stack ? { stack: e.stack } : {}),
-        });
+    const judgedHere = new Set<string>();
+    for (const [key, n] of Object.entries(s.judged)) {
+      const ps = named(key);
+      if (!ps || n <= 0) continue;
+      if (ps === 'invalid') badKey(s, key, `a judgement names a part rule ${rule.id} does not have`);
+      else if (multi && !parseRuleKey(key).part)
+        badKey(s, key, `a judgement names no part; rule ${rule.id} has ${parts.map((p) => p.id).join(', ')}`);
+      else
+        for (const p of ps) {
+          tallies.get(p.id)!.judgements += n;
+          judgedHere.add(p.id);
+        }
     }
-    for (const m of s.notJudged ?? [])
-      if (m.ruleIds.includes(rule.id)) notJudged.push({ reason: m.reason, category: m.category, scenario: label(s) });
-    const explained =
-      judged > 0 ||
-      (s.notJudged ?? []).some((m) => m.ruleIds.includes(rule.id)) ||
-      (s.engineErrors ?? []).some((e) => e.ruleIds.includes(rule.id));
-    if (!explained && s.ruleIds.includes(rule.id)) {
-      notJudged.push(
-        s.state === 'failed'
-          ? {
-              reason: `scenario '${s.title}' stopped on a failure before judging it`,
-              category: 'target',
-              scenario: label(s),
-            }
-          : { reason: `scenario '${s.title}' ended without judging it`, category: 'target', scenario: label(s) },
-      );
+    for (const [key, n] of Object.entries(failedOf(s))) {
+      const ps = named(key);
+      if (!ps) continue;
+      failureCount += n;
+      if (ps !== 'invalid') for (const p of ps) tallies.get(p.id)!.failureCount += n;
+    }
+    for (const f of s.findings ?? []) {
+      const key = f.ruleIds.find((k) => named(k));
+      if (key && failures.length < MAX_FAILURES_PER_RULE) {
+        const part = multi ? parseRuleKey(key).part : undefined;
+        failures.push({ ...failureOf(f, s), ...(part ? { part } : {}) });
+      }
+    }
+    const covered = new Set<string>();
+    for (const e of s.engineErrors ?? []) {
+      const ps = e.ruleIds.map(named).filter((x): x is RulePart[] => Array.isArray(x));
+      if (!ps.length) continue;
+      for (const p of ps.flat()) covered.add(p.id);
+      engineErrors.push({
+        scenario: label(s),
+        source: e.source,
+        message: e.message,
+        ...(e.stack ? { stack: e.stack } : {}),
+      });
+    }
+    for (const m of s.notJudged ?? []) {
+      for (const p of m.ruleIds
+        .map(named)
+        .filter((x): x is RulePart[] => Array.isArray(x))
+        .flat()) {
+        covered.add(p.id);
+        tallies.get(p.id)!.notJudged.push({
+          reason: m.reason,
+          category: m.category,
+          scenario: label(s),
+          ...(multi ? { part: p.id } : {}),
+        });
+      }
+    }
+    // A part the source set out to judge and left without a judgement or a reason.
+    const cited = s.ruleIds
+      .map(named)
+      .filter((x): x is RulePart[] => Array.isArray(x))
+      .flat();
+    for (const p of cited) {
+      if (judgedHere.has(p.id) || covered.has(p.id)) continue;
+      covered.add(p.id);
+      tallies.get(p.id)!.notJudged.push({
+        reason:
+          s.state === 'failed'
+            ? `scenario '${s.title}' stopped on a failure before judging it`
+            : `scenario '${s.title}' ended without judging it`,
+        category: 'target',
+        scenario: label(s),
+        ...(multi ? { part: p.id } : {}),
+      });
     }
   }
   const base = {
@@ -254,24 +273,50 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
     kind: rule.kind,
     scope: isToolRule(rule) ? ('tool' as const) : ('target' as const),
     scenarios: [...new Set(sources.map(label))],
-    judgements,
+    judgements: [...tallies.values()].reduce((n, t) => n + t.judgements, 0),
     failureCount,
   };
-  const decided = decide({ judgements, failureCount, failures, engineErrors, notJudged }, rule, opts);
+  const partList = [...tallies.values()];
+  const decided = decide({ parts: partList, failureCount, failures, engineErrors }, rule, opts);
   return {
     ...base,
     ...decided,
+    parts: partList.map((t) => partVerdict(t, decided.verdict)),
     failures: decided.verdict === 'failed' ? failures : [],
     engineErrors: engineErrors.slice(0, MAX_ERRORS_PER_RULE),
   };
 }
 
+function partVerdict(t: PartTally, ruleVerdict: Verdict): PartVerdict {
+  const verdict: Verdict =
+    t.failureCount > 0
+      ? 'failed'
+      : t.judgements > 0
+        ? 'passed'
+        : ruleVerdict === 'engine_error'
+          ? 'engine_error'
+          : 'not_judged';
+  return {
+    id: t.part.id,
+    statement: t.part.statement,
+    verdict,
+    judgements: t.judgements,
+    failureCount: t.failureCount,
+    ...(verdict === 'not_judged' ? { notJudged: dedupe(t.notJudged.length ? t.notJudged : [notRun(t)]) } : {}),
+  };
+}
+
+const notRun = (t: PartTally): NotJudgedReason => ({
+  reason: 'no scenario or check of this run judged it',
+  category: 'not-run',
+  ...(t.part.id !== WHOLE_PART ? { part: t.part.id } : {}),
+});
+
 interface Tally {
-  judgements: number;
+  parts: PartTally[];
   failureCount: number;
   failures: RuleFailure[];
   engineErrors: RuleEngineError[];
-  notJudged: NotJudgedReason[];
 }
 
 const TOOL_REASON: Record<string, string> = {
@@ -281,17 +326,22 @@ const TOOL_REASON: Record<string, string> = {
     "a rule for clients: the engine's own client is judged by the project's own tests; live clients by conform proxy",
 };
 
-/** failed > engine_error > passed > not_judged; rules that do not apply are not judged whatever was seen. */
+/**
+ * failed > engine_error > passed > not_judged. Passed needs every part judged: a part left
+ * without a judgement keeps the rule not judged, with that part's reasons. Rules that do not
+ * apply are not judged whatever was seen.
+ */
 function decide(
   t: Tally,
   rule: Pick<Rule, 'kind'>,
   opts: VerdictOptions,
 ): Pick<RuleVerdict, 'verdict' | 'reasons' | 'notJudged'> {
+  const judgements = t.parts.reduce((n, p) => n + p.judgements, 0);
   if (rule.kind === 'reference' && !opts.bundled && !opts.referenceServer) {
     const reason = 'a choice of the reference server that the document does not show: not applicable to this target';
     return { verdict: 'not_judged', reasons: [reason], notJudged: [{ reason, category: 'not-applicable' }] };
   }
-  if (isToolRule(rule) && t.judgements === 0 && t.failureCount === 0) {
+  if (isToolRule(rule) && judgements === 0 && t.failureCount === 0) {
     const reason = TOOL_REASON[rule.kind];
     return { verdict: 'not_judged', reasons: [reason], notJudged: [{ reason, category: 'not-applicable' }] };
   }
@@ -307,48 +357,32 @@ function decide(
       ],
       notJudged: [],
     };
-  if (t.judgements > 0) return { verdict: 'passed', reasons: [], notJudged: [] };
-  const reasons = dedupe(t.notJudged);
-  const list = reasons.length
-    ? reasons
-    : [{ reason: 'no scenario or check of this run judged it', category: 'not-run' as const }];
-  return { verdict: 'not_judged', reasons: [...new Set(list.map((r) => r.reason))], notJudged: list };
+  const open = t.parts.filter((p) => p.judgements === 0);
+  if (!open.length) return { verdict: 'passed', reasons: [], notJudged: [] };
+  const list = dedupe(open.flatMap((p) => (p.notJudged.length ? p.notJudged : [notRun(p)])));
+  const reasons = list.map((r) => (r.part ? `part ${r.part}: ${r.reason}` : r.reason));
+  return { verdict: 'not_judged', reasons: [...new Set(reasons)], notJudged: list };
 }
 
 function dedupe(list: NotJudgedReason[]): NotJudgedReason[] {
   const seen = new Set<string>();
   return list.filter((r) => {
-    const k = `${r.category}\u0000${r.reason}`;
+    const k = `${r.part ?? ''}\u0000${r.category}\u0000${r.reason}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
 }
 
-/** Categories of a not-judged rule that a user must accept for the run to pass: a missing fixture or credential. */
-export const GAP_CATEGORIES: readonly NotJudgedCategory[] = ['fixture', 'credential', 'fixture-used-up'];
-
-/** An applicable rule left unjudged for a missing fixture or credential. */
-export function isGap(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return (
-    r.verdict === 'not_judged' && r.scope === 'target' && r.notJudged.some((n) => GAP_CATEGORIES.includes(n.category))
-  );
-}
-
-/** Applies to the target: counted in "judged N of M". */
-export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudged'>): boolean {
-  return (
-    r.scope === 'target' && !(r.verdict === 'not_judged' && r.notJudged.every((n) => n.category === 'not-applicable'))
-  );
-}
-
 /** Rule ids cited by scenarios or findings that rules.yaml does not know. */
 export function unknownRuleIds(index: RuleIndex, results: readonly JudgementSource[]): string[] {
   const ids = new Set<string>();
+  const add = (key: string) => ids.add(parseRuleKey(key).ruleId);
   for (const s of results) {
-    for (const id of s.ruleIds) ids.add(id);
-    for (const id of Object.keys(s.judged)) ids.add(id);
-    for (const f of s.findings ?? []) for (const id of f.ruleIds) ids.add(id);
+    for (const id of s.ruleIds) add(id);
+    for (const id of Object.keys(s.judged)) add(id);
+    for (const f of s.findings ?? []) for (const id of f.ruleIds) add(id);
+    for (const m of s.notJudged ?? []) for (const id of m.ruleIds) add(id);
   }
   return [...ids].filter((id) => !index.byId(id)).sort();
 }

@@ -14,8 +14,15 @@ interface Frame {
   expectKey: boolean;
 }
 
-/** Yields every entry of `log.entries` in file order; throws HarError when the file is not HAR. */
-export async function* readHarEntries(path: string): AsyncGenerator<HarEntry> {
+/**
+ * Yields every entry of `log.entries` in file order; throws HarError when the file is not HAR.
+ * `onLogField` is told the string fields of `log` named `_conform...` (what `conform proxy`
+ * records about itself), wherever they stand.
+ */
+export async function* readHarEntries(
+  path: string,
+  onLogField?: (name: string, value: string) => void,
+): AsyncGenerator<HarEntry> {
   const stack: Frame[] = [];
   let inString = false;
   let escape = false;
@@ -28,6 +35,13 @@ export async function* readHarEntries(path: string): AsyncGenerator<HarEntry> {
   let sawRoot = false;
   const decoder = new StringDecoder('utf8');
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const logField = (name: string, raw: string) => {
+    try {
+      onLogField?.(name, JSON.parse(`"${raw}"`) as string);
+    } catch {
+      // Not a string a recorder of ours wrote: ignored.
+    }
+  };
   const inEntries = () =>
     stack.length === 3 && stack[2].kind === 'array' && stack[1].key === 'entries' && stack[0].key === 'log';
 
@@ -43,6 +57,8 @@ export async function* readHarEntries(path: string): AsyncGenerator<HarEntry> {
           // Keys are only needed outside entries (log, entries), and are short.
           if (entryParts === undefined && top?.kind === 'object' && top.expectKey) {
             top.key = carry + chunk.slice(stringStart, i);
+          } else if (onLogField && stack.length === 2 && top?.kind === 'object' && top.key?.startsWith('_conform')) {
+            logField(top.key, carry + chunk.slice(stringStart, i));
           }
           carry = '';
         }

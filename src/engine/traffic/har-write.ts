@@ -38,9 +38,17 @@ export class HarWriter {
     this.count += 1;
   }
 
-  /** Ends the JSON and the file; rejects when a write failed. */
-  async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.out.end('\n]}}\n', () => resolve()));
+  /**
+   * Ends the JSON and the file; rejects when a write failed. `proxy`: the URL of the proxy
+   * that recorded the traffic, kept (with the target) so that `conform judge --base-url`
+   * takes either.
+   */
+  async close(meta: { proxy?: string } = {}): Promise<void> {
+    const fields = { ...(meta.proxy ? { _conformProxy: meta.proxy } : {}), _conformTarget: this.base.href };
+    const tail = Object.entries(fields)
+      .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+      .join('');
+    await new Promise<void>((resolve) => this.out.end(`\n]${tail}}}\n`, () => resolve()));
     if (this.failure) throw this.failure;
   }
 }

@@ -12,16 +12,21 @@ export function authHook(db: Db) {
     if (!config?.operationId || config.public) return; // 404s and public routes
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Missing API key: send Authorization: Bearer <API_KEY>');
-    const m = BEARER.exec(header);
-    if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
-    const ctx = await authenticate(db, m[1]);
+    const key = presentedKey(request);
+    if (!key) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
+    const ctx = await authenticate(db, key);
     if (!ctx) {
       // The log names the refused key (revoked when, or unknown): a 401 a client did not expect can be traced.
-      if (logsInfo(request)) request.log.info({ refusedKey: await refusedKeyInfo(db, m[1]) }, 'api key refused');
+      if (logsInfo(request)) request.log.info({ refusedKey: await refusedKeyInfo(db, key) }, 'api key refused');
       throw unauthorized('Invalid or revoked API key');
     }
     request.auth = ctx;
   };
+}
+
+/** The bearer key the request carries, when well-formed (the auth hook has checked it before any handler). */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
 }
 
 /** True when the server logs (`conform serve --log`); without a logger the lookup is skipped. */

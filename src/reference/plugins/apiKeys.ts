@@ -1,6 +1,8 @@
 import { createApiKey, revokeApiKey, type KeyScope } from '../auth/keys.ts';
 import { canManageMerchant } from '../auth/merchants.ts';
-import { forbidden } from '../errors.ts';
+import { HANDSHAKE_ALGORITHM, HANDSHAKE_PATH, handshakeSignature } from '../../spec/handshake.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { presentedKey } from '../http/auth.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { created, noContent } from './common.ts';
@@ -8,7 +10,8 @@ import { created, noContent } from './common.ts';
 /**
  * Reference extension: API keys. POST creates a key for the caller's merchant or for a
  * merchant it created (`merchantId`), returning the secret once; DELETE revokes a key
- * of either, after which requests with it get 401.
+ * of either, after which requests with it get 401. The handshake signs a challenge with the
+ * key the request carries, so that a run can tell this server from a mock of its document.
  */
 export const apiKeysPlugin: ResourcePlugin = {
   name: 'apiKeys',
@@ -39,6 +42,18 @@ export const apiKeysPlugin: ResourcePlugin = {
       if (!key) throw notFound('API key', id);
       request.log.info({ apiKey: { keyId: key.id, name: key.name, revokedAt: key.revokedAt } }, 'api key revoked');
       return noContent(reply);
+    });
+
+    app.post(HANDSHAKE_PATH, { config: { operationId: 'referenceHandshake' } }, async (request) => {
+      const { challenge } = request.body as { challenge: string };
+      const key = presentedKey(request);
+      if (!key) throw unauthorized();
+      return {
+        object: 'reference_handshake',
+        challenge,
+        algorithm: HANDSHAKE_ALGORITHM,
+        signature: handshakeSignature(key, challenge),
+      };
     });
   },
 };

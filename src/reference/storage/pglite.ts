@@ -164,7 +164,7 @@ export async function openPglite(location: DatabaseLocation, template?: MemoryTe
   }
   // One process per directory: a second one would not see the first one's writes.
   await mkdir(location.dir, { recursive: true });
-  const release = lockDataDirectory(location.dir);
+  const release = await lockDataDirectory(location.dir);
   try {
     const db = wrap(await openDirectory(location.dir, template), 'file');
     return {

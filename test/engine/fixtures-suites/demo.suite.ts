@@ -3,9 +3,9 @@ import { scenario } from '../../../src/engine/scenario.ts';
 
 scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');
-  t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
+  t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
   t.expectRule(
-    'CUSTOMERS.GET.BY_ID',
+    'CUSTOMERS.GET.BY_ID#answers-resource',
     (res.body as { id?: string })?.id === 'cus_demo1',
     'the customer read is the one asked for',
     res,
@@ -14,7 +14,7 @@ scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
 
 scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown customer gets 404', async (t) => {
   const res = await t.http.get('/v0/customers/cus_doesnotexist');
-  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
+  t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'CUSTOMERS.GET.BY_ID#unknown-404'], res, 404);
 });
 
 scenario(
@@ -22,7 +22,7 @@ scenario(
   'a missing bearer gets 401 without rate headers',
   async (t) => {
     const res = await t.http.get('/v0/customers', { key: null });
-    t.expectStatus('AUTH.401.SHAPE', res, 401);
+    t.expectStatus('AUTH.401.SHAPE#status-401', res, 401);
   },
 );
 

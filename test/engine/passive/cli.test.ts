@@ -172,6 +172,24 @@ describe('conform proxy and conform judge', () => {
       const again = JSON.parse(await readFile(join(dir, 'har-client', 'report.json'), 'utf8')) as ReportJson;
       const shape = (r: ReportJson) => r.rules.map((x) => `${x.id} ${x.verdict}`);
       expect(shape(again)).toEqual(shape(report));
+      // The proxy's own URL, what the clients used, names the same traffic; a URL the file does not hold is refused.
+      const [viaProxy, elsewhere] = await Promise.all([
+        conform(['judge', har, '--base-url', url, '--fail-on', 'client', '--report-dir', join(dir, 'har-proxy')]),
+        conform(['judge', har, '--base-url', 'https://sandbox.example.com', '--report-dir', join(dir, 'har-x')]),
+      ]);
+      expect(viaProxy.code, viaProxy.stdout + viaProxy.stderr).toBe(1);
+      expect(viaProxy.stdout).toContain(
+        `: ${target} (${url} is the conform proxy that recorded it, in front of this target)`,
+      );
+      const proxied = JSON.parse(await readFile(join(dir, 'har-proxy', 'report.json'), 'utf8')) as ReportJson;
+      expect(shape(proxied)).toEqual(shape(report));
+      expect([elsewhere.code, elsewhere.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(elsewhere.stderr.trim()).toMatch(
+        new RegExp(
+          `^conform judge: .*traffic\\.har: no entry under https://sandbox\\.example\\.com \\((\\d+) entries\\); ` +
+            `the API base URLs in it: ${target.replace(/\./g, '\\.')} \\(\\1\\): pass one with --base-url$`,
+        ),
+      );
     },
     TIMEOUT_MS,
   );
@@ -194,7 +212,7 @@ describe('conform proxy and conform judge', () => {
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.stdout).toMatch(/no exchange was judged: no client sent its requests through the proxy/);
       const summary = await readFile(join(reports, 'summary.md'), 'utf8');
-      expect(summary).toMatch(/judged 0 of \d+ rules .* unjudged \(exit 3\)/);
+      expect(summary).toMatch(/UNJUDGED \(exit 3\): judged 0 of \d+ rules/);
       // A passive report names the traffic it judged; profile, seed and fixtures do not apply to it.
       expect(summary).toMatch(/ · traffic: live traffic through conform proxy, 0 exchanges from 0 client\(s\) · /);
       expect(summary).not.toMatch(/seed `/);

@@ -160,3 +160,48 @@ describe('writing HAR and judging it', () => {
     expect(judged.outcome.exchanges).toBe(2);
   });
 });
+
+describe('the base URL to judge', () => {
+  test("a file conform proxy recorded is judged under the proxy's URL as under its target's; another URL is refused naming the ones it holds", async () => {
+    const target = new URL('http://127.0.0.1:4010');
+    const path = join(dir, 'proxied.har');
+    const w = new HarWriter(path, target, { name: 'billing-conform', version: 'test' });
+    w.write(recordOfEntry(entry('http://127.0.0.1:4010/v0/customers/cus_1'), target)!);
+    w.write(recordOfEntry(entry('http://127.0.0.1:4010/v0/customers/cus_2'), target)!);
+    await w.close({ proxy: 'http://127.0.0.1:4011' });
+    const fields: string[] = [];
+    for await (const _ of readHarEntries(path, (name, value) => fields.push(`${name}=${value}`)));
+    expect(fields).toEqual(['_conformProxy=http://127.0.0.1:4011', '_conformTarget=http://127.0.0.1:4010/']);
+
+    const direct = await judgeHar(path, { baseUrl: 'http://127.0.0.1:4010' });
+    const viaProxy = await judgeHar(path, { baseUrl: 'http://localhost:4011/' });
+    expect(direct).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', outside: 0 });
+    expect(direct.proxy).toBeUndefined();
+    expect(viaProxy).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4010',
+      outside: 0,
+      proxy: { url: 'http://localhost:4011', target: 'http://127.0.0.1:4010' },
+    });
+    expect([direct.outcome.exchanges, viaProxy.outcome.exchanges]).toEqual([2, 2]);
+
+    const elsewhere = await judgeHar(path, { baseUrl: 'https://sandbox.example.com' });
+    expect(elsewhere.outcome.exchanges).toBe(0);
+    expect(elsewhere.bases).toEqual([{ url: 'http://127.0.0.1:4010', entries: 2 }]);
+  });
+
+  test('a file from another recorder: the API bases it holds are counted, other origins apart', async () => {
+    const path = await harFile('mixed.har', [
+      entry('https://cdn.example.com/app.js'),
+      entry('http://127.0.0.1:4011/api/v0/customers/cus_1'),
+      entry('http://127.0.0.1:4011/api/v0/customers/cus_2'),
+    ]);
+    const judged = await judgeHar(path, { baseUrl: 'http://127.0.0.1:4010' });
+    expect(judged.outcome.exchanges).toBe(0);
+    expect(judged.proxy).toBeUndefined();
+    expect(judged.bases).toEqual([{ url: 'http://127.0.0.1:4011/api', entries: 2 }]);
+    expect(judged.origins).toEqual([
+      { url: 'http://127.0.0.1:4011', entries: 2 },
+      { url: 'https://cdn.example.com', entries: 1 },
+    ]);
+  });
+});

@@ -126,7 +126,7 @@ describe('answers: each answer against its request', () => {
       [answersUnit],
     );
     const v = verdicts(o);
-    expect(v.get('CUSTOMERS.GET.BY_ID')).toBe('failed');
+    expect(v.get('CUSTOMERS.GET.BY_ID#answers-resource')).toBe('failed');
     expect(v.get('REFUNDS.TOTAL.SUM')).toBe('failed');
     expect([v.get('REFUNDS.INVOICE.MATCHES'), v.get('REFUNDS.REASON.RECORDED'), v.get('REFUNDS.ID.PREFIX')]).toEqual([
       'passed',
@@ -153,9 +153,11 @@ describe('answers: each answer against its request', () => {
       [answersUnit],
     );
     const v = verdicts(o);
-    expect([v.get('STATE.WEBHOOKS.DISABLE'), v.get('STATE.WEBHOOKS.ENABLE'), v.get('WEBHOOKS.MERCHANT.NAMED')]).toEqual(
-      ['failed', 'passed', 'failed'],
-    );
+    expect([
+      v.get('STATE.WEBHOOKS.DISABLE#sets-disabled'),
+      v.get('STATE.WEBHOOKS.ENABLE'),
+      v.get('WEBHOOKS.MERCHANT.NAMED'),
+    ]).toEqual(['failed', 'passed', 'failed']);
   });
 
   test('an item update answers what was sent; archiving sets archivedAt', async () => {
@@ -180,7 +182,7 @@ describe('answers: each answer against its request', () => {
       [answersUnit],
     );
     const v = verdicts(o);
-    expect([v.get('ITEMS.UPDATE.APPLIED'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
+    expect([v.get('ITEMS.UPDATE.APPLIED#holds-sent'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
   });
 
   test('an alert update answers the enabled, notifyPeriod and recipients sent; config is not compared', async () => {
@@ -227,6 +229,26 @@ describe('answers: each answer against its request', () => {
     );
     expect(verdicts(bad).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('failed');
   });
+
+  test('an intervals page judges its envelope; only a page holding intervals judges them', async () => {
+    const page = (data: unknown[]) =>
+      judge(
+        [
+          rec('GET', '/v0/billingSchedules/bs_1/intervals', {
+            got: { object: 'list', data, pagination: { limit: 10, offset: 0, total: data.length } },
+          }),
+        ],
+        [answersUnit],
+      ).then(verdicts);
+    const envelope = 'SCHEDULES.INTERVALS.PAGINATED#list-envelope';
+    const objects = 'SCHEDULES.INTERVALS.PAGINATED#interval-objects';
+    const empty = await page([]);
+    expect([empty.get(envelope), empty.get(objects)]).toEqual(['passed', undefined]);
+    const own = await page([{ id: 'si_1', object: 'schedule_interval', scheduleId: 'bs_1' }]);
+    expect([own.get(envelope), own.get(objects)]).toEqual(['passed', 'passed']);
+    const other = await page([{ id: 'si_2', object: 'schedule_interval', scheduleId: 'bs_2' }]);
+    expect([other.get(envelope), other.get(objects)]).toEqual(['passed', 'failed']);
+  });
 });
 
 describe('migration answers', () => {
@@ -250,7 +272,7 @@ describe('migration answers', () => {
     expect(
       [
         'MIGRATION.RESPONSE.SHAPE',
-        'MIGRATION.RESPONSE.VERSION_NUMBERS',
+        'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
         'MIGRATION.EFFECT.PINS',
         'MIGRATION.SAME_VERSION.NO_CHANGE',
         'MIGRATION.SAME_VERSION.PINS_FLOATING',
@@ -272,7 +294,7 @@ describe('migration answers', () => {
     );
     expect(
       [
-        'MIGRATION.RESPONSE.VERSION_NUMBERS',
+        'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
         'MIGRATION.SAME_VERSION.NO_CHANGE',
         'MIGRATION.EFFECT.PINS',
         'MIGRATION.400.TARGET_RANGE',
@@ -328,17 +350,17 @@ describe('delete blockers', () => {
         [deleteBlockersUnit],
       ),
     );
-    expect([good.get('CUSTOMERS.DELETE.BLOCKED'), good.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual([
-      'passed',
-      'passed',
-    ]);
+    expect([
+      good.get('CUSTOMERS.DELETE.BLOCKED#blockers-body'),
+      good.get('CUSTOMERS.DELETE.BLOCKER_COUNT#count-consistent'),
+    ]).toEqual(['passed', 'passed']);
     const bad = verdicts(
       await judge([rec('DELETE', '/v0/customers/cus_1', { status: 409, got: body('', 1) })], [deleteBlockersUnit]),
     );
-    expect([bad.get('CUSTOMERS.DELETE.BLOCKED'), bad.get('CUSTOMERS.DELETE.BLOCKER_COUNT')]).toEqual([
-      'failed',
-      'failed',
-    ]);
+    expect([
+      bad.get('CUSTOMERS.DELETE.BLOCKED#blockers-body'),
+      bad.get('CUSTOMERS.DELETE.BLOCKER_COUNT#count-consistent'),
+    ]).toEqual(['failed', 'failed']);
   });
 });
 
@@ -551,14 +573,14 @@ describe('auth and the check registry', () => {
 });
 
 describe('429 messages specific to the endpoint', () => {
-  test('two listed endpoints with the same 429 message fail RATE.EXCEEDED.BODY; different ones hold it', async () => {
+  test('two listed endpoints with the same 429 message fail RATE.EXCEEDED.BODY#endpoint-specific; different ones hold it', async () => {
     const tooMany = (path: string, message: string) =>
       rec('GET', path, { status: 429, got: { error: 'rate_limit_exceeded', message } });
     const same = await judge(
       [tooMany('/v0/customers', 'Too many requests'), tooMany('/v0/costs/report', 'Too many requests')],
       [consistencyUnit()],
     );
-    expect(verdicts(same).get('RATE.EXCEEDED.BODY')).toBe('failed');
+    expect(verdicts(same).get('RATE.EXCEEDED.BODY#endpoint-specific')).toBe('failed');
     const differ = await judge(
       [
         tooMany('/v0/customers', 'GET /v0/customers: 60 per 6 s'),
@@ -566,7 +588,7 @@ describe('429 messages specific to the endpoint', () => {
       ],
       [consistencyUnit()],
     );
-    expect(verdicts(differ).get('RATE.EXCEEDED.BODY')).toBe('passed');
+    expect(verdicts(differ).get('RATE.EXCEEDED.BODY#endpoint-specific')).toBe('passed');
   });
 });
 
@@ -580,7 +602,7 @@ describe('benign answers are never failed', () => {
       conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }],
     };
     const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
-    expect(v.get('SOURCE_RULES.UPDATE.PARTIAL')).toBe('passed');
+    expect(v.get('SOURCE_RULES.UPDATE.PARTIAL#applies-sent')).toBe('passed');
     const product = { name: 'P', description: 'D', merchantId: 'org_a' };
     const p = verdicts(
       await judge(

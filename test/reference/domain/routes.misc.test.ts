@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { handshakeSignature, verifyHandshake } from '../../../src/spec/handshake.ts';
 import { startHarness, type Harness } from './server.ts';
 
 let h: Harness;
@@ -336,5 +337,26 @@ describe('events', () => {
     const r = await h.ok('listPrices', 200, 'GET', '/v0/prices?offset=100000000000000000000');
     expect(r.data).toEqual([]);
     expect(r.pagination.offset).toBe(1e20);
+  });
+});
+
+describe('reference handshake', () => {
+  test('signs the challenge under the key the request carries; a mock of the document could not', async () => {
+    const challenge = 'Zk3q_-challenge-0123456789abcdefgh';
+    const signed = await h.ok('referenceHandshake', 200, 'POST', '/v0/referenceHandshake', { challenge });
+    expect(signed).toEqual({
+      object: 'reference_handshake',
+      challenge,
+      algorithm: 'HMAC-SHA256',
+      signature: handshakeSignature(h.ref.apiKey, challenge),
+    });
+    expect(verifyHandshake(h.ref.apiKey, challenge, signed.signature)).toBe(true);
+    // Another key, another signature: it is the caller's key that signs, not a fixed secret.
+    const other = await h.newKeyForNewMerchant();
+    const again = await h.ok('referenceHandshake', 200, 'POST', '/v0/referenceHandshake', { challenge }, other.key);
+    expect(again.signature).toBe(handshakeSignature(other.key, challenge));
+    expect(again.signature).not.toBe(signed.signature);
+    await h.fails('referenceHandshake', 400, 'POST', '/v0/referenceHandshake', { challenge: 'short' });
+    await h.fails('referenceHandshake', 401, 'POST', '/v0/referenceHandshake', { challenge }, undefined, null);
   });
 });

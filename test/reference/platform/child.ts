@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../../bin/conform.js', import.meta.url));
+const UNREAPED_PARENT = fileURLToPath(new URL('./unreaped-parent.mjs', import.meta.url));
 
 export interface Child {
   proc: ChildProcess;
@@ -19,6 +21,39 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return listening(proc);
+}
+
+/**
+ * Runs `conform serve ...args` under a parent that does not reap it (unreaped-parent.mjs): once
+ * killed, the server stays a zombie until `reap()`. `proc` is the parent; `serverPid` the server.
+ */
+export async function spawnServeUnreaped(
+  args: string[],
+): Promise<Child & { serverPid: number; reap(): Promise<void> }> {
+  const proc = spawn(process.execPath, [UNREAPED_PARENT, process.execPath, BIN, 'serve', '--port', '0', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const child = await listening(proc);
+  const serverPid = Number(/^child (\d+)$/m.exec(child.output())![1]);
+  const reap = async () => {
+    proc.stdin!.end('\n');
+    await child.exited;
+  };
+  return { ...child, serverPid, reap };
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, Z...), or undefined when the process is gone. */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function listening(proc: ChildProcess): Promise<Child> {
   let out = '';
   const exited = new Promise<number | string>((resolve) =>
     proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startReferenceServer } from '../../../src/reference/index.ts';
-import { runConform, spawnServe } from './child.ts';
+import { procState, runConform, spawnServe, spawnServeUnreaped, type Child } from './child.ts';
 import { DATABASE_URL, isolatedPgUrl, PG_SKIP } from './drivers.ts';
 
 describe('conform serve', () => {
@@ -100,6 +101,73 @@ describe('one owner per data directory (file:)', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('one owner per data directory: restarts after a crash', () => {
+  const HAS_PROC = existsSync('/proc/self/stat');
+
+  it.skipIf(!HAS_PROC)(
+    'a killed server its parent has not reaped yet (a zombie) does not block the restart',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'conform-zombie-'));
+      const first = await spawnServeUnreaped(['--database', `file:${dir}`]);
+      try {
+        process.kill(first.serverPid, 'SIGKILL');
+        await vi.waitFor(() => expect(procState(first.serverPid)).toBe('Z'), { timeout: 10_000 });
+        expect(await readFile(join(dir, 'conform.lock'), 'utf8')).toContain(`"pid":${first.serverPid}`);
+        const restarted = await spawnServe(['--database', `file:${dir}`]);
+        // Still a zombie when the restart took the directory over.
+        expect(procState(first.serverPid)).toBe('Z');
+        expect(restarted.merchantId).toBe(first.merchantId);
+        restarted.proc.kill('SIGTERM');
+        expect(await restarted.exited).toBe(0);
+      } finally {
+        await first.reap();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('three servers started at once: exactly one listens, the others exit 2 naming it; the same after it is killed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conform-three-'));
+    const started: Child[] = [];
+    try {
+      let merchantId: string | undefined;
+      for (const round of ['empty directory', 'after kill -9']) {
+        const outcomes = await Promise.all(
+          [0, 1, 2].map(() =>
+            spawnServe(['--database', `file:${dir}`]).then(
+              (child) => {
+                started.push(child);
+                return child;
+              },
+              (err: Error) => err.message,
+            ),
+          ),
+        );
+        const listening = outcomes.filter((o): o is Child => typeof o !== 'string');
+        expect(listening, round).toHaveLength(1);
+        const [winner] = listening;
+        merchantId ??= winner.merchantId;
+        expect(winner.merchantId).toBe(merchantId);
+        for (const refused of outcomes.filter((o): o is string => typeof o === 'string')) {
+          expect(refused).toMatch(/exited \(2\) before listening/);
+          const lines = refused
+            .split('\n')
+            .slice(1)
+            .filter((l) => l.trim() && !l.includes('npm warn'));
+          expect(lines).toHaveLength(1);
+          expect(lines[0]).toContain(`database directory ${dir} is in use by process ${winner.proc.pid}`);
+        }
+        winner.proc.kill('SIGKILL');
+        expect(await winner.exited).toBe('SIGKILL');
+      }
+    } finally {
+      started.forEach((c) => c.proc.kill('SIGKILL'));
+      await Promise.all(started.map((c) => c.exited));
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000); // six server starts, three at a time: slow on a loaded 2-core machine
 });
 
 describe(`several servers on one PostgreSQL${PG_SKIP}`, () => {

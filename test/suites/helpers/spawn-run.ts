@@ -107,7 +107,9 @@ export function expectVerdicts(o: Outcome, failed: string[], passed: string[]): 
   expect(o.code, o.stdout.slice(-3000)).toBe(1);
   expect(of(failed)).toEqual(Object.fromEntries(failed.map((id) => [id, 'failed'])));
   expect(of(passed)).toEqual(Object.fromEntries(passed.map((id) => [id, 'passed'])));
-  for (const id of failed) expect(o.stdout).toMatch(new RegExp(`^failed rules: .*${id.replace(/\./g, '\\.')}`, 'm'));
+  // The console lists each failed rule (or rule part) on a line of its own under "failed: N rule(s)".
+  for (const id of failed)
+    expect(o.stdout).toMatch(new RegExp(`^ {2}${id.replace(/\./g, '\\.')}(#[a-z0-9-]+)?: `, 'm'));
 }
 
 export function json(status: number, body: unknown): ProxyResponse {

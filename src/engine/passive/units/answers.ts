@@ -28,9 +28,9 @@ const readById =
 /** Answers to 2xx responses, by operation. */
 const ON_SUCCESS: Record<string, Answer> = {
   ...ON_UPDATE,
-  getCustomer: readById('CUSTOMERS.GET.BY_ID', 'customer'),
-  getPrice: readById('PRICES.GET.BY_ID', 'price'),
-  getPayment: readById('PAYMENTS.GET.BY_ID', 'payment'),
+  getCustomer: readById('CUSTOMERS.GET.BY_ID#answers-resource', 'customer'),
+  getPrice: readById('PRICES.GET.BY_ID#answers-resource', 'price'),
+  getPayment: readById('PAYMENTS.GET.BY_ID#answers-resource', 'payment'),
   createProduct(o, got, sent, t) {
     const differs = notHeld(sent, got, ['name', 'description', 'merchantId', 'metadata']);
     expect(
@@ -148,15 +148,27 @@ const ON_SUCCESS: Record<string, Answer> = {
   },
   listScheduleIntervals(o, got, _s, t) {
     const items = Array.isArray(got.data) ? (got.data as unknown[]) : [];
+    expect(
+      t,
+      U,
+      o,
+      'SCHEDULES.INTERVALS.PAGINATED#list-envelope',
+      got.object === 'list' && Array.isArray(got.data) && !!obj(got.pagination),
+      'The intervals are not a list envelope',
+      () =>
+        `schedule ${o.params.id}: object ${show(got.object)}, data ${show(got.data)}, pagination ${show(got.pagination)}`,
+    );
+    // An empty page shows nothing about its elements.
+    if (!items.length) return;
     const bad = items.filter((i) => obj(i)?.object !== 'schedule_interval' || obj(i)?.scheduleId !== o.params.id);
     expect(
       t,
       U,
       o,
-      'SCHEDULES.INTERVALS.PAGINATED',
-      got.object === 'list' && Array.isArray(got.data) && !!obj(got.pagination) && bad.length === 0,
+      'SCHEDULES.INTERVALS.PAGINATED#interval-objects',
+      bad.length === 0,
       'Not the intervals of the schedule asked for',
-      () => `schedule ${o.params.id}: object ${show(got.object)}, ${bad.length} item(s) of another schedule or type`,
+      () => `schedule ${o.params.id}: ${bad.length} item(s) of another schedule or type`,
     );
   },
   listAlerts(o, got, _s, t) {
@@ -180,7 +192,7 @@ const ON_SUCCESS: Record<string, Answer> = {
         t,
         U,
         o,
-        'ALERTS.LIST.LIMIT_RANGE',
+        'ALERTS.LIST.LIMIT_RANGE#accepts-range',
         count <= Number(limit),
         'The alerts page holds more than the limit asked for',
         () => `limit=${limit}: ${count} alerts`,
@@ -191,7 +203,7 @@ const ON_SUCCESS: Record<string, Answer> = {
         t,
         U,
         o,
-        'ALERTS.LIST.OFFSET',
+        'ALERTS.LIST.OFFSET#from-offset',
         p.offset === Number(offset),
         'The alerts page does not start at the offset asked for',
         () => `offset=${offset}: pagination.offset ${show(p.offset)}`,
@@ -212,9 +224,9 @@ export const answersUnit: PassiveUnit = {
   scope: 'server',
   title: 'each answer against the request it answers',
   ruleIds: [
-    'CUSTOMERS.GET.BY_ID',
-    'PRICES.GET.BY_ID',
-    'PAYMENTS.GET.BY_ID',
+    'CUSTOMERS.GET.BY_ID#answers-resource',
+    'PRICES.GET.BY_ID#answers-resource',
+    'PAYMENTS.GET.BY_ID#answers-resource',
     'PRODUCTS.CREATE.OBJECT',
     'REFUNDS.INVOICE.MATCHES',
     'REFUNDS.ID.PREFIX',
@@ -222,26 +234,28 @@ export const answersUnit: PassiveUnit = {
     'REFUNDS.TOTAL.SUM',
     'REFUNDS.REASON.RECORDED',
     'STATE.WEBHOOKS.ENABLE',
-    'STATE.WEBHOOKS.DISABLE',
+    'STATE.WEBHOOKS.DISABLE#sets-disabled',
     'WEBHOOKS.CONFIG.SHAPE',
     'WEBHOOKS.MERCHANT.NAMED',
-    'ITEMS.UPDATE.APPLIED',
+    'ITEMS.UPDATE.APPLIED#holds-sent',
     'STATE.ITEM.ARCHIVE',
     'STATE.ITEM.UNARCHIVE',
-    'ITEMS.ARCHIVED_AT.STATE',
+    'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
+    'ITEMS.ARCHIVED_AT.STATE#null-while-active',
     'CUSTOMERS.TAX_ID.NULL_CLEARS',
     'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS',
     'CUSTOMERS.TAX_RATES.SINGLE_RATE',
     'CUSTOMERS.NOTIFICATIONS.PARTIAL',
-    'SOURCE_RULES.UPDATE.PARTIAL',
+    'SOURCE_RULES.UPDATE.PARTIAL#applies-sent',
     'SCHEDULES.END_DATE.PRESENT',
     'SCHEDULES.OWNER.EXACTLY_ONE',
     'SCHEDULES.CREATE.BY_ORDER',
     'SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED',
-    'SCHEDULES.INTERVALS.PAGINATED',
+    'SCHEDULES.INTERVALS.PAGINATED#list-envelope',
+    'SCHEDULES.INTERVALS.PAGINATED#interval-objects',
     'ALERTS.LIST.LIMIT_DEFAULT',
-    'ALERTS.LIST.LIMIT_RANGE',
-    'ALERTS.LIST.OFFSET',
+    'ALERTS.LIST.LIMIT_RANGE#accepts-range',
+    'ALERTS.LIST.OFFSET#from-offset',
     'ALERTS.UPDATE.OK',
     'WALLETS.AUTO_TOPUP.SHAPE',
     'WALLETS.AUTO_TOPUP.PERIOD_DAY',

@@ -20,7 +20,7 @@ export function consistencyUnit(): PassiveUnit {
     name: U,
     scope: 'server',
     title: 'exchanges consistent with each other',
-    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'RATE.EXCEEDED.BODY'],
+    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'RATE.EXCEEDED.BODY#endpoint-specific'],
     observe(o, ctx) {
       const id = opId(o);
       const got = obj(o.got);
@@ -39,7 +39,7 @@ export function consistencyUnit(): PassiveUnit {
             t,
             U,
             o,
-            'RATE.EXCEEDED.BODY',
+            'RATE.EXCEEDED.BODY#endpoint-specific',
             m.trim() !== message.trim(),
             'Two listed endpoints answer 429 with the same message',
             () => `the 429 message ${show(message)} is also that of ${other}; it is specific to the endpoint`,

@@ -19,12 +19,16 @@ interface Family {
 
 const FAMILIES: Record<string, Family> = {
   deleteCustomer: {
-    blocked: 'CUSTOMERS.DELETE.BLOCKED',
-    count: 'CUSTOMERS.DELETE.BLOCKER_COUNT',
+    blocked: 'CUSTOMERS.DELETE.BLOCKED#blockers-body',
+    count: 'CUSTOMERS.DELETE.BLOCKER_COUNT#count-consistent',
     itemField: 'status',
     errorValue: 'conflict',
   },
-  deleteFee: { blocked: 'FEES.DELETE.BLOCKED', count: 'FEES.DELETE.BLOCKER_COUNT', itemField: 'invoiceDisplayName' },
+  deleteFee: {
+    blocked: 'FEES.DELETE.BLOCKED#blockers-body',
+    count: 'FEES.DELETE.BLOCKER_COUNT#count-consistent',
+    itemField: 'invoiceDisplayName',
+  },
 };
 
 export const deleteBlockersUnit: PassiveUnit = {

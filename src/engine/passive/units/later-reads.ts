@@ -64,12 +64,12 @@ const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
   updateItem(sent) {
     const out: Expectation[] = [];
     for (const f of ['name', 'catalogId', 'metadata'])
-      if (sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED', sent[f]));
+      if (sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED#holds-sent', sent[f]));
     if (sent.archived === true)
       out.push({
         field: 'archivedAt',
         key: 'archived',
-        rule: 'ITEMS.ARCHIVED_AT.STATE',
+        rule: 'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
         what: 'archived (archivedAt set)',
         holds: (r) => isDateTime(r.archivedAt),
       });
@@ -77,7 +77,7 @@ const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
       out.push({
         field: 'archivedAt',
         key: 'archived',
-        rule: 'ITEMS.ARCHIVED_AT.STATE',
+        rule: 'ITEMS.ARCHIVED_AT.STATE#null-while-active',
         what: 'active (archivedAt null)',
         holds: (r) => r.archivedAt === null,
       });
@@ -118,7 +118,7 @@ const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
   updateSourceRule(sent) {
     return ['conditions', 'description', 'enabled', 'name', 'order']
       .filter((f) => sent[f] !== undefined)
-      .map((f) => equalTo(f, 'SOURCE_RULES.UPDATE.PARTIAL', sent[f], true));
+      .map((f) => equalTo(f, 'SOURCE_RULES.UPDATE.PARTIAL#applies-sent', sent[f], true));
   },
 };
 
@@ -158,13 +158,14 @@ export function laterReadsUnit(): PassiveUnit {
     scope: 'server',
     title: 'PATCH semantics: later reads show what was sent',
     ruleIds: [
-      'ITEMS.UPDATE.APPLIED',
-      'ITEMS.ARCHIVED_AT.STATE',
+      'ITEMS.UPDATE.APPLIED#holds-sent',
+      'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
+      'ITEMS.ARCHIVED_AT.STATE#null-while-active',
       'CUSTOMERS.TAX_ID.NULL_CLEARS',
       'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS',
       'CUSTOMERS.TAX_RATES.SINGLE_RATE',
       'CUSTOMERS.NOTIFICATIONS.PARTIAL',
-      'SOURCE_RULES.UPDATE.PARTIAL',
+      'SOURCE_RULES.UPDATE.PARTIAL#applies-sent',
     ],
     observe(o, ctx) {
       const id = o.operation?.operationId;

@@ -17,7 +17,7 @@ export const migrationUnit: PassiveUnit = {
   title: 'version-migration answers against their requests',
   ruleIds: [
     'MIGRATION.RESPONSE.SHAPE',
-    'MIGRATION.RESPONSE.VERSION_NUMBERS',
+    'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
     'MIGRATION.EFFECT.PINS',
     'MIGRATION.SAME_VERSION.NO_CHANGE',
     'MIGRATION.SAME_VERSION.PINS_FLOATING',
@@ -89,7 +89,7 @@ export const migrationUnit: PassiveUnit = {
       t,
       U,
       o,
-      'MIGRATION.RESPONSE.VERSION_NUMBERS',
+      'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
       m.toVersionNumber === target,
       'toVersionNumber is not the version asked for',
       () => `targetVersionNumber ${target}, toVersionNumber ${show(m.toVersionNumber)}`,

@@ -37,7 +37,7 @@ const PARTIAL: Record<string, { rule: string; fields: string[]; shownAs?: Record
     shownAs: { archived: ARCHIVED },
   },
   updateSourceRule: {
-    rule: 'SOURCE_RULES.UPDATE.PARTIAL',
+    rule: 'SOURCE_RULES.UPDATE.PARTIAL#keeps-others',
     fields: ['conditions', 'description', 'enabled', 'name', 'order'],
   },
 };

@@ -25,7 +25,7 @@ function decimalEquals(a: unknown, b: string): boolean {
 export const ON_UPDATE: Record<string, Answer> = {
   updateWebhooks(o, got, sent, t) {
     if (typeof sent.enabled === 'boolean') {
-      const rule = sent.enabled ? 'STATE.WEBHOOKS.ENABLE' : 'STATE.WEBHOOKS.DISABLE';
+      const rule = sent.enabled ? 'STATE.WEBHOOKS.ENABLE' : 'STATE.WEBHOOKS.DISABLE#sets-disabled';
       expect(
         t,
         U,
@@ -74,7 +74,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         t,
         U,
         o,
-        'ITEMS.UPDATE.APPLIED',
+        'ITEMS.UPDATE.APPLIED#holds-sent',
         differs.length === 0,
         'The item answered does not hold what was sent',
         () => sentVsGot(differs, sent, got),
@@ -85,7 +85,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         t,
         U,
         o,
-        ['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVED_AT.STATE'],
+        ['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVED_AT.STATE#set-when-archived'],
         isDateTime(got.archivedAt),
         'Archiving left archivedAt unset',
         () => `archivedAt ${show(got.archivedAt)}`,
@@ -95,7 +95,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         t,
         U,
         o,
-        ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE'],
+        ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE#null-while-active'],
         got.archivedAt === null,
         'Unarchiving left archivedAt set',
         () => `archivedAt ${show(got.archivedAt)}`,
@@ -159,7 +159,7 @@ export const ON_UPDATE: Record<string, Answer> = {
         t,
         U,
         o,
-        'SOURCE_RULES.UPDATE.PARTIAL',
+        'SOURCE_RULES.UPDATE.PARTIAL#applies-sent',
         differs.length === 0,
         'The source rule answered does not hold what was sent',
         () => sentVsGot(differs, sent, got),

@@ -3,11 +3,11 @@ import { scenario } from '../../../../src/engine/scenario.ts';
 
 for (const n of [1, 2, 3, 4]) {
   scenario(
-    ['CUSTOMERS.GET.BY_ID'],
+    ['CUSTOMERS.GET.BY_ID#answers-resource'],
     `slow read ${n}`,
     async (t) => {
       const res = await t.http.get(`/v0/customers/cus_slow${n}`);
-      t.expectStatus('CUSTOMERS.GET.BY_ID', res, 200);
+      t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
     },
     { concurrent: true },
   );

@@ -1,9 +1,9 @@
 // A passing scenario, one that ends not judged on a property of the target, one not judged by --profile (engine tests only).
 import { scenario } from '../../../../src/engine/scenario.ts';
 
-scenario(['CUSTOMERS.GET.BY_ID'], 'a scenario that passes', async (t) => {
+scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a scenario that passes', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');
-  t.expectRule('CUSTOMERS.GET.BY_ID', res.status === 200, 'the customer reads back', res);
+  t.expectRule('CUSTOMERS.GET.BY_ID#answers-resource', res.status === 200, 'the customer reads back', res);
 });
 
 scenario(['ALERTS.LIST.PAGINATED'], 'a scenario the target gives nothing to judge', async (t) => {
