@@ -45,7 +45,7 @@ class Admin {
 
   constructor(
     private readonly http: FixtureModuleContext['http'],
-    private readonly fixture: string,
+    readonly fixture: string,
   ) {}
 
   /** The same back office, naming `fixture` in its refusals (what was created is still undone by close()). */
@@ -61,7 +61,9 @@ class Admin {
     key?: string,
   ): Promise<Json> {
     const ex = await this.http.request(method, path, { body, query, key });
-    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300) return (ex.body ?? {}) as Json;
+    // A 2xx whose body was cut off (a timeout mid-answer) is no answer: building on `{}` would hand out no key.
+    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300 && !ex.transportError)
+      return (ex.body ?? {}) as Json;
     const why =
       ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
     throw new FixtureUnavailable(this.fixture, `the back office answered ${method} ${path.split('?')[0]} with ${why}`);
@@ -109,6 +111,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
 
   const key = async (a: Admin, body: { name: string; scope?: string; merchantId?: string }) => {
     const k = await a.post('/v0/apiKeys', body);
+    if (typeof k.secret !== 'string' || typeof k.id !== 'string')
+      throw new FixtureUnavailable(a.fixture, 'the back office answered POST /v0/apiKeys with no id and secret');
     ctx.registerSecret(k.secret);
     a.later(() => a.send('DELETE', `/v0/apiKeys/${enc(k.id)}`));
     return k as { id: string; secret: string; merchantId: string };
@@ -117,10 +121,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     once('merchant', async () => {
       // An API key names its merchant: create one, read it, revoke it.
       const a = root.for('merchant');
-      const k = await a.post('/v0/apiKeys', { name: 'conform merchant lookup' });
-      ctx.registerSecret(k.secret);
+      const k = await key(a, { name: 'conform merchant lookup' });
       await a.send('DELETE', `/v0/apiKeys/${enc(k.id)}`);
-      return k.merchantId as string;
+      if (typeof k.merchantId !== 'string')
+        throw new FixtureUnavailable('merchant', 'the back office answered POST /v0/apiKeys with no merchantId');
+      return k.merchantId;
     });
   const product = () =>
     once(
@@ -518,6 +523,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
           undefined,
           middleKey,
         );
+        if (typeof k.secret !== 'string')
+          throw new FixtureUnavailable('unmanagedMerchant', 'the back office answered POST /v0/apiKeys with no secret');
         ctx.registerSecret(k.secret);
         await a.send(
           'POST',

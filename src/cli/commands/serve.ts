@@ -18,7 +18,8 @@ Options:
   --documented-port <n>  also serve the documented endpoints only on port n (0 picks a free port):
                          a proxy where every reference extension (x-extension: reference in
                          spec/openapi.yaml) answers 404, as a vendor's sandbox without them would
-  --log                  log requests (JSON lines on stderr; stdout keeps its one line)
+  --log                  log requests (JSON lines on stderr; stdout keeps its one line), and every API key
+                         created, revoked or refused (its id, never its secret)
   -h, --help             show this help
 
 Prints one line with the base URL and the key's merchant id (and, with --documented-port, a
