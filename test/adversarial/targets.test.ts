@@ -113,6 +113,14 @@ describe('servers that answer everything the same way', () => {
         const o = await runAgainst(name, target.baseUrl);
         expect(o.code, o.stdout.slice(-1500)).toBe(1);
         expectNoFalseGreen(name, o);
+        const byId = Object.fromEntries(o.report!.rules.map((r) => [r.id, r]));
+        if (name !== 'html-500') return;
+        // Every documented operation was sent without a bearer: more findings than a scenario keeps.
+        expect(byId['AUTH.BEARER.REQUIRED']).toMatchObject({ verdict: 'failed' });
+        expect((byId['AUTH.BEARER.REQUIRED'] as unknown as { failureCount: number }).failureCount).toBeGreaterThan(20);
+        expect(byId['AUTH.401.SHAPE'].verdict).toBe('failed');
+        expect(byId['CONV.CONTENT_TYPE.JSON'].verdict).toBe('failed');
+        expect(o.stdout).toMatch(/^FAILED \(exit 1\): judged \d+ of \d+ rules \(0 passed/m);
       } finally {
         await target.close();
       }
