@@ -16,6 +16,8 @@ const ALONE = [
   'test/engine/honest-reasons.test.ts',
   'test/reference/platform/ratelimit.test.ts',
   'test/sandbox/sandbox-example.test.ts',
+  'test/examples/ci-github-run.test.ts',
+  'test/packaging/first-hour.test.ts',
 ];
 
 // Project tests (npm test). The scenario suites in suites/ are run by `conform run`, not here.

@@ -3,12 +3,17 @@
  * price may be created with. Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { loadRules } from '../src/spec/index.ts';
+import { enumOf, idPattern } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, notRefused, enc, type Json } from './support.ts';
 
-const ORG = /^org_[a-zA-Z0-9]+$/;
-const FEE = /^fee_[a-zA-Z0-9]+$/;
-const PRICE_MODELS = ['standard', 'dynamic', 'volume', 'percentage'];
+const rules = await loadRules();
+const ORG = idPattern(rules, 'organization');
+const FEE = idPattern(rules, 'fee');
+const PRICE_MODELS = enumOf(rules, 'PRICES.MODEL.ENUM');
+/** The legacy models: readable, never created. */
+const LEGACY = PRICE_MODELS.filter((m) => !enumOf(rules, 'PRICES.MODEL.CREATABLE', 'creatable').includes(m));
 
 async function readPrice(t: ScenarioContext, id: string): Promise<{ ex: Exchange; p: Json }> {
   const ex = await t.http.get(`/v0/prices/${enc(id)}`);
@@ -35,7 +40,7 @@ function expectSingleRead(t: ScenarioContext, ex: Exchange, p: Json, merchantId:
   t.expectRule(
     'PRICES.MERCHANT_ID.SINGLE_READ',
     typeof p.merchantId === 'string' && ORG.test(p.merchantId),
-    `merchantId matches ^org_[a-zA-Z0-9]+$ (got ${JSON.stringify(p.merchantId)})`,
+    `merchantId matches ${ORG.source} (got ${JSON.stringify(p.merchantId)})`,
     ex,
   );
   t.expectRule(
@@ -48,7 +53,7 @@ function expectSingleRead(t: ScenarioContext, ex: Exchange, p: Json, merchantId:
     t.expectRule(
       'PRICES.FEE_ID.WHEN_LINKED',
       typeof p.feeId === 'string' && FEE.test(p.feeId),
-      `a fee price carries feeId matching ^fee_[a-zA-Z0-9]+$ (got ${JSON.stringify(p.feeId)})`,
+      `a fee price carries feeId matching ${FEE.source} (got ${JSON.stringify(p.feeId)})`,
       ex,
     );
   if (p.quantity !== undefined)
@@ -145,7 +150,7 @@ scenario(
       const { ex, p } = await readPrice(t, id);
       t.expectRule(
         'PRICES.MODEL.ENUM#legacy-readable',
-        p.model === 'dynamic' || p.model === 'percentage',
+        LEGACY.includes(p.model),
         `the legacy price ${id} reads back with its legacy model (got ${JSON.stringify(p.model)})`,
         ex,
       );
@@ -181,7 +186,7 @@ scenario(
     if (t.target.fixtureStrategy !== 'reference')
       t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
     const { feeId } = await t.fixture((f) => f.feeWithoutPrices());
-    for (const model of ['dynamic', 'percentage']) {
+    for (const model of LEGACY) {
       const res = await t.http.post('/v0/prices', {
         feeId,
         model,

@@ -5,11 +5,16 @@
  */
 import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { loadRules } from '../src/spec/index.ts';
+import { enumOf, prefixOf } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';
 
-const REFUND_STATUSES = ['ISSUED', 'VOIDED'];
-const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'expired', 'cancelled'];
+const rules = await loadRules();
+const REFUND_STATUSES = enumOf(rules, 'REFUNDS.STATUS.ENUM');
+const PAYMENT_STATUSES = enumOf(rules, 'PAYMENTS.STATUS.ENUM');
+const CREDIT_NOTE = prefixOf(rules, 'REFUNDS.ID.PREFIX');
+const PAYMENT = prefixOf(rules, 'PAYMENTS.ID.PREFIX');
 const refundPath = (invoiceId: string) => `/v2/invoices/${encodeURIComponent(invoiceId)}/refunds`;
 const paymentPath = (id: string) => `/v0/payments/${encodeURIComponent(id)}`;
 const destructive = { destructive: true, concurrent: true } as const;
@@ -25,14 +30,14 @@ function expectCreditNote(t: ScenarioContext, ex: Exchange, invoiceId: string): 
   );
   t.expectRule(
     'REFUNDS.ID.PREFIX',
-    typeof n.id === 'string' && n.id.startsWith('crn_'),
-    `the credit note id starts with crn_ (got ${JSON.stringify(n.id)})`,
+    typeof n.id === 'string' && n.id.startsWith(CREDIT_NOTE),
+    `the credit note id starts with ${CREDIT_NOTE} (got ${JSON.stringify(n.id)})`,
     ex,
   );
   t.expectRule(
     'REFUNDS.STATUS.ENUM',
     REFUND_STATUSES.includes(n.status),
-    `status is ISSUED or VOIDED (got ${JSON.stringify(n.status)})`,
+    `status is one of ${REFUND_STATUSES.join(', ')} (got ${JSON.stringify(n.status)})`,
     ex,
   );
   const parts = [n.amount, n.taxAmount, n.total];
@@ -118,7 +123,7 @@ scenario(
     );
     t.expectRule(
       'ERRORS.ERROR.SHAPE',
-      !String(bodyOf(res).id ?? '').startsWith('crn_'),
+      !String(bodyOf(res).id ?? '').startsWith(CREDIT_NOTE),
       'no credit note comes back',
       res,
     );
@@ -148,8 +153,8 @@ scenario(
     );
     t.expectRule(
       'PAYMENTS.ID.PREFIX',
-      typeof p.id === 'string' && p.id.startsWith('pay_'),
-      `the payment id starts with pay_ (got ${JSON.stringify(p.id)})`,
+      typeof p.id === 'string' && p.id.startsWith(PAYMENT),
+      `the payment id starts with ${PAYMENT} (got ${JSON.stringify(p.id)})`,
       res,
     );
     t.expectRule(

@@ -5,7 +5,7 @@ import type { ScenarioContext } from '../src/engine/scenario.ts';
 import { is2xx } from '../src/engine/checks/types.ts';
 
 export { is2xx };
-export { DECIMAL } from '../src/engine/checks/money.ts';
+export { DECIMAL, isDateTime } from '../src/engine/predicates.ts';
 /** Whether an error is a missing fixture (the one test for it; see src/engine/fixtures/types.ts). */
 export { isFixtureUnavailable } from '../src/engine/fixtures/types.ts';
 
@@ -23,11 +23,6 @@ export function obj(v: unknown): Json | undefined {
 /** The body of an answer as an object (empty when there is none). */
 export function bodyOf(ex: Exchange): Json {
   return ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {};
-}
-
-/** A string that parses as a date-time. */
-export function isDateTime(v: unknown): v is string {
-  return typeof v === 'string' && !Number.isNaN(Date.parse(v));
 }
 
 /** A path segment. */

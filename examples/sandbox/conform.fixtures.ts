@@ -1,19 +1,26 @@
 /**
  * Fixtures for a sandbox that has only the documented endpoints: every resource the
  * scenarios need is created through a back-office (admin) API whose base URL is
- * CONFORM_ADMIN_URL, while the suites talk to `baseUrl`. Here the reference server's
- * extension endpoints (`x-extension: reference` in spec/openapi.yaml) stand in for that
- * back office; replace each admin call with your own (an admin API, a seeding service, a
- * database script). docs/fixtures.md lists every fixture: what it is, which scenarios use
- * it, how many one run consumes, whether a scenario destroys it.
+ * CONFORM_ADMIN_URL, while the suites talk to `baseUrl`. `billing-conform init` writes this
+ * file into a repository as conform.fixtures.ts; it loads there whatever the repository's
+ * `type` (CommonJS or ES module).
+ *
+ * THE PART YOU REPLACE: the back office. Every call to it goes through the `Admin` class
+ * below (`a.post`, `a.get`, `a.send`), and each fixture method's comment names its calls
+ * ("Back office:"). Here the reference server's extension endpoints (`x-extension: reference`
+ * in spec/openapi.yaml, what `conform serve` answers on its full port) stand in for them;
+ * replace each with your own: an admin API, a seeding service, a database script. What each
+ * method must deliver stays: its comment says what it is and which contract rules it unlocks
+ * (the rules judged only where it delivers; docs/fixtures.md has the table).
  *
  * Every method returns a fresh resource per call, so concurrent scenarios never share a
  * mutable one and the suite can run again and again against the same sandbox. A method
  * that cannot deliver throws FixtureUnavailable: its scenario is not judged, with that
  * reason (never failed). Methods left out are not judged either, naming the method.
  *
- *   CONFORM_ADMIN_URL   the back office (required)
- *   CONFORM_ADMIN_KEY   its credential (default: the suite's own API key)
+ *   CONFORM_ADMIN_URL       the back office (required)
+ *   CONFORM_ADMIN_KEY       its credential (default: the suite's own API key)
+ *   CONFORM_KEEP_FIXTURES   set: what the run created stays (to replay a failure on it); else removed at the end
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -32,13 +39,13 @@ const tag = (prefix = 'conform') => `${prefix}-${randomBytes(6).toString('hex')}
 /** The start of the current UTC day: test clocks start here, so billing periods are whole days. */
 const today = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 
-/** The back office: one request, the 2xx body back, anything else FixtureUnavailable naming it. */
+/** THE BACK OFFICE (replace it): one request, the 2xx body back, anything else FixtureUnavailable naming it. */
 class Admin {
   private readonly undo: Array<() => Promise<unknown>> = [];
 
   constructor(
     private readonly http: FixtureModuleContext['http'],
-    private readonly fixture: string,
+    readonly fixture: string,
   ) {}
 
   /** The same back office, naming `fixture` in its refusals (what was created is still undone by close()). */
@@ -54,7 +61,9 @@ class Admin {
     key?: string,
   ): Promise<Json> {
     const ex = await this.http.request(method, path, { body, query, key });
-    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300) return (ex.body ?? {}) as Json;
+    // A 2xx whose body was cut off (a timeout mid-answer) is no answer: building on `{}` would hand out no key.
+    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300 && !ex.transportError)
+      return (ex.body ?? {}) as Json;
     const why =
       ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
     throw new FixtureUnavailable(this.fixture, `the back office answered ${method} ${path.split('?')[0]} with ${why}`);
@@ -81,9 +90,11 @@ class Admin {
 export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtures> {
   const adminUrl = process.env.CONFORM_ADMIN_URL;
   if (!adminUrl) throw new Error('CONFORM_ADMIN_URL is not set: the back-office URL the fixtures are created through');
-  const adminKey = process.env.CONFORM_ADMIN_KEY ?? ctx.apiKey;
+  // A key of its own is named CONFORM_ADMIN_KEY in replay commands; without one, the suite's key
+  // keeps its own name (relabelling it would send a replay to a variable nobody set).
+  const adminKey = process.env.CONFORM_ADMIN_KEY;
   const root = new Admin(
-    ctx.http.with({ baseUrl: adminUrl, apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' }),
+    ctx.http.with({ baseUrl: adminUrl, ...(adminKey ? { apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' } : {}) }),
     'fixtures',
   );
   const memo = new Map<string, Promise<unknown>>();
@@ -100,6 +111,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
 
   const key = async (a: Admin, body: { name: string; scope?: string; merchantId?: string }) => {
     const k = await a.post('/v0/apiKeys', body);
+    if (typeof k.secret !== 'string' || typeof k.id !== 'string')
+      throw new FixtureUnavailable(a.fixture, 'the back office answered POST /v0/apiKeys with no id and secret');
     ctx.registerSecret(k.secret);
     a.later(() => a.send('DELETE', `/v0/apiKeys/${enc(k.id)}`));
     return k as { id: string; secret: string; merchantId: string };
@@ -108,10 +121,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     once('merchant', async () => {
       // An API key names its merchant: create one, read it, revoke it.
       const a = root.for('merchant');
-      const k = await a.post('/v0/apiKeys', { name: 'conform merchant lookup' });
-      ctx.registerSecret(k.secret);
+      const k = await key(a, { name: 'conform merchant lookup' });
       await a.send('DELETE', `/v0/apiKeys/${enc(k.id)}`);
-      return k.merchantId as string;
+      if (typeof k.merchantId !== 'string')
+        throw new FixtureUnavailable('merchant', 'the back office answered POST /v0/apiKeys with no merchantId');
+      return k.merchantId;
     });
   const product = () =>
     once(
@@ -429,23 +443,67 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
   ): BlockedDelete => ({ id, dependants, removeDependants: async () => void (await remove()) });
 
   return {
+    /**
+     * The primary key's merchant: a throwaway key names it (created, read, revoked; once per run).
+     * Back office: POST /v0/apiKeys, DELETE /v0/apiKeys/{id}
+     * Unlocks: ALERTS.UPDATE.OK, ALERTS.UPDATE.RESOURCE_REQUIRED, AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT,
+     *   AUTH.MERCHANT.DEFAULT, AUTH.MERCHANT.ISOLATION, ITEMS.UPDATE.APPLIED, PRICES.FEE_ID.WHEN_LINKED,
+     *   PRICES.GET.BY_ID, PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
+     *   PRICES.VOLUME.LAST_TIER_OPEN, PRODUCTS.CREATE.OBJECT, PRODUCTS.CREATE.REQUIRED, RATE.COSTS_REPORT.BUCKET,
+     *   RATE.CRM_ACCOUNTS.BUCKET, RATE.CUSTOMERS_LIST.BUCKET, RATE.FAILED_AUTH.NO_HEADERS,
+     *   RATE.INVOICE_LINE_ITEMS.BUCKET, STATUS.SUCCESS.CODE, VALIDATION.ENUM.400, VALIDATION.REQUIRED.400,
+     *   VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400, WEBHOOKS.CONFIG.SHAPE, WEBHOOKS.MERCHANT.DEFAULT,
+     *   WEBHOOKS.MERCHANT.NAMED
+     */
     merchant: async () => ({ merchantId: await merchantId() }),
 
+    /**
+     * A second API key of the primary merchant.
+     * Back office: POST /v0/apiKeys
+     * Unlocks: AUTH.ALLOWANCE.PER_MERCHANT, RATE.COSTS_REPORT.BUCKET, RATE.CRM_ACCOUNTS.BUCKET,
+     *   RATE.CUSTOMERS_LIST.BUCKET, RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS, RATE.HEADERS.PRESENT,
+     *   RATE.INVOICE_LINE_ITEMS.BUCKET, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.PORTAL.BUCKET,
+     *   RATE.PORTAL.LIMIT, RATE.RECONCILIATIONS.BUCKET, RATE.RECONCILIATIONS.LIMIT, RATE.REMAINING.DECREMENTS,
+     *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429, RATE.WINDOW.READMITS
+     */
     async secondKeySameMerchant() {
       const k = await key(root.for('secondKeySameMerchant'), { name: 'conform second key' });
       return { key: k.secret, merchantId: k.merchantId };
     },
+
+    /**
+     * A fresh merchant and a key of it: a fresh rate-limit bucket per call.
+     * Back office: POST /v0/merchants, POST /v0/apiKeys
+     * Unlocks: RATE.BUCKET.PER_ENDPOINT, RATE.COSTS_REPORT.BUCKET, RATE.COSTS_REPORT.LIMIT,
+     *   RATE.CRM_ACCOUNTS.BUCKET, RATE.CRM_ACCOUNTS.LIMIT, RATE.CUSTOMERS_LIST.BUCKET, RATE.CUSTOMERS_LIST.LIMIT,
+     *   RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS, RATE.HEADERS.PRESENT, RATE.INVOICE_LINE_ITEMS.BUCKET,
+     *   RATE.INVOICE_LINE_ITEMS.LIMIT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.REMAINING.DECREMENTS,
+     *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429, RATE.WINDOW.READMITS
+     */
     async otherMerchantKey() {
       const a = root.for('otherMerchantKey');
       const m = await a.post('/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
       return { key: (await key(a, { name: 'conform other merchant', merchantId: m.id })).secret, merchantId: m.id };
     },
+
+    /**
+     * A fresh merchant whose webhooks were never enabled, and a key of it.
+     * Back office: POST /v0/merchants, POST /v0/apiKeys
+     * Unlocks: AUTH.MERCHANT.DEFAULT, VALIDATION.VALID_REQUEST.NOT_400, WEBHOOKS.404.NEVER_ENABLED,
+     *   WEBHOOKS.MERCHANT.NAMED
+     */
     async merchantWithoutWebhooks() {
       const a = root.for('merchantWithoutWebhooks');
       const m = await a.post('/v0/merchants', { name: `Conform ${tag()}`, email: `${tag()}@conform.invalid` });
       return { key: (await key(a, { name: 'conform no webhooks', merchantId: m.id })).secret, merchantId: m.id };
     },
-    /** A merchant the primary key may not manage: created by a merchant of its own, webhooks on. One per run. */
+
+    /**
+     * A merchant the primary key may not manage: created by a middle merchant with that merchant's own key, its
+     * webhooks enabled. Once per run.
+     * Back office: POST /v0/merchants, POST /v0/apiKeys, POST /v0/webhooks
+     * Unlocks: AUTH.MERCHANT.ISOLATION, WEBHOOKS.MERCHANT.UNMANAGED
+     */
     unmanagedMerchant: () =>
       once('unmanagedMerchant', async () => {
         const a = root.for('unmanagedMerchant');
@@ -465,6 +523,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
           undefined,
           middleKey,
         );
+        if (typeof k.secret !== 'string')
+          throw new FixtureUnavailable('unmanagedMerchant', 'the back office answered POST /v0/apiKeys with no secret');
         ctx.registerSecret(k.secret);
         await a.send(
           'POST',
@@ -475,12 +535,24 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         );
         return { key: k.secret as string, merchantId: m.id as string };
       }),
+
+    /**
+     * An API key, revoked (401 expected).
+     * Back office: POST /v0/apiKeys, DELETE /v0/apiKeys/{id}
+     * Unlocks: AUTH.401.SHAPE, RATE.FAILED_AUTH.NO_HEADERS
+     */
     async revokedKey() {
       const a = root.for('revokedKey');
       const k = await key(a, { name: 'conform revoked key' });
       await a.send('DELETE', `/v0/apiKeys/${enc(k.id)}`);
       return k.secret;
     },
+
+    /**
+     * A read-only key and a PATCH of a customer it may not make (403 expected).
+     * Back office: POST /v0/apiKeys (scope read_only), POST /v0/customers
+     * Unlocks: AUTH.403.SHAPE
+     */
     async forbiddenAction() {
       const a = root.for('forbiddenAction');
       const k = await key(a, { name: 'conform read-only key', scope: 'read_only' });
@@ -492,6 +564,14 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       };
     },
 
+    /**
+     * The primary merchant's webhooks enabled with one endpoint, and its endpoints.
+     * Back office: POST /v0/webhooks, PATCH /v0/webhooks, GET /v0/webhooks/endpoints
+     * Unlocks: AUTH.MERCHANT.DEFAULT, STATE.WEBHOOKS.DISABLE, STATE.WEBHOOKS.ENABLE, STATUS.SUCCESS.CODE,
+     *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400, WEBHOOKS.CONFIG.SHAPE,
+     *   WEBHOOKS.CREATED_AT.FIRST_ENABLED, WEBHOOKS.MERCHANT.DEFAULT, WEBHOOKS.MERCHANT.NAMED,
+     *   WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS
+     */
     async webhooksEnabled() {
       const a = root.for('webhooksEnabled');
       const cfg = await a.post('/v0/webhooks', {
@@ -505,9 +585,31 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         endpoints: (await a.get('/v0/webhooks/endpoints')).data,
       };
     },
+
+    /**
+     * The primary merchant's webhook endpoints and their event subscriptions.
+     * Back office: GET /v0/webhooks/endpoints
+     * Unlocks: STATE.WEBHOOKS.DISABLE, STATE.WEBHOOKS.ENABLE, WEBHOOKS.CONFIG.SHAPE,
+     *   WEBHOOKS.CREATED_AT.FIRST_ENABLED, WEBHOOKS.TOGGLE.KEEPS_ENDPOINTS
+     */
     webhookEndpoints: async () => (await root.for('webhookEndpoints').get('/v0/webhooks/endpoints')).data,
 
+    /**
+     * A fresh customer of the primary merchant.
+     * Back office: POST /v0/customers
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CUSTOMERS.EXTERNAL_ID.MAX_LENGTH, CUSTOMERS.EXTERNAL_ID.NULL_CLEARS,
+     *   CUSTOMERS.GET.BY_ID, CUSTOMERS.NOTIFICATIONS.PARTIAL, CUSTOMERS.TAX_ID.NULL_CLEARS,
+     *   CUSTOMERS.TAX_RATES.RANGE, CUSTOMERS.TAX_RATES.SINGLE_RATE, CUSTOMERS.UPDATE.PARTIAL,
+     *   CUSTOMERS.VALID_TAX_ADDRESS.PRESENT, ERRORS.400.BODY, VALIDATION.BOUNDS.400, VALIDATION.PATTERN.400,
+     *   VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     */
     customer: async () => ({ customerId: await customer(root.for('customer')) }),
+
+    /**
+     * A customer with two live subscriptions (deleting it is refused); removeDependants cancels them.
+     * Back office: POST /v0/customers, POST /v0/subscriptions, POST /v0/subscriptions/{id}/cancel
+     * Unlocks: CUSTOMERS.DELETE.BLOCKED, CUSTOMERS.DELETE.BLOCKER_COUNT, CUSTOMERS.DELETE.UNBLOCKED
+     */
     async customerWithSubscriptions() {
       const a = root.for('customerWithSubscriptions');
       const [planId, customerId] = await Promise.all([simplePlan(), customer(a)]);
@@ -518,6 +620,12 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         ),
       );
     },
+
+    /**
+     * A fee with a standard and a volume price (deleting it is refused); removeDependants deletes the prices.
+     * Back office: POST /v0/fees, POST /v0/prices, DELETE /v0/prices/{id}
+     * Unlocks: FEES.DELETE.BLOCKED, FEES.DELETE.BLOCKER_COUNT, FEES.DELETE.UNBLOCKED
+     */
     async feeWithPrices() {
       const a = root.for('feeWithPrices');
       const feeId = await fee(a);
@@ -534,20 +642,45 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         Promise.all(ids.map((id) => a.send('DELETE', `/v0/prices/${enc(id)}`))),
       );
     },
+
+    /**
+     * A fee with no price.
+     * Back office: POST /v0/fees
+     * Unlocks: AUTH.MERCHANT.ISOLATION
+     */
     async feeWithoutPrices() {
       return { feeId: await fee(root.for('feeWithoutPrices')) };
     },
 
+    /**
+     * An active item of the run's product.
+     * Back office: POST /v0/products (once per run), POST /v0/items
+     * Unlocks: AUTH.MERCHANT.ISOLATION, ITEMS.ARCHIVED.READABLE, ITEMS.ARCHIVED_AT.STATE, ITEMS.UPDATE.APPLIED,
+     *   ITEMS.UPDATE.PARTIAL, STATE.ITEM.ARCHIVE, STATE.ITEM.UNARCHIVE, VALIDATION.PATTERN.400,
+     *   VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     */
     async item() {
       const productId = await product();
       return { itemId: await item(root.for('item'), productId), productId };
     },
+
+    /**
+     * An item with a fee anchored to it (archiving is refused); removeDependants deletes the fee.
+     * Back office: POST /v0/items, POST /v0/fees, DELETE /v0/fees/{id}
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     */
     async itemWithAnchoredFee() {
       const a = root.for('itemWithAnchoredFee');
       const itemId = await item(a, await product());
       const feeId = await fee(a, { itemId });
       return blocked(itemId, { fees: [feeId] }, () => a.send('DELETE', `/v0/fees/${enc(feeId)}`));
     },
+
+    /**
+     * An item with a live billable metric anchored to it; removeDependants archives the metric.
+     * Back office: POST /v0/items, POST /v0/billableMetrics, DELETE /v0/billableMetrics/{id}
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     */
     async itemWithAnchoredMetric() {
       const a = root.for('itemWithAnchoredMetric');
       const itemId = await item(a, await product());
@@ -556,6 +689,13 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         a.send('DELETE', `/v0/billableMetrics/${enc(metricId)}`),
       );
     },
+
+    /**
+     * An item holding a primary and a secondary external reference.
+     * Back office: POST /v0/items, POST /v0/externalReferences
+     * Unlocks: ITEMS.ARCHIVE.DEMOTES_PRIMARY, ITEMS.ARCHIVED.READABLE, ITEMS.EXTERNAL_ID.ONE_PRIMARY,
+     *   ITEMS.UNARCHIVE.NO_RECLAIM
+     */
     async itemWithPrimaryReference() {
       const a = root.for('itemWithPrimaryReference');
       const itemId = await item(a, await product());
@@ -574,6 +714,12 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       }
       return { itemId, referenceIds };
     },
+
+    /**
+     * Two items; one external id claimed as primary by the first, then by the second.
+     * Back office: POST /v0/items, POST /v0/externalReferences
+     * Unlocks: ITEMS.EXTERNAL_ID.ONE_PRIMARY
+     */
     async externalIdClaimedTwice() {
       const a = root.for('externalIdClaimedTwice');
       const productId = await product();
@@ -592,16 +738,68 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       await a.post('/v0/externalReferences', claim(itemIds[1])).catch(() => undefined);
       return { itemIds, externalId, provider: 'salesforce' };
     },
+
+    /**
+     * Reads an item, archived or not (the document gives no item read).
+     * Back office: GET /v0/items/{id}
+     * Unlocks: AUTH.MERCHANT.ISOLATION, ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVE.DEMOTES_PRIMARY,
+     *   ITEMS.ARCHIVED.READABLE, ITEMS.ARCHIVED_AT.STATE, ITEMS.EXTERNAL_ID.ONE_PRIMARY,
+     *   ITEMS.UNARCHIVE.NO_RECLAIM, ITEMS.UPDATE.APPLIED, ITEMS.UPDATE.PARTIAL, STATE.ITEM.ARCHIVE,
+     *   STATE.ITEM.UNARCHIVE
+     */
     readItem: (itemId) => root.for('readItem').get(`/v0/items/${enc(itemId)}`),
 
+    /**
+     * A live subscription, floating or pinned to version 3, on its own test clock: plan versions 1 (archived), 2, 3
+     * (default), 4, a missing 1000; overrides, and two billing schedules that are no 409 condition (recipe above).
+     * Back office: POST /v0/fees, /v0/prices, /v0/billableMetrics, /v0/plans, /v0/plans/{id}/versions,
+     *   /v0/testClocks, /v0/customers, /v0/subscriptions, /v0/orders, /v0/billingSchedules; GET /v0/subscriptions/{id}
+     * Unlocks: AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, MIGRATION.404.MISSING_VERSION,
+     *   MIGRATION.EFFECT.BILLS_TARGET, MIGRATION.EFFECT.PERIOD_END, MIGRATION.EFFECT.PINS,
+     *   MIGRATION.EFFECT.SECOND_REPLACES_FIRST, MIGRATION.RESPONSE.SHAPE, MIGRATION.RESPONSE.VERSION_NUMBERS,
+     *   MIGRATION.SAME_VERSION.NO_CHANGE, MIGRATION.SAME_VERSION.PINS_FLOATING, MIGRATION.SAME_VERSION.REPEATABLE,
+     *   MIGRATION.TARGET.OLDER_OR_NEWER, STATE.SUBSCRIPTION.FLOATING, STATE.SUBSCRIPTION.MIGRATE,
+     *   SUBSCRIPTIONS.VERSION.NUMBERED, SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT,
+     *   SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS
+     */
     migration: (policy = 'floating') => migration(root.for('migration'), policy),
+
+    /**
+     * Per 409 condition of the document, a subscription whose migration to version 2 meets it (the conflict recipe
+     * above).
+     * Back office: as migration, and POST /v0/subscriptions/{id}/cancel, POST /v0/pricingUnits
+     * Unlocks: MIGRATION.409.CODE_VALUES, MIGRATION.409.ENDS_BEFORE_BOUNDARY, MIGRATION.409.FEATURE_CHANGE,
+     *   MIGRATION.409.INTERVAL_COVERED, MIGRATION.409.NOT_LIVE, MIGRATION.409.OVERRIDE_RATE
+     */
     migrationConflict: async (kind) => ({
       subscriptionId: await conflict(root.for('migrationConflict'), kind),
       targetVersionNumber: 2,
     }),
+
+    /**
+     * Reads a subscription: its version and version policy (the document gives no subscription read).
+     * Back office: GET /v0/subscriptions/{id}
+     * Unlocks: AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, MIGRATION.404.MISSING_VERSION,
+     *   MIGRATION.409.CODE_VALUES, MIGRATION.409.ENDS_BEFORE_BOUNDARY, MIGRATION.409.FEATURE_CHANGE,
+     *   MIGRATION.409.INTERVAL_COVERED, MIGRATION.409.NOT_LIVE, MIGRATION.409.OVERRIDE_RATE,
+     *   MIGRATION.EFFECT.BILLS_TARGET, MIGRATION.EFFECT.PERIOD_END, MIGRATION.EFFECT.PINS,
+     *   MIGRATION.EFFECT.SECOND_REPLACES_FIRST, MIGRATION.RESPONSE.SHAPE, MIGRATION.RESPONSE.VERSION_NUMBERS,
+     *   MIGRATION.SAME_VERSION.NO_CHANGE, MIGRATION.SAME_VERSION.PINS_FLOATING, MIGRATION.SAME_VERSION.REPEATABLE,
+     *   MIGRATION.TARGET.OLDER_OR_NEWER, STATE.SUBSCRIPTION.FLOATING, STATE.SUBSCRIPTION.MIGRATE,
+     *   SUBSCRIPTIONS.VERSION.NUMBERED, SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT,
+     *   SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS
+     */
     readSubscription: (id) =>
       readSubscription(root.for('readSubscription'), id) as ReturnType<Fixtures['readSubscription']>,
-    /** Advances the subscription's test clock to its period end (once more for in-arrears prices); returns what the next period bills. */
+
+    /**
+     * Advances the subscription's test clock to its period end (once more for in-arrears prices); returns what the
+     * next period bills.
+     * Back office: GET /v0/subscriptions/{id}, POST /v0/testClocks/{id}/advance, GET /v2/invoices
+     * Unlocks: MIGRATION.EFFECT.BILLS_TARGET, MIGRATION.EFFECT.SECOND_REPLACES_FIRST,
+     *   MIGRATION.TARGET.OLDER_OR_NEWER, STATE.SUBSCRIPTION.FLOATING, SUBSCRIPTIONS.VERSION.NUMBERED,
+     *   SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT, SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS
+     */
     async advancePastBoundary(subscriptionId) {
       const a = root.for('advancePastBoundary');
       const sub = await readSubscription(a, subscriptionId);
@@ -623,7 +821,23 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       return { billedPriceIds: billed };
     },
 
+    /**
+     * A wallet of a fresh customer.
+     * Back office: POST /v0/customers, POST /v0/wallets
+     * Unlocks: ALERTS.LIST.OFFSET, ALERTS.LIST.RESOURCE_ID_REQUIRED, AUTH.MERCHANT.ISOLATION,
+     *   VALIDATION.BOUNDS.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400,
+     *   WALLETS.AUTO_TOPUP.PARTIAL, WALLETS.AUTO_TOPUP.PERIOD_DAY, WALLETS.AUTO_TOPUP.SHAPE
+     */
     wallet: async () => ({ walletId: await wallet(root.for('wallet')) }),
+
+    /**
+     * A wallet with at least n wallet_low_balance alerts.
+     * Back office: POST /v0/customers, POST /v0/wallets, POST /v0/alerts
+     * Unlocks: ALERTS.LIST.LIMIT_DEFAULT, ALERTS.LIST.LIMIT_RANGE, ALERTS.LIST.OFFSET, ALERTS.LIST.PAGINATED,
+     *   ALERTS.LIST.RESOURCE_ID_REQUIRED, ALERTS.UPDATE.OK, ALERTS.UPDATE.PARTIAL, ALERTS.UPDATE.RESOURCE_REQUIRED,
+     *   AUTH.MERCHANT.ISOLATION, STATUS.SUCCESS.CODE, VALIDATION.BOUNDS.400, VALIDATION.ENUM.400,
+     *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     */
     async walletWithAlerts(minAlerts) {
       const a = root.for('walletWithAlerts');
       const walletId = await wallet(a);
@@ -641,6 +855,14 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       }
       return { walletId, alertIds };
     },
+
+    /**
+     * An order of a fresh customer.
+     * Back office: POST /v0/customers, POST /v0/orders
+     * Unlocks: AUTH.MERCHANT.ISOLATION, SCHEDULES.CREATE.BY_ORDER, SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED,
+     *   SCHEDULES.END_DATE.PRESENT, SCHEDULES.OWNER.EXACTLY_ONE, VALIDATION.TYPE.400,
+     *   VALIDATION.VALID_REQUEST.NOT_400
+     */
     async order() {
       const a = root.for('order');
       return {
@@ -649,6 +871,12 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         ]),
       };
     },
+
+    /**
+     * An order of n lines and a billing schedule of it: one interval per line.
+     * Back office: POST /v0/customers, POST /v0/orders, POST /v0/billingSchedules
+     * Unlocks: AUTH.MERCHANT.ISOLATION, SCHEDULES.DELETE.DELETED, SCHEDULES.INTERVALS.PAGINATED
+     */
     async scheduleWithIntervals(minIntervals) {
       const a = root.for('scheduleWithIntervals');
       const lines = Array.from({ length: Math.max(1, minIntervals) }, (_, i) => ({
@@ -659,10 +887,35 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const orderId = await order(a, await customer(a), lines);
       return { scheduleId: await schedule(a, { orderId }), orderId, intervalCount: lines.length };
     },
+
+    /**
+     * A live subscription on the run's one-version plan.
+     * Back office: POST /v0/customers, POST /v0/subscriptions (the plan once per run: /v0/fees, /v0/prices,
+     *   /v0/plans)
+     * Unlocks: AUTH.401.SHAPE, AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, RATE.FAILED_AUTH.NO_HEADERS,
+     *   SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED, SCHEDULES.OWNER.EXACTLY_ONE, VALIDATION.BOUNDS.400,
+     *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400
+     */
     subscription: async () => ({ subscriptionId: (await liveSubscriptions(root.for('subscription'), 1))[0] }),
+
+    /**
+     * Distinct live subscriptions of one customer, as many as asked: a fresh per-subscription rate-limit bucket each.
+     * Back office: POST /v0/customers, POST /v0/subscriptions
+     * Unlocks: AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS,
+     *   RATE.HEADERS.PRESENT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.PORTAL.BUCKET, RATE.PORTAL.LIMIT,
+     *   RATE.RECONCILIATIONS.BUCKET, RATE.RECONCILIATIONS.LIMIT, RATE.REMAINING.DECREMENTS,
+     *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429, RATE.WINDOW.READMITS
+     */
     subscriptions: (count) => liveSubscriptions(root.for('subscriptions'), count),
 
-    /** A PAID invoice with two taxed lines; amount and taxAmount are what a full refund returns. */
+    /**
+     * A PAID invoice with two taxed lines; amount and taxAmount are what a full refund returns.
+     * Back office: POST /v0/customers, POST /v2/invoices, POST /v2/invoices/{id}/finalize, POST
+     *   /v2/invoices/{id}/pay
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.MONEY.DECIMAL_STRING, REFUNDS.ID.PREFIX, REFUNDS.INVOICE.MATCHES,
+     *   REFUNDS.REASON.RECORDED, REFUNDS.STATUS.ENUM, REFUNDS.TOTAL.SUM, VALIDATION.TYPE.400,
+     *   VALIDATION.VALID_REQUEST.NOT_400
+     */
     async paidInvoice() {
       const a = root.for('paidInvoice');
       const draft = await draftInvoice(a, [
@@ -673,13 +926,25 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       const paid = await a.post(`/v2/invoices/${enc(draft.id)}/pay`);
       return { invoiceId: paid.id, amount: paid.subtotal, taxAmount: paid.taxAmount };
     },
-    /** A finalized, unpaid invoice: nothing to refund. */
+
+    /**
+     * A finalized, unpaid invoice: nothing to refund.
+     * Back office: POST /v0/customers, POST /v2/invoices, POST /v2/invoices/{id}/finalize
+     * Unlocks: ERRORS.ERROR.SHAPE, ERRORS.ERROR_RESPONSES.SHAPE
+     */
     async unrefundableInvoice() {
       const a = root.for('unrefundableInvoice');
       const draft = await draftInvoice(a, [{ description: 'Conform unpaid', amount: '30.00' }]);
       await a.post(`/v2/invoices/${enc(draft.id)}/finalize`);
       return { invoiceId: draft.id };
     },
+
+    /**
+     * A one-off payment.
+     * Back office: POST /v0/customers, POST /v0/payments
+     * Unlocks: AUTH.MERCHANT.ISOLATION, PAYMENTS.AMOUNT.DECIMAL, PAYMENTS.GET.BY_ID, PAYMENTS.ID.PREFIX,
+     *   PAYMENTS.STATUS.ENUM
+     */
     async payment() {
       const a = root.for('payment');
       const body = {
@@ -691,7 +956,15 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       };
       return { paymentId: (await a.post('/v0/payments', body)).id };
     },
-    /** A draft invoice of its own per call, and a body adding one line to it (the payload is not shown). */
+
+    /**
+     * A draft invoice of its own per call, and a body adding one line to it (the payload is not shown).
+     * Back office: POST /v0/customers, POST /v2/invoices
+     * Unlocks: AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.EXCEEDED.BODY,
+     *   RATE.EXCEEDED.STATUS, RATE.FAILED_AUTH.NO_HEADERS, RATE.HEADERS.PRESENT, RATE.INVOICE_LINE_ITEMS.BUCKET,
+     *   RATE.INVOICE_LINE_ITEMS.LIMIT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.REMAINING.DECREMENTS,
+     *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429
+     */
     async invoiceLineItemsBody() {
       const draft = await draftInvoice(root.for('invoiceLineItemsBody'), [
         { description: 'Conform base line', amount: '5.00' },
@@ -699,6 +972,13 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       return { invoiceId: draft.id, lineItems: [{ description: 'Conform extra line', amount: '1.25', quantity: 2 }] };
     },
 
+    /**
+     * A standard and a volume price of a fresh fee, and the sandbox's seeded legacy prices (dynamic, percentage).
+     * Back office: POST /v0/fees, POST /v0/prices, GET /v0/prices?model=...
+     * Unlocks: AUTH.MERCHANT.ISOLATION, PRICES.FEE_ID.WHEN_LINKED, PRICES.GET.BY_ID,
+     *   PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
+     *   PRICES.VOLUME.LAST_TIER_OPEN
+     */
     async prices() {
       const a = root.for('prices');
       const feeId = await fee(a);
@@ -716,6 +996,13 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         legacy.push(...((await a.get('/v0/prices', { model, limit: 5 })).data as Json[]).map((p) => p.id as string));
       return { standard, volume, legacy };
     },
+
+    /**
+     * A source rule of a fresh source.
+     * Back office: POST /v0/sources, POST /v0/sourceRules
+     * Unlocks: AUTH.MERCHANT.ISOLATION, SOURCE_RULES.UPDATE.OBJECT, SOURCE_RULES.UPDATE.PARTIAL,
+     *   STATUS.404.UNKNOWN_RESOURCE, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     */
     async sourceRule() {
       const a = root.for('sourceRule');
       const source = await a.post('/v0/sources', { name: `Conform source ${tag()}` });
@@ -736,8 +1023,19 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
         ).id,
       };
     },
+
+    /**
+     * A CRM provider name the sandbox knows.
+     * Back office: none: a constant
+     * Unlocks: AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT, RATE.BUCKET.PER_ENDPOINT, RATE.CRM_ACCOUNTS.BUCKET,
+     *   RATE.CRM_ACCOUNTS.LIMIT, RATE.EXCEEDED.BODY, RATE.EXCEEDED.STATUS, RATE.FAILED_AUTH.NO_HEADERS,
+     *   RATE.HEADERS.PRESENT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED, RATE.REMAINING.DECREMENTS,
+     *   RATE.REMAINING.NON_NEGATIVE, RATE.RESET.WITHIN_WINDOW, RATE.RETRY_AFTER.ON_429
+     */
     crmProvider: async () => 'salesforce',
 
-    close: () => root.cleanup(),
+    // What the run created goes when it ends, unless CONFORM_KEEP_FIXTURES is set: then a failure's replay
+    // command (report.json) still finds the resources it names.
+    close: () => (process.env.CONFORM_KEEP_FIXTURES ? Promise.resolve() : root.cleanup()),
   };
 }

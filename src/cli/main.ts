@@ -1,8 +1,13 @@
 import { CliError, type Command } from './command.ts';
 import { toolVersion } from './version.ts';
+import { named, recordCommandName } from '../engine/command-name.ts';
 
 /** Sub-commands, loaded on demand so `conform rules` does not pay for the server or vitest. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  init: {
+    summary: 'Write conform.config.yaml and a fixtures module (every fixture, through your back office) here',
+    load: async () => (await import('./commands/init.ts')).default,
+  },
   run: {
     summary: 'Run the conformance suites against a target (default: the bundled reference server)',
     load: async () => (await import('./commands/run.ts')).default,
@@ -46,21 +51,24 @@ export async function loadCommand(name: string): Promise<Command | undefined> {
 export function help(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return [
-    'Usage: conform <command> [options]   (installed as billing-conform; conform inside its own checkout)',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Options:',
-    '  --version   print the version',
-    '  --help      this help',
-    '',
-    'Run `conform <command> --help` for the options of a command.',
-  ].join('\n');
+  return named(
+    [
+      'Usage: conform <command> [options]   (installed as billing-conform; conform inside its own checkout)',
+      '',
+      'Commands:',
+      ...lines,
+      '',
+      'Options:',
+      '  --version   print the version',
+      '  --help      this help',
+      '',
+      'Run `conform <command> --help` for the options of a command.',
+    ].join('\n'),
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
+  recordCommandName(process.argv[1]);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(help());
@@ -72,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
-    console.error(`conform: unknown command '${name}'. Run 'conform --help' for the list.`);
+    console.error(named(`conform: unknown command '${name}'. Run 'conform --help' for the list.`));
     return 2;
   }
   try {
@@ -80,14 +88,14 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof CliError) {
-      console.error(`conform ${name}: ${err.message}`);
+      console.error(named(`conform ${name}: ${err.message}`));
       return err.exitCode;
     }
     if (
       (err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' &&
       String((err as Error).message).includes('/src/cli/commands/')
     ) {
-      console.error(`conform ${name}: this command is not available in this build.`);
+      console.error(named(`conform ${name}: this command is not available in this build.`));
       return 2;
     }
     throw err;

@@ -31,6 +31,8 @@ export interface ScenarioRecord {
   notJudged: NotJudgedMark[];
   /** The tool broke while running the scenario (never the target's fault). */
   engineErrors: EngineErrorRecord[];
+  /** The fixture methods it asked for, in order of first use: what a team's fixtures must offer for its rules. */
+  fixtures?: string[];
 }
 
 /** Evidence a finding carries beyond its exchange. */

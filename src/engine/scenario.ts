@@ -18,7 +18,7 @@
  * finding is the tool's own failure (an engine error), never the target's.
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
-import { afterAll, expect, test, type TestContext } from 'vitest';
+import { test, type TestContext } from 'vitest';
 import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../spec/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
@@ -29,7 +29,7 @@ import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadlin
 import { runChecks, type CheckContext } from './checks/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
-import { closeWorkerFixtures, targetContext, workerFixtures, type TargetContext } from './context.ts';
+import { targetContext, workerFixtures, type TargetContext } from './context.ts';
 import {
   ConformanceFailure,
   EngineError,
@@ -185,7 +185,17 @@ class Scenario implements ScenarioContext {
 
   async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
     const fixtures = await workerFixtures(this.targetCtx, this.plainClient);
-    return fn(fixtures);
+    const asked = (this.record.fixtures ??= []);
+    return fn(
+      new Proxy(fixtures, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop) as unknown;
+          if (typeof value !== 'function') return value;
+          if (typeof prop === 'string' && prop !== 'close' && !asked.includes(prop)) asked.push(prop);
+          return (value as (...a: unknown[]) => unknown).bind(target);
+        },
+      }),
+    );
   }
 
   private judge(
@@ -286,9 +296,6 @@ export function answerOf(ex: Exchange): string {
   return `${ex.method} ${ex.path.split('?')[0]} answered ${ex.status}${said}`;
 }
 
-/** Suite files that registered the fixture cleanup (modules are shared across files in a worker). */
-const cleanupRegistered = new Set<string>();
-
 function emptyRecord(ruleIds: string[]): ScenarioRecord {
   return {
     ruleIds: [...ruleIds],
@@ -316,12 +323,6 @@ export function scenario(
   fn: (t: ScenarioContext) => Promise<void>,
   opts: ScenarioOptions = {},
 ): void {
-  const file = expect.getState().testPath ?? '';
-  if (!cleanupRegistered.has(file)) {
-    // Once per suite file: release what the fixtures created when the file is done.
-    cleanupRegistered.add(file);
-    afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));
-  }
   const define = opts.concurrent ? test.concurrent : test;
   define(
     title,

@@ -50,6 +50,12 @@ const PRISM_SHAPES: Record<string, string> = {
   'ERRORS.ERROR_RESPONSES.SHAPE': 'its 4xx answers are Error bodies',
   'SCHEMA.RESPONSE.MATCHES': 'its success bodies are generated from their schemas',
   'SCHEMA.REQUIRED.PRESENT': 'its bodies carry the required fields of their schemas',
+  // Prism validates requests against the constraints spec/openapi.yaml declares; broken, it answers the declared 400.
+  'VALIDATION.PATTERN.400': 'it refuses a value breaking a declared pattern (400, or 404 for a path id)',
+  'VALIDATION.TYPE.400': 'it refuses a value of the wrong declared type with 400',
+  'VALIDATION.REQUIRED.400': 'it refuses a request missing a declared required field with 400',
+  'VALIDATION.ENUM.400': 'it refuses a value outside a declared enum with 400',
+  'VALIDATION.BOUNDS.400': 'it refuses a value outside a declared bound with 400',
 };
 
 /** Per target: the rules it may pass, each with why. */
@@ -107,6 +113,14 @@ describe('servers that answer everything the same way', () => {
         const o = await runAgainst(name, target.baseUrl);
         expect(o.code, o.stdout.slice(-1500)).toBe(1);
         expectNoFalseGreen(name, o);
+        const byId = Object.fromEntries(o.report!.rules.map((r) => [r.id, r]));
+        if (name !== 'html-500') return;
+        // Every documented operation was sent without a bearer: more findings than a scenario keeps.
+        expect(byId['AUTH.BEARER.REQUIRED']).toMatchObject({ verdict: 'failed' });
+        expect((byId['AUTH.BEARER.REQUIRED'] as unknown as { failureCount: number }).failureCount).toBeGreaterThan(20);
+        expect(byId['AUTH.401.SHAPE'].verdict).toBe('failed');
+        expect(byId['CONV.CONTENT_TYPE.JSON'].verdict).toBe('failed');
+        expect(o.stdout).toMatch(/^FAILED \(exit 1\): judged \d+ of \d+ rules \(0 passed/m);
       } finally {
         await target.close();
       }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { shardProblem } from '../../src/cli/commands/merge.ts';
 import { help, loadCommand } from '../../src/cli/main.ts';
+import { initConfig } from '../../src/cli/commands/init.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PKG = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
@@ -228,5 +229,51 @@ describe('examples/ci/gitlab-ci.yml', () => {
     );
     expect(gitlab['conformance-report'].artifacts.reports.junit).toBe('reports/merged/junit.xml');
     expect(gitlab.conformance.artifacts.when).toBe('always');
+  });
+});
+
+/** The value following `--seed` in a CLI call. */
+function seedOf(call: string[]): string | undefined {
+  const i = call.findIndex((a) => a === '--seed' || a.startsWith('--seed='));
+  return i < 0 ? undefined : call[i].startsWith('--seed=') ? call[i].slice(7) : call[i + 1];
+}
+
+describe('the CI examples can gate a real sandbox', () => {
+  const module = readFileSync(`${ROOT}examples/sandbox/conform.fixtures.ts`, 'utf8');
+  const config = initConfig('https://sandbox.billing.example.com', 'x.json');
+
+  it('GitHub: the key and the back office come from secrets, in the variables the init config and module read', () => {
+    const shardJob = Object.values(github.jobs as Json).find((j: Json) => j.strategy?.matrix?.shard) as Json;
+    const runStep = (shardJob.steps as Json[]).find((s) => /billing-conform run /.test(s.run ?? ''))!;
+    for (const [name, value] of Object.entries(runStep.env as Record<string, string>))
+      expect(value, name).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+    expect(Object.keys(runStep.env).sort()).toEqual(['BILLING_API_KEY', 'CONFORM_ADMIN_KEY', 'CONFORM_ADMIN_URL']);
+    expect(config).toMatch(/^apiKeyEnv: BILLING_API_KEY\b/m);
+    for (const v of ['CONFORM_ADMIN_URL', 'CONFORM_ADMIN_KEY']) expect(module).toContain(`process.env.${v}`);
+  });
+
+  it('every shard takes one seed, the pipeline’s number (GitHub: run_number; GitLab: CI_PIPELINE_IID)', () => {
+    const githubRun = cliCalls(
+      githubSteps()
+        .filter((s) => typeof s.run === 'string')
+        .flatMap((s) => commandsOf(s.run)),
+    ).find((c) => c[0] === 'run')!;
+    expect(seedOf(githubRun)).toBe('${{github.run_number}}');
+    const gitlabRun = cliCalls(gitlabScripts().flatMap(commandsOf)).find((c) => c[0] === 'run')!;
+    expect(seedOf(gitlabRun)).toBe('$CI_PIPELINE_IID');
+    expect(seedOf(['run', '--shard', '1/3'])).toBeUndefined();
+  });
+
+  it('the module path they name is the one init writes (ci-github-run.test.ts loads it in a CommonJS repository)', () => {
+    expect(config).toMatch(/^ {2}module: \.\/conform\.fixtures\.ts\b/m);
+    for (const file of ['github-actions.yml', 'gitlab-ci.yml']) {
+      const text = readFileSync(`${ROOT}examples/ci/${file}`, 'utf8');
+      expect(text, file).toMatch(/billing-conform init/);
+      expect(text, file).toContain('./conform.fixtures.ts');
+      for (const v of ['BILLING_API_KEY', 'CONFORM_ADMIN_URL', 'CONFORM_ADMIN_KEY'].slice(
+        file === 'gitlab-ci.yml' ? 0 : 1,
+      ))
+        expect(text, `${file}: ${v}`).toContain(v);
+    }
   });
 });

@@ -160,7 +160,7 @@ describe('installed from an npm pack tarball into another project', () => {
     expect(version.stdout.trim(), version.stderr).toBe(PKG.version);
     const help = await run(NPX, ['billing-conform', 'run', '--help'], work, { CI: 'true' });
     expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: conform run \[options\]/);
+    expect(help.stdout).toMatch(/^Usage: billing-conform run \[options\]/);
     expect(help.stdout).toMatch(/--sandbox/);
   });
 

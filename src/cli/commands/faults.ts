@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import { commandName, named } from '../../engine/command-name.ts';
 import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
@@ -341,7 +342,7 @@ export async function conformFaults(argv: string[]): Promise<number> {
     flags.sample !== undefined ? ` (sample of ${flags.sample}, seed ${flags.sampleSeed ?? flags.seed})` : '';
   const where = external ? external.baseUrl : 'bundled reference (fresh per fault)';
   style.write(
-    `conform faults: ${flags.catalog} catalog${sample}: ${counts} · ${where} · ` +
+    `${commandName()} faults: ${flags.catalog} catalog${sample}: ${counts} · ${where} · ` +
       `profile ${flags.profile} · seed ${flags.seed} · ${flags.parallel} at a time`,
   );
   let report;
@@ -382,7 +383,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     try {

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import { commandName, named } from '../../engine/command-name.ts';
 import {
   ConfigError,
   destructiveAllowed,
@@ -71,7 +72,7 @@ async function init(argv: string[]): Promise<number> {
   await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs }));
   console.log(
     `wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; ` +
-      "fill in your sandbox's ids, then run conform fixtures check",
+      `fill in your sandbox's ids, then run ${commandName()} fixtures check`,
   );
   return 0;
 }
@@ -139,7 +140,9 @@ async function check(argv: string[]): Promise<number> {
       );
     const result = await checkFixturesFile(fixtures, { destructive: destructiveAllowed(config, false) });
     const destructive = destructiveAllowed(config, false) ? 'allowed: they use entries up' : 'off: they use nothing up';
-    console.log(`conform fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructive})\n`);
+    console.log(
+      `${commandName()} fixtures check: ${path} against ${config.baseUrl} (destructive scenarios ${destructive})\n`,
+    );
     for (const line of fileCheckLines(result, fixtures.pool.ledgerPath)) console.log(redact(line));
     return result.problems.length || (result.runsLeft !== undefined && result.runsLeft < 1) ? 1 : 0;
   } finally {
@@ -154,7 +157,7 @@ const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === '--help' || sub === '-h' || wantsHelp(rest)) {
-      console.log(usage);
+      console.log(named(usage));
       return sub ? 0 : 2;
     }
     if (sub === 'init') return init(rest);

@@ -1,5 +1,6 @@
 /** `conform judge FILE.har`: the passive judgement of recorded traffic. */
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { redact } from '../../engine/redact.ts';
 import { judgeHar } from '../../engine/passive/har.ts';
@@ -37,7 +38,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     const args = parseArgs(argv, ['--base-url', '--report-dir', '--fail-on', '--min-judged'], ['--plain'], 'judge');
@@ -81,7 +82,7 @@ const command: Command = {
     const via = judged.proxy
       ? ` (${judged.proxy.url} is the conform proxy that recorded it, in front of this target)`
       : '';
-    style.write(`conform judge ${file}: ${judged.baseUrl}${via}${outside}`);
+    style.write(named(`conform judge ${file}: ${judged.baseUrl}${via}${outside}`));
     const { loadRules, loadSpec } = await import('../../spec/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({

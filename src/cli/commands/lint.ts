@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 import {
   DEFAULT_RULES_PATH,
   DEFAULT_SPEC_PATH,
@@ -44,7 +45,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     let values: { spec?: string; rules?: string; json?: boolean; quiet?: boolean; 'list-rules'?: boolean };

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { summaryLines } from './run-summary.ts';
@@ -69,7 +70,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     const { inputs, out } = parseMergeArgs(argv);

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { commandName, named } from '../../engine/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { startPassiveProxy } from '../../engine/passive/session.ts';
 import {
@@ -78,7 +79,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     const args = parseArgs(
@@ -120,7 +121,7 @@ const command: Command = {
     const recording = harPath ? `, recording to ${harPath}` : '';
     const orAfter = durationMs ? ` (or after ${args.values.get('--duration')})` : '';
     style.write(
-      `conform proxy: ${proxy.url} → ${target}; judging every exchange${recording}. ` +
+      `${commandName()} proxy: ${proxy.url} → ${target}; judging every exchange${recording}. ` +
         `Stop with Ctrl-C or SIGTERM${orAfter} to write the reports.`,
     );
     const why = await stop.wait;

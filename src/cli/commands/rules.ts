@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 import { loadRules, loadRulesFrom, RULE_FAMILIES, type Rule } from '../../spec/rules.ts';
 
 const usage = `Usage: conform rules [--family NAME] [--json] [--rules PATH]
@@ -30,7 +31,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     let values: { family?: string; json?: boolean; rules?: string };

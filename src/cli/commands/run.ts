@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import { commandName, named } from '../../engine/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
   ConfigError,
@@ -268,7 +269,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     const fixtures = await fixtureChoice(config, booted.bundled, client, base);
     const target: TargetContext = { ...base, fixtures };
     style.write(
-      `conform run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
+      `${commandName()} run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
         ` · profile ${target.profile} · seed ${target.seed}` +
         `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
         ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
@@ -336,7 +337,7 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     try {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import { named } from '../../engine/command-name.ts';
 
 const usage = `Usage: conform serve [options]
 
@@ -17,7 +18,8 @@ Options:
   --documented-port <n>  also serve the documented endpoints only on port n (0 picks a free port):
                          a proxy where every reference extension (x-extension: reference in
                          spec/openapi.yaml) answers 404, as a vendor's sandbox without them would
-  --log                  log requests (JSON lines on stderr; stdout keeps its one line)
+  --log                  log requests (JSON lines on stderr; stdout keeps its one line), and every API key
+                         created, revoked or refused (its id, never its secret)
   -h, --help             show this help
 
 Prints one line with the base URL and the key's merchant id (and, with --documented-port, a
@@ -36,7 +38,7 @@ const serve: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(usage);
+      console.log(named(usage));
       return 0;
     }
     let values: Record<string, string | string[] | boolean | undefined>;
@@ -116,7 +118,7 @@ const serve: Command = {
         Promise.all([documented?.close(), server.close()]).then(
           () => resolve(0),
           (err) => {
-            console.error(`conform serve: error while stopping on ${signal}: ${(err as Error).message}`);
+            console.error(named(`conform serve: error while stopping on ${signal}: ${(err as Error).message}`));
             resolve(1);
           },
         );

@@ -1,6 +1,8 @@
 import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown } from './types.ts';
 
-export const DECIMAL = /^-?\d+(\.\d+)?$/;
+import { DECIMAL } from '../predicates.ts';
+
+export { DECIMAL };
 
 /**
  * The only fields the document calls decimal: Payment.amount ("Decimal format") and the

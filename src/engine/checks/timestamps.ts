@@ -1,5 +1,6 @@
 import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown } from './types.ts';
 import type { Finding } from '../types.ts';
+import { isDateTime } from '../predicates.ts';
 
 /** Fields the document types date-time (alerts' lastNotifiedAt is a plain string there, so it is not here). */
 export const DATE_TIME_FIELDS = new Set([
@@ -32,8 +33,6 @@ const OPAQUE = new Set([
   'payment',
 ]);
 
-export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
 /** The documented date-time fields a body holds (null ones left out), by path. */
 export function dateTimeFields(value: unknown, path = '', out: [string, unknown][] = []): [string, unknown][] {
   if (Array.isArray(value)) value.forEach((v, i) => dateTimeFields(v, `${path}[${i}]`, out));
@@ -49,8 +48,7 @@ export function dateTimeFields(value: unknown, path = '', out: [string, unknown]
 }
 
 /** A documented date-time field's value that is not an ISO 8601 date-time string. */
-export const notIsoDateTime = (v: unknown): boolean =>
-  typeof v !== 'string' || !ISO_DATE_TIME.test(v) || Number.isNaN(Date.parse(v));
+export const notIsoDateTime = (v: unknown): boolean => !isDateTime(v);
 
 export function timestampProblems(value: unknown): string[] {
   return dateTimeFields(value)

@@ -3,6 +3,7 @@
  * at all (what cannot be attributed to the target is never guessed).
  */
 import { partsOf, ruleKey, type Rule } from '../../spec/rules.ts';
+import { named } from '../command-name.ts';
 
 export interface PassiveNotJudged {
   reason: string;
@@ -35,7 +36,7 @@ function reasonFor(rule: Rule): string {
     rule.id === 'RATE.REMAINING.HONOURED'
   )
     return UNATTRIBUTABLE_COUNTS;
-  return SCENARIOS_ONLY;
+  return named(SCENARIOS_ONLY);
 }
 
 /**

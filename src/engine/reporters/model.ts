@@ -37,6 +37,8 @@ export interface ReportScenario {
   exchanges: number;
   /** Every finding of the scenario (the rules keep a capped number as evidence). */
   findings: number;
+  /** The fixture methods it asked for (what a fixtures module must offer for its rules). */
+  fixtures?: string[];
   /** Why it ended early. */
   skipReason?: string;
   notJudged?: ScenarioResult['notJudged'];
@@ -135,6 +137,7 @@ export function toReportScenario(s: ScenarioResult): ReportScenario {
     ruleIds: s.ruleIds,
     exchanges: s.exchanges,
     findings: s.findingCount,
+    ...(s.fixtures?.length ? { fixtures: s.fixtures } : {}),
     ...(s.skipReason ? { skipReason: s.skipReason } : {}),
     ...(s.notJudged.length ? { notJudged: s.notJudged } : {}),
     ...(s.engineErrors.length ? { engineErrors: s.engineErrors } : {}),

@@ -122,6 +122,7 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     exchanges: record?.exchanges ?? 0,
     notJudged,
     engineErrors,
+    ...(record?.fixtures?.length ? { fixtures: record.fixtures } : {}),
     ...(ended ? { skipReason: ended.reason } : {}),
     ...(engineErrors.length ? { error: engineErrors[0].message.split('\n')[0] } : {}),
   };

@@ -92,6 +92,8 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       // The project's own include pattern must not hide suite files living elsewhere.
       include: files.map((f) => relative(PACKAGE_ROOT, f)),
       reporters: [collector],
+      // Each suite file releases its fixtures when it is done (not when its first describe block is).
+      setupFiles: [fileURLToPath(new URL('./fixture-cleanup.ts', import.meta.url))],
       provide: { conformTarget: opts.target },
       pool: 'threads',
       // Suites share no module state that matters between files; sharing the loaded spec

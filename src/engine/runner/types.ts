@@ -31,6 +31,8 @@ export interface ScenarioResult {
   /** Rules not judged, with reasons and categories. */
   notJudged: NotJudgedMark[];
   engineErrors: EngineErrorRecord[];
+  /** The fixture methods it asked for. */
+  fixtures?: string[];
   /** The reason that ended the scenario early, when one did. */
   skipReason?: string;
   /** First engine error, one line. */

@@ -11,6 +11,7 @@ import {
 import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
 import type { ScenarioResult } from './types.ts';
 import { evidence, type RuleFailure } from './evidence.ts';
+import { named } from '../command-name.ts';
 
 export type { EvidenceExchange, RuleFailure } from './evidence.ts';
 
@@ -342,7 +343,7 @@ function decide(
     return { verdict: 'not_judged', reasons: [reason], notJudged: [{ reason, category: 'not-applicable' }] };
   }
   if (isToolRule(rule) && judgements === 0 && t.failureCount === 0) {
-    const reason = TOOL_REASON[rule.kind];
+    const reason = named(TOOL_REASON[rule.kind]);
     return { verdict: 'not_judged', reasons: [reason], notJudged: [{ reason, category: 'not-applicable' }] };
   }
   if (t.failureCount > 0) {

@@ -99,6 +99,21 @@ async function lookup(db: Db, digest: string): Promise<AuthContext | null> {
   return r ? { keyId: r.id, merchantId: r.merchant_id, scope: r.scope } : null;
 }
 
+/**
+ * What a refused bearer key was, for the operator's log (`conform serve --log`): the key it
+ * names and when that key was revoked, or unknown. Never the secret.
+ */
+export async function refusedKeyInfo(
+  db: Db,
+  secret: string,
+): Promise<{ keyId: string; revokedAt: string | null } | 'unknown'> {
+  const { rows } = await db.query<{ id: string; revoked_at: Date | string | null }>(
+    'SELECT id, revoked_at FROM api_keys WHERE secret_sha256 = $1',
+    [hashSecret(secret)],
+  );
+  return rows[0] ? { keyId: rows[0].id, revokedAt: iso(rows[0].revoked_at) } : 'unknown';
+}
+
 /** Revokes key `id` if it belongs to one of `merchantIds`; returns its view, or null when not found. */
 export async function revokeApiKey(db: Db, id: string, merchantIds: string[]): Promise<Record<string, unknown> | null> {
   const { rows } = await db.query<KeyRow>(

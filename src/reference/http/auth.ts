@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/keys.ts';
+import { authenticate, refusedKeyInfo } from '../auth/keys.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Db } from '../storage/db.ts';
 
@@ -15,7 +15,11 @@ export function authHook(db: Db) {
     const key = presentedKey(request);
     if (!key) throw unauthorized('Malformed Authorization header: expected Bearer <API_KEY>');
     const ctx = await authenticate(db, key);
-    if (!ctx) throw unauthorized('Invalid or revoked API key');
+    if (!ctx) {
+      // The log names the refused key (revoked when, or unknown): a 401 a client did not expect can be traced.
+      if (logsInfo(request)) request.log.info({ refusedKey: await refusedKeyInfo(db, key) }, 'api key refused');
+      throw unauthorized('Invalid or revoked API key');
+    }
     request.auth = ctx;
   };
 }
@@ -23,6 +27,12 @@ export function authHook(db: Db) {
 /** The bearer key the request carries, when well-formed (the auth hook has checked it before any handler). */
 export function presentedKey(request: FastifyRequest): string | undefined {
   return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/** True when the server logs (`conform serve --log`); without a logger the lookup is skipped. */
+export function logsInfo(request: FastifyRequest): boolean {
+  const log = request.log as { isLevelEnabled?: (level: string) => boolean };
+  return typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info');
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

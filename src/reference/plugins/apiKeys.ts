@@ -24,6 +24,7 @@ export const apiKeysPlugin: ResourcePlugin = {
         throw forbidden(`This API key may not create keys for merchant ${merchantId}`);
       }
       const { key } = await createApiKey(db, { merchantId, name: body.name ?? null, scope: body.scope ?? 'full' });
+      request.log.info({ apiKey: { keyId: key.id, name: key.name, merchantId, scope: key.scope } }, 'api key created');
       return created(reply, key);
     });
 
@@ -39,6 +40,7 @@ export const apiKeysPlugin: ResourcePlugin = {
         rows.map((r) => r.id),
       );
       if (!key) throw notFound('API key', id);
+      request.log.info({ apiKey: { keyId: key.id, name: key.name, revokedAt: key.revokedAt } }, 'api key revoked');
       return noContent(reply);
     });
 

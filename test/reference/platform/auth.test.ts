@@ -111,3 +111,34 @@ describe('route declarations', () => {
     );
   });
 });
+
+describe('the operator log of API keys (conform serve --log)', () => {
+  it('names each key created, revoked and refused by its id and when, never its secret', async () => {
+    const lines: Array<Record<string, any>> = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const logged = await startTestServer({ logger: { level: 'info', stream } });
+    try {
+      const k = await logged.call('POST', '/v0/apiKeys', { body: { name: 'traced' } });
+      expect((await logged.call('GET', `/v0/merchants/${logged.merchantId}`, { key: k.body.secret })).status).toBe(200);
+      expect((await logged.call('DELETE', `/v0/apiKeys/${k.body.id}`)).status).toBe(204);
+      expect((await logged.call('GET', '/v0/customers', { key: k.body.secret })).status).toBe(401);
+      expect((await logged.call('GET', '/v0/customers', { key: 'sk_test_never_issued_0000' })).status).toBe(401);
+      const byMsg = (msg: string) => lines.filter((l) => l.msg === msg);
+      expect(byMsg('api key created').map((l) => l.apiKey)).toEqual([
+        { keyId: k.body.id, name: 'traced', merchantId: logged.merchantId, scope: 'full' },
+      ]);
+      const revoked = byMsg('api key revoked').map((l) => l.apiKey);
+      expect(revoked).toEqual([{ keyId: k.body.id, name: 'traced', revokedAt: expect.any(String) }]);
+      expect(byMsg('api key refused').map((l) => l.refusedKey)).toEqual([
+        { keyId: k.body.id, revokedAt: revoked[0].revokedAt },
+        'unknown',
+      ]);
+      // Each line comes with the request that caused it, so a refusal can be traced to the revoking request.
+      for (const l of [...byMsg('api key revoked'), ...byMsg('api key refused')]) expect(l.reqId).toMatch(/^req_/);
+      expect(JSON.stringify(lines)).not.toContain(k.body.secret);
+      expect(JSON.stringify(lines)).not.toContain('sk_test_never_issued_0000');
+    } finally {
+      await logged.close();
+    }
+  });
+});

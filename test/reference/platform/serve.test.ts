@@ -15,7 +15,7 @@ describe('conform serve', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--rate-limit');
     expect(r.stdout).toContain('sk_test_conform_reference');
-    expect(r.stdout).toMatch(/--api-key <key> [\s\S]*prefer the variable: a key on the command line is visible/);
+    expect(r.stdout).toMatch(/--api-key <key> [\s\S]*prefer the variable[\s\S]*a command line is visible/);
   });
 
   it.each([

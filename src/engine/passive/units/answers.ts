@@ -5,10 +5,9 @@
  */
 import { Decimal } from 'decimal.js';
 import type { PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, notHeld, obj, opId, queryOf, sentVsGot, show } from './support.ts';
+import { expect, is2xx, isDateTime, isDecimalString, notHeld, obj, opId, queryOf, sentVsGot, show } from './support.ts';
+import { enumOf, prefixOf } from '../../predicates.ts';
 import { ON_UPDATE, U, type Answer } from './update-answers.ts';
-
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 const readById =
   (rule: string, object: string): Answer =>
@@ -43,7 +42,7 @@ const ON_SUCCESS: Record<string, Answer> = {
       () => `object ${show(got.object)}; ` + `differs: ${sentVsGot(differs, sent, got) || 'none'}`,
     );
   },
-  createInvoiceRefund(o, got, sent, t) {
+  createInvoiceRefund(o, got, sent, t, rules) {
     const invoiceId = o.params.id;
     expect(
       t,
@@ -59,8 +58,8 @@ const ON_SUCCESS: Record<string, Answer> = {
       U,
       o,
       'REFUNDS.ID.PREFIX',
-      typeof got.id === 'string' && got.id.startsWith('crn_'),
-      'Credit note id without crn_',
+      typeof got.id === 'string' && got.id.startsWith(prefixOf(rules, 'REFUNDS.ID.PREFIX')),
+      `Credit note id without ${prefixOf(rules, 'REFUNDS.ID.PREFIX')}`,
       () => `id ${show(got.id)}`,
     );
     expect(
@@ -68,12 +67,12 @@ const ON_SUCCESS: Record<string, Answer> = {
       U,
       o,
       'REFUNDS.STATUS.ENUM',
-      got.status === 'ISSUED' || got.status === 'VOIDED',
-      'Credit note status outside ISSUED, VOIDED',
+      enumOf(rules, 'REFUNDS.STATUS.ENUM').includes(got.status),
+      `Credit note status outside ${enumOf(rules, 'REFUNDS.STATUS.ENUM').join(', ')}`,
       () => `status ${show(got.status)}`,
     );
     const parts = [got.amount, got.taxAmount, got.total];
-    if (parts.every((v) => typeof v === 'string' && DECIMAL.test(v))) {
+    if (parts.every(isDecimalString)) {
       const sum = new Decimal(got.amount).plus(got.taxAmount);
       expect(
         t,
@@ -267,6 +266,6 @@ export const answersUnit: PassiveUnit = {
     const answer = is2xx(o) ? ON_SUCCESS[id] : status >= 400 && status < 500 ? ON_REFUSAL[id] : undefined;
     const got = obj(o.got);
     if (!answer || !got) return;
-    answer(o, got, obj(o.sent) ?? {}, ctx.server(this));
+    answer(o, got, obj(o.sent) ?? {}, ctx.server(this), ctx.rules);
   },
 };

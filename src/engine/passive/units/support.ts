@@ -9,8 +9,7 @@ export const obj = (v: unknown): Json | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 export const is2xx = (o: Observed): boolean =>
   o.record.status !== undefined && o.record.status >= 200 && o.record.status < 300;
-export const isDateTime = (v: unknown): boolean =>
-  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
+export { isDateTime, isDecimalString, DECIMAL } from '../../predicates.ts';
 export const sameJson = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
 export const show = (v: unknown): string =>
   v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 120) ?? String(v));

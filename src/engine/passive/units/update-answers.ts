@@ -4,17 +4,29 @@
  * source rules, alerts, auto top-up configuration).
  */
 import { Decimal } from 'decimal.js';
+import type { RuleIndex } from '../../../spec/rules.ts';
 import type { Tally } from '../tally.ts';
 import type { Observed } from '../types.ts';
-import { expect, holds, isDateTime, notHeld, obj, queryOf, sameJson, sentVsGot, show, type Json } from './support.ts';
+import {
+  DECIMAL,
+  expect,
+  holds,
+  isDateTime,
+  notHeld,
+  obj,
+  queryOf,
+  sameJson,
+  sentVsGot,
+  show,
+  type Json,
+} from './support.ts';
 
 /** Judges one answer: the observed exchange, its JSON body, the JSON sent, and the unit's tally. */
-export type Answer = (o: Observed, got: Json, sent: Json, t: Tally) => void;
+/** Judges one answer; `rules` is spec/rules.yaml, where the constants it compares with come from. */
+export type Answer = (o: Observed, got: Json, sent: Json, t: Tally, rules: RuleIndex) => void;
 
 /** The unit these answers report under. */
 export const U = 'answers';
-
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function decimalEquals(a: unknown, b: string): boolean {
   if (typeof a !== 'string' || !DECIMAL.test(a) || !DECIMAL.test(b)) return a === b;

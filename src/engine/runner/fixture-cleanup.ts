@@ -1,0 +1,11 @@
+/**
+ * Loaded by vitest before each suite file (setupFiles): when the file is done, whatever
+ * describe blocks it holds, the worker's fixtures release what they created. (A hook a scenario
+ * registered would belong to the describe block it was defined in, and close the fixtures while
+ * the file's later blocks still need them.)
+ */
+import { afterAll } from 'vitest';
+import { closeWorkerFixtures, targetContext } from '../context.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../time-limits.ts';
+
+afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));

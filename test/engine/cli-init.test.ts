@@ -1,0 +1,138 @@
+/**
+ * `conform init` writes a team's first two files, and what it copies ships with the package:
+ * conform.config.yaml (a config the CLI accepts: the sandbox, the key by variable, the module
+ * strategy) and conform.fixtures.ts, the package's examples/sandbox module, where every
+ * fixture method says what it is, its back-office calls (the part a team replaces) and the
+ * contract rules it unlocks. The first-hour packaging test runs that module from an installed
+ * tarball and holds the "Unlocks:" lists to what its runs show.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfigFile, resolveConfig } from '../../src/engine/config/index.ts';
+import { FIXTURE_METHODS } from '../../src/engine/fixtures/methods.ts';
+import { loadRules } from '../../src/spec/index.ts';
+import {
+  annotatedUnlocks,
+  methodDocs,
+  TEMPLATE,
+  unlocksFromReports,
+  withUnlocks,
+} from '../../scripts/fixture-unlocks.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'conform.js');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+function init(cwd: string, args: string[] = []): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, 'init', ...args], { cwd, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('conform init', () => {
+  it('writes conform.config.yaml (a config the CLI takes) and the example fixtures module, then says what to set', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conform-init-'));
+    const r = await init(dir, ['--base-url', 'https://sandbox.billing.example.com']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/BILLING_API_KEY/);
+    expect(r.out).toMatch(/CONFORM_ADMIN_URL/);
+    expect(r.out).toMatch(/npx conform run\n?$/m);
+    expect(await readFile(join(dir, 'conform.fixtures.ts'), 'utf8')).toBe(readFileSync(TEMPLATE, 'utf8'));
+    const path = join(dir, 'conform.config.yaml');
+    const config = resolveConfig(await loadConfigFile(path), {}, { BILLING_API_KEY: 'sk_test_init_0123456789' }, path);
+    expect(config).toMatchObject({
+      baseUrl: 'https://sandbox.billing.example.com',
+      sandbox: true,
+      apiKey: { value: 'sk_test_init_0123456789', label: 'BILLING_API_KEY' },
+      fixtures: { strategy: 'module', module: join(dir, 'conform.fixtures.ts') },
+      profile: 'quick',
+    });
+    expect(await readFile(path, 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\S+schemas\/config\.schema\.json\n/,
+    );
+  });
+
+  it('never overwrites a file without --force (exit 2, one line naming it)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conform-init-'));
+    await writeFile(join(dir, 'conform.config.yaml'), 'baseUrl: https://mine.example.com\n');
+    const r = await init(dir);
+    expect(r.code).toBe(2);
+    expect(r.out.trim()).toBe(
+      'conform init: conform.config.yaml already here; pass --force to overwrite, or move them away first',
+    );
+    expect(await readFile(join(dir, 'conform.config.yaml'), 'utf8')).toBe('baseUrl: https://mine.example.com\n');
+    await expect(readFile(join(dir, 'conform.fixtures.ts'), 'utf8')).rejects.toThrow(/ENOENT/);
+    const forced = await init(dir, ['--force']);
+    expect(forced.code, forced.out).toBe(0);
+    expect(await readFile(join(dir, 'conform.config.yaml'), 'utf8')).toMatch(
+      /^baseUrl: https:\/\/sandbox\.billing\.example\.com {3}#/m,
+    );
+    const bad = await init(dir, ['--base-url', 'ftp://x']);
+    expect(bad.code).toBe(2);
+    expect(bad.out.trim()).toBe("conform init: --base-url 'ftp://x': expected an http:// or https:// URL");
+  });
+});
+
+describe('the fixtures module init writes (examples/sandbox/conform.fixtures.ts)', () => {
+  const text = readFileSync(TEMPLATE, 'utf8');
+
+  it('has every fixture method, each saying what it is, its back-office calls and the contract rules it unlocks', async () => {
+    const rules = await loadRules();
+    const docs = methodDocs(text);
+    const unlocks = annotatedUnlocks(text);
+    for (const method of FIXTURE_METHODS) {
+      expect(docs[method], method).toBeDefined();
+      const lines = docs[method].split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim());
+      expect(lines.filter(Boolean)[0], method).toMatch(/^[A-Z].+/);
+      expect(docs[method], method).toMatch(/\n\s*\* Back office: \S/);
+      expect(unlocks[method]?.length, method).toBeGreaterThan(0);
+      for (const id of unlocks[method]) expect(rules.byId(id)?.kind, `${method}: ${id}`).toBe('contract');
+    }
+    expect(text).toMatch(/THE PART YOU REPLACE: the back office/);
+    expect(text).toMatch(/THE BACK OFFICE \(replace it\)/);
+  });
+
+  it('the Unlocks lists come from reports: what scenarios asked for which fixture, contract rules only', () => {
+    const report = {
+      rules: [
+        { id: 'A.B.C', kind: 'contract' },
+        { id: 'A.B.D', kind: 'contract' },
+        { id: 'R.E.F', kind: 'reference' },
+      ],
+      scenarios: [
+        { ruleIds: ['A.B.C', 'R.E.F'], fixtures: ['customer', 'wallet'] },
+        { ruleIds: ['A.B.D#some-part'], fixtures: ['customer'] },
+        { ruleIds: ['A.B.D'] },
+      ],
+    };
+    const map = unlocksFromReports([report]);
+    expect(map).toEqual({ customer: ['A.B.C', 'A.B.D'], wallet: ['A.B.C'] });
+    const rewritten = withUnlocks(text, map);
+    expect(annotatedUnlocks(rewritten).customer).toEqual(['A.B.C', 'A.B.D']);
+    expect(annotatedUnlocks(rewritten).wallet).toEqual(['A.B.C']);
+    expect(annotatedUnlocks(rewritten).payment).toEqual([]);
+    expect(withUnlocks(text, annotatedUnlocks(text))).toBe(text);
+  });
+
+  it('ships in the package, and the docs send a team to the installed copy', () => {
+    expect(PKG.files).toContain('examples/');
+    for (const doc of ['README.md', 'docs/fixtures.md']) {
+      const body = readFileSync(join(ROOT, doc), 'utf8');
+      expect(body, doc).toContain('node_modules/billing-conform/examples/sandbox');
+      expect(body, doc).toMatch(/billing-conform init/);
+    }
+  });
+});
