@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
+import { isDateTime } from '../predicates.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { loadSpec } from '../../spec/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
@@ -20,7 +21,6 @@ import type { StateModel } from './run.ts';
 
 const KEPT = ['name', 'catalogId', 'metadata'] as const;
 const itemPath = (id: string) => `/v0/items/${encodeURIComponent(id)}`;
-const isDateTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 
 interface Item extends Tracked {
   productId: string;
