@@ -24,7 +24,8 @@ const itemPath = (id: string) => `/v0/items/${encodeURIComponent(id)}`;
 
 interface Item extends Tracked {
   productId: string;
-  archived: boolean;
+  /** Undefined: not known yet (a given item that earlier runs may have archived). */
+  archived: boolean | undefined;
   /** The fixtures read it back once: an archived item they can no longer read is not readable. */
   readOnce: boolean;
 }
@@ -57,7 +58,10 @@ const brief = (v: unknown) => {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 };
-const state = (it: Item) => (it.archived ? 'archived' : 'active');
+const state = (it: Item) => (it.archived === undefined ? 'given' : it.archived ? 'archived' : 'active');
+/** What an answer shows of an item's state: archived, active, or nothing readable. */
+const shows = (b: Json): boolean | undefined =>
+  isDateTime(b.archivedAt) ? true : b.archivedAt === null ? false : undefined;
 
 class PatchItem implements Cmd {
   /** `withCatalog`: the body also names the item's own product (its id is known once the item is made). */
@@ -83,10 +87,11 @@ class PatchItem implements Cmd {
         `${what}: a body meeting every documented constraint got 400`,
         ex,
       );
+    const was = it.archived;
     const accepted =
-      sent.archived === true && !it.archived
+      sent.archived === true && was === false
         ? ITEM.archive
-        : sent.archived === false && it.archived
+        : sent.archived === false && was === true
           ? ITEM.unarchive
           : ITEM.holdsSent;
     const b = bodyOf(ex);
@@ -107,9 +112,9 @@ class PatchItem implements Cmd {
           ex,
         );
     }
-    const archived = sent.archived ?? it.archived;
-    if (archived) {
-      if (sent.archived === true && !it.archived)
+    const archived: boolean | undefined = sent.archived ?? was;
+    if (archived === true) {
+      if (sent.archived === true && was === false)
         r.judge.judge(ITEM.archive, isDateTime(b.archivedAt), `${what}: archivedAt answers ${show(b.archivedAt)}`, ex);
       r.judge.judge(
         sent.archived === undefined ? ITEM.partial : ITEM.setWhenArchived,
@@ -117,8 +122,8 @@ class PatchItem implements Cmd {
         `${what}: the item is archived, archivedAt answers ${show(b.archivedAt)}`,
         ex,
       );
-    } else {
-      if (it.archived)
+    } else if (archived === false) {
+      if (was === true)
         r.judge.judge(ITEM.unarchive, b.archivedAt === null, `${what}: archivedAt answers ${show(b.archivedAt)}`, ex);
       r.judge.judge(
         sent.archived === undefined ? ITEM.keepsActive : ITEM.nullWhileActive,
@@ -129,7 +134,8 @@ class PatchItem implements Cmd {
     }
     observe(r.judge, m.merchantId, it, b, ex, `PATCH ${itemPath(it.id)}`);
     it.seen = b;
-    it.archived = archived;
+    // Not known before and not sent: the answer tells.
+    it.archived = archived ?? shows(b);
   }
 }
 
@@ -141,7 +147,7 @@ async function readItem(m: CatalogModel, r: CatalogReal): Promise<void> {
     got = await r.readItem(it.id);
   } catch (err) {
     if (!isFixtureUnavailable(err)) throw err;
-    if (it.readOnce && it.archived)
+    if (it.readOnce && it.archived === true)
       return r.judge.judge(
         ITEM.readable,
         false,
@@ -154,7 +160,7 @@ async function readItem(m: CatalogModel, r: CatalogReal): Promise<void> {
   }
   const b = got && typeof got === 'object' ? (got as Json) : {};
   it.readOnce = true;
-  if (it.archived)
+  if (it.archived === true)
     r.judge.judge(ITEM.readable, b.id === it.id, `the archived item ${it.id} reads back as ${brief(b.id)}`);
   for (const f of KEPT)
     if (it.seen && it.seen[f] !== undefined)
@@ -163,11 +169,13 @@ async function readItem(m: CatalogModel, r: CatalogReal): Promise<void> {
         sameValue(b[f], it.seen[f]),
         `a read of item ${it.id}: ${f} is ${brief(b[f])}, the last answer had ${brief(it.seen[f])}`,
       );
-  r.judge.judge(
-    it.archived ? ITEM.setWhenArchived : ITEM.nullWhileActive,
-    it.archived ? isDateTime(b.archivedAt) : b.archivedAt === null,
-    `a read of the ${state(it)} item ${it.id}: archivedAt is ${show(b.archivedAt)}`,
-  );
+  if (it.archived !== undefined)
+    r.judge.judge(
+      it.archived ? ITEM.setWhenArchived : ITEM.nullWhileActive,
+      it.archived ? isDateTime(b.archivedAt) : b.archivedAt === null,
+      `a read of the ${state(it)} item ${it.id}: archivedAt is ${show(b.archivedAt)}`,
+    );
+  else it.archived = shows(b);
   // A read outside the sequence's client has no exchange to show.
   observe(r.judge, m.merchantId, it, b, undefined, `a read of item ${it.id}`);
   it.seen = b;
@@ -220,6 +228,7 @@ export async function catalogModel(
     return [p.standard, p.volume];
   });
   let reads = true;
+  const handed = new Set<string>();
   return {
     label: 'items and prices model',
     parts: CATALOG_MODEL_PARTS,
@@ -231,7 +240,10 @@ export async function catalogModel(
     ],
     async setup(http, judge) {
       const { itemId, productId } = await t.fixture((f) => f.item());
-      const item: Item = { ...track('item', itemId), productId, archived: false, readOnce: false };
+      // A fresh item is active; one handed out before (a fixtures file's) is in whatever state it was left.
+      const fresh = t.target.fixtureStrategy !== 'file' && !handed.has(itemId);
+      handed.add(itemId);
+      const item: Item = { ...track('item', itemId), productId, archived: fresh ? false : undefined, readOnce: false };
       const real: CatalogReal = {
         http,
         judge,
