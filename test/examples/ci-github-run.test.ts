@@ -90,7 +90,9 @@ async function runJob(job: Json, vars: { shard?: number; secrets: Record<string,
       outputs.push(r.stdout, r.stderr);
       codes[step.name ?? step.run] = r.code;
       if (r.code !== 0 && !step['continue-on-error'])
-        throw new Error(`step '${step.name ?? step.run}' exited ${r.code}: ${r.stderr.slice(-1500)}`);
+        throw new Error(
+          `step '${step.name ?? step.run}' exited ${r.code}:\n${r.stdout.slice(0, 3000)}\n${r.stderr.slice(-1500)}`,
+        );
     } else throw new Error(`a step this test cannot run: ${JSON.stringify(step)}`);
   }
   return codes;
