@@ -8,9 +8,9 @@ import { defineConfig } from 'vitest/config';
 const ALONE = [
   'test/suites/rate-limits.test.ts',
   'test/suites/rate-limits-faults.test.ts',
-  'test/engine/faults/faults-e2e.test.ts',
-  'test/engine/passive/agreement.test.ts',
-  'test/engine/passive/faults.test.ts',
+  'test/faults/faults-e2e.test.ts',
+  'test/passive/agreement.test.ts',
+  'test/passive/faults.test.ts',
   'test/engine/cli-run-reference.test.ts',
   'test/engine/report-red-gate.test.ts',
   'test/engine/honest-reasons.test.ts',

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { deriveSeed } from '../src/engine/generators/index.ts';
-import { loadSpec } from '../src/spec/index.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import { curlOf, fuzzOrder, fuzzRequests, seedResources, type FuzzRequest } from '../test/reference/fuzz/requests.ts';
 
 const { values: args } = parseArgs({

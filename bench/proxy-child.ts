@@ -6,9 +6,9 @@
  * BENCH_JUDGE=off forwards without judging: what the hop alone costs on this machine.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startPassiveProxy } from '../src/engine/passive/session.ts';
-import type { PassiveOutcome } from '../src/engine/passive/judge.ts';
-import { startTrafficProxy, type ExchangeTiming } from '../src/engine/traffic/proxy.ts';
+import { startPassiveProxy } from '../src/passive/session.ts';
+import type { PassiveOutcome } from '../src/passive/judge.ts';
+import { startTrafficProxy, type ExchangeTiming } from '../src/passive/traffic/recording-proxy.ts';
 
 const target = process.argv[2];
 /** How long ready events (a new request, an answer from the target) wait for the event loop. */

@@ -2,16 +2,16 @@
  * npx tsx scripts/faults-doc.ts reports/faults-<time>/faults.json
  *
  * Rewrites the catalog section of docs/faults.md (from "## The catalog" up to
- * "## Adding a fault") from a whole-catalog `conform faults` run: the per-family counts,
+ * "## Adding a fault") from a whole-catalog `conform faults` run: the per-area counts,
  * then one row per fault and per benign variant with what the run measured.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FAMILIES } from '../src/engine/faults/catalog/types.ts';
+import { FAULT_AREAS } from '../src/faults/catalog/types.ts';
 
 interface Result {
   name: string;
-  family: string;
+  area: string;
   benign: boolean;
   description: string;
   expectedRules: string[];
@@ -38,15 +38,15 @@ function row(r: Result): string {
   const fired = [...r.expectedFired, ...r.rulesFired.filter((x) => !r.expectedFired.includes(x))];
   const should = r.benign ? '-' : r.expectedRules.join(', ');
   const suites = r.suites.length ? r.suites.join(', ') : 'all';
-  return `| ${r.name} | ${r.family} | ${cell(r.description)} | ${should} | ${suites} | ${verdict(r)} | ${fired.join(', ') || '-'} | ${secs(r.durationMs)} |`;
+  return `| ${r.name} | ${r.area} | ${cell(r.description)} | ${should} | ${suites} | ${verdict(r)} | ${fired.join(', ') || '-'} | ${secs(r.durationMs)} |`;
 }
 
 export function catalogSection(results: Result[]): string {
   const faults = results.filter((r) => !r.benign);
   const benign = results.filter((r) => r.benign);
-  const count = (list: Result[], f: string) => list.filter((r) => r.family === f).length;
-  const lines = [START, '', '| Family | Faults | Benign variants |', '|---|---:|---:|'];
-  for (const f of FAMILIES) lines.push(`| ${f} | ${count(faults, f)} | ${count(benign, f)} |`);
+  const count = (list: Result[], f: string) => list.filter((r) => r.area === f).length;
+  const lines = [START, '', '| Area | Faults | Benign variants |', '|---|---:|---:|'];
+  for (const f of FAULT_AREAS) lines.push(`| ${f} | ${count(faults, f)} | ${count(benign, f)} |`);
   lines.push(`| **total** | **${faults.length}** | **${benign.length}** |`, '', '### Faults', '');
   lines.push(
     '"Should trip" are the rules a fault is meant to break; "Rules fired" are the failed',
@@ -54,7 +54,7 @@ export function catalogSection(results: Result[]): string {
     '',
   );
   const head = (what: string) => [
-    `| Fault | Family | What it does | Should trip | Suites | ${what} | Rules fired | Time |`,
+    `| Fault | Area | What it does | Should trip | Suites | ${what} | Rules fired | Time |`,
     '|---|---|---|---|---|---|---|---:|',
   ];
   lines.push(

@@ -1,6 +1,6 @@
 /**
  * npm run faults:passive [-- --catalog hand|generated|all --kind K... --sample N --sample-seed S
- *   --fault NAME... --family F... --benign-only --suite S... --parallel N --report-dir DIR]
+ *   --fault NAME... --area F... --benign-only --suite S... --parallel N --report-dir DIR]
  *
  * The whole fault catalog (or a part, selected as `conform faults` selects) seen by the
  * passive judge of `conform proxy`: each
@@ -13,8 +13,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { bundledTargets, catalogNamed, selectFaults, type CatalogName } from '../src/cli/commands/faults.ts';
-import { isGenerated, type GeneratedKind } from '../src/engine/faults/generated/index.ts';
-import { runPassiveFaults, summarizePassiveFaults } from '../src/engine/passive/faults.ts';
+import { isGenerated, type GeneratedKind } from '../src/faults/generated/index.ts';
+import { runPassiveFaults, summarizePassiveFaults } from '../src/faults/passive.ts';
 
 function values(flag: string): string[] {
   const out: string[] = [];
@@ -27,7 +27,7 @@ function values(flag: string): string[] {
 }
 
 const names = values('--fault');
-const families = values('--family');
+const areas = values('--area');
 const suites = values('--suite');
 const benignOnly = process.argv.includes('--benign-only');
 const parallel = Number(values('--parallel')[0] ?? 2);
@@ -47,7 +47,7 @@ const sampleSeed = values('--sample-seed')[0];
 const faults = selectFaults(
   {
     faults: names,
-    families,
+    areas,
     benignOnly,
     faultsOnly: false,
     kinds: values('--kind') as GeneratedKind[],

@@ -10,7 +10,7 @@ import type { Exchange } from '../src/engine/types.ts';
 import { learnSecret } from '../src/engine/redact.ts';
 import { targetContext } from '../src/engine/context.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
-import { loadSpec } from '../src/spec/index.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import { bodyOf, requireSuccess } from './support.ts';
 
 const spec = await loadSpec();

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import { loadSpec } from '../src/spec/index.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import {
   CONSTRAINT_RULE,
   documentedConstraints,

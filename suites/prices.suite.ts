@@ -3,7 +3,7 @@
  * price may be created with. Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import { loadRules } from '../src/spec/index.ts';
+import { loadRules } from '../src/contract/index.ts';
 import { enumOf, idPattern } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, notRefused, enc, type Json } from './support.ts';

@@ -14,7 +14,7 @@ scenario(
       name: `Conform product ${uniqueTag()}`,
       description: 'Shown to the customer',
       merchantId,
-      metadata: { conform: 'catalog', tier: 'gold' },
+      metadata: { conform: 'products-suite', tier: 'gold' },
     };
     const res = await t.http.post('/v0/products', sent);
     const p = requireAccepted(t, res, 'POST /v0/products with name, description, merchantId and metadata');

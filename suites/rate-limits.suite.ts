@@ -18,7 +18,7 @@
  * compared with is read before, so its 429 counts against the target only where it had room.
  */
 import { scenario, type ScenarioRequestOptions } from '../src/engine/scenario.ts';
-import { loadSpec } from '../src/spec/index.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import {
   BucketDriver,
   QUICK_WAIT_MAX_S,

@@ -5,7 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import { loadRules } from '../src/spec/index.ts';
+import { loadRules } from '../src/contract/index.ts';
 import { enumOf, prefixOf } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';

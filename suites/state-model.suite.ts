@@ -11,12 +11,12 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import {
   alertsModel,
-  catalogModel,
+  itemsPricesModel,
   customersModel,
   migrationsModel,
   runModel,
   ALERTS_MODEL_PARTS,
-  CATALOG_MODEL_PARTS,
+  ITEMS_PRICES_MODEL_PARTS,
   CUSTOMERS_MODEL_PARTS,
   MIGRATIONS_MODEL_PARTS,
 } from '../src/engine/model/index.ts';
@@ -49,10 +49,10 @@ scenario(
 );
 
 scenario(
-  [...CATALOG_MODEL_PARTS],
+  [...ITEMS_PRICES_MODEL_PARTS],
   'items and prices: generated sequences of updates, archiving and reads keep the documented state',
   async (t) => {
-    await runModel(t, await catalogModel(t, await merchantOf(t)));
+    await runModel(t, await itemsPricesModel(t, await merchantOf(t)));
   },
   concurrent,
 );

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import {
-  FIXTURE_CATALOG,
+  FIXTURE_TABLE,
   MIGRATION_CONFLICT_KINDS,
   minimumEntries,
   type Fixtures,
@@ -34,7 +34,7 @@ import createFixtures from './conform.fixtures.ts';
 const count = (key: string, runs: number, spread = 1) =>
   Math.max(
     minimumEntries(
-      FIXTURE_CATALOG.find((f) => f.key === key)!,
+      FIXTURE_TABLE.find((f) => f.key === key)!,
       runs,
     ),
     spread,

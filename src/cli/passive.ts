@@ -6,15 +6,15 @@ import { PACKAGE_ROOT } from '../engine/runner/index.ts';
 import { paint, type OutputStyle } from '../engine/runner/progress.ts';
 import { writeReports, type Report } from '../engine/reporters/index.ts';
 import { summaryLines } from './commands/run-summary.ts';
-import type { RuleIndex } from '../spec/rules.ts';
-import type { PassiveOutcome } from '../engine/passive/judge.ts';
+import type { RuleIndex } from '../contract/rules.ts';
+import type { PassiveOutcome } from '../passive/judge.ts';
 import {
   buildPassiveReport,
   newPassiveRunId,
   passiveVerdict,
   withPassiveGate,
   type FailOn,
-} from '../engine/passive/report.ts';
+} from '../passive/report.ts';
 
 export interface ParsedArgs {
   values: Map<string, string>;

@@ -4,7 +4,7 @@
  * `conform run`, `conform proxy` and `conform judge`. test/architecture/rule-constants.test.ts
  * fails when a rule's constant is copied into code instead.
  */
-import type { RuleIndex } from '../spec/rules.ts';
+import type { RuleIndex } from '../contract/rules.ts';
 
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
 export const DECIMAL = /^-?\d+(\.\d+)?$/;

@@ -19,7 +19,7 @@
  * What was judged and found is recorded on the vitest task meta for the reporters.
  */
 import { test, type TestContext } from 'vitest';
-import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../spec/index.ts';
+import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../contract/index.ts';
 import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
 import { replayCommand } from './http/curl.ts';

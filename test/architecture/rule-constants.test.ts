@@ -10,11 +10,11 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { loadRules, type RuleIndex } from '../../src/spec/rules.ts';
+import { loadRules, type RuleIndex } from '../../src/contract/rules.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCANNED = ['src/engine', 'suites'];
-const NOT_JUDGES = ['src/engine/faults/'];
+const NOT_JUDGES = ['src/faults/'];
 
 interface Constants {
   /** Prefixes and pattern sources, as string or regex literals. */

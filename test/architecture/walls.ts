@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-/** The folders whose imports are checked, relative to the project root (spec/ holds the lint ruleset's code). */
+/** The folders whose imports are checked, relative to the project root. */
 export const SCANNED = ['src', 'suites', 'bin', 'mutation', 'bench', 'scripts', 'spec'];
 
 /** The one module through which the CLI reaches the reference server. */
@@ -21,17 +21,30 @@ export const COMPUTED_IMPORTS: Record<string, string> = {
   'src/engine/fixtures/module.ts': "loads the team's own fixtures module, named in their config",
 };
 
-export type Zone = 'spec' | 'reference' | 'engine' | 'suites' | 'cli' | 'gate' | 'bin' | 'tool' | 'other';
+export type Zone =
+  | 'contract'
+  | 'reference'
+  | 'engine'
+  | 'passive'
+  | 'faults'
+  | 'suites'
+  | 'cli'
+  | 'gate'
+  | 'bin'
+  | 'tool'
+  | 'other';
 
 /** The zone of a project-relative path (forward slashes). */
 export function zoneOf(path: string): Zone {
   if (path === REFERENCE_GATE) return 'gate';
   const [top, second] = path.split('/');
-  if (top === 'spec') return 'spec';
+  if (top === 'spec') return 'contract';
   if (top === 'src') {
-    if (second === 'spec') return 'spec';
+    if (second === 'contract') return 'contract';
     if (second === 'reference') return 'reference';
     if (second === 'engine') return 'engine';
+    if (second === 'passive') return 'passive';
+    if (second === 'faults') return 'faults';
     if (second === 'cli') return 'cli';
     return 'other';
   }
@@ -41,26 +54,31 @@ export function zoneOf(path: string): Zone {
   return 'other';
 }
 
-/** Zones each zone may import from (besides itself and packages). */
-const ALLOWED: Record<Zone, Zone[]> = {
-  // The contract and its loader (src/spec, spec/lint): shared by both sides, so it depends on neither.
-  spec: [],
+/** Zones each zone may import from (besides itself and packages). docs/architecture.md is this table in prose. */
+export const ALLOWED: Record<Zone, Zone[]> = {
+  // The contract and its loader (spec/, src/contract): shared by both sides, so it depends on neither.
+  contract: [],
   // The reference server reads the contract, nothing of the engine.
-  reference: ['spec'],
-  // The engine, checks, fixtures and runner reach any target only over HTTP.
-  engine: ['spec'],
-  suites: ['engine', 'spec'],
+  reference: ['contract'],
+  // The judging core reaches any target only over HTTP.
+  engine: ['contract'],
+  // The passive judge (conform proxy, conform judge) applies the core's checks to recorded traffic.
+  passive: ['engine', 'contract'],
+  // The fault harness (conform faults) breaks a target's answers and runs the core
+  // and the passive judge on them; nothing imports it but the CLI and tools.
+  faults: ['engine', 'passive', 'contract'],
+  suites: ['engine', 'contract'],
   // The CLI drives the engine, and starts the reference only through the gate.
-  cli: ['engine', 'spec', 'gate'],
-  gate: ['reference', 'spec'],
+  cli: ['engine', 'passive', 'faults', 'contract', 'gate'],
+  gate: ['reference', 'contract'],
   bin: ['cli'],
   // Benchmarks, mutation testing and scripts: either side, never both in one file (below).
-  tool: ['engine', 'suites', 'spec', 'cli', 'reference', 'gate', 'other'],
+  tool: ['engine', 'passive', 'faults', 'suites', 'contract', 'cli', 'reference', 'gate', 'other'],
   // A source file in no known zone (a new src/ folder): the test asks for its place in the walls.
   other: [],
 };
 
-const ENGINE_SIDE: Zone[] = ['engine', 'suites', 'cli'];
+const ENGINE_SIDE: Zone[] = ['engine', 'passive', 'faults', 'suites', 'cli'];
 const REFERENCE_SIDE: Zone[] = ['reference', 'gate'];
 
 export interface Violation {
@@ -155,7 +173,7 @@ function ruleText(from: Zone, to: Zone): string {
   if (to === 'reference' && from === 'cli') return `the CLI reaches the reference only through ${REFERENCE_GATE}`;
   if (to === 'reference' || to === 'gate') return `${from} never imports the reference server`;
   if (from === 'reference') return `the reference never imports ${to}`;
-  if (from === 'spec') return `the spec loader is shared by both sides and imports neither (${to})`;
+  if (from === 'contract') return `the contract loader is shared by both sides and imports neither (${to})`;
   return `${from} never imports ${to}`;
 }
 

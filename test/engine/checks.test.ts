@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { CHECKS, checkRuleIds, runChecks } from '../../src/engine/checks/index.ts';
 import type { Check, CheckContext, Evaluation } from '../../src/engine/checks/types.ts';
 import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
-import { judgedPart, loadRules } from '../../src/spec/rules.ts';
+import { judgedPart, loadRules } from '../../src/contract/rules.ts';
 import { fakeSpec } from './helpers/fake-spec.ts';
 import { ex } from './helpers/exchange.ts';
 import type { Exchange } from '../../src/engine/types.ts';
@@ -628,7 +628,7 @@ describe('failed-auth-headers', () => {
 });
 
 describe('checks against the real spec/openapi.yaml', async () => {
-  const { loadSpec } = await import('../../src/spec/index.ts');
+  const { loadSpec } = await import('../../src/contract/index.ts');
   const real = await loadSpec();
   const rctx: CheckContext = { spec: real, rules: await loadRules() };
   const customer = {

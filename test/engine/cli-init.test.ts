@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile, resolveConfig } from '../../src/engine/config/index.ts';
 import { FIXTURE_METHODS } from '../../src/engine/fixtures/methods.ts';
-import { loadRules } from '../../src/spec/index.ts';
+import { loadRules } from '../../src/contract/index.ts';
 import {
   annotatedUnlocks,
   methodDocs,

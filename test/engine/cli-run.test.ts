@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startFakeBilling, FAKE_KEY } from './helpers/fake-billing.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
-import { handshakeSignature } from '../../src/spec/handshake.ts';
+import { handshakeSignature } from '../../src/contract/handshake.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUITES = join(ROOT, 'test/engine/fixtures-suites');

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
 import { buildReport } from '../../src/engine/reporters/index.ts';
 import { isApplicable } from '../../src/engine/reporters/model.ts';
-import { startProxy, type Fault, type RunningProxy } from '../../src/engine/faults/proxy.ts';
-import { loadRules } from '../../src/spec/index.ts';
+import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
+import { loadRules } from '../../src/contract/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 
 let ref: RunningReference;

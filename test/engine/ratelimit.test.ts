@@ -30,9 +30,9 @@ import {
   slidingWindow,
   tokenBucket,
   type LimiterModel,
-} from '../../src/engine/faults/catalog/limiters.ts';
+} from '../../src/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
-import { loadSpec } from '../../src/spec/index.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 import type { Fixtures } from '../../src/engine/fixtures/types.ts';
 
 const CUSTOMERS: RateLimitedEndpoint = {

@@ -4,7 +4,7 @@
  * apart; a rate-limit failure replayed as its whole request sequence; real testcase times.
  */
 import { beforeAll, expect, test } from 'vitest';
-import { parseRules, type RuleIndex } from '../../src/spec/rules.ts';
+import { parseRules, type RuleIndex } from '../../src/contract/rules.ts';
 import { buildReport, renderHtml, renderJunit, type Report } from '../../src/engine/reporters/index.ts';
 import { RequestSequence } from '../../src/engine/http/replay-script.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';

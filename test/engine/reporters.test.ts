@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { parseRules, type RuleIndex } from '../../src/spec/rules.ts';
+import { parseRules, type RuleIndex } from '../../src/contract/rules.ts';
 import {
   buildReport,
   mergeReports,

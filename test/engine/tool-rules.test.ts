@@ -5,12 +5,12 @@
  * engine's own HTTP client must obey the client's retry rule.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { judge as judgeTraffic, rec } from './passive/helpers.ts';
-import { clientRequestsUnit } from '../../src/engine/passive/clients/requests.ts';
+import { judge as judgeTraffic, rec } from '../passive/helpers.ts';
+import { clientRequestsUnit } from '../../src/passive/clients/requests.ts';
 import { runChecks, type CheckContext } from '../../src/engine/checks/index.ts';
 import { HttpClient } from '../../src/engine/http/client.ts';
-import { loadSpec } from '../../src/spec/index.ts';
-import { loadRules } from '../../src/spec/rules.ts';
+import { loadSpec } from '../../src/contract/index.ts';
+import { loadRules } from '../../src/contract/rules.ts';
 import { ex } from './helpers/exchange.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 

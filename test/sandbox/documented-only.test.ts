@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { request } from 'undici';
-import { startProxy, type RunningProxy } from '../../src/engine/faults/proxy.ts';
-import { documentedOnly } from '../../src/engine/faults/documented-only.ts';
-import { loadSpec } from '../../src/spec/index.ts';
+import { startProxy, type RunningProxy } from '../../src/faults/fault-proxy.ts';
+import { documentedOnly } from '../../src/faults/documented-only.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 
 let upstream: Server;
 let proxy: RunningProxy;

@@ -3,7 +3,7 @@ import { catalogSection } from '../../scripts/faults-doc.ts';
 
 const result = (over: Record<string, unknown>) => ({
   name: 'f',
-  family: 'items',
+  area: 'items',
   benign: false,
   description: 'does a | b',
   expectedRules: ['ITEMS.X'],
@@ -21,17 +21,17 @@ describe('scripts/faults-doc catalogSection', () => {
     result({ name: 'g', outcome: 'missed', rulesFired: [], expectedFired: [] }),
     result({
       name: 'b',
-      family: 'conventions',
+      area: 'conventions',
       benign: true,
       outcome: 'flagged',
       suites: [],
       rulesFired: ['CONV.Z'],
       expectedFired: [],
     }),
-    result({ name: 'c', family: 'conventions', benign: true, outcome: 'passed', rulesFired: [], expectedFired: [] }),
+    result({ name: 'c', area: 'conventions', benign: true, outcome: 'passed', rulesFired: [], expectedFired: [] }),
   ]);
 
-  it('counts faults and benign variants per family, with totals', () => {
+  it('counts faults and benign variants per area, with totals', () => {
     expect(md).toContain('| items | 2 | 0 |');
     expect(md).toContain('| conventions | 0 | 2 |');
     expect(md).toContain('| **total** | **2** | **2** |');

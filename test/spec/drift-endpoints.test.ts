@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { loadSpec } from '../../src/spec/index.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 
 const DOC_PATH = fileURLToPath(new URL('../../../shared/source/billing-service-interface.md', import.meta.url));
 const present = existsSync(DOC_PATH);

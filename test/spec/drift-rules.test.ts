@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { loadRules, type RateLimitParams } from '../../src/spec/rules.ts';
+import { loadRules, type RateLimitParams } from '../../src/contract/rules.ts';
 
 const docPath = fileURLToPath(new URL('../../../shared/source/billing-service-interface.md', import.meta.url));
 const exists = existsSync(docPath);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { lintTexts, projectRules, rulesChecks, type LintResult } from '../../spec/lint/run.ts';
+import { lintTexts, projectRules, rulesChecks, type LintResult } from '../../src/contract/lint/run.ts';
 import { baseOpenApi, baseRules } from '../fixtures/lint/base.ts';
 
 type Json = Record<string, any>;

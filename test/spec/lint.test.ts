@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import command from '../../src/cli/commands/lint.ts';
 import { CliError } from '../../src/cli/command.ts';
-import { DEFAULT_SPEC_PATH, lint } from '../../spec/lint/run.ts';
+import { DEFAULT_SPEC_PATH, lint } from '../../src/contract/lint/run.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/lint/${name}`, import.meta.url));
 const specExists = existsSync(DEFAULT_SPEC_PATH);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildSpec, loadSpec, parseDocument, SpecError } from '../../src/spec/index.ts';
+import { buildSpec, loadSpec, parseDocument, SpecError } from '../../src/contract/index.ts';
 
 describe('spec loader', () => {
   test('loads once (memoised) and exposes version and operations', async () => {

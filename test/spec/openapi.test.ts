@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { compile, createAjv, run } from '../../src/spec/ajv.ts';
-import { limitsTable, loadRules, loadSpec, type Operation } from '../../src/spec/index.ts';
+import { compile, createAjv, run } from '../../src/contract/ajv.ts';
+import { limitsTable, loadRules, loadSpec, type Operation } from '../../src/contract/index.ts';
 
 const spec = await loadSpec();
 const ops = [...spec.operations.values()];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import command from '../../src/cli/commands/rules.ts';
 import { CliError } from '../../src/cli/command.ts';
-import { loadRules } from '../../src/spec/rules.ts';
+import { loadRules } from '../../src/contract/rules.ts';
 
 function capture() {
   const out: string[] = [];

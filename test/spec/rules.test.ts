@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadRules, parseRules, RULE_FAMILIES } from '../../src/spec/rules.ts';
+import { loadRules, parseRules, RULE_FAMILIES } from '../../src/contract/rules.ts';
 
 describe('spec/rules.yaml', () => {
   test('loads, validates and is memoised', async () => {

@@ -3,7 +3,7 @@
  * rules, when a fault proxy in front of it breaks an alerts rule.
  */
 import { describe, test } from 'vitest';
-import type { ProxyRequest } from '../../src/engine/faults/proxy.ts';
+import type { ProxyRequest } from '../../src/faults/fault-proxy.ts';
 import { expectAllPassed, isPatch, useInProcessRun } from './helpers/in-process-run.ts';
 
 const SUITE = 'alerts';

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type RunningProxy } from '../../src/engine/faults/proxy.ts';
+import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
 import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
-import { loadRules } from '../../src/spec/rules.ts';
+import { loadRules } from '../../src/contract/rules.ts';
 
 type Json = Record<string, any>;
 const SUITE = 'auth';

@@ -8,10 +8,10 @@
 import { describe, expect, test } from 'vitest';
 import { computeVerdicts, type RuleVerdict } from '../../src/engine/runner/verdicts.ts';
 import type { ScenarioResult } from '../../src/engine/runner/index.ts';
-import { loadRules } from '../../src/spec/rules.ts';
-import { faultByName } from '../../src/engine/faults/catalog/index.ts';
-import { foreignOwner, learnOwners } from '../../src/engine/faults/catalog/tenancy.ts';
-import type { ProxyResponse } from '../../src/engine/faults/proxy.ts';
+import { loadRules } from '../../src/contract/rules.ts';
+import { faultByName } from '../../src/faults/catalog/index.ts';
+import { foreignOwner, learnOwners } from '../../src/faults/catalog/tenancy.ts';
+import type { ProxyResponse } from '../../src/faults/fault-proxy.ts';
 import { expectAllPassed, useInProcessRun } from './helpers/in-process-run.ts';
 
 const RULE = 'AUTH.MERCHANT.ISOLATION';

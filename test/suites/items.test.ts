@@ -3,8 +3,8 @@
  * against the reference behind a proxy that breaks archiving.
  */
 import { describe, expect, test } from 'vitest';
-import type { Fault } from '../../src/engine/faults/proxy.ts';
-import { faultByName } from '../../src/engine/faults/catalog/index.ts';
+import type { Fault } from '../../src/faults/fault-proxy.ts';
+import { faultByName } from '../../src/faults/catalog/index.ts';
 import { expectVerdicts, json, RUN_TIMEOUT_MS, useSpawnRun, type Json } from './helpers/spawn-run.ts';
 
 const SUITE = 'items';

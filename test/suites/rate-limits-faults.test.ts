@@ -16,13 +16,13 @@ import {
   type ProxyRequest,
   type ProxyResponse,
   type RunningProxy,
-} from '../../src/engine/faults/proxy.ts';
+} from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
-import { loadSpec } from '../../src/spec/index.ts';
-import type { Spec } from '../../src/spec/types.ts';
-import { faultByName } from '../../src/engine/faults/catalog/index.ts';
-import { composeFaults } from '../../src/engine/faults/catalog/helpers.ts';
+import { loadSpec } from '../../src/contract/index.ts';
+import type { Spec } from '../../src/contract/types.ts';
+import { faultByName } from '../../src/faults/catalog/index.ts';
+import { composeFaults } from '../../src/faults/catalog/helpers.ts';
 
 type Json = Record<string, any>;
 const SUITE = 'rate-limits';

@@ -10,7 +10,7 @@ import { startReferenceServer, type RunningReference } from '../../src/reference
 import type { TargetContext } from '../../src/engine/context.ts';
 import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
 import { rateLimitedEndpoints } from '../../src/engine/ratelimit/index.ts';
-import { loadSpec } from '../../src/spec/index.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 
 const SUITE = 'rate-limits';
 const FULL_ONLY = 'runs in the full profile only (--profile full)';

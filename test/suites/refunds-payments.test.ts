@@ -3,7 +3,7 @@
  * right rules, when a fault proxy in front of it breaks a refunds or payments rule.
  */
 import { describe, expect, test } from 'vitest';
-import type { ProxyRequest } from '../../src/engine/faults/proxy.ts';
+import type { ProxyRequest } from '../../src/faults/fault-proxy.ts';
 import { expectAllPassed, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
 const SUITE = 'refunds-payments';

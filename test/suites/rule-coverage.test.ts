@@ -11,11 +11,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { judgedPart, loadRules, parseRuleKey, partsOf } from '../../src/spec/rules.ts';
+import { judgedPart, loadRules, parseRuleKey, partsOf } from '../../src/contract/rules.ts';
 import { checkRuleIds } from '../../src/engine/checks/index.ts';
 import { DEFAULT_SUITES_DIR } from '../../src/engine/runner/index.ts';
 import { rateLimitedEndpoints, rateLimitKeyList } from '../../src/engine/ratelimit/index.ts';
-import { loadSpec } from '../../src/spec/index.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 
 /** A rule id, or one part of a rule: `RULE.ID#part-id`. */
 const RULE_ID_SHAPE = /^[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+){2,}(#[a-z][a-z0-9]*(-[a-z0-9]+)*)?$/;
@@ -52,9 +52,9 @@ async function suiteRuleIds(): Promise<Map<string, string[]>> {
   return byFile;
 }
 
-/** Rule keys in the passive judge's units (src/engine/passive/units/). */
+/** Rule keys in the passive judge's units (src/passive/units/). */
 async function passiveUnitKeys(): Promise<string[]> {
-  const dir = new URL('../../src/engine/passive/units/', import.meta.url);
+  const dir = new URL('../../src/passive/units/', import.meta.url);
   const files = (await readdir(dir)).filter((f) => f.endsWith('.ts'));
   const out: string[] = [];
   for (const f of files) out.push(...ruleIdLiterals(await readFile(new URL(f, dir), 'utf8'), f));

@@ -3,7 +3,7 @@
  * rules, against the reference behind a proxy that breaks migrations.
  */
 import { describe, expect, test } from 'vitest';
-import type { Fault } from '../../src/engine/faults/proxy.ts';
+import type { Fault } from '../../src/faults/fault-proxy.ts';
 import { expectVerdicts, json, RUN_TIMEOUT_MS, useSpawnRun, type Json } from './helpers/spawn-run.ts';
 
 const SUITE = 'version-migration';

@@ -3,7 +3,7 @@
  * rules, when a fault proxy in front of it breaks a webhooks rule.
  */
 import { describe, expect, test } from 'vitest';
-import { loadRules } from '../../src/spec/rules.ts';
+import { loadRules } from '../../src/contract/rules.ts';
 import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
 import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 

@@ -13,15 +13,15 @@ import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../
 import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint } from '../../engine/runner/progress.ts';
-import { CATALOG, FAMILIES, isFamily, type CatalogFault } from '../../engine/faults/catalog/index.ts';
+import { CATALOG, FAULT_AREAS, isFaultArea, type CatalogFault } from '../../faults/catalog/index.ts';
 import {
   GENERATED_KINDS,
   generatedCatalog,
   sampleFaults,
   type GeneratedFault,
   type GeneratedKind,
-} from '../../engine/faults/generated/index.ts';
-import { BaselineError, runFaults, type FaultTarget, type StartTarget } from '../../engine/faults/runner.ts';
+} from '../../faults/generated/index.ts';
+import { BaselineError, runFaults, type FaultTarget, type StartTarget } from '../../faults/runner.ts';
 import {
   baselineLine,
   catalogLines,
@@ -29,7 +29,7 @@ import {
   resultTable,
   summaryLines,
   writeFaultsReport,
-} from '../../engine/faults/report.ts';
+} from '../../faults/report.ts';
 
 export const usage = `Usage: conform faults [options]
 
@@ -51,7 +51,7 @@ Options:
                          to every user of the machine in the process list
   --config FILE          conform.config.yaml for the target (fixtures, keys), passed to each run
   --fault NAME...        only these faults (repeatable, or comma-separated)
-  --family F...          only these families: ${FAMILIES.join(', ')}
+  --area F...          only these areas: ${FAULT_AREAS.join(', ')}
   --benign-only          only the benign variants
   --faults-only          only the faults (no benign variants)
   --suite NAME...        run these suites for every fault instead of each fault's own
@@ -78,7 +78,7 @@ export interface FaultsFlags {
   apiKey?: string;
   config?: string;
   faults: string[];
-  families: string[];
+  areas: string[];
   benignOnly: boolean;
   faultsOnly: boolean;
   suites?: string[];
@@ -106,8 +106,8 @@ const VALUE_FLAGS = new Set([
 const LIST_FLAGS = new Set([
   '--fault',
   '--faults',
-  '--family',
-  '--families',
+  '--area',
+  '--areas',
   '--suite',
   '--suites',
   '--kind',
@@ -119,7 +119,7 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
     catalog: 'hand',
     kinds: [],
     faults: [],
-    families: [],
+    areas: [],
     benignOnly: false,
     faultsOnly: false,
     profile: 'quick',
@@ -150,7 +150,7 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
       const clean = names.map((n) => n.trim()).filter(Boolean);
       if (!clean.length) throw new CliError(`${arg} needs at least one name`);
       if (arg.startsWith('--fault')) flags.faults.push(...clean);
-      else if (arg.startsWith('--famil')) flags.families.push(...clean);
+      else if (arg.startsWith('--area')) flags.areas.push(...clean);
       else if (arg.startsWith('--kind')) flags.kinds.push(...clean);
       else flags.suites = [...(flags.suites ?? []), ...clean];
     } else if (VALUE_FLAGS.has(arg)) {
@@ -200,14 +200,14 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
 /** The catalog a run draws from. */
 export async function catalogNamed(name: CatalogName): Promise<readonly CatalogFault[]> {
   if (name === 'hand') return CATALOG;
-  const { loadSpec } = await import('../../spec/index.ts');
+  const { loadSpec } = await import('../../contract/index.ts');
   const generated = generatedCatalog(await loadSpec());
   return name === 'generated' ? generated : [...CATALOG, ...generated];
 }
 
 /** The faults the flags select, in catalog order (then the sample, when asked for). */
 export function selectFaults(
-  flags: Pick<FaultsFlags, 'faults' | 'families' | 'benignOnly' | 'faultsOnly'> &
+  flags: Pick<FaultsFlags, 'faults' | 'areas' | 'benignOnly' | 'faultsOnly'> &
     Partial<Pick<FaultsFlags, 'kinds' | 'sample' | 'sampleSeed' | 'seed'>>,
   catalog: readonly CatalogFault[] = CATALOG,
 ): CatalogFault[] {
@@ -216,16 +216,16 @@ export function selectFaults(
     throw new CliError(
       `unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Run 'conform faults --list'.`,
     );
-  const badFamilies = flags.families.filter((f) => !isFamily(f));
-  if (badFamilies.length)
+  const badAreas = flags.areas.filter((f) => !isFaultArea(f));
+  if (badAreas.length)
     throw new CliError(
-      `unknown famil${badFamilies.length > 1 ? 'ies' : 'y'}: ${badFamilies.join(', ')}; the families are ${FAMILIES.join(', ')}`,
+      `unknown area${badAreas.length > 1 ? 's' : ''}: ${badAreas.join(', ')}; the areas are ${FAULT_AREAS.join(', ')}`,
     );
   const kinds = flags.kinds ?? [];
   const chosen = catalog.filter(
     (f) =>
       (!flags.faults.length || flags.faults.includes(f.name)) &&
-      (!flags.families.length || flags.families.includes(f.family)) &&
+      (!flags.areas.length || flags.areas.includes(f.area)) &&
       (!kinds.length || (f.kind !== undefined && kinds.includes(f.kind))) &&
       !(flags.benignOnly && !f.benign) &&
       !(flags.faultsOnly && f.benign),
@@ -243,7 +243,7 @@ export function selectFaults(
 /** Published limits raised `factor` times, so that an emulated bucket is the only one that binds. */
 async function raisedLimits(factor: number | undefined): Promise<Record<string, number> | undefined> {
   if (!factor) return undefined;
-  const { loadSpec } = await import('../../spec/index.ts');
+  const { loadSpec } = await import('../../contract/index.ts');
   const spec = await loadSpec();
   const out: Record<string, number> = {};
   for (const op of spec.operations.values()) if (op.rateLimit) out[op.operationId] = op.rateLimit.limit * factor;

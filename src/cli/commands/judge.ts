@@ -3,8 +3,8 @@ import { CliError, wantsHelp, type Command } from '../command.ts';
 import { named } from '../../engine/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { redact } from '../../engine/redact.ts';
-import { judgeHar } from '../../engine/passive/har.ts';
-import { HarError } from '../../engine/traffic/har-entry.ts';
+import { judgeHar } from '../../passive/har.ts';
+import { HarError } from '../../passive/traffic/har-entry.ts';
 import { finishPassive, parseArgs, parseBaseUrl, parseFailOn, parseMinJudged } from '../passive.ts';
 
 export const usage = `Usage: conform judge FILE.har [options]
@@ -83,7 +83,7 @@ const command: Command = {
       ? ` (${judged.proxy.url} is the conform proxy that recorded it, in front of this target)`
       : '';
     style.write(named(`conform judge ${file}: ${judged.baseUrl}${via}${outside}`));
-    const { loadRules, loadSpec } = await import('../../spec/index.ts');
+    const { loadRules, loadSpec } = await import('../../contract/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({
       outcome: judged.outcome,

@@ -10,12 +10,12 @@ import {
   projectRules,
   rulesChecks,
   type LintFinding,
-} from '../../../spec/lint/run.ts';
+} from '../../contract/lint/run.ts';
 
 const usage = `Usage: conform lint [--spec PATH] [--rules PATH] [--json] [--quiet]
 
 Lints spec/openapi.yaml with Spectral (the OAS ruleset plus the project ruleset in
-spec/lint/) and checks spec/rules.yaml. Exits 1 when there are errors, 0 otherwise.
+src/contract/lint/) and checks spec/rules.yaml. Exits 1 when there are errors, 0 otherwise.
 
 Options:
   --spec PATH    OpenAPI document to lint (default spec/openapi.yaml)

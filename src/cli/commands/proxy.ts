@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
 import { commandName, named } from '../../engine/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
-import { startPassiveProxy } from '../../engine/passive/session.ts';
+import { startPassiveProxy } from '../../passive/session.ts';
 import {
   finishPassive,
   parseArgs,
@@ -128,7 +128,7 @@ const command: Command = {
     stop.dispose();
     style.write(`stopping (${why}): letting exchanges in flight finish`);
     const outcome = await proxy.stop();
-    const { loadRules, loadSpec } = await import('../../spec/index.ts');
+    const { loadRules, loadSpec } = await import('../../contract/index.ts');
     const [rules, spec] = await Promise.all([loadRules(), loadSpec()]);
     const { exitCode } = await finishPassive({
       outcome,

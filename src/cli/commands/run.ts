@@ -31,7 +31,7 @@ import {
 } from '../../engine/runner/index.ts';
 import { outputStyle, type OutputStyle } from '../../engine/runner/progress.ts';
 import { buildReport, writeReports } from '../../engine/reporters/index.ts';
-import type { RuleIndex } from '../../spec/rules.ts';
+import type { RuleIndex } from '../../contract/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
 import { bootReference, fixtureChoice, probe, type BootedTarget } from './run-target.ts';
 import { summaryLines } from './run-summary.ts';
@@ -283,8 +283,8 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       maxConcurrency: config.concurrency,
       scenarioTimeoutMs: config.scenarioTimeoutMs,
     });
-    const { loadSpec } = await import('../../spec/index.ts');
-    const [spec, rules] = await Promise.all([loadSpec(), (await import('../../spec/rules.ts')).loadRules()]);
+    const { loadSpec } = await import('../../contract/index.ts');
+    const [spec, rules] = await Promise.all([loadSpec(), (await import('../../contract/rules.ts')).loadRules()]);
     const unknownIds = unknownAccepted(config.acceptance, rules);
     if (unknownIds.length)
       throw new CliError(

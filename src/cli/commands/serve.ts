@@ -140,9 +140,9 @@ async function startDocumentedOnly(
   host: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const [{ loadSpec }, { startProxy }, { documentedOnly }] = await Promise.all([
-    import('../../spec/index.ts'),
-    import('../../engine/faults/proxy.ts'),
-    import('../../engine/faults/documented-only.ts'),
+    import('../../contract/index.ts'),
+    import('../../faults/fault-proxy.ts'),
+    import('../../faults/documented-only.ts'),
   ]);
   return startProxy({ upstream, port, host, fault: documentedOnly(await loadSpec()) });
 }

@@ -1,5 +1,5 @@
 /** What checks know about the contract, and the check shape. */
-import type { RuleIndex } from '../../spec/index.ts';
+import type { RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
 
 export interface ResponseInfo {
@@ -26,7 +26,7 @@ export interface ValidationResult {
   errors: { path: string; message: string; keyword?: string }[];
 }
 
-/** The part of the spec loader (src/spec/index.ts) the checks use; the loader's `Spec` is one. */
+/** The part of the spec loader (src/contract/index.ts) the checks use; the loader's `Spec` is one. */
 export interface SpecView {
   operations: ReadonlyMap<string, OperationInfo>;
   findOperation(method: string, path: string): OperationInfo | undefined;

@@ -1,5 +1,5 @@
 /** Adapter from the spec loader's operations to what the generators need. */
-import type { Spec } from '../../spec/index.ts';
+import type { Spec } from '../../contract/index.ts';
 import { GeneratorError, type GenOperation } from './requests.ts';
 import type { JsonSchema } from './schema.ts';
 

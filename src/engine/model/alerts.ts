@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
-import { loadSpec } from '../../spec/index.ts';
+import { loadSpec } from '../../contract/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { ALERT, CREATED_FIXED, SOURCE_RULE, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import type { Exchange } from '../types.ts';
 import { is2xx } from '../checks/types.ts';
-import { loadSpec } from '../../spec/index.ts';
+import { loadSpec } from '../../contract/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { CREATED_FIXED, CUSTOMER, OWNER, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';

@@ -5,8 +5,8 @@
  * operation they are about. Their parts are named here once (RATE_PARTS) and must be the
  * parts spec/rules.yaml lists: the keys the measuring judges under come from them.
  */
-import type { Spec } from '../../spec/types.ts';
-import { ruleKey, type Rule } from '../../spec/rules.ts';
+import type { Spec } from '../../contract/types.ts';
+import { ruleKey, type Rule } from '../../contract/rules.ts';
 
 /** The parts of a LIMIT rule, and of a BUCKET rule of a merchant bucket (a subscription bucket's rule has one). */
 export const RATE_PARTS = {

@@ -1,7 +1,7 @@
 /** Builds the report and writes report.json, junit.xml, report.html and summary.md. */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RuleIndex } from '../../spec/rules.ts';
+import type { RuleIndex } from '../../contract/rules.ts';
 import { redact } from '../redact.ts';
 import {
   MAX_FAILURES_PER_RULE,

@@ -7,7 +7,7 @@ import {
   type RuleIndex,
   type RuleKind,
   type RulePart,
-} from '../../spec/rules.ts';
+} from '../../contract/rules.ts';
 import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
 import type { ScenarioResult } from './types.ts';
 import { evidence, type RuleFailure } from './evidence.ts';

@@ -1,4 +1,4 @@
-import { loadSpec, type Spec } from '../../spec/index.ts';
+import { loadSpec, type Spec } from '../../contract/index.ts';
 import type { PublishedLimits } from '../ratelimit/limits.ts';
 
 /** JSON Schemas of one operation's inputs (plain objects, ajv 2020-12). */
@@ -16,7 +16,7 @@ export interface RequestSchemas {
 /**
  * What the reference server needs from the contract: request schemas per
  * operationId and the published rate limits. Built from the spec loader
- * (src/spec/index.ts); see `loadContract`.
+ * (src/contract/index.ts); see `loadContract`.
  */
 export interface Contract {
   hasOperation(operationId: string): boolean;

@@ -1,6 +1,6 @@
 import { createApiKey, revokeApiKey, type KeyScope } from '../auth/keys.ts';
 import { canManageMerchant } from '../auth/merchants.ts';
-import { HANDSHAKE_ALGORITHM, HANDSHAKE_PATH, handshakeSignature } from '../../spec/handshake.ts';
+import { HANDSHAKE_ALGORITHM, HANDSHAKE_PATH, handshakeSignature } from '../../contract/handshake.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { presentedKey } from '../http/auth.ts';
 import { notFound } from '../domain/errors.ts';

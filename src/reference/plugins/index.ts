@@ -1,7 +1,7 @@
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { apiKeysPlugin } from './apiKeys.ts';
 import { merchantsPlugin } from './merchants.ts';
-import { catalogPlugin } from './catalog.ts';
+import { productsItemsPlugin } from './products-items.ts';
 import { costsPlugin } from './costs.ts';
 import { customersPlugin } from './customers.ts';
 import { eventsPlugin } from './events.ts';
@@ -23,7 +23,7 @@ export const plugins: ResourcePlugin[] = [
   apiKeysPlugin,
   webhooksPlugin,
   customersPlugin,
-  catalogPlugin,
+  productsItemsPlugin,
   pricingPlugin,
   plansPlugin,
   subscriptionsPlugin,

@@ -15,7 +15,7 @@ import {
 import { getMany, listAll, TYPES, view, type Stored } from '../domain/services/store.ts';
 import type { Price, Subscription } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { requireItem } from './catalog.ts';
+import { requireItem } from './products-items.ts';
 import { created, listEnvelope, merchant, noContent, paging } from './common.ts';
 
 interface OrderBody {

@@ -6,7 +6,7 @@ import { getMany, TYPES, type Stored } from '../domain/services/store.ts';
 import { requirePlan } from '../domain/services/subscriptions.ts';
 import type { Feature, Plan, PlanVersion, Price } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
-import { requireProduct } from './catalog.ts';
+import { requireProduct } from './products-items.ts';
 import { created, merchant } from './common.ts';
 import { requirePricingUnit } from './pricing.ts';
 

@@ -8,7 +8,7 @@ import { listAll, TYPES, insertOnce, type Stored } from '../domain/services/stor
 import type { BillableMetric, Fee, Plan, Price, UnitBasis } from '../domain/types.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import type { Repository } from '../storage/repository.ts';
-import { requireItem, requireProduct } from './catalog.ts';
+import { requireItem, requireProduct } from './products-items.ts';
 import { created, listEnvelope, merchant, noContent, paging } from './common.ts';
 
 export const PRICE_CODES = {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startProxy, type Fault, type RunningProxy } from '../../../src/engine/faults/proxy.ts';
+import { startProxy, type Fault, type RunningProxy } from '../../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

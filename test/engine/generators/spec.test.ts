@@ -1,7 +1,7 @@
 /** The generators on the real spec/openapi.yaml. */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadSpec, type Spec } from '../../../src/spec/index.ts';
+import { loadSpec, type Spec } from '../../../src/contract/index.ts';
 import {
   DOCUMENT_STATES,
   documentedConstraints,

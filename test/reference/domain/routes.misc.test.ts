@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { handshakeSignature, verifyHandshake } from '../../../src/spec/handshake.ts';
+import { handshakeSignature, verifyHandshake } from '../../../src/contract/handshake.ts';
 import { startHarness, type Harness } from './server.ts';
 
 let h: Harness;

@@ -3,7 +3,7 @@
  * ids and query values, and must answer below 500 with a JSON Error or ValidationError.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadSpec } from '../../../src/spec/index.ts';
+import { loadSpec } from '../../../src/contract/index.ts';
 import { catalog, startHarness, type Harness } from './server.ts';
 
 const PLATFORM = new Set([

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
-import { loadSpec } from '../../../src/spec/index.ts';
+import { loadSpec } from '../../../src/contract/index.ts';
 
 export interface Res {
   status: number;

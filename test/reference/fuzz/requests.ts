@@ -19,7 +19,7 @@ import {
   type JsonSchema,
   type RequestPlan,
 } from '../../../src/engine/generators/index.ts';
-import type { Operation, Spec } from '../../../src/spec/index.ts';
+import type { Operation, Spec } from '../../../src/contract/index.ts';
 
 export interface FuzzRequest {
   operationId: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type Spec } from '../../../src/spec/index.ts';
+import { loadSpec, type Spec } from '../../../src/contract/index.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 let s: TestServer;

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSeed } from '../../../src/engine/generators/index.ts';
-import { loadSpec, type Spec } from '../../../src/spec/index.ts';
+import { loadSpec, type Spec } from '../../../src/contract/index.ts';
 import {
   fuzzOrder,
   fuzzRequests,

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../src/reference/index.ts';
 import { RateLimitConfigError, resolveRateLimits } from '../../../src/reference/ratelimit/limits.ts';
-import { limitsTable, loadRules } from '../../../src/spec/rules.ts';
+import { limitsTable, loadRules } from '../../../src/contract/rules.ts';
 
 const LIMITS = limitsTable(await loadRules());
 import { startTestServer, type TestServer } from './helpers.ts';

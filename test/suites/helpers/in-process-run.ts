@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../../src/engine/faults/proxy.ts';
+import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
 import type { TargetContext } from '../../../src/engine/context.ts';
 

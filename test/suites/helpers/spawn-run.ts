@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
-import { startProxy, type Fault, type ProxyResponse } from '../../../src/engine/faults/proxy.ts';
+import { startProxy, type Fault, type ProxyResponse } from '../../../src/faults/fault-proxy.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const RUN_TIMEOUT_MS = 150_000;
