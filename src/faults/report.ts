@@ -246,11 +246,9 @@ export function catalogMarkdown(faults: readonly CatalogFault[]): string {
       `| ${f.name} | ${f.area} | ${cell(f.description)} ` +
       `| ${f.benign ? '(benign: none)' : f.rules.join(', ')} | ${f.suites.length ? f.suites.join(', ') : 'all'} |`,
   );
-  return [
-    '| Fault | Area | What it does | Rules it should trip | Suites run |',
-    '|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  return ['| Fault | Area | What it does | Rules it should trip | Suites run |', '|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
 /** The catalog as plain lines (`conform faults --list --plain`). */

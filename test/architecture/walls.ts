@@ -22,17 +22,7 @@ export const COMPUTED_IMPORTS: Record<string, string> = {
 };
 
 export type Zone =
-  | 'contract'
-  | 'reference'
-  | 'engine'
-  | 'passive'
-  | 'faults'
-  | 'suites'
-  | 'cli'
-  | 'gate'
-  | 'bin'
-  | 'tool'
-  | 'other';
+  'contract' | 'reference' | 'engine' | 'passive' | 'faults' | 'suites' | 'cli' | 'gate' | 'bin' | 'tool' | 'other';
 
 /** The zone of a project-relative path (forward slashes). */
 export function zoneOf(path: string): Zone {

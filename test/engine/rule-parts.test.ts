@@ -4,7 +4,14 @@
  * judged that same part.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { judgedPart, judgementKey, parseRules, partsOf, unjudgedKeys, type RuleIndex } from '../../src/contract/rules.ts';
+import {
+  judgedPart,
+  judgementKey,
+  parseRules,
+  partsOf,
+  unjudgedKeys,
+  type RuleIndex,
+} from '../../src/contract/rules.ts';
 import { computeVerdicts, type JudgementSource } from '../../src/engine/runner/verdicts.ts';
 import { mergeReports, buildReport, type Report } from '../../src/engine/reporters/index.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';

@@ -268,9 +268,9 @@ describe('conform faults flags', () => {
     ]) {
       expect(() => parseFaultsArgs(argv), argv.join(' ')).toThrow(CliError);
     }
-    expect(() =>
-      selectFaults({ faults: ['no-such-fault'], areas: [], benignOnly: false, faultsOnly: false }),
-    ).toThrow(/unknown fault: no-such-fault/);
+    expect(() => selectFaults({ faults: ['no-such-fault'], areas: [], benignOnly: false, faultsOnly: false })).toThrow(
+      /unknown fault: no-such-fault/,
+    );
     expect(() => selectFaults({ faults: [], areas: ['billing'], benignOnly: false, faultsOnly: false })).toThrow(
       /unknown area: billing/,
     );

@@ -78,7 +78,11 @@ describe('merchants-products suites', () => {
         if (isGetPrice(req) && b.model === 'volume') b.properties.tiers.at(-1).upTo = '1000000';
         else if (isGetPrice(req) && (b.model === 'dynamic' || b.model === 'percentage')) b.model = 'tiered';
         else if (req.method === 'POST' && req.path === '/v0/merchants' && b.address) b.address.zipCode = 10115;
-        else if (req.method === 'POST' && req.path === '/v0/products' && String(b.metadata?.conform) === 'products-suite')
+        else if (
+          req.method === 'POST' &&
+          req.path === '/v0/products' &&
+          String(b.metadata?.conform) === 'products-suite'
+        )
           b.metadata = {};
         else return;
         ctx.applied();

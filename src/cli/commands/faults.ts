@@ -103,16 +103,7 @@ const VALUE_FLAGS = new Set([
   '--sample',
   '--sample-seed',
 ]);
-const LIST_FLAGS = new Set([
-  '--fault',
-  '--faults',
-  '--area',
-  '--areas',
-  '--suite',
-  '--suites',
-  '--kind',
-  '--kinds',
-]);
+const LIST_FLAGS = new Set(['--fault', '--faults', '--area', '--areas', '--suite', '--suites', '--kind', '--kinds']);
 
 export function parseFaultsArgs(argv: string[]): FaultsFlags {
   const flags: FaultsFlags = {
