@@ -181,7 +181,6 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
       const validate = responseValidators.get(`${operationId} ${response.key}`);
       return validate ? run(validate(), body) : { valid: true, errors: [] };
     },
-    validateResponse: (operationId, status, body) => spec.validateResponseBody(operationId, status, body),
     validateRequestBody(operationId, body) {
       const op = operations.get(operationId);
       if (!op) return fail(`unknown operation ${operationId}`);

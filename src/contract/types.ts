@@ -53,8 +53,6 @@ export interface Spec {
   responseFor(operationId: string, status: number | string): Response | undefined;
   /** Body against the schema of responseFor(status); valid when that response declares no body. */
   validateResponseBody(operationId: string, status: number | string, body: unknown): ValidationResult;
-  /** Alias of validateResponseBody (the name docs/architecture.md uses). */
-  validateResponse(operationId: string, status: number | string, body: unknown): ValidationResult;
   /** Body against the request body schema; `undefined` stands for an absent body. */
   validateRequestBody(operationId: string, body: unknown): ValidationResult;
   /** Parameters of one location; string values are coerced per schema and defaults filled. */

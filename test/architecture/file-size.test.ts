@@ -1,5 +1,6 @@
 /**
- * No file in src/ or suites/ is longer than 400 lines or has a line over 140 characters.
+ * No file in src/ or suites/ is longer than 400 lines or has a line over 140 characters,
+ * unless it is one concept a split would cut in two: those are named in ONE_CONCEPT with why.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -30,11 +31,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Files allowed past MAX_LINES, each with the concept it holds whole (src/ or suites/ relative to the root). */
+export const ONE_CONCEPT: Record<string, string> = {};
+
 /** What breaks the limits, given each file's size. */
-export function sizeProblems(sizes: Record<string, Size>): string[] {
+export function sizeProblems(sizes: Record<string, Size>, oneConcept: Record<string, string> = ONE_CONCEPT): string[] {
   const problems: string[] = [];
   for (const [file, s] of Object.entries(sizes)) {
-    if (s.lines > MAX_LINES) problems.push(`${file}: ${s.lines} lines, more than ${MAX_LINES}`);
+    if (file in oneConcept && s.lines <= MAX_LINES)
+      problems.push(`${file}: listed in ONE_CONCEPT but ${s.lines} lines`);
+    if (s.lines > MAX_LINES && !(file in oneConcept))
+      problems.push(`${file}: ${s.lines} lines, more than ${MAX_LINES}`);
     if (s.wide > 0) problems.push(`${file}: ${s.wide} line(s) over ${MAX_WIDTH} characters`);
   }
   return problems;
@@ -56,6 +63,14 @@ describe('file size', () => {
     expect(sizeProblems({ 'a.ts': sizeOf(long), 'b.ts': sizeOf(wide), 'c.ts': sizeOf('ok\n') })).toEqual([
       `a.ts: ${MAX_LINES + 1} lines, more than ${MAX_LINES}`,
       `b.ts: 1 line(s) over ${MAX_WIDTH} characters`,
+    ]);
+  });
+
+  test('a long file named as one concept passes; a short one named there is stale', () => {
+    const long = 'x\n'.repeat(MAX_LINES + 1);
+    const why = { 'a.ts': 'one table', 'c.ts': 'was long' };
+    expect(sizeProblems({ 'a.ts': sizeOf(long), 'c.ts': sizeOf('ok\n') }, why)).toEqual([
+      'c.ts: listed in ONE_CONCEPT but 1 lines',
     ]);
   });
 });

@@ -15,7 +15,7 @@ import { composeFaults } from '../../src/faults/catalog/helpers.ts';
 import { runFaults, type FaultsReport } from '../../src/faults/runner.ts';
 import { bundledTargets } from '../../src/cli/commands/faults.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TIMEOUT_MS = 420_000;
 
 /** A catalog entry with its suites narrowed to one, to keep the run short. */

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { HttpClient } from '../../src/engine/http/client.ts';
 import { clientIdOf } from '../../src/passive/traffic/scrub.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/conform.js');
 const RUDE = 'sk_test_rude_client_0123456789';
 const POLITE = 'sk_test_polite_client_987654321';

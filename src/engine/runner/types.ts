@@ -1,4 +1,4 @@
-import type { EngineErrorRecord, Finding, NotJudgedMark } from '../types.ts';
+import type { ScenarioRecord } from '../scenario-types.ts';
 
 /**
  * How a scenario ended: `passed` ran to its end with no finding, `failed` has findings,
@@ -7,8 +7,8 @@ import type { EngineErrorRecord, Finding, NotJudgedMark } from '../types.ts';
  */
 export type ScenarioState = 'passed' | 'failed' | 'skipped' | 'error';
 
-/** One scenario as the reporters see it. */
-export interface ScenarioResult {
+/** One scenario as the runner reports it: what the scenario recorded, and where and how it ran. */
+export interface ScenarioResult extends ScenarioRecord {
   id: string;
   /** Suite name: the file name without `.suite.ts`. */
   suite: string;
@@ -17,22 +17,6 @@ export interface ScenarioResult {
   fullName: string;
   state: ScenarioState;
   durationMs: number;
-  ruleIds: string[];
-  /** Rule id → judgements (conditions evaluated, held or not). */
-  judged: Record<string, number>;
-  /** Rule id → findings against it, every one counted. */
-  failed: Record<string, number>;
-  /** The findings kept as evidence (capped). */
-  findings: Finding[];
-  /** Every finding, kept or not. */
-  findingCount: number;
-  notes: string[];
-  exchanges: number;
-  /** Rules not judged, with reasons and categories. */
-  notJudged: NotJudgedMark[];
-  engineErrors: EngineErrorRecord[];
-  /** The fixture methods it asked for. */
-  fixtures?: string[];
   /** The reason that ended the scenario early, when one did. */
   skipReason?: string;
   /** First engine error, one line. */
