@@ -171,6 +171,7 @@ const topup = (x: object = {}) => ({
   ...x,
 });
 const PRODUCT = { name: 'P', description: 'D', merchantId: 'org_a', metadata: { tier: 'gold' } };
+const STAMPS = { createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
 const ARCHIVED = '2026-02-01T00:00:00Z';
 
 /** Correct and wrong answers for each rule part the answer checks judge. */
@@ -211,7 +212,7 @@ const CASES: Case[] = [
     path: '/v0/products',
     status: 201,
     sent: PRODUCT,
-    got: { id: 'prod_1', object: 'product', ...PRODUCT },
+    got: { id: 'prod_1', object: 'product', ...PRODUCT, ...STAMPS },
   },
   {
     name: 'product without its metadata',
@@ -219,7 +220,7 @@ const CASES: Case[] = [
     path: '/v0/products',
     status: 201,
     sent: PRODUCT,
-    got: { id: 'prod_1', object: 'product', ...PRODUCT, metadata: {} },
+    got: { id: 'prod_1', object: 'product', ...PRODUCT, ...STAMPS, metadata: {} },
   },
   {
     name: 'refund',

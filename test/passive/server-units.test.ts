@@ -641,13 +641,14 @@ describe('benign answers are never failed', () => {
     const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [checksUnit]));
     expect(v.get('SOURCE_RULES.UPDATE.PARTIAL#applies-sent')).toBe('passed');
     const product = { name: 'P', description: 'D', merchantId: 'org_a' };
+    const stamps = { createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00+00:00' };
     const p = verdicts(
       await judge(
         [
           rec('POST', '/v0/products', {
             status: 200,
             sent: product,
-            got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product },
+            got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product, ...stamps },
           }),
         ],
         [checksUnit],
@@ -662,7 +663,7 @@ describe('benign answers are never failed', () => {
             rec('POST', '/v0/products', {
               status: 201,
               sent: withMetadata,
-              got: { id: 'prod_1', object: 'product', ...product, metadata },
+              got: { id: 'prod_1', object: 'product', ...product, ...stamps, metadata },
             }),
           ],
           [checksUnit],

@@ -11,19 +11,29 @@ const objectOf = (ctx: CheckContext, op: OperationInfo, status: number): string 
 export const productCreated = defineCheck({
   name: 'product-created',
   ruleIds: ['PRODUCTS.CREATE.OBJECT'],
-  description: 'POST /v0/products answers a product holding the name, description, merchantId and metadata sent.',
+  description:
+    'POST /v0/products answers a product (id, createdAt, updatedAt) holding the name, description, merchantId and metadata sent.',
   evaluate(ex, ctx, op) {
     const a = answerTo(ex, ctx, op, 'createProduct');
     if (!a || !op) return;
+    const { got } = a;
     const object = objectOf(ctx, op, a.ex.status);
-    const differs = notHeld(a.sent, a.got, ['name', 'description', 'merchantId', 'metadata']);
     const j = new Judgement('product-created', ex);
     j.expect(
       'PRODUCTS.CREATE.OBJECT',
-      differs.length === 0 && (object === undefined || a.got.object === object),
-      'The product created does not hold the values sent',
-      () => `object ${show(a.got.object)}; differs: ${sentVsGot(differs, a.sent, a.got) || 'none'}`,
+      typeof got.id === 'string' &&
+        (object === undefined || got.object === object) &&
+        isDateTime(got.createdAt) &&
+        isDateTime(got.updatedAt),
+      'The product created is not a product',
+      () =>
+        `object ${show(got.object)}, id ${show(got.id)}, createdAt ${show(got.createdAt)}, updatedAt ${show(got.updatedAt)}`,
     );
+    const differs = notHeld(a.sent, got, ['name', 'description', 'merchantId', 'metadata']);
+    if (differs.length)
+      j.expect('PRODUCTS.CREATE.OBJECT', false, 'The product created does not hold the values sent', () =>
+        sentVsGot(differs, a.sent, got),
+      );
     return j.done();
   },
 });
@@ -137,12 +147,13 @@ export const scheduleCreated = defineCheck({
       'Billing schedule without exactly one owner',
       () => `orderId ${show(got.orderId)}, subscriptionId ${show(got.subscriptionId)}`,
     );
+    const object = op && objectOf(ctx, op, a.ex.status);
     if (typeof sent.orderId === 'string')
       j.expect(
         'SCHEDULES.CREATE.BY_ORDER',
-        got.orderId === sent.orderId,
-        'The schedule is not owned by the order sent',
-        () => `orderId sent ${sent.orderId}, got ${show(got.orderId)}`,
+        got.orderId === sent.orderId && (!object || got.object === object),
+        'The schedule is not a billing schedule owned by the order sent',
+        () => `orderId sent ${sent.orderId}, got ${show(got.orderId)}, object ${show(got.object)}`,
       );
     return j.done();
   },
