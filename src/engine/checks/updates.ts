@@ -213,10 +213,12 @@ export const autoTopupUpdated = defineCheck({
     );
     // Amounts sent as decimal text compare as decimals (10.5 holds 10.50).
     const compared = sentFields(sent, ['amount', 'threshold', 'paymentMethod']);
-    if (compared.length) {
+    const sentLimit = isObject(sent.limit) ? sent.limit : {};
+    if (compared.length || sentLimit.amount !== undefined) {
       const differs = notHeld(sent, got, compared, (g, s) =>
         typeof s === 'string' ? decimalEquals(g, s) : sameJson(g, s),
       );
+      if (sentLimit.amount !== undefined && !sameJson(limit?.amount, sentLimit.amount)) differs.push('limit');
       j.expect(
         'WALLETS.AUTO_TOPUP.SHAPE',
         differs.length === 0,
@@ -224,7 +226,7 @@ export const autoTopupUpdated = defineCheck({
         () => sentVsGot(differs, sent, got),
       );
     }
-    if (isObject(sent.limit) && sent.limit.period === 'day')
+    if (sentLimit.period === 'day')
       j.expect(
         'WALLETS.AUTO_TOPUP.PERIOD_DAY',
         limit?.period === 'day',
