@@ -121,11 +121,11 @@ export const customerUpdated = defineCheck({
           () => `${field} ${show(got[field])}`,
         );
     // The read shape of taxRates maps plans, metrics or default to a rate: every rate shown is the one sent.
-    const rates = isObject(got.taxRates) ? Object.values(got.taxRates) : [];
-    if (typeof sent.taxRates === 'number' && rates.length)
+    const rates = isObject(got.taxRates) ? Object.values(got.taxRates) : undefined;
+    if (typeof sent.taxRates === 'number' && got.taxRates !== undefined && (!rates || rates.length))
       j.expect(
         'CUSTOMERS.TAX_RATES.SINGLE_RATE',
-        rates.every((r) => Number(r) === sent.taxRates),
+        !!rates && rates.every((r) => Number(r) === sent.taxRates),
         'taxRates is not one rate for all',
         () => `sent ${sent.taxRates}, got ${show(got.taxRates)}`,
       );
