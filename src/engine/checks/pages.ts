@@ -1,6 +1,6 @@
 import { numberOf } from '../predicates.ts';
 import { defineCheck, isObject } from './types.ts';
-import { answerTo, Judgement, show } from './answer.ts';
+import { answerTo, Judgement, show, type Json } from './answer.ts';
 
 const ENVELOPE = 'SCHEDULES.INTERVALS.PAGINATED#list-envelope';
 const INTERVALS = 'SCHEDULES.INTERVALS.PAGINATED#interval-objects';
@@ -16,10 +16,12 @@ export const scheduleIntervals = defineCheck({
     const { got } = a;
     const id = a.params.id;
     const j = new Judgement('schedule-intervals', ex);
+    const p: Json = isObject(got.pagination) ? got.pagination : {};
+    const counts = ['limit', 'offset', 'total'].every((k) => Number.isInteger(p[k]));
     j.expect(
       ENVELOPE,
-      got.object === 'list' && Array.isArray(got.data) && isObject(got.pagination),
-      'The intervals are not a list envelope',
+      got.object === 'list' && Array.isArray(got.data) && counts && got.data.length <= p.limit,
+      'The intervals are not a list envelope of at most limit intervals',
       () => `schedule ${id}: object ${show(got.object)}, data ${show(got.data)}, pagination ${show(got.pagination)}`,
     );
     // An empty page shows nothing about its elements.
