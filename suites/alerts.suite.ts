@@ -39,26 +39,8 @@ scenario(
     const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
     const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
     const b = expectPage(t, res, walletId);
-    const limit = b.pagination.limit;
-    t.expectRule(
-      'ALERTS.LIST.LIMIT_DEFAULT',
-      limit === undefined || limit === 10,
-      `pagination.limit is 10 by default (got ${JSON.stringify(limit)})`,
-      res,
-    );
-    t.expectRule(
-      'ALERTS.LIST.LIMIT_DEFAULT',
-      b.data.length <= 10,
-      `a default page holds at most 10 of the wallet's ${alertIds.length} alerts (got ${b.data.length})`,
-      res,
-    );
+    // The default page size and offset are the alerts-page check's (src/engine/checks/pages.ts) on this answer.
     if (b.data.length < 10) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
-    t.expectRule(
-      'ALERTS.LIST.OFFSET#from-offset',
-      b.pagination.offset === undefined || b.pagination.offset === 0,
-      `pagination.offset is 0 by default (got ${JSON.stringify(b.pagination.offset)})`,
-      res,
-    );
     t.expectRule(
       'ALERTS.LIST.PAGINATED',
       b.pagination.total === alertIds.length,
@@ -98,9 +80,9 @@ scenario(
       );
       t.expectRule(
         'ALERTS.LIST.LIMIT_RANGE#accepts-range',
-        b.data.length <= limit && b.data.length >= Math.min(limit, 2),
+        b.data.length >= Math.min(limit, 2),
         `limit ${limit}: a first page of a wallet with at least 2 alerts holds ` +
-          `between ${Math.min(limit, 2)} and ${limit} (got ${b.data.length})`,
+          `at least ${Math.min(limit, 2)} (got ${b.data.length}; at most ${limit} is the alerts-page check's)`,
         res,
       );
     }
@@ -169,21 +151,12 @@ scenario(
     const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
     notRefused(t, res);
     t.expectStatus('ALERTS.UPDATE.OK', res, 200);
+    // The alert answered, holding enabled, notifyPeriod and recipients sent, is the alert-updated check's.
     const a = bodyOf(res);
     t.expectRule(
       'ALERTS.UPDATE.OK',
-      a.object === 'alert' && a.id === alertId && a.resourceId === walletId,
-      `the alert ${alertId} of wallet ${walletId} comes back ` +
-        `(got ${JSON.stringify({ object: a.object, id: a.id, resourceId: a.resourceId })})`,
-      res,
-    );
-    t.expectRule(
-      'ALERTS.UPDATE.OK',
-      a.enabled === false &&
-        a.notifyPeriod === 7200 &&
-        JSON.stringify(a.recipients) === JSON.stringify(body.recipients),
-      `enabled, notifyPeriod and recipients hold the values sent ` +
-        `(got ${JSON.stringify({ enabled: a.enabled, notifyPeriod: a.notifyPeriod, recipients: a.recipients })})`,
+      a.resourceId === walletId,
+      `the alert ${alertId} of wallet ${walletId} comes back (got resourceId ${JSON.stringify(a.resourceId)})`,
       res,
     );
     // The contents of config are not shown: only that it is an object.

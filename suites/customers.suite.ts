@@ -33,17 +33,10 @@ async function customer(t: ScenarioContext): Promise<string> {
 /** A precondition: the update succeeded; the customer it answers. */
 const updated = (t: ScenarioContext, ex: Exchange): Json => requireAccepted(t, ex, 'the update');
 
-/** GET of an existing customer answers that customer: judged on the status, the id and the object name. */
-function expectCustomer(t: ScenarioContext, id: string, ex: Exchange): Json {
+/** GET of an existing customer answers 200; that it is the customer asked for is the read-by-id check's. */
+function expectCustomer(t: ScenarioContext, ex: Exchange): Json {
   t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', ex, 200);
-  const c = bodyOf(ex);
-  t.expectRule(
-    'CUSTOMERS.GET.BY_ID#answers-resource',
-    c.id === id && c.object === 'customer',
-    `the customer read is ${id} (got ${JSON.stringify(c.id)}, object ${JSON.stringify(c.object)})`,
-    ex,
-  );
-  return c;
+  return bodyOf(ex);
 }
 
 /** null clears a field: absent or null in the PATCH answer and in a later read. */
@@ -57,16 +50,10 @@ async function nullClears(
   const set = await t.http.patch(path(id), { [field]: value });
   // Clearing shows only on a field that held a value.
   t.precondition(updated(t, set)[field] === value, `${field} reads back as the value written before clearing it`, set);
-  const cleared = await t.http.patch(path(id), { [field]: null });
-  const c = updated(t, cleared);
-  t.expectRule(
-    ruleId,
-    c[field] === undefined || c[field] === null,
-    `${field} is gone after PATCH ${field}=null (got ${JSON.stringify(c[field])})`,
-    cleared,
-  );
+  // Gone from the PATCH answer is the customer-updated check's; gone from a later read, this scenario's.
+  updated(t, await t.http.patch(path(id), { [field]: null }));
   const read = await t.http.get(path(id));
-  const r = expectCustomer(t, id, read);
+  const r = expectCustomer(t, read);
   t.expectRule(
     ruleId,
     r[field] === undefined || r[field] === null,
@@ -82,7 +69,7 @@ scenario(
     // Two customers, so that a target answering one customer whatever the id is caught.
     for (const id of [await customer(t), await customer(t)]) {
       const res = await t.http.get(path(id));
-      const v = expectCustomer(t, id, res).validTaxAddress;
+      const v = expectCustomer(t, res).validTaxAddress;
       t.expectRule(
         'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT',
         !!v &&
@@ -180,23 +167,9 @@ scenario(
         t.ruleNotJudged('CUSTOMERS.TAX_RATES.SINGLE_RATE', `PATCH taxRates=${rate}: the response carries no taxRates`);
         continue;
       }
-      t.expectRule(
-        'CUSTOMERS.TAX_RATES.SINGLE_RATE',
-        !!c.taxRates && typeof c.taxRates === 'object',
-        `taxRates reads as an object (got ${JSON.stringify(c.taxRates)})`,
-        res,
-      );
-      const rates = Object.values(c.taxRates as Json);
-      if (!rates.length) {
+      // Every rate shown being the one written is the customer-updated check's on this answer.
+      if (c.taxRates && typeof c.taxRates === 'object' && !Object.keys(c.taxRates).length)
         t.ruleNotJudged('CUSTOMERS.TAX_RATES.SINGLE_RATE', `PATCH taxRates=${rate}: taxRates shows no rate`);
-        continue;
-      }
-      t.expectRule(
-        'CUSTOMERS.TAX_RATES.SINGLE_RATE',
-        rates.every((r) => Number(r) === rate),
-        `after PATCH taxRates=${rate} every rate shown is ${rate} (got ${JSON.stringify(c.taxRates)})`,
-        res,
-      );
     }
     for (const rate of [-1, 100.01]) {
       const res = await t.http.patch(path(id), { taxRates: rate });
@@ -224,12 +197,7 @@ scenario(
         `the customer response does not expose notificationSettings as {${FLAGS.join(', ')}} booleans (got ${JSON.stringify(before)})`,
       );
     }
-    t.expectRule(
-      'CUSTOMERS.NOTIFICATIONS.PARTIAL',
-      FLAGS.every((k) => before[k] === all[k]),
-      `the flags read back as written (got ${JSON.stringify(before)})`,
-      first,
-    );
+    // The flags read back as written is the customer-updated check's on this answer.
     for (const [flag, value] of [
       ['invoicePaid', true],
       ['renewalReminder', false],

@@ -45,18 +45,7 @@ scenario(
       `the answer is the archived item (id ${JSON.stringify(archived.id)})`,
       res,
     );
-    t.softExpectRule(
-      'STATE.ITEM.ARCHIVE',
-      isDateTime(archived.archivedAt),
-      `archiving sets archivedAt (got ${JSON.stringify(archived.archivedAt)})`,
-      res,
-    );
-    t.softExpectRule(
-      'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
-      isDateTime(archived.archivedAt),
-      `an archived item has a date-time archivedAt (got ${JSON.stringify(archived.archivedAt)})`,
-      res,
-    );
+    // archivedAt set on the answer is the item-updated check's (src/engine/checks/updates.ts).
 
     const read = await readArchived(t, itemId);
     t.softExpectRule(
@@ -84,17 +73,8 @@ scenario(
         renamed,
       );
 
-    const back = updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
-    t.softExpectRule(
-      'STATE.ITEM.UNARCHIVE',
-      back.archivedAt === null,
-      `unarchiving sets archivedAt back to null (got ${JSON.stringify(back.archivedAt)})`,
-    );
-    t.softExpectRule(
-      'ITEMS.ARCHIVED_AT.STATE#null-while-active',
-      back.archivedAt === null,
-      `an active item has archivedAt null (got ${JSON.stringify(back.archivedAt)})`,
-    );
+    updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
+    // archivedAt null on the answer is the item-updated check's.
     const again = await readItem(t, itemId);
     t.softExpectRule(
       'STATE.ITEM.UNARCHIVE',
@@ -120,25 +100,7 @@ scenario(
     };
     const res = await patchItem(t, itemId, sent);
     const item = updated(t, 'ITEMS.UPDATE.APPLIED#holds-sent', res, 'renaming the item');
-    t.softExpectRule(
-      'ITEMS.UPDATE.APPLIED#holds-sent',
-      item.name === sent.name,
-      `the answer holds the name sent (got ${JSON.stringify(item.name)})`,
-      res,
-    );
-    t.softExpectRule(
-      'ITEMS.UPDATE.APPLIED#holds-sent',
-      isDeepStrictEqual(item.metadata, sent.metadata),
-      `the answer holds the metadata sent (got ${JSON.stringify(item.metadata)})`,
-      res,
-    );
-    if (catalogId)
-      t.softExpectRule(
-        'ITEMS.UPDATE.APPLIED#holds-sent',
-        item.catalogId === catalogId,
-        `the answer holds the catalogId sent, ${catalogId} (got ${JSON.stringify(item.catalogId)})`,
-        res,
-      );
+    // The answer holding the name, metadata and catalogId sent is the item-updated check's.
     // The state table moves an item only through `archived`: a rename leaves an active item active.
     if (active)
       t.softExpectRule(

@@ -4,14 +4,12 @@
  * Money is compared as exact decimals (decimal.js), never as binary floats.
  */
 import { Decimal } from 'decimal.js';
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario.ts';
 import { loadRules } from '../src/contract/index.ts';
 import { enumOf, prefixOf } from '../src/engine/predicates.ts';
-import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';
 
 const rules = await loadRules();
-const REFUND_STATUSES = enumOf(rules, 'REFUNDS.STATUS.ENUM');
 const PAYMENT_STATUSES = enumOf(rules, 'PAYMENTS.STATUS.ENUM');
 const CREDIT_NOTE = prefixOf(rules, 'REFUNDS.ID.PREFIX');
 const PAYMENT = prefixOf(rules, 'PAYMENTS.ID.PREFIX');
@@ -19,43 +17,9 @@ const refundPath = (invoiceId: string) => `/v2/invoices/${encodeURIComponent(inv
 const paymentPath = (id: string) => `/v0/payments/${encodeURIComponent(id)}`;
 const destructive = { destructive: true, concurrent: true } as const;
 
-/** A credit note created (any 2xx: the success code is not shown) for `invoiceId`, judged on every field rule. */
-function expectCreditNote(t: ScenarioContext, ex: Exchange, invoiceId: string): Json {
-  const n = requireAccepted(t, ex, 'the refund of a paid invoice');
-  t.expectRule(
-    'REFUNDS.INVOICE.MATCHES',
-    n.object === 'invoice_refund' && n.invoiceId === invoiceId,
-    `an invoice_refund of invoice ${invoiceId} (got object ${JSON.stringify(n.object)}, invoiceId ${JSON.stringify(n.invoiceId)})`,
-    ex,
-  );
-  t.expectRule(
-    'REFUNDS.ID.PREFIX',
-    typeof n.id === 'string' && n.id.startsWith(CREDIT_NOTE),
-    `the credit note id starts with ${CREDIT_NOTE} (got ${JSON.stringify(n.id)})`,
-    ex,
-  );
-  t.expectRule(
-    'REFUNDS.STATUS.ENUM',
-    REFUND_STATUSES.includes(n.status),
-    `status is one of ${REFUND_STATUSES.join(', ')} (got ${JSON.stringify(n.status)})`,
-    ex,
-  );
-  const parts = [n.amount, n.taxAmount, n.total];
-  t.expectRule(
-    'REFUNDS.TOTAL.SUM',
-    parts.every((v) => typeof v === 'string' && DECIMAL.test(v)),
-    `amount, taxAmount and total are decimal strings (got ${JSON.stringify(parts)})`,
-    ex,
-  );
-  const sum = new Decimal(n.amount).plus(new Decimal(n.taxAmount));
-  t.expectRule(
-    'REFUNDS.TOTAL.SUM',
-    new Decimal(n.total).equals(sum),
-    `total ${n.total} equals amount ${n.amount} + taxAmount ${n.taxAmount} = ${sum.toFixed()}`,
-    ex,
-  );
-  return n;
-}
+// A credit note's field rules (REFUNDS.INVOICE.MATCHES, ID.PREFIX, STATUS.ENUM, TOTAL.SUM, REASON.RECORDED)
+// are judged on each refund's answer by the checks of the registry (src/engine/checks/creates.ts, id-patterns.ts).
+const CREDIT_NOTE_CREATED = 'the refund of a paid invoice';
 
 scenario(
   [
@@ -71,15 +35,13 @@ scenario(
     const inv = await t.fixture((f) => f.paidInvoice());
     const reason = `conform: customer asked for a refund ${Date.now()}`;
     const res = await t.http.post(refundPath(inv.invoiceId), { reason });
-    const n = expectCreditNote(t, res, inv.invoiceId);
-    t.expectRule(
-      'REFUNDS.REASON.RECORDED',
-      n.reason === reason,
-      `the reason sent is recorded (got ${JSON.stringify(n.reason)})`,
-      res,
-    );
+    const n = requireAccepted(t, res, CREDIT_NOTE_CREATED);
     // What a refund without an amount covers is not shown: compare with the invoice only as a note.
-    if (typeof n.amount === 'string' && !new Decimal(n.amount).equals(new Decimal(inv.amount)))
+    if (
+      typeof n.amount === 'string' &&
+      DECIMAL.test(n.amount) &&
+      !new Decimal(n.amount).equals(new Decimal(inv.amount))
+    )
       t.note(`credit note amount ${n.amount} differs from the invoice subtotal ${inv.amount} (partial refund?)`);
   },
   destructive,
@@ -91,7 +53,7 @@ scenario(
   async (t) => {
     const inv = await t.fixture((f) => f.paidInvoice());
     const res = await t.http.post(refundPath(inv.invoiceId), {});
-    const n = expectCreditNote(t, res, inv.invoiceId);
+    const n = requireAccepted(t, res, CREDIT_NOTE_CREATED);
     t.expectRule(
       'REFUNDS.REASON.RECORDED',
       n.reason === undefined || n.reason === null,
@@ -144,13 +106,8 @@ scenario(
       `the payment is read (got ${res.status ?? res.transportError})`,
       res,
     );
+    // That the payment read is the one asked for is the read-by-id check's (src/engine/checks/reads.ts).
     const p = bodyOf(res);
-    t.expectRule(
-      'PAYMENTS.GET.BY_ID#answers-resource',
-      p.id === paymentId && p.object === 'payment',
-      `the payment read is ${paymentId} (got ${JSON.stringify(p.id)}, object ${JSON.stringify(p.object)})`,
-      res,
-    );
     t.expectRule(
       'PAYMENTS.ID.PREFIX',
       typeof p.id === 'string' && p.id.startsWith(PAYMENT),

@@ -31,6 +31,13 @@ export function enumOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key = 'va
   return v as string[];
 }
 
+/** A number a rule states (a bound or a default: params.minimum, params.default...), e.g. ALERTS.LIST.LIMIT_DEFAULT. */
+export function numberOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): number {
+  const v = params(rules, ruleId)[key];
+  if (typeof v !== 'number') throw new Error(`spec/rules.yaml: rule ${ruleId} states no number ${key}`);
+  return v;
+}
+
 /** The id prefix a rule states (its params.prefix), e.g. crn_ for REFUNDS.ID.PREFIX. */
 export function prefixOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): string {
   const v = params(rules, ruleId).prefix;

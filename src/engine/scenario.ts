@@ -26,7 +26,8 @@ import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
-import { runChecks, type CheckContext } from './checks/index.ts';
+import { checkContextFor, runChecks } from './checks/index.ts';
+import type { RuleIndex, Spec } from '../contract/index.ts';
 import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { targetContext, workerFixtures, type TargetContext } from './context.ts';
@@ -65,9 +66,10 @@ export function compactExchange(ex: Exchange): Exchange {
   return out;
 }
 
-let contractPromise: Promise<Pick<CheckContext, 'spec' | 'rules'>> | undefined;
+type Contract = { spec: Spec; rules: RuleIndex };
+let contractPromise: Promise<Contract> | undefined;
 /** spec/openapi.yaml and spec/rules.yaml, as the checks read them. */
-function contract(): Promise<Pick<CheckContext, 'spec' | 'rules'>> {
+function contract(): Promise<Contract> {
   contractPromise ??= Promise.all([loadSpec(), loadRules()]).then(([spec, rules]) => ({ spec, rules }));
   return contractPromise;
 }
@@ -90,7 +92,7 @@ class Scenario implements ScenarioContext {
     private readonly record: ScenarioRecord,
     private readonly targetCtx: TargetContext,
     private readonly client: HttpClient,
-    private readonly contract: Pick<CheckContext, 'spec' | 'rules'>,
+    private readonly contract: Contract,
     private readonly plainClient: HttpClient,
   ) {
     this.target = {
@@ -134,7 +136,8 @@ class Scenario implements ScenarioContext {
         this.record.exchanges += 1;
         if (exchange.status !== undefined) recordLatency(exchange.durationMs);
         this.sequence?.add(exchange);
-        const outcome = runChecks(exchange, { ...this.contract, rateLimitScenario: this.rateLimited, unauthenticated });
+        const ctx = checkContextFor(this.contract, exchange, { rateLimitScenario: this.rateLimited, unauthenticated });
+        const outcome = runChecks(exchange, ctx);
         for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
         // No usable response (the transport check cites no rule): the scenario's rules fail with it.
         for (const f of outcome.findings)

@@ -14,7 +14,7 @@ import {
   type GenOperation,
   type RequestPlan,
 } from '../../src/engine/generators/index.ts';
-import { brokenConstraints } from '../../src/passive/requests.ts';
+import { brokenConstraints } from '../../src/engine/generators/broken.ts';
 
 let spec: Spec;
 let ops: GenOperation[];

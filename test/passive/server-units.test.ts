@@ -2,7 +2,6 @@
 import { describe, expect, test } from 'vitest';
 import { judge, messages, rec, verdicts } from './helpers.ts';
 import { validationUnit } from '../../src/passive/units/validation.ts';
-import { answersUnit } from '../../src/passive/units/answers.ts';
 import { migrationUnit } from '../../src/passive/units/migration.ts';
 import { migrationRangeUnit } from '../../src/passive/units/migration-range.ts';
 import { deleteBlockersUnit } from '../../src/passive/units/delete-blockers.ts';
@@ -124,7 +123,7 @@ describe('answers: each answer against its request', () => {
           },
         }),
       ],
-      [answersUnit],
+      [checksUnit],
     );
     const v = verdicts(o);
     expect(v.get('CUSTOMERS.GET.BY_ID#answers-resource')).toBe('failed');
@@ -151,7 +150,7 @@ describe('answers: each answer against its request', () => {
         rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg(true) }),
         rec('PATCH', '/v0/webhooks?merchantId=org_b', { sent: { enabled: true }, got: cfg(true, 'org_a') }),
       ],
-      [answersUnit],
+      [checksUnit],
     );
     const v = verdicts(o);
     expect([
@@ -180,7 +179,7 @@ describe('answers: each answer against its request', () => {
         }),
         rec('PATCH', '/v0/items/itm_1', { sent: { archived: true }, got: item({}) }),
       ],
-      [answersUnit],
+      [checksUnit],
     );
     const v = verdicts(o);
     expect([v.get('ITEMS.UPDATE.APPLIED#holds-sent'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
@@ -200,7 +199,7 @@ describe('answers: each answer against its request', () => {
     const sent = { enabled: false, recipients: ['b@x.invalid', 'c@x.invalid'], config: { threshold: '1.00' } };
     const updated = async (got: Record<string, unknown>) =>
       verdicts(
-        await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [answersUnit]),
+        await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [checksUnit]),
       ).get('ALERTS.UPDATE.OK');
     expect(await updated({ enabled: false, recipients: sent.recipients })).toBe('passed');
     expect(await updated({ enabled: false })).toBe('failed');
@@ -215,7 +214,7 @@ describe('answers: each answer against its request', () => {
           got: { message: 'send orderId' },
         }),
       ],
-      [answersUnit],
+      [checksUnit],
     );
     expect(verdicts(ok).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('passed');
     const bad = await judge(
@@ -226,7 +225,7 @@ describe('answers: each answer against its request', () => {
           got: { id: 'bs_1', object: 'billing_schedule', subscriptionId: 'sub_1', endDate: '2027-01-01T00:00:00Z' },
         }),
       ],
-      [answersUnit],
+      [checksUnit],
     );
     expect(verdicts(bad).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('failed');
   });
@@ -239,7 +238,7 @@ describe('answers: each answer against its request', () => {
             got: { object: 'list', data, pagination: { limit: 10, offset: 0, total: data.length } },
           }),
         ],
-        [answersUnit],
+        [checksUnit],
       ).then(verdicts);
     const envelope = 'SCHEDULES.INTERVALS.PAGINATED#list-envelope';
     const objects = 'SCHEDULES.INTERVALS.PAGINATED#interval-objects';
@@ -639,19 +638,20 @@ describe('benign answers are never failed', () => {
       name: 'r',
       conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }],
     };
-    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [answersUnit]));
+    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [checksUnit]));
     expect(v.get('SOURCE_RULES.UPDATE.PARTIAL#applies-sent')).toBe('passed');
     const product = { name: 'P', description: 'D', merchantId: 'org_a' };
+    const stamps = { createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00+00:00' };
     const p = verdicts(
       await judge(
         [
           rec('POST', '/v0/products', {
             status: 200,
             sent: product,
-            got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product },
+            got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product, ...stamps },
           }),
         ],
-        [answersUnit],
+        [checksUnit],
       ),
     );
     expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
@@ -663,10 +663,10 @@ describe('benign answers are never failed', () => {
             rec('POST', '/v0/products', {
               status: 201,
               sent: withMetadata,
-              got: { id: 'prod_1', object: 'product', ...product, metadata },
+              got: { id: 'prod_1', object: 'product', ...product, ...stamps, metadata },
             }),
           ],
-          [answersUnit],
+          [checksUnit],
         ),
       ).get('PRODUCTS.CREATE.OBJECT');
     expect(await created({ seats: 3, tier: 'gold' })).toBe('passed');

@@ -1,5 +1,7 @@
 /** The check registry: every exchange a scenario sends runs through these. */
+import type { RuleIndex, Spec } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
+import { requestBroken } from '../generators/broken.ts';
 import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
@@ -17,6 +19,45 @@ import { money } from './money.ts';
 import { rateHeaders } from './rate-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { failedAuthHeaders } from './failed-auth-headers.ts';
+import { readById } from './reads.ts';
+import {
+  productCreated,
+  refundOfInvoice,
+  refundReason,
+  refundStatus,
+  refundTotal,
+  scheduleBySubscription,
+  scheduleCreated,
+} from './creates.ts';
+import { alertsPage, scheduleIntervals } from './pages.ts';
+import {
+  alertUpdated,
+  autoTopupUpdated,
+  customerUpdated,
+  itemUpdated,
+  sourceRuleUpdated,
+  webhooksUpdated,
+} from './updates.ts';
+
+/** Each 2xx answer against the request it answers, one exchange at a time (the passive judge runs them too). */
+export const ANSWER_CHECKS: readonly Check[] = [
+  readById,
+  productCreated,
+  refundOfInvoice,
+  refundStatus,
+  refundTotal,
+  refundReason,
+  scheduleCreated,
+  scheduleBySubscription,
+  scheduleIntervals,
+  alertsPage,
+  webhooksUpdated,
+  itemUpdated,
+  customerUpdated,
+  sourceRuleUpdated,
+  alertUpdated,
+  autoTopupUpdated,
+];
 
 export const CHECKS: readonly Check[] = [
   transport,
@@ -33,11 +74,24 @@ export const CHECKS: readonly Check[] = [
   rateHeaders,
   tooManyRequests,
   failedAuthHeaders,
+  ...ANSWER_CHECKS,
 ];
 
 /** Every rule id a check can cite (a test reconciles them with spec/rules.yaml). */
 export function checkRuleIds(): string[] {
   return [...new Set(CHECKS.flatMap((c) => c.ruleIds))];
+}
+
+/**
+ * The context the registry judges one exchange in, built the same way by `conform run` and the
+ * passive judge: whether the request breaks a documented constraint is read off the request.
+ */
+export function checkContextFor(
+  contract: { spec: Spec; rules: RuleIndex },
+  exchange: Exchange,
+  flags: Pick<CheckContext, 'rateLimitScenario' | 'unauthenticated'> = {},
+): CheckContext {
+  return { ...contract, ...flags, brokenRequest: requestBroken(contract.spec, exchange) };
 }
 
 export interface CheckOutcome {

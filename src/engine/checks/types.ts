@@ -43,6 +43,12 @@ export interface CheckContext {
   rateLimitScenario?: boolean;
   /** True when the request was sent without valid credentials on purpose. */
   unauthenticated?: boolean;
+  /**
+   * True when the request breaks a documented constraint or its body is not JSON (read off the
+   * request by requestBroken, the same way in `conform run` and the passive judge): only the
+   * validation rules judge its answer, never a check of what the answer holds.
+   */
+  brokenRequest?: boolean;
 }
 
 export interface Evaluation {

@@ -4,7 +4,7 @@
  * bounds); a client sending what the document refuses is reported, per client.
  */
 import type { PassiveUnit } from '../types.ts';
-import { brokenConstraints } from '../requests.ts';
+import { brokenConstraints } from '../../engine/generators/broken.ts';
 
 export const CLIENT_REQUEST_RULE = 'VALIDATION.CLIENT.REQUEST_DOCUMENTED';
 

@@ -1,9 +1,10 @@
 /**
- * The check registry of `conform run` (src/engine/checks) on every exchange: response
- * schema, status codes, content type, error shapes, ids, timestamps, money, rate headers,
- * 429 bodies. Exchanges with no usable response cite no rule (nothing to judge).
+ * The check registry of `conform run` (src/engine/checks) on every exchange, in the context
+ * `conform run` builds for it: response schema, status codes, content type, error shapes, ids,
+ * timestamps, money, rate headers, 429 bodies, and each answer against the request it answers.
+ * Exchanges with no usable response cite no rule (nothing to judge).
  */
-import { CHECKS, runChecks } from '../../engine/checks/index.ts';
+import { CHECKS, checkContextFor, runChecks } from '../../engine/checks/index.ts';
 import type { PassiveUnit } from '../types.ts';
 
 export const checksUnit: PassiveUnit = {
@@ -21,7 +22,8 @@ export const checksUnit: PassiveUnit = {
       );
       return;
     }
-    const outcome = runChecks(o.exchange, { spec: ctx.spec, rules: ctx.rules, unauthenticated: !o.authenticated });
+    const check = checkContextFor(ctx, o.exchange, { unauthenticated: !o.authenticated });
+    const outcome = runChecks(o.exchange, check);
     tally.judge(...outcome.judged);
     for (const f of outcome.findings) {
       if (f.ruleIds.length) tally.fail(f);

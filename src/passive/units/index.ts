@@ -3,7 +3,6 @@ import type { PassiveUnit } from '../types.ts';
 import { checksUnit } from './checks.ts';
 import { authUnit } from './auth.ts';
 import { validationUnit } from './validation.ts';
-import { answersUnit } from './answers.ts';
 import { migrationUnit } from './migration.ts';
 import { migrationRangeUnit } from './migration-range.ts';
 import { deleteBlockersUnit } from './delete-blockers.ts';
@@ -20,7 +19,6 @@ export function createUnits(): PassiveUnit[] {
     checksUnit,
     authUnit,
     validationUnit,
-    answersUnit,
     migrationUnit,
     migrationRangeUnit(),
     deleteBlockersUnit,

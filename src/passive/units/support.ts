@@ -1,18 +1,15 @@
 /** Small helpers shared by the passive units. */
-import { isDeepStrictEqual } from 'node:util';
 import type { Tally } from '../tally.ts';
 import type { Observed } from '../types.ts';
+import type { Json } from '../../engine/checks/answer.ts';
 
-export type Json = Record<string, any>;
+export { holds, sameJson, show, type Json } from '../../engine/checks/answer.ts';
 
 export const obj = (v: unknown): Json | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
 export const is2xx = (o: Observed): boolean =>
   o.record.status !== undefined && o.record.status >= 200 && o.record.status < 300;
-export { isDateTime, isDecimalString, DECIMAL } from '../../engine/predicates.ts';
-export const sameJson = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
-export const show = (v: unknown): string =>
-  v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 120) ?? String(v));
+export { isDateTime } from '../../engine/predicates.ts';
 
 /** `METHOD /path/template → status` of an exchange. */
 export function where(o: Observed): string {
@@ -44,31 +41,6 @@ export function expect(
     exchange: o.exchange,
   }));
 }
-
-/** The query parameters of an exchange's path. */
-export function queryOf(o: Observed): URLSearchParams {
-  const i = o.record.path.indexOf('?');
-  return new URLSearchParams(i < 0 ? '' : o.record.path.slice(i + 1));
-}
-
-/** `read` holds what was `sent`: equal primitives, arrays item by item, every key of a sent object held in turn (extra keys allowed). */
-export function holds(read: unknown, sent: unknown): boolean {
-  if (Array.isArray(sent))
-    return Array.isArray(read) && read.length === sent.length && sent.every((v, i) => holds(read[i], v));
-  const s = obj(sent);
-  if (!s) return sameJson(read, sent);
-  const r = obj(read);
-  return !!r && Object.entries(s).every(([k, v]) => holds(r[k], v));
-}
-
-/** Of `fields`, those the request sent whose answer does not hold the value sent. */
-export function notHeld(sent: Json, got: Json, fields: readonly string[], same = sameJson): string[] {
-  return fields.filter((k) => sent[k] !== undefined && !same(got[k], sent[k]));
-}
-
-/** `k sent X, got Y` for each field. */
-export const sentVsGot = (fields: readonly string[], sent: Json, got: Json): string =>
-  fields.map((k) => `${k} sent ${show(sent[k])}, got ${show(got[k])}`).join('; ');
 
 /** The path of an exchange without its query string. */
 export function pathOf(o: Observed): string {

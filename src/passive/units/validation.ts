@@ -9,7 +9,7 @@
  */
 import { CONSTRAINT_RULE as KIND_RULE } from '../../engine/generators/constraints.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
-import { brokenConstraints } from '../requests.ts';
+import { brokenConstraints } from '../../engine/generators/broken.ts';
 
 const NOT_UNDERSTOOD = 'ERRORS.400.BODY';
 

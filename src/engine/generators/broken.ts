@@ -1,13 +1,14 @@
 /**
  * Which documented constraints a request breaks: the same constraints the generators break
- * on purpose (src/engine/generators/constraints.ts: types, required fields, enums, patterns,
- * bounds, as the document states them; nothing the document leaves open), read off a real
- * request. Path and query values travel as text and are read as their schema's type.
+ * on purpose (constraints.ts: types, required fields, enums, patterns, bounds, as the document
+ * states them; nothing the document leaves open), read off a real request: a scenario's or
+ * recorded traffic's, the same way. Path and query values travel as text and are read as their schema's type.
  */
-import { documentedConstraints, type Constraint } from '../engine/generators/constraints.ts';
-import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from '../engine/generators/schema.ts';
-import { statedFor } from '../engine/generators/stated.ts';
-import type { Spec } from '../contract/index.ts';
+import { documentedConstraints, type Constraint } from './constraints.ts';
+import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from './schema.ts';
+import { statedFor } from './stated.ts';
+import type { Spec } from '../../contract/index.ts';
+import type { Exchange } from '../types.ts';
 
 export interface Broken {
   constraint: Constraint;
@@ -164,4 +165,25 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
     }
   }
   return { constrained: inputs.constraints.length > 0 || !!inputs.schemas.body, broken };
+}
+
+/**
+ * The request of an exchange on a documented operation breaks a documented constraint, or its
+ * body does not parse as JSON: a scenario sent it broken on purpose, or traffic holds it so.
+ * Only the validation rules judge its answer.
+ */
+export function requestBroken(spec: Spec, ex: Pick<Exchange, 'method' | 'path' | 'requestBody'>): boolean {
+  const [path, query = ''] = ex.path.split(/\?(.*)/s);
+  const match = spec.matchPath(ex.method, path);
+  if (!match || match.operation.extension) return false;
+  let body = ex.requestBody;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return true;
+    }
+  }
+  const req = { operationId: match.operation.operationId, pathParams: match.params, query, body, bodyNotJson: false };
+  return brokenConstraints(spec, req).broken.length > 0;
 }
