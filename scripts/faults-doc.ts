@@ -1,7 +1,7 @@
 /**
  * npx tsx scripts/faults-doc.ts reports/faults-<time>/faults.json
  *
- * Rewrites the catalog section of docs/faults.md (from "## The catalog" up to
+ * Rewrites the catalog section of docs/faults.md (from "## The hand-written catalog" up to
  * "## Adding a fault") from a whole-catalog `conform faults` run: the per-area counts,
  * then one row per fault and per benign variant with what the run measured.
  */
@@ -23,7 +23,7 @@ interface Result {
 }
 
 const DOC = fileURLToPath(new URL('../docs/faults.md', import.meta.url));
-const START = '## The catalog';
+const START = '## The hand-written catalog';
 const END = '## Adding a fault';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
