@@ -1,9 +1,9 @@
 /**
  * A rule's constants (id prefixes, id patterns, enumerations) live in spec/rules.yaml and are
  * read from there (src/engine/predicates.ts): a copy in a judge's code is a second definition of
- * the rule that can drift from the first. Scans the judging side (src/engine, suites/) through
- * the TypeScript parser; the fault harness (src/engine/faults), which writes violations on
- * purpose, is not a judge.
+ * the rule that can drift from the first. Scans the judges (the core src/engine, suites/ and the
+ * passive judge src/passive) through the TypeScript parser; the fault harness (src/faults), which
+ * writes violations on purpose, is not a judge.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { loadRules, type RuleIndex } from '../../src/contract/rules.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SCANNED = ['src/engine', 'suites'];
+const SCANNED = ['src/engine', 'src/passive', 'suites'];
 const NOT_JUDGES = ['src/faults/'];
 
 interface Constants {
@@ -87,7 +87,7 @@ describe('rule constants are read from spec/rules.yaml, never copied', () => {
     ]);
   });
 
-  test('no judge in src/engine or suites/ holds a copy', async () => {
+  test('no judge in src/engine, src/passive or suites/ holds a copy', async () => {
     const c = constantsOf(await loadRules());
     const copies: string[] = [];
     for (const dir of SCANNED) {
