@@ -44,12 +44,24 @@ const isRead = (method: string | string[]) => [method].flat().every((m) => m ===
  * A write request's handler runs in one transaction: every check it makes (a delete
  * blocker, a state, a parent that must exist) and every write it does commit together,
  * or not at all. The handler returns its answer (see plugins/common.ts `created`); it is
- * sent only after the commit, so an acknowledged write is a committed one. On PostgreSQL
- * a deadlock or serialization failure runs the handler again (Db.transaction).
+ * sent only after the commit, so an acknowledged write is a committed one.
+ *
+ * On PostgreSQL the merchant's writes take turns: each first takes a lock on its merchant
+ * (held to commit). Writes of several kinds of row lock their merchant's counter rows
+ * (resource_counts) in the order they write them, and two writes in opposite orders (a
+ * schedule then its intervals; intervals then their schedule) would deadlock, each costing
+ * PostgreSQL's deadlock_timeout before a rerun. Writes of different merchants still run
+ * side by side. PGlite runs one transaction at a time anyway. A deadlock or serialization
+ * failure that still happens runs the handler again (Db.transaction).
  */
 function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): RouteHandlerMethod {
+  const serialiseMerchants = repo.db.kind === 'postgres';
   return async function (this: FastifyInstance, request, reply) {
     return repo.transaction(async () => {
+      if (serialiseMerchants && request.auth)
+        await repo.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+          `merchant-writes:${request.auth.merchantId}`,
+        ]);
       const answer = await handler.call(this, request, reply);
       if (reply.sent)
         throw new Error(

@@ -16,6 +16,8 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** True when called from within a transaction of this Db. */
   inTransaction(): boolean;
+  /** Transactions run again after a deadlock or serialization failure since the Db opened (PGlite: always 0). */
+  retriedTransactions(): number;
   close(): Promise<void>;
   /** `memory`, `file` or `postgres`. */
   readonly kind: DbKind;

@@ -31,6 +31,7 @@ function txDb(client: pg.PoolClient): Db & { ended: boolean } {
     },
     transaction: (fn) => fn(tx),
     inTransaction: () => true,
+    retriedTransactions: () => 0,
     close: async () => {},
   };
   return tx;
@@ -42,6 +43,7 @@ function txDb(client: pg.PoolClient): Db & { ended: boolean } {
  */
 function poolDb(pool: pg.Pool): Db {
   const current = new AsyncLocalStorage<Db & { ended: boolean }>();
+  let retried = 0;
   const active = () => {
     const tx = current.getStore();
     return tx && !tx.ended ? tx : undefined;
@@ -88,11 +90,13 @@ function poolDb(pool: pg.Pool): Db {
           return await once(fn);
         } catch (err) {
           if (!isRetryable(err) || attempt >= MAX_ATTEMPTS) throw err;
+          retried++;
           await pause(attempt);
         }
       }
     },
     inTransaction: () => active() !== undefined,
+    retriedTransactions: () => retried,
     close: () => pool.end(),
   };
 }

@@ -48,6 +48,7 @@ function wrap(pglite: PGlite, kind: Db['kind']): Db {
           ended: false,
           transaction: (f) => f(tx),
           inTransaction: () => true,
+          retriedTransactions: () => 0,
           close: async () => {},
         };
         try {
@@ -58,6 +59,8 @@ function wrap(pglite: PGlite, kind: Db['kind']): Db {
       });
     },
     inTransaction: () => active() !== undefined,
+    // One connection runs one transaction at a time: nothing to deadlock with.
+    retriedTransactions: () => 0,
     close: () => pglite.close(),
   };
 }

@@ -166,6 +166,41 @@ describe.each(drivers)('races on $name', (driver) => {
   );
 
   it.skipIf(driver.skip)(
+    `DELETE /v0/billingSchedules/{id} racing POST /v0/billingSchedules of its order: no deadlock, no orphan interval (${ROUNDS} rounds)`,
+    async () => {
+      // Creating a schedule writes a schedule, then its intervals; deleting one removes its
+      // intervals, then the schedule: two kinds of row of one merchant, in opposite orders.
+      const customer = expectStatus(await s.call('POST', '/v0/customers', { body: { name: 'schedules' } }), 201);
+      const lineItems = [1, 2, 3].map((n) => ({ description: `line ${n}`, quantity: n, unitPrice: '1.00' }));
+      const retriedBefore = s.db.retriedTransactions();
+      let violations = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = expectStatus(
+          await s.call('POST', '/v0/orders', { body: { customerId: customer.id, lineItems } }),
+          201,
+        );
+        const first = expectStatus(await s.call('POST', '/v0/billingSchedules', { body: { orderId: order.id } }), 201);
+        const [del, ...creates] = await Promise.all([
+          s.call('DELETE', `/v0/billingSchedules/${first.id}`),
+          ...Array.from({ length: CREATORS }, () =>
+            s.call('POST', '/v0/billingSchedules', { body: { orderId: order.id } }),
+          ),
+        ]);
+        expectStatus(del, 204);
+        for (const r of creates) expectStatus(r, 201);
+        if ((await s.call('GET', `/v0/billingSchedules/${first.id}/intervals`)).status !== 404) violations++;
+        for (const r of creates) {
+          const page = expectStatus(await s.call('GET', `/v0/billingSchedules/${r.body.id}/intervals`), 200);
+          if (page.pagination.total !== lineItems.length) violations++;
+        }
+      }
+      expect(violations, `${violations} schedules of ${ROUNDS} rounds kept or lost intervals`).toBe(0);
+      // Each retry is a deadlock or serialization failure PostgreSQL detected (after its deadlock_timeout).
+      expect(s.db.retriedTransactions() - retriedBefore, 'transactions run again after a deadlock').toBe(0);
+    },
+  );
+
+  it.skipIf(driver.skip)(
     `concurrent POST /v0/subscriptions/{id}/cancel: one succeeds, its reason is kept (${ROUNDS} rounds)`,
     async () => {
       let violations = 0;
