@@ -6,6 +6,7 @@
  */
 import type { RuleIndex, Spec } from '../contract/index.ts';
 import type { RunError, ScenarioResult } from '../engine/runner/types.ts';
+import { readRequest } from '../engine/checks/request.ts';
 import { toExchange, endOf, type TrafficRecord } from './traffic/record.ts';
 import { ANONYMOUS } from './traffic/scrub.ts';
 import { Tally } from './tally.ts';
@@ -82,21 +83,24 @@ export class PassiveJudge {
     this.firstMs = Math.min(this.firstMs ?? record.startedMs, record.startedMs);
     this.lastMs = Math.max(this.lastMs ?? 0, endOf(record));
     const pathOnly = record.path.split('?')[0];
-    const match = this.spec.matchPath(record.method, pathOnly);
-    const documented = !!match && !match.operation.extension;
+    const wire = toExchange(record, this.baseUrl);
+    const request = readRequest(this.spec, wire);
+    const operation = request.operation && this.spec.operation(request.operation.operationId);
+    const exchange = operation ? { operationId: operation.operationId, ...wire } : wire;
+    const documented = !!operation && !operation.extension;
     if (!documented) this.unjudged += 1;
-    const exchange = toExchange(record, this.baseUrl, match?.operation.operationId);
     const o: Observed = {
       record,
       exchange,
-      operation: match?.operation,
-      params: match?.params ?? {},
+      operation,
+      request,
+      params: request.params,
       documented,
       client: record.client,
       authenticated: record.client !== ANONYMOUS,
       startMs: record.startedMs,
       endMs: endOf(record),
-      sent: typeof exchange.requestBody === 'string' ? undefined : exchange.requestBody,
+      sent: request.body,
       got: exchange.body,
     };
     this.ctx.client(record.client).exchanges += 1;

@@ -2,6 +2,7 @@
 import type { Operation, RuleIndex, Spec } from '../contract/index.ts';
 import type { TrafficRecord } from './traffic/record.ts';
 import type { Exchange } from '../engine/types.ts';
+import type { SentRequest } from '../engine/checks/request.ts';
 import type { Tally } from './tally.ts';
 
 /** One exchange of the traffic, with what the spec says about it. */
@@ -11,7 +12,9 @@ export interface Observed {
   exchange: Exchange;
   /** The operation the request fits (documented or reference extension), if any. */
   operation?: Operation;
-  /** Its decoded path parameters. */
+  /** The request, read once against the spec (what the checks' context carries too). */
+  request: SentRequest;
+  /** Its decoded path parameters (`request.params`). */
   params: Record<string, string>;
   /** A documented operation (not a reference extension): the only ones judged. */
   documented: boolean;
@@ -21,7 +24,7 @@ export interface Observed {
   authenticated: boolean;
   startMs: number;
   endMs: number;
-  /** The parsed JSON request body (undefined when none or not JSON). */
+  /** The parsed JSON request body (`request.body`: undefined when none or not JSON). */
   sent: unknown;
   /** The parsed JSON response body (undefined when none or not JSON). */
   got: unknown;

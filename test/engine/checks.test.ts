@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CHECKS, checkRuleIds, runChecks } from '../../src/engine/checks/index.ts';
+import { CHECKS, checkRuleIds, readRequest, runChecks } from '../../src/engine/checks/index.ts';
 import type { Check, CheckContext, Evaluation } from '../../src/engine/checks/types.ts';
 import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
 import { judgedPart, loadRules } from '../../src/contract/rules.ts';
@@ -8,15 +8,24 @@ import { ex } from './helpers/exchange.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 
 const spec = fakeSpec();
-const ctx: CheckContext = { spec, rules: await loadRules() };
+/** What every exchange's context shares; `withRequest` adds the exchange's own reading. */
+type Contract = Omit<CheckContext, 'request'>;
+const ctx: Contract = { spec, rules: await loadRules() };
+const withRequest = (c: Contract, exchange: Exchange): CheckContext => ({
+  ...c,
+  request: readRequest(c.spec, exchange),
+});
 const byName = (name: string): Check => CHECKS.find((c) => c.name === name)!;
 /** What a check that does not apply stands for: nothing judged, nothing found. */
 const NOT_APPLICABLE: Evaluation = { judged: [], findings: [] };
 
-function run(name: string, exchange: Exchange, c: CheckContext = ctx): Evaluation {
+/** The whole registry on one exchange. */
+const runAll = (exchange: Exchange) => runChecks(exchange, withRequest(ctx, exchange));
+
+function run(name: string, exchange: Exchange, c: Contract = ctx): Evaluation {
   const check = byName(name);
   const op = spec.findOperation(exchange.method, exchange.path.split('?')[0]);
-  return check.evaluate(exchange, c, op) ?? NOT_APPLICABLE;
+  return check.evaluate(exchange, withRequest(c, exchange), op) ?? NOT_APPLICABLE;
 }
 const goodCustomer = {
   id: 'cus_1',
@@ -58,7 +67,10 @@ describe('check registry', () => {
       'too-many-requests',
     ]) {
       const check = byName(name);
-      expect(check.evaluate(notFound, ctx, spec.findOperation('GET', '/v0/customers/cus_x')), name).toBeUndefined();
+      expect(
+        check.evaluate(notFound, withRequest(ctx, notFound), spec.findOperation('GET', '/v0/customers/cus_x')),
+        name,
+      ).toBeUndefined();
     }
   });
 
@@ -84,7 +96,7 @@ describe('check registry', () => {
   });
 
   test('a good exchange passes every check and counts the rules it judged', () => {
-    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx);
+    const out = runAll(ex('GET', '/v0/customers/cus_1', 200, goodCustomer));
     expect(out.findings).toEqual([]);
     expect(out.judged).toEqual(
       expect.arrayContaining([
@@ -98,24 +110,21 @@ describe('check registry', () => {
   });
 
   test('findings carry a replay command and no secret', () => {
-    const out = runChecks(ex('GET', '/v0/customers/cus_1', 500, { message: 'boom' }), ctx);
+    const out = runAll(ex('GET', '/v0/customers/cus_1', 500, { message: 'boom' }));
     expect(out.findings.length).toBeGreaterThan(0);
     expect(out.findings[0].replay).toContain("curl -sS -i -X GET 'http://target/v0/customers/cus_1'");
   });
 
   test('extension operations are never judged; their transport failures are', () => {
-    const bad = runChecks(ex('POST', '/v0/customers', 500, 'not json at all', { 'content-type': 'text/plain' }), ctx);
+    const bad = runAll(ex('POST', '/v0/customers', 500, 'not json at all', { 'content-type': 'text/plain' }));
     expect(bad.findings).toEqual([]);
     expect(bad.judged).toEqual([]);
-    const down = runChecks(
-      ex('POST', '/v0/customers', undefined, undefined, {}, { transportError: 'connection reset' }),
-      ctx,
-    );
+    const down = runAll(ex('POST', '/v0/customers', undefined, undefined, {}, { transportError: 'connection reset' }));
     expect(down.findings.map((f) => f.title)).toEqual(['No usable response']);
   });
 
   test('unknown operations are not judged', () => {
-    expect(runChecks(ex('GET', '/v9/nothing', 500, 'x'), ctx).findings).toEqual([]);
+    expect(runAll(ex('GET', '/v9/nothing', 500, 'x')).findings).toEqual([]);
   });
 
   test('a crashing check is an engine error with its stack, never a finding against the target', () => {
@@ -126,7 +135,8 @@ describe('check registry', () => {
         throw new Error('oops');
       },
     };
-    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, goodCustomer), ctx, [broken]);
+    const read = ex('GET', '/v0/customers/cus_1', 200, goodCustomer);
+    const out = runChecks(read, withRequest(ctx, read), [broken]);
     expect(out.findings).toEqual([]);
     expect(out.errors[0]).toMatchObject({ source: 'check:broken', message: expect.stringContaining('oops') });
     expect(out.errors[0].stack).toContain('Error: oops');
@@ -465,7 +475,7 @@ describe('money', () => {
     });
     const out = byName('money').evaluate(
       topup,
-      { spec: topupSpec, rules: ctx.rules },
+      withRequest({ spec: topupSpec, rules: ctx.rules }, topup),
       topupSpec.findOperation('PATCH', '/v0/wallets/wal_1/autoTopupConfig'),
     );
     expect(out).toBeUndefined();
@@ -630,7 +640,8 @@ describe('failed-auth-headers', () => {
 describe('checks against the real spec/openapi.yaml', async () => {
   const { loadSpec } = await import('../../src/contract/index.ts');
   const real = await loadSpec();
-  const rctx: CheckContext = { spec: real, rules: await loadRules() };
+  const rctx: Contract = { spec: real, rules: await loadRules() };
+  const judge = (exchange: Exchange) => runChecks(exchange, withRequest(rctx, exchange));
   const customer = {
     ...goodCustomer,
     updatedAt: '2024-01-01T00:00:00Z',
@@ -638,7 +649,7 @@ describe('checks against the real spec/openapi.yaml', async () => {
   };
 
   test('a conforming customer read passes every check', () => {
-    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, customer), rctx);
+    const out = judge(ex('GET', '/v0/customers/cus_1', 200, customer));
     expect(out.findings).toEqual([]);
     expect(out.operation?.operationId).toBe('getCustomer');
     expect(out.judged).toEqual(
@@ -648,12 +659,12 @@ describe('checks against the real spec/openapi.yaml', async () => {
 
   test('dropping a required field is caught', () => {
     const { validTaxAddress: _, ...broken } = customer;
-    const out = runChecks(ex('GET', '/v0/customers/cus_1', 200, broken), rctx);
+    const out = judge(ex('GET', '/v0/customers/cus_1', 200, broken));
     expect(out.findings.flatMap((f) => f.ruleIds)).toContain('SCHEMA.REQUIRED.PRESENT');
   });
 
   test('the six listed endpoints carry their published limits', () => {
-    const out = runChecks(
+    const out = judge(
       ex(
         'GET',
         '/v0/customers',
@@ -661,17 +672,16 @@ describe('checks against the real spec/openapi.yaml', async () => {
         { any: 1 },
         { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '6' },
       ),
-      rctx,
     );
     expect(out.findings.map((f) => f.ruleIds[0])).toEqual(['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED']);
   });
 
   test('extension operations are not judged', () => {
-    expect(runChecks(ex('POST', '/v0/customers', 500, { nonsense: true }), rctx).findings).toEqual([]);
+    expect(judge(ex('POST', '/v0/customers', 500, { nonsense: true })).findings).toEqual([]);
   });
 
   test('a body the document does not show is not judged, whatever the reference chose', () => {
-    const out = runChecks(
+    const out = judge(
       ex(
         'GET',
         '/v0/customers',
@@ -679,7 +689,6 @@ describe('checks against the real spec/openapi.yaml', async () => {
         { object: 'customers', data: [{ object: 'customer', id: 'c-1' }] },
         { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '6' },
       ),
-      rctx,
     );
     expect(out.findings).toEqual([]);
     expect(out.judged).not.toContain('SCHEMA.RESPONSE.MATCHES');
@@ -698,16 +707,15 @@ describe('checks against the real spec/openapi.yaml', async () => {
       createdAt: '2024-01-01T00:00:00Z',
       updatedAt: '2024-01-01T00:00:00Z',
     };
-    const accepted = runChecks(ex('PATCH', '/v0/items/itm_1', 202, item), rctx);
+    const accepted = judge(ex('PATCH', '/v0/items/itm_1', 202, item));
     expect(accepted.findings).toEqual([]);
     expect(accepted.judged).toContain('STATUS.DOCUMENTED.ONLY');
-    const conflict = runChecks(
+    const conflict = judge(
       ex('POST', '/v0/subscriptions/sub_1/versionMigration', 409, {
         error: 'conflict',
         message: 'no',
         code: 'SOME_OTHER_CODE',
       }),
-      rctx,
     );
     expect(conflict.findings).toEqual([]);
   });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { judge as judgeTraffic, rec } from '../passive/helpers.ts';
 import { clientRequestsUnit } from '../../src/passive/clients/requests.ts';
-import { runChecks, type CheckContext } from '../../src/engine/checks/index.ts';
+import { readRequest, runChecks, type CheckContext } from '../../src/engine/checks/index.ts';
 import { HttpClient } from '../../src/engine/http/client.ts';
 import { loadSpec } from '../../src/contract/index.ts';
 import { loadRules } from '../../src/contract/rules.ts';
@@ -28,7 +28,7 @@ const customer = {
   updatedAt: '2024-01-01T00:00:00Z',
   validTaxAddress: { valid: true, message: null },
 };
-const judgedOf = (e: ReturnType<typeof ex>) => runChecks(e, contract);
+const judgedOf = (e: ReturnType<typeof ex>) => runChecks(e, { ...contract, request: readRequest(contract.spec, e) });
 
 describe('restraint rules: the check registry never judges what the document leaves open', () => {
   test('the tool rules are marked restraint or client, each saying why', async () => {

@@ -37,10 +37,10 @@ function idsFor(op: GenOperation): Record<string, unknown> {
 /** The plan as the judge sees it on the wire. */
 function read(plan: RequestPlan) {
   const path = requestPath(plan);
-  const query = path.includes('?') ? path.slice(path.indexOf('?') + 1) : '';
-  const pathParams = Object.fromEntries(Object.entries(plan.pathParams).map(([k, v]) => [k, String(v)]));
+  const queryString = path.includes('?') ? path.slice(path.indexOf('?') + 1) : '';
+  const params = Object.fromEntries(Object.entries(plan.pathParams).map(([k, v]) => [k, String(v)]));
   const body = plan.body === undefined ? undefined : JSON.parse(JSON.stringify(plan.body));
-  return brokenConstraints(spec, { operationId: plan.operationId, pathParams, query, body, bodyNotJson: false });
+  return brokenConstraints(spec, { operationId: plan.operationId, params, queryString, body });
 }
 
 describe('documented constraints read off real requests', () => {

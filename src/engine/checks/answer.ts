@@ -27,37 +27,9 @@ export interface Answer {
   got: Json;
   /** The JSON object sent ({} when the request had no JSON object body). */
   sent: Json;
-  /** The decoded path parameters. */
+  /** The decoded path parameters (the context's reading of the request). */
   params: Record<string, string>;
   query: URLSearchParams;
-}
-
-/** The JSON body a request sent, parsed when it travelled as text. */
-export function sentBody(ex: Pick<Exchange, 'requestBody'>): unknown {
-  if (typeof ex.requestBody !== 'string') return ex.requestBody;
-  try {
-    return JSON.parse(ex.requestBody);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The decoded parameters of a path that fits `template` (`/v0/items/{id}`). */
-export function pathParams(template: string, path: string): Record<string, string> {
-  const want = template.split('/');
-  const got = path.split('?')[0].split('/');
-  const out: Record<string, string> = {};
-  want.forEach((seg, i) => {
-    const m = /^\{(.+)\}$/.exec(seg);
-    if (m && got[i] !== undefined) out[m[1]] = decodeURIComponent(got[i]);
-  });
-  return out;
-}
-
-/** The query parameters of an exchange's path. */
-export function queryOf(ex: Pick<Exchange, 'path'>): URLSearchParams {
-  const i = ex.path.indexOf('?');
-  return new URLSearchParams(i < 0 ? '' : ex.path.slice(i + 1));
 }
 
 /**
@@ -74,14 +46,8 @@ export function answerTo(
   if (!op || op.extension || op.operationId !== operationId || !is2xx(ex)) return undefined;
   if (ctx.unauthenticated || ctx.brokenRequest || !isObject(ex.body) || !bodyShown(ctx, op, ex.status))
     return undefined;
-  const sent = sentBody(ex);
-  return {
-    ex,
-    got: ex.body as Json,
-    sent: isObject(sent) ? sent : {},
-    params: pathParams(op.pathTemplate, ex.path),
-    query: queryOf(ex),
-  };
+  const { body, params, query } = ctx.request;
+  return { ex, got: ex.body as Json, sent: isObject(body) ? body : {}, params, query };
 }
 
 /** The rules one check judged on one exchange, and the findings against them. */

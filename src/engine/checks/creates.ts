@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { enumOf, isDateTime, isDecimalString } from '../predicates.ts';
 import { defineCheck, isObject, judgeableResponse, type CheckContext, type OperationInfo } from './types.ts';
 import { expectedObjectName } from './object-name.ts';
-import { answerTo, Judgement, notHeld, sentBody, sentVsGot, show } from './answer.ts';
+import { answerTo, Judgement, notHeld, sentVsGot, show } from './answer.ts';
 
 /** The `object` name the answer's schema gives (`product`, `invoice_refund`...). */
 const objectOf = (ctx: CheckContext, op: OperationInfo, status: number): string | undefined =>
@@ -174,7 +174,7 @@ export const scheduleBySubscription = defineCheck({
   evaluate(ex, ctx, op) {
     if (!op || op.operationId !== 'createBillingSchedule' || ex.status === undefined) return;
     if (ctx.unauthenticated || ctx.brokenRequest || !isObject(ex.body)) return;
-    const sent = sentBody(ex);
+    const sent = ctx.request.body;
     if (!isObject(sent) || typeof sent.subscriptionId !== 'string' || sent.orderId !== undefined) return;
     const created = ex.status >= 200 && ex.status < 300;
     const refused = ex.status >= 400 && ex.status < 500 && !REFUSED_FIRST.includes(ex.status);

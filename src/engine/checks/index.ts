@@ -5,6 +5,7 @@ import { requestBroken } from '../generators/broken.ts';
 import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
+import { readRequest, type SentRequest } from './request.ts';
 import { transport } from './transport.ts';
 import { statusDocumented } from './status-documented.ts';
 import { contentType } from './content-type.ts';
@@ -84,14 +85,16 @@ export function checkRuleIds(): string[] {
 
 /**
  * The context the registry judges one exchange in, built the same way by `conform run` and the
- * passive judge: whether the request breaks a documented constraint is read off the request.
+ * passive judge: the request is read once (`request`, or now), and whether it breaks a
+ * documented constraint is read off that reading.
  */
 export function checkContextFor(
   contract: { spec: Spec; rules: RuleIndex },
   exchange: Exchange,
   flags: Pick<CheckContext, 'rateLimitScenario' | 'unauthenticated'> = {},
+  request: SentRequest = readRequest(contract.spec, exchange),
 ): CheckContext {
-  return { ...contract, ...flags, brokenRequest: requestBroken(contract.spec, exchange) };
+  return { ...contract, ...flags, request, brokenRequest: requestBroken(contract.spec, request) };
 }
 
 export interface CheckOutcome {
@@ -135,3 +138,4 @@ export function runChecks(exchange: Exchange, ctx: CheckContext, checks: readonl
 }
 
 export type { Check, CheckContext, SpecView, OperationInfo } from './types.ts';
+export { readRequest, type SentRequest } from './request.ts';

@@ -1,6 +1,7 @@
 /** What checks know about the contract, and the check shape. */
 import type { RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
+import type { SentRequest } from './request.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */
@@ -49,6 +50,8 @@ export interface CheckContext {
    * validation rules judge its answer, never a check of what the answer holds.
    */
   brokenRequest?: boolean;
+  /** The exchange's request, read once (checkContextFor): its path parameters, query and JSON body. */
+  request: SentRequest;
 }
 
 export interface Evaluation {
@@ -75,7 +78,10 @@ export function defineCheck(def: Check): Check {
 }
 
 /** The operation an exchange targets: its operationId, else its method and path. */
-export function operationOf(spec: SpecView, exchange: Exchange): OperationInfo | undefined {
+export function operationOf(
+  spec: SpecView,
+  exchange: Pick<Exchange, 'operationId' | 'method' | 'path'>,
+): OperationInfo | undefined {
   return exchange.operationId
     ? spec.operations.get(exchange.operationId)
     : spec.findOperation(exchange.method, exchange.path.split('?')[0]);

@@ -8,7 +8,7 @@ import { documentedConstraints, type Constraint } from './constraints.ts';
 import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from './schema.ts';
 import { statedFor } from './stated.ts';
 import type { Spec } from '../../contract/index.ts';
-import type { Exchange } from '../types.ts';
+import type { SentRequest } from '../checks/request.ts';
 
 export interface Broken {
   constraint: Constraint;
@@ -115,16 +115,8 @@ function breaks(c: Constraint, value: unknown): boolean {
   }
 }
 
-export interface RequestParts {
-  operationId: string;
-  pathParams: Record<string, string>;
-  /** The query string (without `?`). */
-  query: string;
-  /** Parsed JSON body; undefined when none. */
-  body: unknown;
-  /** The body text was present but not JSON. */
-  bodyNotJson: boolean;
-}
+/** What `brokenConstraints` reads of a request (a SentRequest, or a plan about to be sent). */
+export type RequestParts = Pick<SentRequest, 'params' | 'queryString' | 'body'> & { operationId: string };
 
 export interface RequestJudgement {
   /** The operation takes inputs the document constrains (so the request could break one). */
@@ -137,10 +129,10 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
   const inputs = inputsOf(spec, req.operationId);
   if (!inputs) return { constrained: false, broken: [] };
   const query: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(req.query))
+  for (const [k, v] of new URLSearchParams(req.queryString))
     query[k] = query[k] === undefined ? v : [...([] as string[]).concat(query[k]), v];
   const roots: Record<Location, unknown> = {
-    path: textParams(req.pathParams, inputs.schemas.path),
+    path: textParams(req.params, inputs.schemas.path),
     query: textParams(query, inputs.schemas.query),
     // An absent optional body breaks nothing; an absent required one misses its required fields.
     body: req.body === undefined && inputs.bodyRequired ? {} : req.body,
@@ -172,18 +164,9 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
  * body does not parse as JSON: a scenario sent it broken on purpose, or traffic holds it so.
  * Only the validation rules judge its answer.
  */
-export function requestBroken(spec: Spec, ex: Pick<Exchange, 'method' | 'path' | 'requestBody'>): boolean {
-  const [path, query = ''] = ex.path.split(/\?(.*)/s);
-  const match = spec.matchPath(ex.method, path);
-  if (!match || match.operation.extension) return false;
-  let body = ex.requestBody;
-  if (typeof body === 'string') {
-    try {
-      body = JSON.parse(body);
-    } catch {
-      return true;
-    }
-  }
-  const req = { operationId: match.operation.operationId, pathParams: match.params, query, body, bodyNotJson: false };
-  return brokenConstraints(spec, req).broken.length > 0;
+export function requestBroken(spec: Spec, request: SentRequest): boolean {
+  const op = request.operation;
+  if (!op || op.extension) return false;
+  if (request.bodyNotJson) return true;
+  return brokenConstraints(spec, { ...request, operationId: op.operationId }).broken.length > 0;
 }

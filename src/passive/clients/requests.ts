@@ -15,15 +15,8 @@ export const clientRequestsUnit: PassiveUnit = {
   ruleIds: [CLIENT_REQUEST_RULE],
   observe(o, ctx) {
     if (!o.documented || !o.operation) return;
-    const [, query = ''] = o.record.path.split(/\?(.*)/s);
-    const bodyNotJson = o.record.requestBody.trim() !== '' && typeof o.exchange.requestBody === 'string';
-    const j = brokenConstraints(ctx.spec, {
-      operationId: o.operation.operationId,
-      pathParams: o.params,
-      query,
-      body: o.sent,
-      bodyNotJson,
-    });
+    const { bodyNotJson } = o.request;
+    const j = brokenConstraints(ctx.spec, { ...o.request, operationId: o.operation.operationId });
     if (!j.constrained && !bodyNotJson) return;
     const problems = [...(bodyNotJson ? ['the body is not JSON'] : []), ...j.broken.map((b) => b.what)];
     ctx.client(o.client).check([CLIENT_REQUEST_RULE], problems.length === 0, () => ({

@@ -47,11 +47,10 @@ function parseJson(text: string): { value?: unknown; error?: string } {
 }
 
 /** The engine's Exchange for a record (the shape every check reads), relative to `baseUrl`. */
-export function toExchange(r: TrafficRecord, baseUrl: string, operationId?: string): Exchange {
+export function toExchange(r: TrafficRecord, baseUrl: string): Exchange {
   const response = parseJson(r.responseBody);
   const request = r.requestBody === '' ? {} : parseJson(r.requestBody);
   return {
-    ...(operationId ? { operationId } : {}),
     method: r.method,
     path: r.path,
     url: `${baseUrl.replace(/\/$/, '')}${r.path}`,

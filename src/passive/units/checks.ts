@@ -22,7 +22,7 @@ export const checksUnit: PassiveUnit = {
       );
       return;
     }
-    const check = checkContextFor(ctx, o.exchange, { unauthenticated: !o.authenticated });
+    const check = checkContextFor(ctx, o.exchange, { unauthenticated: !o.authenticated }, o.request);
     const outcome = runChecks(o.exchange, check);
     tally.judge(...outcome.judged);
     for (const f of outcome.findings) {

@@ -16,7 +16,7 @@ const NOT_UNDERSTOOD = 'ERRORS.400.BODY';
 /** A body sent as JSON (by its content type) whose text does not parse. */
 function notJson(o: Observed): boolean {
   const type = o.record.requestHeaders['content-type'] ?? '';
-  return /json/i.test(type) && o.record.requestBody.trim() !== '' && typeof o.exchange.requestBody === 'string';
+  return /json/i.test(type) && o.request.bodyNotJson;
 }
 
 export const validationUnit: PassiveUnit = {
@@ -41,14 +41,7 @@ export const validationUnit: PassiveUnit = {
         }));
       return;
     }
-    const [, query = ''] = o.record.path.split(/\?(.*)/s);
-    const { broken } = brokenConstraints(ctx.spec, {
-      operationId: o.operation.operationId,
-      pathParams: o.params,
-      query,
-      body: o.sent,
-      bodyNotJson: false,
-    });
+    const { broken } = brokenConstraints(ctx.spec, { ...o.request, operationId: o.operation.operationId });
     if (!broken.length) return;
     const accepted = (b: (typeof broken)[number]) => (b.constraint.location === 'path' ? [400, 404] : [400]);
     const tally = ctx.server(this);
