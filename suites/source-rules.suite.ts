@@ -4,19 +4,12 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { concurrent, isDateTime, requireAccepted, uniqueTag, enc, same, type Json } from './support.ts';
+import { loadRules } from '../src/contract/index.ts';
+import { unsentFields } from '../src/engine/predicates.ts';
+import { concurrent, isDateTime, requireAccepted, uniqueTag, enc, type Json } from './support.ts';
 
-/** A condition is documented as {type, operator, value}: other properties a target adds are not compared. */
-function documented(field: string, v: unknown): unknown {
-  if (field !== 'conditions' || !Array.isArray(v)) return v;
-  return v.map((c) =>
-    c && typeof c === 'object'
-      ? { type: (c as Json).type, operator: (c as Json).operator, value: (c as Json).value }
-      : c,
-  );
-}
-
-const RULE_KEPT = ['id', 'sourceId', 'createdAt', 'conditions', 'description', 'enabled', 'name', 'order'] as const;
+const RULES = await loadRules();
+const KEEPS_OTHERS = 'SOURCE_RULES.UPDATE.PARTIAL#keeps-others';
 
 function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Json {
   const r = requireAccepted(t, ex, `PATCH /v0/sourceRules/${ruleId}`);
@@ -71,17 +64,12 @@ scenario(
     for (const patch of steps) {
       const ex = await t.http.patch(path, patch);
       const next = expectRuleObject(t, ex, ruleId);
-      const wrong = (fields: readonly string[], want: (k: string) => unknown) =>
-        fields
-          .filter((k) => !same(documented(k, next[k]), documented(k, want(k))))
-          .map((k) => `${k}: expected ${JSON.stringify(want(k))}, got ${JSON.stringify(next[k])}`);
       // The answer holding the fields sent is the source-rule-updated check's (src/engine/checks/updates.ts).
-      const kept = wrong(
-        RULE_KEPT.filter((k) => !(k in patch)),
-        (k) => current[k],
-      );
+      const kept = unsentFields(RULES, KEEPS_OTHERS, patch, current, next)
+        .filter((u) => !u.kept)
+        .map((u) => `${u.field}: expected ${JSON.stringify(u.was)}, got ${JSON.stringify(u.now)}`);
       t.expectRule(
-        'SOURCE_RULES.UPDATE.PARTIAL#keeps-others',
+        KEEPS_OTHERS,
         kept.length === 0,
         `PATCH ${JSON.stringify(patch)} keeps the fields it did not send (wrong: ${kept.join('; ')})`,
         ex,

@@ -3,6 +3,10 @@ import type { Exchange } from '../src/engine/types.ts';
 import type { ScenarioContext } from '../src/engine/scenario.ts';
 
 import { is2xx } from '../src/engine/checks/types.ts';
+import { loadRules } from '../src/contract/index.ts';
+import { keptFields, unsentFields } from '../src/engine/predicates.ts';
+
+const RULES = await loadRules();
 
 export { is2xx };
 export { DECIMAL, isDateTime } from '../src/engine/predicates.ts';
@@ -88,23 +92,12 @@ export function notRefused(t: ScenarioContext, ex: Exchange): void {
   );
 }
 
-/** JSON with object keys sorted: two answers compare equal whatever their key order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Json)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v) ?? 'undefined';
-}
-
 /**
- * A PATCH changes only what it sends. `send(first)` sets every field of `fields`; then each
- * body of `singles` (one field each) is sent in turn, and every field it did not send must
- * answer as the previous answer had it. The comparison is between two answers of the same
- * target, so the form a field takes (a decimal's digits, a map's shape) is the target's own;
- * a field the previous answer did not show judges nothing.
+ * A PATCH changes only what it sends (`ruleId`'s params.keeps in spec/rules.yaml). `send(first)`
+ * sets every field the rule keeps; then each body of `singles` (one field each) is sent in turn,
+ * and every kept field it did not send must answer as the previous answer had it
+ * (src/engine/predicates.ts unsentFields: two answers of the same target are compared, so the form
+ * a field takes is the target's own; a field the previous answer did not show judges nothing).
  */
 export async function keepsUnsent(
   t: ScenarioContext,
@@ -112,22 +105,19 @@ export async function keepsUnsent(
   send: (body: Json) => Promise<Exchange>,
   first: Json,
   singles: Json[],
-  fields: string[],
 ): Promise<void> {
   const answer = (ex: Exchange, what: string): Json => requireAccepted(t, ex, what);
-  let before = answer(await send(first), `the update setting ${fields.join(', ')}`);
+  let before = answer(await send(first), `the update setting ${keptFields(RULES, ruleId).join(', ')}`);
   for (const single of singles) {
     const ex = await send(single);
     const after = answer(ex, `the update ${JSON.stringify(single)}`);
-    // A field the target never showed cannot show whether it was kept: only fields it showed are judged.
-    for (const f of fields.filter((k) => !(k in single) && before[k] !== undefined)) {
+    for (const u of unsentFields(RULES, ruleId, single, before, after))
       t.softExpectRule(
         ruleId,
-        canonical(after[f]) === canonical(before[f]),
-        `${f}, not sent in ${JSON.stringify(single)}, is kept (${canonical(before[f])} before, ${canonical(after[f])} after)`,
+        u.kept,
+        `${u.field}, not sent in ${JSON.stringify(single)}, is kept (${JSON.stringify(u.was)} before, ${JSON.stringify(u.now)} after)`,
         ex,
       );
-    }
     before = after;
   }
 }

@@ -4,6 +4,7 @@
  * `conform run`, `conform proxy` and `conform judge`. test/architecture/rule-constants.test.ts
  * fails when a rule's constant is copied into code instead.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { RuleIndex } from '../contract/rules.ts';
 
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
@@ -18,8 +19,9 @@ export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-
 export const isDateTime = (v: unknown): v is string =>
   typeof v === 'string' && ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
 
+/** A rule's params; a part's key (`RULE#part`) reads its rule's. */
 function params(rules: Pick<RuleIndex, 'byId'>, ruleId: string): Record<string, unknown> {
-  const p = rules.byId(ruleId)?.params;
+  const p = rules.byId(ruleId.split('#')[0])?.params;
   if (!p) throw new Error(`spec/rules.yaml: rule ${ruleId} carries no params`);
   return p;
 }
@@ -51,4 +53,74 @@ export function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp 
   const source = patterns?.[kind];
   if (!source) throw new Error(`spec/rules.yaml: CONV.ID.PATTERNS gives no pattern for ${kind}`);
   return new RegExp(source);
+}
+
+/** null read as absent: the document does not tell the two apart for an optional field. */
+export const norm = (v: unknown): unknown => (v === null ? undefined : v);
+
+/** Two JSON values are the same (object key order aside; null and absent alike). */
+export const sameValue = (a: unknown, b: unknown): boolean => isDeepStrictEqual(norm(a), norm(b));
+
+/** The fields a PATCH rule says an update keeps when it does not send them (its params.keeps). */
+export function keptFields(rules: Pick<RuleIndex, 'byId'>, ruleId: string): readonly string[] {
+  return enumOf(rules, ruleId, 'keeps');
+}
+
+/** One field a PATCH did not send, as two answers of the target show it. */
+export interface UnsentField {
+  /** The field as answers show it (`archivedAt` for a sent `archived`). */
+  field: string;
+  kept: boolean;
+  was: unknown;
+  now: unknown;
+}
+
+/**
+ * A PATCH rule's "changes only what it is sent" (params.keeps, e.g. CUSTOMERS.UPDATE.PARTIAL),
+ * judged between two answers of the target: one entry per field of the rule the update did not
+ * send and the earlier answer showed (a field never shown cannot show whether it was kept). Two
+ * answers of the target are compared, so the form a field takes stays the target's own. A field
+ * answered under another name (params.shownAs: archived as archivedAt) is kept when it is set or
+ * unset alike, its value (a time) being the target's own. Fields inside one object field
+ * (params.within: the flags of notificationSettings) are judged only on an update sending that object.
+ * A list of objects whose items the document shows with some properties (params.documented: a
+ * source rule's conditions as {type, operator, value}) is compared on those alone.
+ */
+export function unsentFields(
+  rules: Pick<RuleIndex, 'byId'>,
+  ruleId: string,
+  sent: Record<string, unknown>,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): UnsentField[] {
+  const p = params(rules, ruleId);
+  const shownAs = (p.shownAs ?? {}) as Record<string, string>;
+  const documented = (p.documented ?? {}) as Record<string, string[]>;
+  if (typeof p.within === 'string') {
+    if (!(p.within in sent)) return [];
+    const inside = (v: unknown) => (isObject(v) ? v : {});
+    [sent, before, after] = [inside(sent[p.within]), inside(before[p.within]), inside(after[p.within])];
+  }
+  const out: UnsentField[] = [];
+  for (const key of keptFields(rules, ruleId)) {
+    if (key in sent) continue;
+    const field = shownAs[key] ?? key;
+    const was = before[field];
+    if (was === undefined) continue;
+    const now = after[field];
+    const shown = (v: unknown) => documentedPart(v, documented[field]);
+    const kept = field === key ? sameValue(shown(was), shown(now)) : (was == null) === (now == null);
+    out.push({ field, kept, was, now });
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The items of a list cut to the properties the document shows (`keys`); anything else as it is. */
+function documentedPart(v: unknown, keys: readonly string[] | undefined): unknown {
+  if (!keys || !Array.isArray(v)) return v;
+  return v.map((item) => (isObject(item) ? Object.fromEntries(keys.map((k) => [k, item[k]])) : item));
 }

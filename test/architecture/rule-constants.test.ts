@@ -1,5 +1,5 @@
 /**
- * A rule's constants (id prefixes, id patterns, enumerations) live in spec/rules.yaml and are
+ * A rule's constants (id prefixes, id patterns, enumerations, the fields an update keeps) live in spec/rules.yaml and are
  * read from there (src/engine/predicates.ts): a copy in a judge's code is a second definition of
  * the rule that can drift from the first. Scans the judges (the core src/engine, suites/ and the
  * passive judge src/passive) through the TypeScript parser; the fault harness (src/faults), which
@@ -19,7 +19,7 @@ const NOT_JUDGES = ['src/faults/'];
 interface Constants {
   /** Prefixes and pattern sources, as string or regex literals. */
   literals: Set<string>;
-  /** Enumerations of two values or more, as sorted `a|b|c` keys of array literals. */
+  /** Enumerations and the fields an update keeps (params.values, params.keeps), as sorted `a|b|c` keys of array literals. */
   enums: Map<string, string>;
 }
 
@@ -30,7 +30,8 @@ export function constantsOf(rules: RuleIndex): Constants {
     const p = (r.params ?? {}) as Record<string, unknown>;
     if (typeof p.prefix === 'string') literals.add(p.prefix);
     for (const source of Object.values((p.patterns ?? {}) as Record<string, string>)) literals.add(source);
-    if (Array.isArray(p.values) && p.values.length > 1) enums.set([...p.values].map(String).sort().join('|'), r.id);
+    for (const list of [p.values, p.keeps])
+      if (Array.isArray(list) && list.length > 1) enums.set([...list].map(String).sort().join('|'), r.id);
   }
   return { literals, enums };
 }
@@ -72,18 +73,20 @@ async function tsFiles(dir: string): Promise<string[]> {
 }
 
 describe('rule constants are read from spec/rules.yaml, never copied', () => {
-  test('the scanner finds a copied prefix, pattern and enumeration', async () => {
+  test('the scanner finds a copied prefix, pattern, enumeration and list of kept fields', async () => {
     const c = constantsOf(await loadRules());
     const src = [
       "const a = id.startsWith('crn_');",
       'const b = /^org_[a-zA-Z0-9]+$/;',
       "const s = ['ISSUED', 'VOIDED'];",
+      "const k = ['notifyPeriod', 'config', 'enabled', 'recipients'];",
       "const fine = prefixOf(rules, 'REFUNDS.ID.PREFIX'); const t = 'a crn_ in a sentence';",
     ].join('\n');
     expect(copiesIn(src, c)).toEqual([
       "1: 'crn_'",
       '2: /^org_[a-zA-Z0-9]+$/ (^org_[a-zA-Z0-9]+$)',
       '3: [ISSUED, VOIDED] (REFUNDS.STATUS.ENUM)',
+      '4: [notifyPeriod, config, enabled, recipients] (ALERTS.UPDATE.PARTIAL)',
     ]);
   });
 

@@ -8,16 +8,18 @@
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
-import { loadSpec } from '../../contract/index.ts';
+import { loadRules, loadSpec } from '../../contract/index.ts';
+import { keptFields, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { ALERT, CREATED_FIXED, SOURCE_RULE, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { judgeTotal } from './lists.ts';
-import { bodyOf, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
+import { bodyOf, judgeUnsent, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
-const ALERT_FIELDS = ['config', 'enabled', 'notifyPeriod', 'recipients'] as const;
-const RULE_FIELDS = ['conditions', 'description', 'enabled', 'name', 'order'] as const;
+const rules = await loadRules();
+/** The fields a source rule update sets (spec/rules.yaml). */
+const RULE_FIELDS = keptFields(rules, SOURCE_RULE.keepsOthers);
 
 export interface AlertsModel {
   merchantId: string;
@@ -71,15 +73,7 @@ class PatchAlert implements Cmd {
       `${what} answered ${ex.status} with id ${show(b.id)}`,
       ex,
     );
-    for (const f of ALERT_FIELDS) {
-      if (f in this.body || !a.seen || a.seen[f] === undefined) continue;
-      r.judge.judge(
-        ALERT.partial,
-        sameValue(b[f], a.seen[f]),
-        `${what}: ${f}, not sent, went ${brief(a.seen[f])} → ${brief(b[f])}`,
-        ex,
-      );
-    }
+    if (a.seen) judgeUnsent(r, rules, ALERT.partial, this.body, a.seen, b, what, ex);
     observe(r.judge, m.merchantId, a, b, ex, `PATCH /v0/alerts/${a.id}`);
     a.seen = b;
   }
@@ -125,7 +119,7 @@ class PatchSourceRule implements Cmd {
       `${what} answered ${ex.status} with id ${show(b.id)}`,
       ex,
     );
-    for (const f of RULE_FIELDS) {
+    for (const f of RULE_FIELDS)
       if (f in this.body)
         r.judge.judge(
           SOURCE_RULE.appliesSent,
@@ -133,14 +127,7 @@ class PatchSourceRule implements Cmd {
           `${what}: ${f} answers ${brief(b[f])}`,
           ex,
         );
-      else if (rule.seen && rule.seen[f] !== undefined)
-        r.judge.judge(
-          SOURCE_RULE.keepsOthers,
-          sameValue(b[f], rule.seen[f]),
-          `${what}: ${f}, not sent, went ${brief(rule.seen[f])} → ${brief(b[f])}`,
-          ex,
-        );
-    }
+    if (rule.seen) judgeUnsent(r, rules, SOURCE_RULE.keepsOthers, this.body, rule.seen, b, what, ex);
     observe(r.judge, m.merchantId, rule, b, ex, `PATCH /v0/sourceRules/${rule.id}`);
     rule.seen = b;
   }

@@ -11,17 +11,20 @@ import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import type { Exchange } from '../types.ts';
 import { is2xx } from '../checks/types.ts';
-import { loadSpec } from '../../contract/index.ts';
+import { loadRules, loadSpec } from '../../contract/index.ts';
+import { keptFields, norm, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { CREATED_FIXED, CUSTOMER, OWNER, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { judgeTotal, walkList, type ListTarget } from './lists.ts';
-import { bodyOf, norm, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
+import { bodyOf, judgeUnsent, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
-const FIELDS = ['taxId', 'externalId', 'taxRates', 'notificationSettings'] as const;
+const rules = await loadRules();
+/** The fields a customer update sets, and the flags of its notificationSettings (spec/rules.yaml). */
+const FIELDS = keptFields(rules, CUSTOMER.partial);
 const CLEARABLE = ['taxId', 'externalId'] as const;
-const FLAGS = ['invoiceIssued', 'invoicePaid', 'renewalReminder'] as const;
+const FLAGS = keptFields(rules, CUSTOMER.notifications);
 const LIST: ListTarget = { label: 'GET /v0/customers', path: '/v0/customers', pageSize: 100, maxPages: 20 };
 const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
 
@@ -178,26 +181,12 @@ class PatchCustomer implements Cmd {
     const n = flagsOf(b.notificationSettings);
     const asked = sent.notificationSettings as Json | undefined;
     const had = flagsOf(before?.notificationSettings);
-    if (asked && n)
-      for (const k of FLAGS) {
+    if (asked && n) {
+      for (const k of FLAGS)
         if (k in asked) r.judge.judge(CUSTOMER.notifications, n[k] === asked[k], `${what}: ${k} answers ${n[k]}`, ex);
-        else if (had)
-          r.judge.judge(
-            CUSTOMER.notifications,
-            n[k] === had[k],
-            `${what}: ${k}, not sent, went ${had[k]} → ${n[k]}`,
-            ex,
-          );
-      }
-    for (const f of FIELDS) {
-      if (f in sent || !before || norm(before[f]) === undefined) continue;
-      r.judge.judge(
-        CUSTOMER.partial,
-        sameValue(b[f], before[f]),
-        `${what}: ${f}, not sent, went ${show(before[f])} → ${show(b[f])}`,
-        ex,
-      );
+      if (had && before) judgeUnsent(r, rules, CUSTOMER.notifications, sent, before, b, what, ex);
     }
+    if (before) judgeUnsent(r, rules, CUSTOMER.partial, sent, before, b, what, ex);
     for (const f of c.cleared)
       if (!(f in sent))
         r.judge.judge(

@@ -12,14 +12,17 @@ import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
 import { isDateTime } from '../predicates.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
-import { loadSpec } from '../../contract/index.ts';
+import { loadRules, loadSpec } from '../../contract/index.ts';
+import { keptFields, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { ITEM, OWNER, PRICE, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
-import { bodyOf, observe, sameValue, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
+import { bodyOf, judgeUnsent, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
-const KEPT = ['name', 'catalogId', 'metadata'] as const;
+const rules = await loadRules();
+/** The item fields an update sets besides its archived state (spec/rules.yaml). */
+const KEPT = keptFields(rules, ITEM.partial).filter((f) => f !== 'archived');
 const itemPath = (id: string) => `/v0/items/${encodeURIComponent(id)}`;
 
 interface Item extends Tracked {
@@ -101,23 +104,17 @@ class PatchItem implements Cmd {
       `${what} answered ${ex.status ?? ex.transportError} with id ${show(b.id)}`,
       ex,
     );
-    for (const f of KEPT) {
+    for (const f of KEPT)
       if (f in sent)
         r.judge.judge(ITEM.holdsSent, isDeepStrictEqual(b[f], sent[f]), `${what}: ${f} answers ${brief(b[f])}`, ex);
-      else if (it.seen && it.seen[f] !== undefined)
-        r.judge.judge(
-          ITEM.partial,
-          sameValue(b[f], it.seen[f]),
-          `${what}: ${f}, not sent, went ${brief(it.seen[f])} → ${brief(b[f])}`,
-          ex,
-        );
-    }
+    if (it.seen) judgeUnsent(r, rules, ITEM.partial, sent, it.seen, b, what, ex);
     const archived: boolean | undefined = sent.archived ?? was;
     if (archived === true) {
       if (sent.archived === true && was === false)
         r.judge.judge(ITEM.archive, isDateTime(b.archivedAt), `${what}: archivedAt answers ${show(b.archivedAt)}`, ex);
+      // Whether an unsent archived state was kept is judgeUnsent's (ITEMS.UPDATE.PARTIAL) above.
       r.judge.judge(
-        sent.archived === undefined ? ITEM.partial : ITEM.setWhenArchived,
+        ITEM.setWhenArchived,
         isDateTime(b.archivedAt),
         `${what}: the item is archived, archivedAt answers ${show(b.archivedAt)}`,
         ex,

@@ -3,12 +3,13 @@
  * given, as the target last showed them, and the properties every representation of them must
  * keep (its owner, createdAt, updatedAt), whichever operation answered it.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { Exchange } from '../types.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { RequestSequence } from '../http/replay-script.ts';
 import { CREATED_FIXED, OWNER, UPDATED_NOT_BACK } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
+import type { RuleIndex } from '../../contract/index.ts';
+import { unsentFields } from '../predicates.ts';
 
 export type Json = Record<string, any>;
 
@@ -35,12 +36,6 @@ export function track(kind: Kind, id: string): Tracked {
 export function bodyOf(ex: Exchange): Json {
   return ex.body && typeof ex.body === 'object' && !Array.isArray(ex.body) ? (ex.body as Json) : {};
 }
-
-/** A field's value where null and absent both mean "no value". */
-export const norm = (v: unknown): unknown => (v === null ? undefined : v);
-
-/** Two JSON values are the same (object key order aside; null and absent alike). */
-export const sameValue = (a: unknown, b: unknown): boolean => isDeepStrictEqual(norm(a), norm(b));
 
 export const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
 
@@ -123,4 +118,19 @@ export class ModelHttp {
   comment(text: string): void {
     this.sequence.comment(text);
   }
+}
+
+/** Judges `ruleId`'s "keeps what it did not send" on one update's answer (predicates.ts unsentFields). */
+export function judgeUnsent(
+  r: { judge: ModelJudge },
+  rules: RuleIndex,
+  ruleId: string,
+  sent: Json,
+  before: Json,
+  after: Json,
+  what: string,
+  ex: Exchange,
+): void {
+  for (const u of unsentFields(rules, ruleId, sent, before, after))
+    r.judge.judge(ruleId, u.kept, `${what}: ${u.field}, not sent, went ${show(u.was)} → ${show(u.now)}`, ex);
 }

@@ -6,40 +6,22 @@
  */
 import type { PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
-import { expect, is2xx, obj, opId, pathOf, sameJson, show, type Json } from './support.ts';
+import { unsentFields } from '../../engine/predicates.ts';
+import { expect, is2xx, obj, opId, pathOf, show, type Json } from './support.ts';
 
 const U = 'partial-updates';
 const WINDOW_MS = 5 * 60_000;
 
-/** A body field the answer shows under another name, and what "kept" means for it there. */
-interface ShownAs {
-  field: string;
-  kept(before: unknown, now: unknown): boolean;
-}
-
-/** archived is shown as archivedAt: whether it is set says the state; its time is the target's own. */
-const ARCHIVED: ShownAs = { field: 'archivedAt', kept: (a, b) => (a == null) === (b == null) };
-
-/** Per PATCH operation: its rule, and the fields a PATCH not sending them keeps. */
-const PARTIAL: Record<string, { rule: string; fields: string[]; shownAs?: Record<string, ShownAs> }> = {
-  updateCustomer: {
-    rule: 'CUSTOMERS.UPDATE.PARTIAL',
-    fields: ['taxId', 'externalId', 'taxRates', 'notificationSettings'],
-  },
-  updateAlert: { rule: 'ALERTS.UPDATE.PARTIAL', fields: ['config', 'enabled', 'notifyPeriod', 'recipients'] },
-  updateAutoTopupConfig: {
-    rule: 'WALLETS.AUTO_TOPUP.PARTIAL',
-    fields: ['amount', 'threshold', 'paymentMethod', 'limit'],
-  },
-  updateItem: {
-    rule: 'ITEMS.UPDATE.PARTIAL',
-    fields: ['name', 'catalogId', 'metadata', 'archived'],
-    shownAs: { archived: ARCHIVED },
-  },
-  updateSourceRule: {
-    rule: 'SOURCE_RULES.UPDATE.PARTIAL#keeps-others',
-    fields: ['conditions', 'description', 'enabled', 'name', 'order'],
-  },
+/**
+ * Per PATCH operation, its rules of "changes only what it is sent"; the fields each keeps (and
+ * where they are answered) are the rule's params in spec/rules.yaml, read by unsentFields.
+ */
+const PARTIAL: Record<string, string[]> = {
+  updateCustomer: ['CUSTOMERS.UPDATE.PARTIAL', 'CUSTOMERS.NOTIFICATIONS.PARTIAL'],
+  updateAlert: ['ALERTS.UPDATE.PARTIAL'],
+  updateAutoTopupConfig: ['WALLETS.AUTO_TOPUP.PARTIAL'],
+  updateItem: ['ITEMS.UPDATE.PARTIAL'],
+  updateSourceRule: ['SOURCE_RULES.UPDATE.PARTIAL#keeps-others'],
 };
 
 interface Last {
@@ -54,7 +36,7 @@ export function partialUpdatesUnit(): PassiveUnit {
     name: U,
     scope: 'server',
     title: 'a PATCH keeps the fields it does not send',
-    ruleIds: [...new Set(Object.values(PARTIAL).map((p) => p.rule))],
+    ruleIds: [...new Set(Object.values(PARTIAL).flat())],
     observe(o, ctx) {
       if (o.record.method === 'GET' || o.record.status === undefined) return;
       const key = pathOf(o);
@@ -72,21 +54,12 @@ export function partialUpdatesUnit(): PassiveUnit {
       const got = obj(o.got)!;
       if (follows) {
         const sent = obj(o.sent) ?? {};
-        const shown = (f: string): ShownAs => partial.shownAs?.[f] ?? { field: f, kept: sameJson };
-        const changed = partial.fields
-          .filter((f) => !(f in sent))
-          .map(shown)
-          .filter((s) => !s.kept(before!.answer[s.field], got[s.field]))
-          .map((s) => s.field);
-        if (partial.fields.some((f) => !(f in sent))) {
-          expect(
-            ctx.server(this),
-            U,
-            o,
-            partial.rule,
-            changed.length === 0,
-            'A PATCH changed fields it did not send',
-            () => changed.map((f) => `${f} was ${show(before!.answer[f])}, now ${show(got[f])}`).join('; '),
+        for (const rule of partial) {
+          const unsent = unsentFields(ctx.rules, rule, sent, before!.answer, got);
+          if (unsent.length === 0) continue;
+          const changed = unsent.filter((u) => !u.kept);
+          expect(ctx.server(this), U, o, rule, changed.length === 0, 'A PATCH changed fields it did not send', () =>
+            changed.map((u) => `${u.field} was ${show(u.was)}, now ${show(u.now)}`).join('; '),
           );
         }
       }
