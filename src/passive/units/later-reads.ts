@@ -5,6 +5,8 @@
  * the two through this traffic, and within a few minutes (writes that do not pass here
  * cannot be seen: the longer the gap, the likelier one).
  */
+import type { RuleIndex } from '../../contract/index.ts';
+import { keptFields } from '../../engine/predicates.ts';
 import type { Tally } from '../tally.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
@@ -59,12 +61,12 @@ const cleared = (field: string, rule: string): Expectation => ({
   holds: (r) => r[field] === undefined || r[field] === null,
 });
 
-/** What a successful PATCH sets, by operation. */
-const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
-  updateItem(sent) {
+/** What a successful PATCH sets, by operation (the fields it may set: its PARTIAL rule's params.keeps). */
+const EXPECTS: Record<string, (sent: Json, rules: RuleIndex) => Expectation[]> = {
+  updateItem(sent, rules) {
     const out: Expectation[] = [];
-    for (const f of ['name', 'catalogId', 'metadata'])
-      if (sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED#holds-sent', sent[f]));
+    for (const f of keptFields(rules, 'ITEMS.UPDATE.PARTIAL'))
+      if (f !== 'archived' && sent[f] !== undefined) out.push(equalTo(f, 'ITEMS.UPDATE.APPLIED#holds-sent', sent[f]));
     if (sent.archived === true)
       out.push({
         field: 'archivedAt',
@@ -115,8 +117,8 @@ const EXPECTS: Record<string, (sent: Json) => Expectation[]> = {
     }
     return out;
   },
-  updateSourceRule(sent) {
-    return ['conditions', 'description', 'enabled', 'name', 'order']
+  updateSourceRule(sent, rules) {
+    return keptFields(rules, 'SOURCE_RULES.UPDATE.PARTIAL')
       .filter((f) => sent[f] !== undefined)
       .map((f) => equalTo(f, 'SOURCE_RULES.UPDATE.PARTIAL#applies-sent', sent[f], true));
   },
@@ -195,7 +197,7 @@ export function laterReadsUnit(): PassiveUnit {
         if (is2xx(o) || status >= 500) resources.delete(key);
         return;
       }
-      const fresh = expects(obj(o.sent) ?? {});
+      const fresh = expects(obj(o.sent) ?? {}, ctx.rules);
       const sentNow = obj(o.sent) ?? {};
       // Whatever this PATCH sent replaces what earlier ones set there.
       const kept = (current?.expectations ?? []).filter(
