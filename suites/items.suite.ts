@@ -151,7 +151,9 @@ scenario(
     const named = await patchItem(t, itemId, naming);
     const before = requireUpdated(t, named, 'naming the item');
     keeps(initial, 'the answer naming the item', before, naming, named);
-    const kept = (where: string, item: Json, sent: Json, ex?: Exchange) => keeps(before, where, item, sent, ex);
+    // Each update against the answer before it (the archived state moves with the updates that
+    // send it), and the item read after it against its answer.
+    let previous = before;
     for (const sent of [
       { archived: true },
       { archived: false },
@@ -159,12 +161,14 @@ scenario(
     ] as Json[]) {
       const res = await patchItem(t, itemId, sent);
       const answer = requireUpdated(t, res, `the update ${JSON.stringify(sent)}`);
-      kept(`the answer to ${JSON.stringify(sent)}`, answer, sent, res);
-      kept(
+      keeps(previous, `the answer to ${JSON.stringify(sent)}`, answer, sent, res);
+      keeps(
+        answer,
         `the item read after ${JSON.stringify(sent)}`,
         sent.archived === true ? await readArchived(t, itemId) : await readItem(t, itemId),
         sent,
       );
+      previous = answer;
     }
   },
   { concurrent: true },
