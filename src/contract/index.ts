@@ -24,7 +24,7 @@ export type {
   ResponseHeader,
 } from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
-export { compileTemplate, matchTemplate } from './paths.ts';
+export { compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
 export type * from './types.ts';
 
 let cached: Promise<Spec> | undefined;

@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RuleIndex } from '../contract/rules.ts';
+import { isObject } from './checks/types.ts';
 
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
 export const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -113,10 +114,6 @@ export function unsentFields(
     out.push({ field, kept, was, now });
   }
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The items of a list cut to the properties the document shows (`keys`); anything else as it is. */

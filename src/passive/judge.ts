@@ -94,13 +94,11 @@ export class PassiveJudge {
       exchange,
       operation,
       request,
-      params: request.params,
       documented,
       client: record.client,
       authenticated: record.client !== ANONYMOUS,
       startMs: record.startedMs,
       endMs: endOf(record),
-      sent: request.body,
       got: exchange.body,
     };
     this.ctx.client(record.client).exchanges += 1;

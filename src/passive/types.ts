@@ -14,8 +14,6 @@ export interface Observed {
   operation?: Operation;
   /** The request, read once against the spec (what the checks' context carries too). */
   request: SentRequest;
-  /** Its decoded path parameters (`request.params`). */
-  params: Record<string, string>;
   /** A documented operation (not a reference extension): the only ones judged. */
   documented: boolean;
   /** `CLIENT_KEY_<hash>` or `anonymous`. */
@@ -24,8 +22,6 @@ export interface Observed {
   authenticated: boolean;
   startMs: number;
   endMs: number;
-  /** The parsed JSON request body (`request.body`: undefined when none or not JSON). */
-  sent: unknown;
   /** The parsed JSON response body (undefined when none or not JSON). */
   got: unknown;
 }

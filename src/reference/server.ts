@@ -12,6 +12,7 @@ import {
   type TransportLimits,
 } from './http/transport.ts';
 import { RequestValidator } from './http/validation.ts';
+import { lockKey } from './plugins/common.ts';
 import { plugins as defaultPlugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
 import { BucketStore } from './ratelimit/store.ts';
@@ -58,10 +59,7 @@ function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): Ro
   const serialiseMerchants = repo.db.kind === 'postgres';
   return async function (this: FastifyInstance, request, reply) {
     return repo.transaction(async () => {
-      if (serialiseMerchants && request.auth)
-        await repo.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `merchant-writes:${request.auth.merchantId}`,
-        ]);
+      if (serialiseMerchants && request.auth) await lockKey(repo, `merchant-writes:${request.auth.merchantId}`);
       const answer = await handler.call(this, request, reply);
       if (reply.sent)
         throw new Error(

@@ -720,6 +720,28 @@ describe('a PATCH keeps what it does not send', () => {
     expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
 
+  test('a PATCH of some notificationSettings flags keeps the others (CUSTOMERS.NOTIFICATIONS.PARTIAL); a PATCH without them judges nothing of it', async () => {
+    const flags = (invoiceIssued: boolean, invoicePaid: boolean) => ({
+      notificationSettings: { invoiceIssued, invoicePaid, renewalReminder: true },
+    });
+    const patch = (start: number, sent: object, shown: object) =>
+      rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', shown as Record<string, unknown>) });
+    const first = patch(0, flags(true, false), flags(true, false));
+    const kept = await judge(
+      [first, patch(100, { notificationSettings: { invoicePaid: true } }, flags(true, true))],
+      [partialUpdatesUnit()],
+    );
+    expect(verdicts(kept).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('passed');
+    const reset = await judge(
+      [first, patch(100, { notificationSettings: { invoicePaid: true } }, flags(false, true))],
+      [partialUpdatesUnit()],
+    );
+    expect(verdicts(reset).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('failed');
+    expect(messages(reset, 'CUSTOMERS.NOTIFICATIONS.PARTIAL')[0]).toContain('invoiceIssued was true, now false');
+    const other = await judge([first, patch(100, { taxId: 'T' }, flags(false, false))], [partialUpdatesUnit()]);
+    expect(verdicts(other).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBeUndefined();
+  });
+
   test("an item PATCH that does not send archived keeps whether archivedAt is set (its time is the target's own)", async () => {
     const item = (archivedAt: string | null, name: string) => ({
       id: 'itm_1',

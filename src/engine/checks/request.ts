@@ -3,7 +3,7 @@
  * path parameters, the query and the JSON body. The checks (through their context), the
  * broken-request test and the passive judge's units all read this one reading.
  */
-import { compileTemplate, matchTemplate } from '../../contract/index.ts';
+import { compileTemplate, matchTemplate, type PathTemplate } from '../../contract/index.ts';
 import type { Exchange } from '../types.ts';
 import { operationOf, type OperationInfo, type SpecView } from './types.ts';
 
@@ -19,6 +19,14 @@ export interface SentRequest {
   body: unknown;
   /** A body travelled as text that does not parse as JSON (blank text is no body). */
   bodyNotJson: boolean;
+}
+
+/** Path templates compiled once each: every exchange of a run is read against one of a few dozen. */
+const compiled = new Map<string, PathTemplate>();
+function templateOf(pathTemplate: string): PathTemplate {
+  let t = compiled.get(pathTemplate);
+  if (!t) compiled.set(pathTemplate, (t = compileTemplate(pathTemplate)));
+  return t;
 }
 
 /** Reads `ex`'s request against `spec`. */
@@ -41,7 +49,7 @@ export function readRequest(
   }
   return {
     operation,
-    params: (operation && matchTemplate(compileTemplate(operation.pathTemplate), path)) ?? {},
+    params: (operation && matchTemplate(templateOf(operation.pathTemplate), path)) ?? {},
     queryString,
     query: new URLSearchParams(queryString),
     body,

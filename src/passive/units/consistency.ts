@@ -50,13 +50,13 @@ export function consistencyUnit(): PassiveUnit {
       if (!id || !is2xx(o) || !got) return;
       const t = ctx.server(this);
       if (id === 'createMerchant' && typeof got.id === 'string') {
-        const sent = obj(o.sent) ?? {};
+        const sent = obj(o.request.body) ?? {};
         created.set(
           got.id,
           Object.fromEntries(MERCHANT_FIELDS.filter((f) => sent[f] !== undefined).map((f) => [f, sent[f]])),
         );
       } else if (id === 'getMerchant') {
-        const sent = created.get(o.params.id);
+        const sent = created.get(o.request.params.id);
         if (!sent) return;
         const differ = Object.entries(sent).filter(([k, v]) => !holds(got[k], v));
         expect(
@@ -64,7 +64,7 @@ export function consistencyUnit(): PassiveUnit {
           U,
           o,
           'MERCHANTS.GET.ROUND_TRIP',
-          got.id === o.params.id && differ.length === 0,
+          got.id === o.request.params.id && differ.length === 0,
           'The merchant does not read back as created',
           () =>
             `id ${show(got.id)}; ` +

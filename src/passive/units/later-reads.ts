@@ -185,9 +185,9 @@ export function laterReadsUnit(): PassiveUnit {
         return;
       }
       const got = obj(o.got);
-      if (current && sequential && READS.has(id) && is2xx(o) && got && got.id === Object.values(o.params)[0]) {
+      if (current && sequential && READS.has(id) && is2xx(o) && got && got.id === Object.values(o.request.params)[0]) {
         // A later PATCH's answer shows the fields it did not send.
-        compare(o, current, got, write ? (obj(o.sent) ?? {}) : {}, ctx.server(this));
+        compare(o, current, got, write ? (obj(o.request.body) ?? {}) : {}, ctx.server(this));
         if (!write) resources.delete(key);
       }
       if (!write) return;
@@ -197,8 +197,8 @@ export function laterReadsUnit(): PassiveUnit {
         if (is2xx(o) || status >= 500) resources.delete(key);
         return;
       }
-      const fresh = expects(obj(o.sent) ?? {}, ctx.rules);
-      const sentNow = obj(o.sent) ?? {};
+      const fresh = expects(obj(o.request.body) ?? {}, ctx.rules);
+      const sentNow = obj(o.request.body) ?? {};
       // Whatever this PATCH sent replaces what earlier ones set there.
       const kept = (current?.expectations ?? []).filter(
         (e) => sentAt(sentNow, e.key) === undefined && !fresh.some((f) => f.key === e.key),

@@ -38,8 +38,8 @@ export function migrationRangeUnit(): PassiveUnit {
       false,
       'A bad targetVersionNumber answered 404 on a subscription that exists',
       () =>
-        `targetVersionNumber ${show(obj(o.sent)?.targetVersionNumber)} is outside 1..${MAX_VERSION} or not an ` +
-        `integer: 400, not 404 (the traffic shows subscription ${o.params.id} to this client)`,
+        `targetVersionNumber ${show(obj(o.request.body)?.targetVersionNumber)} is outside 1..${MAX_VERSION} or not an ` +
+        `integer: 400, not 404 (the traffic shows subscription ${o.request.params.id} to this client)`,
     );
   return {
     name: U,
@@ -49,7 +49,7 @@ export function migrationRangeUnit(): PassiveUnit {
     observe(o, ctx) {
       const migration = opId(o) === 'migrateSubscriptionVersion';
       const shown = is2xx(o) ? subscriptionsIn(o.got) : [];
-      if (migration && (is2xx(o) || o.record.status === 409) && o.params.id) shown.push(o.params.id);
+      if (migration && (is2xx(o) || o.record.status === 409) && o.request.params.id) shown.push(o.request.params.id);
       for (const id of shown) {
         const key = `${o.client}\n${id}`;
         seen.set(key, o.endMs);
@@ -57,8 +57,14 @@ export function migrationRangeUnit(): PassiveUnit {
         if (earlier && o.startMs - earlier.endMs <= WINDOW_MS) fail(ctx, this, earlier);
         pending.delete(key);
       }
-      if (!migration || o.record.status !== 404 || !o.params.id || inRange(obj(o.sent)?.targetVersionNumber)) return;
-      const key = `${o.client}\n${o.params.id}`;
+      if (
+        !migration ||
+        o.record.status !== 404 ||
+        !o.request.params.id ||
+        inRange(obj(o.request.body)?.targetVersionNumber)
+      )
+        return;
+      const key = `${o.client}\n${o.request.params.id}`;
       const at = seen.get(key);
       if (at !== undefined && o.startMs - at <= WINDOW_MS) fail(ctx, this, o);
       else if (!pending.get(key)) pending.set(key, o);

@@ -27,7 +27,7 @@ export const migrationUnit: PassiveUnit = {
   observe(o, ctx) {
     if (opId(o) !== 'migrateSubscriptionVersion' || o.record.status === undefined) return;
     const t = ctx.server(this);
-    const target = obj(o.sent)?.targetVersionNumber;
+    const target = obj(o.request.body)?.targetVersionNumber;
     const inRange = Number.isInteger(target) && target >= 1 && target <= MAX_VERSION;
     if (!inRange) {
       // Out of range, not an integer, or left out: 400; another 4xx came for another reason first.
@@ -68,7 +68,7 @@ export const migrationUnit: PassiveUnit = {
       !!m &&
       !!li &&
       sub.object === 'subscription' &&
-      sub.id === o.params.id &&
+      sub.id === o.request.params.id &&
       Number.isInteger(m.fromVersionNumber) &&
       Number.isInteger(m.toVersionNumber) &&
       isDateTime(m.effectiveAt) &&
@@ -82,7 +82,8 @@ export const migrationUnit: PassiveUnit = {
       shape,
       'Migration answer not {subscription, migration, lineItems}',
       () =>
-        `subscription ${show(sub && { id: sub.id, object: sub.object })}, migration ${show(m)}, lineItems ${show(li)} (for ${o.params.id})`,
+        `subscription ${show(sub && { id: sub.id, object: sub.object })}, migration ${show(m)}, ` +
+        `lineItems ${show(li)} (for ${o.request.params.id})`,
     );
     if (!m || !sub) return;
     expect(

@@ -53,7 +53,7 @@ export function partialUpdatesUnit(): PassiveUnit {
       }
       const got = obj(o.got)!;
       if (follows) {
-        const sent = obj(o.sent) ?? {};
+        const sent = obj(o.request.body) ?? {};
         for (const rule of partial) {
           const unsent = unsentFields(ctx.rules, rule, sent, before!.answer, got);
           if (unsent.length === 0) continue;

@@ -46,7 +46,7 @@ export function rateCountingUnit(): PassiveUnit {
       if (!id || !rl || status === undefined || status === 401 || !o.authenticated) return;
       const t = ctx.server(this);
       const h = rateHeaders(o.exchange);
-      const bucket = rl.bucket === 'subscription' ? `${id} subscription ${o.params.id}` : `${id} ${o.client}`;
+      const bucket = rl.bucket === 'subscription' ? `${id} subscription ${o.request.params.id}` : `${id} ${o.client}`;
       const now = timed(o);
       const w = windows.get(bucket);
       const within = !!w && sameWindow(w.opened, now);

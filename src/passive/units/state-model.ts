@@ -51,8 +51,8 @@ export function stateModelUnit(): PassiveUnit {
     observe(o: Observed, ctx) {
       const id = opId(o);
       if (!id) return;
-      if (CUSTOMER_OPS.has(id) && o.params.id) {
-        const d = deleted.get(o.params.id);
+      if (CUSTOMER_OPS.has(id) && o.request.params.id) {
+        const d = deleted.get(o.request.params.id);
         // Only a request sent after the delete was answered must find the customer gone.
         if (d && o.startMs >= d.at && o.record.status !== undefined)
           expect(
@@ -62,10 +62,10 @@ export function stateModelUnit(): PassiveUnit {
             GONE,
             o.record.status === 404,
             'A deleted customer is still there',
-            () => `customer ${o.params.id}, whose DELETE answered ${d.status} before this request was sent`,
+            () => `customer ${o.request.params.id}, whose DELETE answered ${d.status} before this request was sent`,
           );
         else if (id === 'deleteCustomer' && is2xx(o))
-          deleted.set(o.params.id, { at: o.endMs, status: o.record.status! });
+          deleted.set(o.request.params.id, { at: o.endMs, status: o.record.status! });
       }
       if (!is2xx(o)) return;
       for (const r of shown(obj(o.got))) {
