@@ -1,11 +1,15 @@
 /**
  * npm run schemas — writes schemas/config.schema.json and schemas/fixtures.schema.json from
- * the schemas the CLI validates with (src/engine/config/published-schemas.ts). Tests compare
- * the committed files with the code.
+ * the schemas the CLI validates with (src/engine/config/published-schemas.ts), and the fixture
+ * table of docs/fixtures.md from the fixture methods' declarations. Tests compare the
+ * committed files with the code.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { publishedSchemas, SCHEMA_FILES, type PublishedSchema } from '../src/engine/config/published-schemas.ts';
+import { fixtureTable } from '../src/engine/fixtures/table.ts';
+
+const FIXTURE_TABLE_BLOCK = /(<!-- fixture-table:[^\n]*-->\n)[\s\S]*?(\n<!-- \/fixture-table -->)/;
 
 /** The text each schema file must hold, by path relative to the package root. */
 export function schemaTexts(): Record<string, string> {
@@ -21,4 +25,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(new URL(`../${path}`, import.meta.url), text);
     console.log(`wrote ${path}`);
   }
+  const docs = new URL('../docs/fixtures.md', import.meta.url);
+  writeFileSync(
+    docs,
+    readFileSync(docs, 'utf8').replace(FIXTURE_TABLE_BLOCK, (_, open, close) => open + fixtureTable() + close),
+  );
+  console.log('wrote the fixture table of docs/fixtures.md');
 }

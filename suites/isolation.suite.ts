@@ -11,7 +11,7 @@
  * merchant's key first reads its own merchant, and a read is first sent with the owner's key.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import type { Fixtures } from '../src/engine/fixtures/types.ts';
+import type { Fixtures } from '../src/engine/fixtures/methods.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { bodyOf, enc, is2xx, type Json } from './support.ts';
 

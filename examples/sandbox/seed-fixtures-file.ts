@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import {
-  FIXTURE_TABLE,
+  fileKeyNamed,
   MIGRATION_CONFLICT_KINDS,
   minimumEntries,
   type Fixtures,
@@ -31,14 +31,7 @@ import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
 
 /** Entries for `runs` runs: the catalog's minimum, and a few more of what scenarios share, so they seldom take turns. */
-const count = (key: string, runs: number, spread = 1) =>
-  Math.max(
-    minimumEntries(
-      FIXTURE_TABLE.find((f) => f.key === key)!,
-      runs,
-    ),
-    spread,
-  );
+const count = (key: string, runs: number, spread = 1) => Math.max(minimumEntries(fileKeyNamed(key)!, runs), spread);
 const times = async <T>(n: number, make: () => Promise<T>): Promise<T[]> => {
   const out: T[] = [];
   for (let i = 0; i < n; i++) out.push(await make());

@@ -6,7 +6,8 @@
 import { inject } from 'vitest';
 import type { HttpClient } from './http/client.ts';
 import { registerSecret } from './redact.ts';
-import { FixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import { FixtureUnavailable } from './fixtures/types.ts';
+import type { Fixtures } from './fixtures/methods.ts';
 import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
 
 export interface TargetContext {

@@ -2,7 +2,7 @@
 import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
 import { redact } from './redact.ts';
 import type { RequestOptions } from './http/client.ts';
-import type { Fixtures } from './fixtures/types.ts';
+import type { Fixtures } from './fixtures/methods.ts';
 
 export interface ScenarioOptions {
   /** Deletes, refunds...: not judged unless the target allows destructive scenarios. */

@@ -28,7 +28,8 @@ import { redact, redactDeep } from './redact.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
 import { checkContextFor, runChecks } from './checks/index.ts';
 import type { RuleIndex, Spec } from '../contract/index.ts';
-import { isFixtureUnavailable, type Fixtures } from './fixtures/types.ts';
+import { isFixtureUnavailable } from './fixtures/types.ts';
+import type { Fixtures } from './fixtures/methods.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { targetContext, workerFixtures, type TargetContext } from './context.ts';
 import {

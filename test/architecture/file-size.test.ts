@@ -32,7 +32,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Files allowed past MAX_LINES, each with the concept it holds whole (src/ or suites/ relative to the root). */
-export const ONE_CONCEPT: Record<string, string> = {};
+export const ONE_CONCEPT: Record<string, string> = {
+  'src/engine/fixtures/methods.ts':
+    "every fixture method's signature and declaration side by side: adding a method is one edit here, not one per derived file",
+};
 
 /** What breaks the limits, given each file's size. */
 export function sizeProblems(sizes: Record<string, Size>, oneConcept: Record<string, string> = ONE_CONCEPT): string[] {

@@ -33,7 +33,7 @@ import {
 } from '../../src/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { loadSpec } from '../../src/contract/index.ts';
-import type { Fixtures } from '../../src/engine/fixtures/types.ts';
+import type { Fixtures } from '../../src/engine/fixtures/methods.ts';
 
 const CUSTOMERS: RateLimitedEndpoint = {
   operationId: 'listCustomers',

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { validateFixturesFile } from '../../src/engine/fixtures/file-document.ts';
-import { FIXTURE_TABLE } from '../../src/engine/fixtures/table.ts';
+import { FILE_KEYS } from '../../src/engine/fixtures/methods.ts';
 import { ReferenceFixtures } from '../../src/engine/fixtures/reference.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
@@ -63,7 +63,7 @@ describe('conform fixtures', () => {
     const schema = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text.split('\n')[0])?.[1];
     expect(schema).toBeDefined();
     expect(join(work, schema!)).toBe(join(ROOT, 'schemas/fixtures.schema.json'));
-    for (const f of FIXTURE_TABLE) expect(text, f.key).toContain(`# ${f.what}`);
+    for (const f of FILE_KEYS) expect(text, f.key).toContain(`# ${f.what}`);
     // Two runs use up 4 paid invoices each: eight entries.
     expect(text).toMatch(/paidInvoice:\n(#   - .*\n){8}\n/);
     expect(text).toMatch(

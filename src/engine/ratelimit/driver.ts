@@ -3,7 +3,8 @@
  * sending them with the timing the window attribution needs (timing.ts), and waiting out a
  * window. The measuring procedures that use it are in exhaust.ts and follow-ups.ts.
  */
-import { isFixtureUnavailable, type Fixtures } from '../fixtures/types.ts';
+import { isFixtureUnavailable } from '../fixtures/types.ts';
+import type { Fixtures } from '../fixtures/methods.ts';
 import type { Exchange, NotJudgedCategory } from '../types.ts';
 import type { RequestOptions } from '../http/client.ts';
 import type { RateLimitedEndpoint } from './endpoints.ts';
