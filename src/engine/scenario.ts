@@ -88,6 +88,11 @@ class Scenario implements ScenarioContext {
   /** Set when the scenario ran out of time: requests after it end the scenario's body. */
   private stopped?: string;
 
+  /** Why the scenario's judging ended for good (the target was too slow), if it did. */
+  get stoppedBecause(): string | undefined {
+    return this.stopped;
+  }
+
   constructor(
     private readonly title: string,
     private readonly record: ScenarioRecord,
@@ -136,6 +141,14 @@ class Scenario implements ScenarioContext {
         if (this.stopped) return;
         this.record.exchanges += 1;
         if (exchange.status !== undefined) recordLatency(exchange.durationMs);
+        if (exchange.timedOut) {
+          // Slowness is the target's property, not a broken rule: what is left of the scenario is not judged.
+          this.stop(
+            `target too slow: ${exchange.method} ${exchange.path.split('?')[0]}: ${exchange.transportError} ` +
+              `(the request timeout, --request-timeout or timeoutMs; ${latencySummary()})`,
+          );
+          return;
+        }
         this.sequence?.add(exchange);
         const ctx = checkContextFor(this.contract, exchange, { rateLimitScenario: this.rateLimited, unauthenticated });
         const outcome = runChecks(exchange, ctx);
@@ -169,6 +182,10 @@ class Scenario implements ScenarioContext {
         }),
       );
     }
+  }
+
+  hasUnjudged(): boolean {
+    return this.unjudged().length > 0;
   }
 
   /** The parts the scenario cites and has not judged yet, as judgement keys. */
@@ -374,7 +391,12 @@ export function scenario(
           t.stop(reason);
           return new NotJudged(reason, 'slow');
         });
-      } catch (err) {
+      } catch (caught) {
+        // After a request ran out of time, whatever the scenario did with the missing answer is the slowness's doing.
+        const err =
+          t.stoppedBecause && !(caught instanceof ConformanceFailure) && !(caught instanceof NotJudged)
+            ? new NotJudged(t.stoppedBecause, 'slow')
+            : caught;
         if (err instanceof NotJudged || isFixtureUnavailable(err)) {
           const [reason, category] =
             err instanceof NotJudged
@@ -391,8 +413,13 @@ export function scenario(
         }
         throw err;
       }
+      // A request ran out of time after the scenario's last judgement (a cleanup): nothing is left unjudged.
+      const slow = t.stoppedBecause && t.hasUnjudged() ? t.stoppedBecause : undefined;
+      if (slow) t.endNotJudged(slow, 'slow');
+      else if (t.stoppedBecause) t.note(t.stoppedBecause);
       if (t.findings.length) throw new ConformanceFailure(t.findings);
       if (record.engineErrors.length) throw new EngineError(record.engineErrors[0].message);
+      if (slow) return ctx.skip(redact(slow));
     },
     // vitest waits a grace period beyond the scenario's own deadline before calling it hung.
     opts.timeoutMs === undefined ? undefined : opts.timeoutMs + 30_000,

@@ -18,6 +18,8 @@ export interface Exchange {
   jsonError?: string;
   /** Connection reset, timeout, oversize body, DNS failure... */
   transportError?: string;
+  /** No complete response came within the request's time limit: the target is slow, not shown broken. */
+  timedOut?: boolean;
   durationMs: number;
   startedAt: string;
 }

@@ -86,3 +86,77 @@ test('a timeout out of its bounds is refused before the run: exit 2', async () =
   expect(r.code).toBe(2);
   expect(r.stdout).not.toMatch(/judged/);
 });
+
+test('a request with no answer within the request timeout: the rest of its scenario not judged as target too slow, never failed, never the tool', async () => {
+  const hangs = await startFakeTarget(async (req, res) => {
+    const now = new Date().toISOString();
+    if (req.url?.includes('cus_hang1')) {
+      // Answers long after the request timeout: the run must not wait for it.
+      await new Promise((r) => setTimeout(r, 4_000));
+    }
+    if (req.url?.includes('cus_unknown1')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'not_found', code: 'CUSTOMER_NOT_FOUND', message: 'no such customer' }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: req.url?.includes('cus_hang1') ? 'cus_hang1' : 'cus_fast1',
+        object: 'customer',
+        consumerId: 'org_c1',
+        merchantId: 'org_m1',
+        createdAt: now,
+        updatedAt: now,
+        validTaxAddress: { valid: true, message: null },
+      }),
+    );
+  });
+  try {
+    const dir = join(work, 'hang');
+    const r = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          join(ROOT, 'bin/conform.js'),
+          'run',
+          '--base-url',
+          hangs.baseUrl,
+          '--suites-dir',
+          join(ROOT, 'test/engine/fixtures-suites/hang'),
+          '--request-timeout',
+          '800',
+          '--report-dir',
+          dir,
+          '--plain',
+        ],
+        { cwd: work, env: { ...process.env, CONFORM_API_KEY: 'sk_test_slow_target' }, timeout: 120_000 },
+        (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, stdout }),
+      ),
+    );
+    expect(r.code, r.stdout).toBe(3);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    const rule = (id: string) => report.rules.find((x: { id: string }) => x.id === id);
+    expect(rule('CUSTOMERS.VALID_TAX_ADDRESS.PRESENT')).toMatchObject({
+      verdict: 'not_judged',
+      notJudged: [
+        {
+          category: 'slow',
+          reason: expect.stringMatching(
+            /^target too slow: GET \/v0\/customers\/cus_hang1: no complete response within 800 ms \(timeout\)/,
+          ),
+        },
+      ],
+    });
+    // The read answered in time was judged, and the other scenario passed its part.
+    const parts = rule('CUSTOMERS.GET.BY_ID').parts;
+    expect(parts.find((p: { id: string }) => p.id === 'answers-resource').judgements).toBeGreaterThan(0);
+    expect(parts.find((p: { id: string }) => p.id === 'unknown-404').judgements).toBeGreaterThan(0);
+    expect(report.summary.rules).toMatchObject({ failed: 0, engineError: 0 });
+    expect(report.errors).toEqual([]);
+    const hung = report.scenarios.find((s: { title: string }) => s.title.startsWith('a read in time'));
+    expect(hung).toMatchObject({ state: 'skipped', findings: 0 });
+  } finally {
+    await hangs.close();
+  }
+});

@@ -2,8 +2,9 @@ import { defineCheck, finding } from './types.ts';
 
 /**
  * No response, or a body that is not JSON. A transport failure cites no rule of its
- * own: the scenario that sent the request fails with its rules. A non-JSON body
- * breaks "Bodies are JSON".
+ * own: the scenario that sent the request fails with its rules (a request that ran out of
+ * time never gets here in a scenario: slowness leaves its rules not judged). A non-JSON
+ * body breaks "Bodies are JSON".
  */
 export const transport = defineCheck({
   name: 'transport',

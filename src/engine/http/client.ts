@@ -180,6 +180,7 @@ export class HttpClient {
       exchange.rawBody = text;
       if (read.error ?? decoded?.error) {
         exchange.transportError = read.error ?? decoded?.error;
+        if (read.timedOut) exchange.timedOut = true;
       } else if (text.trim() !== '') {
         try {
           exchange.body = JSON.parse(text);
@@ -189,6 +190,7 @@ export class HttpClient {
       }
     } catch (err) {
       exchange.transportError = describeTransportError(err, timeoutMs, signal.aborted);
+      if (isTimeout(err, signal.aborted)) exchange.timedOut = true;
     }
     exchange.durationMs = Math.round(performance.now() - t0);
     if (exchange.requestBody !== undefined && typeof exchange.requestBody !== 'string') {
@@ -227,7 +229,7 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
   maxBytes: number,
-): Promise<{ bytes: Buffer; error?: string }> {
+): Promise<{ bytes: Buffer; error?: string; timedOut?: boolean }> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -244,9 +246,23 @@ async function readCapped(
     return {
       bytes: Buffer.concat(chunks),
       error: `response body interrupted: ${describeTransportError(err, undefined, false)}`,
+      ...(isTimeout(err, false) ? { timedOut: true } : {}),
     };
   }
   return { bytes: Buffer.concat(chunks) };
+}
+
+/** Whether a request failed for want of time (its signal aborted, or undici's header or body timeout). */
+export function isTimeout(err: unknown, aborted: boolean): boolean {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  return (
+    aborted ||
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  );
 }
 
 export function describeTransportError(err: unknown, timeoutMs: number | undefined, aborted: boolean): string {
