@@ -144,8 +144,8 @@ class Scenario implements ScenarioContext {
         if (exchange.timedOut) {
           // Slowness is the target's property, not a broken rule: what is left of the scenario is not judged.
           this.stop(
-            `target too slow: ${exchange.method} ${exchange.path.split('?')[0]}: ${exchange.transportError} ` +
-              `(the request timeout, --request-timeout or timeoutMs; ${latencySummary()})`,
+            `target too slow: ${exchange.method} ${exchange.path.split('?')[0]}: ${exchange.transportError}; ` +
+              `--request-timeout raises the limit (${latencySummary()})`,
           );
           return;
         }

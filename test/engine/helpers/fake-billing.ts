@@ -25,6 +25,7 @@ export function startFakeBilling(defects: Defect[] = []): Promise<FakeTarget> {
         { 'retry-after': '0', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '6' },
       );
     if (mode === 'hang') return;
+    if (mode === 'reset') return req.socket.destroy();
     const m = /^\/v0\/customers\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && m) {
       const id = m[1];

@@ -61,9 +61,14 @@ scenario(
   },
 );
 
-scenario(['PAYMENTS.GET.BY_ID'], 'a hang becomes a finding citing the scenario rules', async (t) => {
+scenario(['PAYMENTS.GET.BY_ID'], 'a hang ends the scenario not judged, target too slow', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1', { headers: { 'x-fake-mode': 'hang' }, timeoutMs: 300 });
   t.expectRule('PAYMENTS.GET.BY_ID#answers-resource', res.status !== undefined, 'the target answered', res);
+});
+
+scenario(['WALLETS.AUTO_TOPUP.SHAPE'], 'a connection reset becomes a finding citing the scenario rules', async (t) => {
+  const res = await t.http.get('/v0/customers/cus_demo1', { headers: { 'x-fake-mode': 'reset' } });
+  t.expectRule('WALLETS.AUTO_TOPUP.SHAPE', res.status !== undefined, 'the target answered', res);
 });
 
 scenario(['MERCHANTS.GET.ROUND_TRIP'], 'full-profile scenarios are skipped in quick', async () => {}, {
