@@ -17,32 +17,26 @@
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
  * What was judged and found is recorded on the vitest task meta for the reporters.
+ * `t` is a Scenario (scenario-context.ts); this file runs each scenario as a vitest test,
+ * within its time limits and its fixture scope, and reports how it ended.
  */
 import { test, type TestContext } from 'vitest';
-import { judgementKey, loadRules, loadSpec, unjudgedKeys } from '../contract/index.ts';
-import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
+import { loadRules, loadSpec } from '../contract/index.ts';
+import type { NotJudgedCategory } from './types.ts';
 import { HttpClient } from './http/client.ts';
-import { replayCommand } from './http/curl.ts';
-import { RequestSequence } from './http/replay-script.ts';
-import { redact, redactDeep } from './redact.ts';
-import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, recordLatency, withDeadline } from './time-limits.ts';
-import { checkContextFor, runChecks } from './checks/index.ts';
-import type { RuleIndex, Spec } from '../contract/index.ts';
+import { redact } from './redact.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from './time-limits.ts';
 import { isFixtureUnavailable } from './fixtures/types.ts';
-import type { Fixtures } from './fixtures/methods.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
-import { targetContext, workerFixtures, type TargetContext } from './context.ts';
+import { targetContext } from './context.ts';
+import { Scenario, type Contract } from './scenario-context.ts';
 import {
   ConformanceFailure,
   EngineError,
   NotJudged,
-  type FindingEvidence,
   type ScenarioContext,
-  type ScenarioHttp,
   type ScenarioOptions,
   type ScenarioRecord,
-  type ScenarioRequestOptions,
-  type TargetInfo,
 } from './scenario-types.ts';
 
 export { describe, beforeAll, afterAll } from 'vitest';
@@ -50,271 +44,11 @@ export * from './scenario-types.ts';
 export { FixtureUnavailable } from './fixtures/types.ts';
 export type { NotJudgedCategory } from './types.ts';
 
-/** Findings kept as evidence per scenario; verdicts count every finding (record.failed). */
-export const MAX_FINDINGS = 50;
-const MAX_STACK = 4000;
-/** Rules of one rate-limit scenario whose first finding carries the replay script of its whole sequence. */
-const MAX_SEQUENCE_RULES = 8;
-const MAX_RAW_BODY = 8 * 1024;
-
-/** A copy of an exchange small enough for the task meta and the reports. */
-export function compactExchange(ex: Exchange): Exchange {
-  const out = redactDeep({ ...ex });
-  if (out.rawBody.length > MAX_RAW_BODY) {
-    out.rawBody = `${out.rawBody.slice(0, MAX_RAW_BODY)}… (${ex.rawBody.length} characters, cut)`;
-    delete out.body;
-  }
-  return out;
-}
-
-type Contract = { spec: Spec; rules: RuleIndex };
 let contractPromise: Promise<Contract> | undefined;
 /** spec/openapi.yaml and spec/rules.yaml, as the checks read them. */
 function contract(): Promise<Contract> {
   contractPromise ??= Promise.all([loadSpec(), loadRules()]).then(([spec, rules]) => ({ spec, rules }));
   return contractPromise;
-}
-
-class Scenario implements ScenarioContext {
-  readonly findings: Finding[] = [];
-  readonly http: ScenarioHttp;
-  readonly target: TargetInfo;
-  private retry = true;
-  private rateLimited = false;
-  /** Every request of a rate-limit scenario: its failures come with a script replaying them all. */
-  private sequence?: RequestSequence;
-  /** Rules whose first finding already carries the sequence. */
-  private readonly sequenceRules = new Set<string>();
-  /** Set when the scenario ran out of time: requests after it end the scenario's body. */
-  private stopped?: string;
-
-  /** Why the scenario's judging ended for good (the target was too slow), if it did. */
-  get stoppedBecause(): string | undefined {
-    return this.stopped;
-  }
-
-  constructor(
-    private readonly title: string,
-    private readonly record: ScenarioRecord,
-    private readonly targetCtx: TargetContext,
-    private readonly client: HttpClient,
-    private readonly contract: Contract,
-    private readonly plainClient: HttpClient,
-  ) {
-    this.target = {
-      baseUrl: targetCtx.baseUrl,
-      merchantId: targetCtx.merchantId,
-      profile: targetCtx.profile,
-      seed: targetCtx.seed,
-      bundled: targetCtx.bundled,
-      referenceServer: targetCtx.bundled || !!targetCtx.referenceServer,
-      sandbox: targetCtx.sandbox,
-      destructive: targetCtx.destructive,
-      fixtureStrategy: targetCtx.fixtures.strategy,
-    };
-    const request = (method: string, path: string, opts: ScenarioRequestOptions = {}) => this.send(method, path, opts);
-    this.http = {
-      request,
-      get: (path, opts) => request('GET', path, opts),
-      post: (path, body, opts) => request('POST', path, { ...opts, body }),
-      patch: (path, body, opts) => request('PATCH', path, { ...opts, body }),
-      put: (path, body, opts) => request('PUT', path, { ...opts, body }),
-      delete: (path, opts) => request('DELETE', path, opts),
-    };
-  }
-
-  /** Ends the scenario's judging for good (its time ran out); later requests are not sent. */
-  stop(reason: string): void {
-    this.stopped = reason;
-  }
-
-  private async send(method: string, path: string, opts: ScenarioRequestOptions): Promise<Exchange> {
-    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
-    const unauthenticated =
-      opts.unauthenticated ??
-      (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
-    const { unauthenticated: _, ...rest } = opts;
-    return this.client.request(method, path, {
-      ...rest,
-      retry429: opts.retry429 ?? this.retry,
-      onExchange: (exchange) => {
-        if (this.stopped) return;
-        this.record.exchanges += 1;
-        if (exchange.status !== undefined) recordLatency(exchange.durationMs);
-        if (exchange.timedOut) {
-          // Slowness is the target's property, not a broken rule: what is left of the scenario is not judged.
-          this.stop(
-            `target too slow: ${exchange.method} ${exchange.path.split('?')[0]}: ${exchange.transportError}; ` +
-              `--request-timeout raises the limit (${latencySummary()})`,
-          );
-          return;
-        }
-        this.sequence?.add(exchange);
-        const ctx = checkContextFor(this.contract, exchange, { rateLimitScenario: this.rateLimited, unauthenticated });
-        const outcome = runChecks(exchange, ctx);
-        for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
-        // No usable response (the transport check cites no rule): the scenario's rules fail with it.
-        for (const f of outcome.findings)
-          this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
-        for (const e of outcome.errors) this.engineError(e.message, e.stack, e.source);
-        opts.onExchange?.(exchange);
-      },
-    });
-  }
-
-  private addFinding(f: Finding): void {
-    this.findings.push(f);
-    this.record.findingCount += 1;
-    for (const id of new Set(f.ruleIds)) this.record.failed[id] = (this.record.failed[id] ?? 0) + 1;
-    if (this.record.findings.length < MAX_FINDINGS) {
-      // A rate limit is broken by a sequence, not by its last request: the first finding of each rule carries the whole of it.
-      const fresh = f.ruleIds.filter((id) => !this.sequenceRules.has(id));
-      const sequence =
-        this.sequence && fresh.length && this.sequenceRules.size < MAX_SEQUENCE_RULES
-          ? this.sequence.script(this.title)
-          : undefined;
-      if (sequence) for (const id of fresh) this.sequenceRules.add(id);
-      this.record.findings.push(
-        redactDeep({
-          ...f,
-          exchange: f.exchange ? compactExchange(f.exchange) : undefined,
-          ...(sequence && !f.replaySequence ? { replaySequence: sequence } : {}),
-        }),
-      );
-    }
-  }
-
-  hasUnjudged(): boolean {
-    return this.unjudged().length > 0;
-  }
-
-  /** The parts the scenario cites and has not judged yet, as judgement keys. */
-  private unjudged(): string[] {
-    return unjudgedKeys(this.contract.rules, this.record);
-  }
-
-  /** The tool broke: recorded with its stack against the rules cited and not judged yet. */
-  engineError(message: string, stack?: string, source = 'scenario'): void {
-    const ruleIds = this.unjudged();
-    this.record.engineErrors.push({
-      source,
-      message: redact(message).slice(0, MAX_STACK),
-      ...(stack ? { stack: redact(stack).slice(0, MAX_STACK) } : {}),
-      ruleIds,
-    });
-  }
-
-  async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
-    const fixtures = await workerFixtures(this.targetCtx, this.plainClient);
-    const asked = (this.record.fixtures ??= []);
-    return fn(
-      new Proxy(fixtures, {
-        get(target, prop) {
-          const value = Reflect.get(target, prop) as unknown;
-          if (typeof value !== 'function') return value;
-          if (typeof prop === 'string' && prop !== 'close' && !asked.includes(prop)) asked.push(prop);
-          return (value as (...a: unknown[]) => unknown).bind(target);
-        },
-      }),
-    );
-  }
-
-  private judge(
-    key: string,
-    condition: unknown,
-    message: string,
-    exchange?: Exchange,
-    extra?: FindingEvidence,
-  ): boolean {
-    if (this.stopped) throw new NotJudged(this.stopped, 'slow');
-    const ruleId = judgementKey(this.contract.rules, key);
-    this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
-    if (condition) return true;
-    const detail = exchange
-      ? `${exchange.method} ${exchange.path} → ${exchange.status ?? exchange.transportError ?? 'no response'}`
-      : '';
-    this.addFinding({
-      source: 'scenario',
-      ruleIds: [ruleId],
-      title: message,
-      message: detail ? `${message} (${detail})` : message,
-      exchange,
-      replay: exchange ? replayCommand(exchange) : undefined,
-      ...extra,
-    });
-    return false;
-  }
-
-  expectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): void {
-    if (!this.judge(ruleId, condition, message, exchange)) throw new ConformanceFailure(this.findings);
-  }
-
-  softExpectRule(
-    ruleId: string,
-    condition: unknown,
-    message: string,
-    exchange?: Exchange,
-    extra?: FindingEvidence,
-  ): boolean {
-    return this.judge(ruleId, condition, message, exchange, extra);
-  }
-
-  expectStatus(ruleIds: string | string[], exchange: Exchange, expected: number | number[]): void {
-    const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
-    const list = Array.isArray(expected) ? expected : [expected];
-    const got = exchange.status ?? `no response (${exchange.transportError ?? 'unknown'})`;
-    const ok = exchange.status !== undefined && list.includes(exchange.status);
-    const message = `expected ${list.join(' or ')}, got ${got}`;
-    for (const id of ids.slice(0, -1)) this.judge(id, ok, message, exchange);
-    this.expectRule(ids[ids.length - 1], ok, message, exchange);
-  }
-
-  rateLimitScenario(): void {
-    this.retry = false;
-    this.rateLimited = true;
-    this.sequence ??= new RequestSequence();
-  }
-
-  notJudged(reason: string, category: NotJudgedCategory = 'target'): never {
-    throw new NotJudged(reason, category);
-  }
-
-  precondition(condition: unknown, what: string, exchange?: Exchange): asserts condition {
-    if (condition) return;
-    throw new NotJudged(`precondition not met: ${what}${exchange ? ` (${answerOf(exchange)})` : ''}`, 'target');
-  }
-
-  ruleNotJudged(ruleIds: string | string[], reason: string, category: NotJudgedCategory = 'target'): void {
-    const ids = Array.isArray(ruleIds) ? ruleIds : [ruleIds];
-    this.record.notJudged.push({ reason: redact(reason), category, ruleIds: [...ids] });
-  }
-
-  /** Ends the scenario's judging: every cited rule not judged yet is marked with `reason`. */
-  endNotJudged(reason: string, category: NotJudgedCategory): void {
-    const ruleIds = this.unjudged();
-    this.record.notJudged.push({ reason: redact(reason), category, ruleIds, endedScenario: true });
-  }
-
-  note(message: string): void {
-    this.record.notes.push(redact(message));
-  }
-
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-  }
-}
-
-/** One line on what a target answered: the status and what its body says. */
-export function answerOf(ex: Exchange): string {
-  if (ex.status === undefined) return `${ex.method} ${ex.path}: no answer (${ex.transportError ?? 'unknown'})`;
-  const body = ex.body as { message?: unknown } | undefined;
-  const said =
-    body && typeof body === 'object' && typeof body.message === 'string'
-      ? `: ${JSON.stringify(body.message.slice(0, 120))}`
-      : ex.rawBody
-        ? `: ${JSON.stringify(ex.rawBody.slice(0, 80))}`
-        : '';
-  return `${ex.method} ${ex.path.split('?')[0]} answered ${ex.status}${said}`;
 }
 
 function emptyRecord(ruleIds: string[]): ScenarioRecord {
