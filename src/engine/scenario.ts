@@ -23,7 +23,7 @@
 import { test, type TestContext } from 'vitest';
 import { loadRules, loadSpec } from '../contract/index.ts';
 import type { NotJudgedCategory } from './types.ts';
-import { HttpClient } from './http/client.ts';
+import { HttpClient, SETUP_REQUEST_HEADER } from './http/client.ts';
 import { redact } from './redact.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from './time-limits.ts';
 import { isFixtureUnavailable } from './fixtures/types.ts';
@@ -105,7 +105,16 @@ export function scenario(
         timeoutMs: target.timeoutMs,
         resolveOperation,
       };
-      const t = new Scenario(title, record, target, new HttpClient(options), checked, new HttpClient(options));
+      // Fixture setup requests go out unjudged; a proxy in front may ask to see which they are.
+      const setup = process.env.CONFORM_MARK_SETUP === '1' ? { headers: { [SETUP_REQUEST_HEADER]: '1' } } : {};
+      const t = new Scenario(
+        title,
+        record,
+        target,
+        new HttpClient(options),
+        checked,
+        new HttpClient({ ...options, ...setup }),
+      );
       const limitMs = opts.timeoutMs ?? target.scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS;
       const left = (target.runDeadline ?? Infinity) - Date.now();
       if (left <= 0)

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import { SETUP_REQUEST_HEADER } from '../engine/http/client.ts';
 
 export interface ProxyRequest {
   method: string;
@@ -55,7 +56,10 @@ export interface Fault {
 
 export interface ProxyStats {
   exchanges: number;
+  /** Exchanges of the suites the fault changed. */
   applied: number;
+  /** Fixture setup exchanges (marked SETUP_REQUEST_HEADER) it changed: no check judges those. */
+  appliedSetup: number;
 }
 
 export interface RunningProxy {
@@ -121,7 +125,7 @@ export async function startProxy(opts: {
   const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
   let fault = opts.fault;
   let state = new Map<string, unknown>();
-  const stats: ProxyStats = { exchanges: 0, applied: 0 };
+  const stats: ProxyStats = { exchanges: 0, applied: 0, appliedSetup: 0 };
 
   const send = async (req: ProxyRequest): Promise<ProxyResponse> => {
     // A request whose JSON the fault may have edited is re-serialised from it.
@@ -137,12 +141,19 @@ export async function startProxy(opts: {
     return { status: res.statusCode, headers, body: buf, json: parseJson(buf, headers['content-type']) };
   };
 
-  const ctx = (): FaultContext => ({ state, upstream: send, applied: () => void (stats.applied += 1) });
+  const ctx = (setup: boolean): FaultContext => ({
+    state,
+    upstream: send,
+    applied: () => void (setup ? (stats.appliedSetup += 1) : (stats.applied += 1)),
+  });
 
   const handle = async (inReq: IncomingMessage, out: ServerResponse): Promise<void> => {
     stats.exchanges += 1;
     const raw = await readBody(inReq);
     const headers = cleanHeaders(inReq.headers);
+    // The target never sees the marker.
+    const setup = headers[SETUP_REQUEST_HEADER] !== undefined;
+    delete headers[SETUP_REQUEST_HEADER];
     const req: ProxyRequest = {
       method: inReq.method ?? 'GET',
       path: inReq.url ?? '/',
@@ -150,7 +161,7 @@ export async function startProxy(opts: {
       body: raw,
       json: parseJson(raw, headers['content-type']),
     };
-    const c = ctx();
+    const c = ctx(setup);
     const early = fault?.onRequest ? await fault.onRequest(req, c) : undefined;
     const res = isResponse(early) ? early : await send(early ?? req);
     if (!fault?.onResponse) return writeOut(out, res.status, res.headers, res.body);
@@ -194,6 +205,7 @@ export async function startProxy(opts: {
       state = new Map();
       stats.exchanges = 0;
       stats.applied = 0;
+      stats.appliedSetup = 0;
     },
     async close() {
       server.closeAllConnections();

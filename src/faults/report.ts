@@ -13,6 +13,12 @@ const VERDICT: Record<FaultResult['outcome'], string> = {
   passed: 'not flagged',
 };
 
+/** The outcome in words; a fault that changed setup requests only says so. */
+const verdict = (r: FaultResult): string =>
+  r.outcome === 'not-exercised' && r.appliedSetup > 0
+    ? `not exercised: changed ${r.appliedSetup} setup request(s) only, which no check judges`
+    : VERDICT[r.outcome];
+
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
@@ -113,7 +119,7 @@ export function summaryLines(report: FaultsReport): string[] {
   const s = report.summary;
   const missed = report.results
     .filter((r) => !r.benign && !r.indeterminate && r.outcome !== 'caught')
-    .map((r) => `${r.name} (${VERDICT[r.outcome]})`);
+    .map((r) => `${r.name} (${verdict(r)})`);
   const kinds = kindRows(report);
   const notApplied = report.results.filter(
     (r) => !r.benign && !r.indeterminate && r.outcome === 'not-exercised',
@@ -123,7 +129,7 @@ export function summaryLines(report: FaultsReport): string[] {
     .map((r) => `${r.name} (${r.rulesFired.join(', ')})`);
   const idle = report.results
     .filter((r) => r.benign && (r.outcome === 'not-exercised' || r.outcome === 'error'))
-    .map((r) => `${r.name} (${VERDICT[r.outcome]})`);
+    .map((r) => `${r.name} (${verdict(r)})`);
   const applied = !notApplied
     ? ''
     : s.faults > notApplied
@@ -199,7 +205,8 @@ export function markdown(report: FaultsReport): string {
     ...report.results.map(
       (r) =>
         `| ${r.name} | ${r.area}${r.benign ? ' (benign)' : r.indeterminate ? ' (open)' : ''} | ${VERDICT[r.outcome]} ` +
-        `| ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} | ${r.applied} |`,
+        `| ${cell(fired(r).join(', ') || (r.error ?? '-'))} | ${seconds(r.durationMs)} ` +
+        `| ${r.applied}${r.appliedSetup ? ` (+${r.appliedSetup} setup)` : ''} |`,
     ),
     '',
   );

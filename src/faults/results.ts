@@ -3,19 +3,16 @@
  * detection and false-alarm rates over a whole catalog run.
  */
 import type { CatalogFault } from './catalog/index.ts';
-import type { FaultResult, FaultsSummary, Outcome, RunRecord } from './runner.ts';
+import type { Applied, FaultResult, FaultsSummary, Outcome, RunRecord } from './runner.ts';
 
-export function judge(
-  fault: CatalogFault,
-  run: RunRecord & { applied: number; exchanges: number },
-  baseline: RunRecord | undefined,
-): FaultResult {
+export function judge(fault: CatalogFault, run: RunRecord & Applied, baseline: RunRecord | undefined): FaultResult {
   const already = new Set(baseline?.failedRules ?? []);
   const rulesFired = run.failedRules.filter((id) => !already.has(id));
   const failedAnew = run.exitCode === 1 && (!baseline || baseline.exitCode === 0 || rulesFired.length > 0);
   let outcome: Outcome;
   if (run.error && run.exitCode !== 1) outcome = 'error';
-  else if (run.applied === 0) outcome = 'not-exercised';
+  // Setup requests are not judged: a fault that changed only those exercised no check, unless the run failed anew.
+  else if (run.applied === 0 && (run.appliedSetup === 0 || !failedAnew)) outcome = 'not-exercised';
   else if (fault.benign || fault.indeterminate) outcome = failedAnew ? 'flagged' : 'passed';
   else outcome = failedAnew ? 'caught' : 'missed';
   return {

@@ -27,6 +27,9 @@ export interface FaultTarget {
 /** Makes the target one run goes to (`fault` undefined: the baseline). */
 export type StartTarget = (fault: CatalogFault | undefined) => Promise<FaultTarget>;
 
+/** What the proxy counted a fault changing. */
+export type Applied = Pick<FaultResult, 'applied' | 'appliedSetup' | 'exchanges'>;
+
 export type Outcome = 'caught' | 'missed' | 'not-exercised' | 'error' | 'flagged' | 'passed';
 
 export interface RunRecord {
@@ -56,7 +59,10 @@ export interface FaultResult extends RunRecord {
   rulesFired: string[];
   /** Expected rules among rulesFired. */
   expectedFired: string[];
+  /** Exchanges of the suites the fault changed. */
   applied: number;
+  /** Fixture setup exchanges it changed (no check judges them): counted apart from `applied`. */
+  appliedSetup: number;
   exchanges: number;
 }
 
@@ -207,10 +213,18 @@ async function runOnce(
   opts: RunFaultsOptions,
   suites: string[],
   dir: string,
-): Promise<RunRecord & { applied: number; exchanges: number }> {
+): Promise<RunRecord & Applied> {
   const t0 = performance.now();
   await mkdir(dir, { recursive: true });
-  const base = { failedRules: [], informationalFailed: [], suites, reportDir: dir, applied: 0, exchanges: 0 };
+  const base = {
+    failedRules: [],
+    informationalFailed: [],
+    suites,
+    reportDir: dir,
+    applied: 0,
+    appliedSetup: 0,
+    exchanges: 0,
+  };
   let target: FaultTarget;
   try {
     target = await opts.startTarget(fault);
@@ -246,14 +260,25 @@ async function runOnce(
         ...(suites.length ? ['--suite', ...suites] : []),
       ];
       // The key goes through the environment only: it never appears on a command line.
-      const env = { ...process.env, CONFORM_API_KEY: target.apiKey, NO_COLOR: '1', FORCE_COLOR: '0' };
+      // CONFORM_MARK_SETUP: fixture setup requests carry a marker the proxy strips, so a fault that changed only those is told apart.
+      const env = {
+        ...process.env,
+        CONFORM_API_KEY: target.apiKey,
+        CONFORM_MARK_SETUP: '1',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      };
       const child = await runChild(
         args,
         env,
         join(dir, 'run.log'),
         opts.timeoutMs ?? (opts.profile === 'full' ? 1_800_000 : 600_000),
       ).finally(() => front?.close());
-      const stats = { applied: proxy.stats.applied, exchanges: proxy.stats.exchanges };
+      const stats = {
+        applied: proxy.stats.applied,
+        appliedSetup: proxy.stats.appliedSetup,
+        exchanges: proxy.stats.exchanges,
+      };
       if (child.error)
         return {
           ...base,
@@ -307,7 +332,7 @@ export async function runFaults(opts: RunFaultsOptions): Promise<FaultsReport> {
       opts,
       suitesFor(undefined, opts.suites, opts.faults),
       join(opts.reportDir, '_baseline'),
-    ).then(({ applied: _a, exchanges: _e, ...record }) => {
+    ).then(({ applied: _a, appliedSetup: _s, exchanges: _e, ...record }) => {
       baseline = record;
       opts.onBaseline?.(record);
     });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { request } from 'undici';
+import { SETUP_REQUEST_HEADER } from '../../src/engine/http/client.ts';
 import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
 
 let upstream: Server;
@@ -14,7 +15,13 @@ beforeAll(async () => {
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '60' });
       res.end(
-        JSON.stringify({ object: 'echo', method: req.method, path: req.url, body: body ? JSON.parse(body) : null }),
+        JSON.stringify({
+          object: 'echo',
+          method: req.method,
+          path: req.url,
+          body: body ? JSON.parse(body) : null,
+          ...(req.headers['x-conform-setup'] !== undefined ? { sawSetupMarker: true } : {}),
+        }),
       );
     });
   });
@@ -26,10 +33,10 @@ afterAll(async () => {
   await new Promise<void>((r) => upstream.close(() => r()));
 });
 
-async function via(proxy: RunningProxy, path: string, body?: unknown) {
+async function via(proxy: RunningProxy, path: string, body?: unknown, extra: Record<string, string> = {}) {
   const res = await request(`${proxy.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
@@ -43,7 +50,26 @@ describe('fault proxy', () => {
       expect(res.status).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toBe('60');
       expect(JSON.parse(res.text)).toEqual({ object: 'echo', method: 'POST', path: '/v0/x?a=1', body: { n: 1 } });
-      expect(proxy.stats).toEqual({ exchanges: 1, applied: 0 });
+      expect(proxy.stats).toEqual({ exchanges: 1, applied: 0, appliedSetup: 0 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a marked setup request counts apart, and the target never sees the marker', async () => {
+    const fault: Fault = {
+      name: 'wrong-object',
+      onResponse(_req, res, ctx) {
+        (res.json as { object: string }).object = 'nope';
+        ctx.applied();
+      },
+    };
+    const proxy = await startProxy({ upstream: upstreamUrl, fault });
+    try {
+      const setup = await via(proxy, '/v0/x', undefined, { [SETUP_REQUEST_HEADER]: '1' });
+      expect(JSON.parse(setup.text)).toEqual({ object: 'nope', method: 'GET', path: '/v0/x', body: null });
+      await via(proxy, '/v0/y');
+      expect(proxy.stats).toEqual({ exchanges: 2, applied: 1, appliedSetup: 1 });
     } finally {
       await proxy.close();
     }

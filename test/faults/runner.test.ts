@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { CATALOG, faultByName, type CatalogFault } from '../../src/faults/catalog/index.ts';
 import { judge, summarize } from '../../src/faults/results.ts';
-import { suitesFor, type FaultResult, type RunRecord } from '../../src/faults/runner.ts';
+import { suitesFor, type Applied, type FaultResult, type RunRecord } from '../../src/faults/runner.ts';
 import { catalogMarkdown, firedShort, markdown, resultTable, summaryLines } from '../../src/faults/report.ts';
 import { parseFaultsArgs, selectFaults } from '../../src/cli/commands/faults.ts';
 import { CliError } from '../../src/cli/command.ts';
@@ -10,7 +10,7 @@ import { CliError } from '../../src/cli/command.ts';
 const fault = faultByName('rate-missing-retry-after')!;
 const benign = faultByName('benign-extra-properties')!;
 
-function run(over: Partial<RunRecord & { applied: number; exchanges: number }> = {}) {
+function run(over: Partial<RunRecord & Applied> = {}) {
   return {
     exitCode: 1,
     failedRules: ['RATE.RETRY_AFTER.ON_429'],
@@ -19,6 +19,7 @@ function run(over: Partial<RunRecord & { applied: number; exchanges: number }> =
     suites: ['rate-limits'],
     reportDir: '/tmp/x',
     applied: 3,
+    appliedSetup: 0,
     exchanges: 40,
     ...over,
   };
@@ -45,6 +46,19 @@ describe('judging one run', () => {
 
   test('a fault that never applied is not exercised, even when the run failed', () => {
     expect(judge(fault, run({ applied: 0 }), baseline()).outcome).toBe('not-exercised');
+  });
+
+  test('a fault that changed only setup requests (no check judges them) is not exercised, unless the run failed anew', () => {
+    const setupOnly = { applied: 0, appliedSetup: 2 };
+    expect(judge(fault, run({ ...setupOnly, exitCode: 0, failedRules: [] }), baseline())).toMatchObject({
+      outcome: 'not-exercised',
+      appliedSetup: 2,
+    });
+    expect(judge(fault, run(setupOnly), baseline()).outcome).toBe('caught');
+    // A suite exchange changed as well: a passing run missed it.
+    expect(judge(fault, run({ applied: 1, appliedSetup: 2, exitCode: 0, failedRules: [] }), baseline()).outcome).toBe(
+      'missed',
+    );
   });
 
   test('a passing run misses the fault; a run that could not complete is an error', () => {

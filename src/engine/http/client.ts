@@ -13,6 +13,12 @@ import { realSleep, retryDelayMs, type Sleep } from './retry.ts';
 import { ACCEPT_ENCODING, decodeBody } from './decode.ts';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * Marks fixture setup requests when CONFORM_MARK_SETUP=1 (the fault harness sets it for its runs):
+ * the fault proxy strips it, and tells a fault that changed only setup traffic, which no check
+ * judges, from one the suites saw.
+ */
+export const SETUP_REQUEST_HEADER = 'x-conform-setup';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
 
@@ -33,6 +39,8 @@ export interface HttpClientOptions {
   /** Called with every exchange, retried attempts included, already redacted. */
   onExchange?: (exchange: Exchange) => void;
   dispatcher?: Dispatcher;
+  /** Headers sent with every request (a request's own win). */
+  headers?: Record<string, string>;
 }
 
 export interface RequestOptions {
@@ -136,7 +144,7 @@ export class HttpClient {
       learnSecret(key);
       headers.authorization = `Bearer ${key}`;
     }
-    for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries({ ...this.options.headers, ...opts.headers })) headers[k.toLowerCase()] = v;
 
     const startedAt = new Date();
     const t0 = performance.now();
