@@ -3,15 +3,9 @@
  * strategy's requests carry a marker the fault proxy counts apart (and strips), so a fault that
  * changed only setup traffic, which no check judges, is not reported as missed by the suites.
  */
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TargetContext } from '../../src/engine/context.ts';
-import { PACKAGE_ROOT, runSuites } from '../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
-import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-
-let ref: RunningReference;
-let proxy: RunningProxy;
+import { expect, test } from 'vitest';
+import type { Fault } from '../../src/faults/fault-proxy.ts';
+import { expectAllPassed, useInProcessRun } from '../suites/helpers/in-process-run.ts';
 
 /** Changes nothing, and counts every exchange as changed. */
 const counting: Fault = {
@@ -21,42 +15,15 @@ const counting: Fault = {
   },
 };
 
-beforeAll(async () => {
-  ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory' });
-  proxy = await startProxy({ upstream: ref.baseUrl, fault: counting });
-});
-afterAll(async () => {
-  await proxy?.close();
-  await ref?.close();
-});
+const { run, stats } = useInProcessRun('wallets');
 
 async function runWallets(mark: boolean): Promise<{ applied: number; appliedSetup: number }> {
-  proxy.setFault(counting);
   const before = process.env.CONFORM_MARK_SETUP;
   if (mark) process.env.CONFORM_MARK_SETUP = '1';
   else delete process.env.CONFORM_MARK_SETUP;
   try {
-    const target: TargetContext = {
-      runId: `test-setup-marker-${mark}`,
-      baseUrl: proxy.url,
-      bundled: false,
-      sandbox: true,
-      destructive: true,
-      apiKey: { value: ref.apiKey, label: 'CONFORM_API_KEY' },
-      merchantId: ref.merchantId,
-      profile: 'quick',
-      seed: 1,
-      timeoutMs: 10_000,
-      fixtures: { strategy: 'reference', reason: 'test: the reference behind a fault proxy' },
-    };
-    const outcome = await runSuites({
-      target,
-      suites: [{ name: 'wallets', file: join(PACKAGE_ROOT, 'suites', 'wallets.suite.ts') }],
-      maxWorkers: 1,
-    });
-    expect(outcome.errors).toEqual([]);
-    expect(outcome.results.filter((r) => r.state === 'failed')).toEqual([]);
-    return { applied: proxy.stats.applied, appliedSetup: proxy.stats.appliedSetup };
+    expectAllPassed(await run(counting));
+    return stats();
   } finally {
     if (before === undefined) delete process.env.CONFORM_MARK_SETUP;
     else process.env.CONFORM_MARK_SETUP = before;

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../../src/engine/runner/index.ts';
-import { startProxy, type Fault, type ProxyRequest, type RunningProxy } from '../../../src/faults/fault-proxy.ts';
+import {
+  startProxy,
+  type Fault,
+  type ProxyRequest,
+  type ProxyStats,
+  type RunningProxy,
+} from '../../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
 import type { TargetContext } from '../../../src/engine/context.ts';
 
@@ -17,6 +23,8 @@ export interface InProcessRun {
   run: (fault?: Fault) => Promise<ScenarioResult[]>;
   /** Each rule is cited by a finding of a failed scenario, and the fault did change something. */
   expectFailed: (results: ScenarioResult[], ruleIds: string[]) => void;
+  /** What the proxy counted the last run's fault changing. */
+  stats: () => ProxyStats;
 }
 
 /** Registers beforeAll/afterAll that start the reference and a fault proxy in front of it. */
@@ -73,7 +81,7 @@ export function useInProcessRun(suite: string | string[]): InProcessRun {
     expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
   }
 
-  return { run, expectFailed };
+  return { run, expectFailed, stats: () => ({ ...proxy.stats }) };
 }
 
 export function expectAllPassed(results: ScenarioResult[]): void {
