@@ -333,3 +333,24 @@ for (const c of CASES) {
     { concurrent: true, destructive: c.destructive },
   );
 }
+
+scenario(
+  ['CONV.OWNER.KEY_MERCHANT#no-foreign-ids'],
+  "GET /v0/customers with a key of another merchant lists none of the primary merchant's customers",
+  async (t: ScenarioContext) => {
+    // The registry judges the list answered to the other merchant's key against the customers the
+    // run was given (CONV.OWNER.KEY_MERCHANT); the scenario makes sure one exists and was read.
+    const other = await t.fixture((f) => f.unmanagedMerchant());
+    const { customerId } = await t.fixture((f) => f.customer());
+    const read = await t.http.get(`/v0/customers/${enc(customerId)}`);
+    t.precondition(is2xx(read), "the primary merchant's customer reads back with its key", read);
+    for (let offset = 0, page = 0; page < 20; page++) {
+      const ex = await t.http.get(`/v0/customers?limit=100&offset=${offset}`, { key: other.key, retry429: false });
+      if (ex.status === 429) t.notJudged('GET /v0/customers answered 429 to the foreign key: its bucket was used up');
+      const data = (ex.body as { data?: unknown[] } | undefined)?.data;
+      if (!is2xx(ex) || !Array.isArray(data) || !data.length) return;
+      offset += data.length;
+    }
+  },
+  { concurrent: true },
+);

@@ -25,6 +25,7 @@ import {
   exhaust,
   keysShareBucket,
   otherBefore,
+  otherUnmoved,
   otherUntouched,
   rateHeaders,
   rateLimitedEndpoints,
@@ -108,7 +109,11 @@ for (const ep of ENDPOINTS) {
       // How the other bucket stands before this one is used up: an earlier run may have used it.
       const otherWas = await otherBefore(d, first, other);
       let done = await exhaust(d, { first });
-      if (!done.exhausted) return t.notJudged(done.reason, 'target');
+      if (!done.exhausted) {
+        // Too big to use up: the other bucket is still judged, from its own headers.
+        if (done.spent) await otherUnmoved(d, done.spent, otherWas);
+        return t.notJudged(done.reason, 'target');
+      }
       await stillRefused(d, done);
       if (second) done = await secondKeyRefused(d, done, second.key);
       await otherUntouched(d, done, otherWas);

@@ -447,14 +447,13 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * The primary key's merchant: a throwaway key names it (created, read, revoked; once per run).
      * Back office: POST /v0/apiKeys, DELETE /v0/apiKeys/{id}
      * Unlocks: ALERTS.UPDATE.OK, ALERTS.UPDATE.RESOURCE_REQUIRED, AUTH.401.SHAPE, AUTH.ALLOWANCE.PER_MERCHANT,
-     *   AUTH.MERCHANT.DEFAULT, AUTH.MERCHANT.ISOLATION, CONV.LIST.TOTAL_REACHED, CONV.TIMESTAMPS.LIFECYCLE,
-     *   CUSTOMERS.DELETE.GONE, CUSTOMERS.UPDATE.APPLIED, ITEMS.UPDATE.APPLIED, MERCHANTS.OWNER.NAMED,
-     *   PRICES.FEE_ID.WHEN_LINKED, PRICES.GET.BY_ID, PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM,
-     *   PRICES.QUANTITY.NON_NEGATIVE, PRICES.VOLUME.LAST_TIER_OPEN, PRODUCTS.CREATE.OBJECT,
-     *   PRODUCTS.CREATE.REQUIRED, RATE.COSTS_REPORT.BUCKET, RATE.CRM_ACCOUNTS.BUCKET, RATE.CUSTOMERS_LIST.BUCKET,
-     *   RATE.FAILED_AUTH.NO_HEADERS, RATE.INVOICE_LINE_ITEMS.BUCKET, STATUS.SUCCESS.CODE, VALIDATION.ENUM.400,
-     *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400, WEBHOOKS.CONFIG.SHAPE,
-     *   WEBHOOKS.MERCHANT.DEFAULT
+     *   AUTH.MERCHANT.DEFAULT, AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, CUSTOMERS.DELETE.GONE,
+     *   CUSTOMERS.UPDATE.APPLIED, ITEMS.UPDATE.APPLIED, MERCHANTS.OWNER.NAMED, PRICES.FEE_ID.WHEN_LINKED,
+     *   PRICES.GET.BY_ID, PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
+     *   PRICES.VOLUME.LAST_TIER_OPEN, PRODUCTS.CREATE.OBJECT, PRODUCTS.CREATE.REQUIRED, RATE.COSTS_REPORT.BUCKET,
+     *   RATE.CRM_ACCOUNTS.BUCKET, RATE.CUSTOMERS_LIST.BUCKET, RATE.FAILED_AUTH.NO_HEADERS,
+     *   RATE.INVOICE_LINE_ITEMS.BUCKET, STATUS.SUCCESS.CODE, VALIDATION.ENUM.400, VALIDATION.REQUIRED.400,
+     *   VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400, WEBHOOKS.CONFIG.SHAPE, WEBHOOKS.MERCHANT.DEFAULT
      */
     merchant: async () => ({ merchantId: await merchantId() }),
 
@@ -505,7 +504,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * A merchant the primary key may not manage: created by a middle merchant with that merchant's own key, its
      * webhooks enabled. Once per run.
      * Back office: POST /v0/merchants, POST /v0/apiKeys, POST /v0/webhooks
-     * Unlocks: AUTH.MERCHANT.ISOLATION, WEBHOOKS.MERCHANT.UNMANAGED
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.OWNER.KEY_MERCHANT, WEBHOOKS.MERCHANT.UNMANAGED
      */
     unmanagedMerchant: () =>
       once('unmanagedMerchant', async () => {
@@ -600,19 +599,21 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A fresh customer of the primary merchant.
      * Back office: POST /v0/customers
-     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, CUSTOMERS.DELETE.GONE,
-     *   CUSTOMERS.EXTERNAL_ID.MAX_LENGTH, CUSTOMERS.EXTERNAL_ID.NULL_CLEARS, CUSTOMERS.GET.BY_ID,
-     *   CUSTOMERS.NOTIFICATIONS.PARTIAL, CUSTOMERS.TAX_ID.NULL_CLEARS, CUSTOMERS.TAX_RATES.RANGE,
-     *   CUSTOMERS.TAX_RATES.SINGLE_RATE, CUSTOMERS.UPDATE.APPLIED, CUSTOMERS.UPDATE.PARTIAL,
-     *   CUSTOMERS.VALID_TAX_ADDRESS.PRESENT, ERRORS.400.BODY, MERCHANTS.OWNER.NAMED, VALIDATION.BOUNDS.400,
-     *   VALIDATION.PATTERN.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.DELETE.GONE, CONV.LIST.WALK, CONV.OWNER.KEY_MERCHANT,
+     *   CONV.TIMESTAMPS.LIFECYCLE, CUSTOMERS.DELETE.GONE, CUSTOMERS.EXTERNAL_ID.MAX_LENGTH,
+     *   CUSTOMERS.EXTERNAL_ID.NULL_CLEARS, CUSTOMERS.GET.BY_ID, CUSTOMERS.NOTIFICATIONS.PARTIAL,
+     *   CUSTOMERS.TAX_ID.NULL_CLEARS, CUSTOMERS.TAX_RATES.RANGE, CUSTOMERS.TAX_RATES.SINGLE_RATE,
+     *   CUSTOMERS.UPDATE.APPLIED, CUSTOMERS.UPDATE.PARTIAL, CUSTOMERS.VALID_TAX_ADDRESS.PRESENT, ERRORS.400.BODY,
+     *   MERCHANTS.OWNER.NAMED, VALIDATION.BOUNDS.400, VALIDATION.PATTERN.400, VALIDATION.TYPE.400,
+     *   VALIDATION.VALID_REQUEST.NOT_400
      */
     customer: async () => ({ customerId: await customer(root.for('customer')) }),
 
     /**
      * A customer with two live subscriptions (deleting it is refused); removeDependants cancels them.
      * Back office: POST /v0/customers, POST /v0/subscriptions, POST /v0/subscriptions/{id}/cancel
-     * Unlocks: CUSTOMERS.DELETE.BLOCKED, CUSTOMERS.DELETE.BLOCKER_COUNT, CUSTOMERS.DELETE.UNBLOCKED
+     * Unlocks: CONV.DELETE.GONE, CUSTOMERS.DELETE.BLOCKED, CUSTOMERS.DELETE.BLOCKER_COUNT,
+     *   CUSTOMERS.DELETE.UNBLOCKED
      */
     async customerWithSubscriptions() {
       const a = root.for('customerWithSubscriptions');
@@ -628,7 +629,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A fee with a standard and a volume price (deleting it is refused); removeDependants deletes the prices.
      * Back office: POST /v0/fees, POST /v0/prices, DELETE /v0/prices/{id}
-     * Unlocks: FEES.DELETE.BLOCKED, FEES.DELETE.BLOCKER_COUNT, FEES.DELETE.UNBLOCKED
+     * Unlocks: CONV.DELETE.GONE, FEES.DELETE.BLOCKED, FEES.DELETE.BLOCKER_COUNT, FEES.DELETE.UNBLOCKED
      */
     async feeWithPrices() {
       const a = root.for('feeWithPrices');
@@ -839,9 +840,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * Back office: POST /v0/customers, POST /v0/wallets, POST /v0/alerts
      * Unlocks: ALERTS.LIST.LIMIT_DEFAULT, ALERTS.LIST.LIMIT_RANGE, ALERTS.LIST.OFFSET, ALERTS.LIST.PAGINATED,
      *   ALERTS.LIST.RESOURCE_ID_REQUIRED, ALERTS.UPDATE.OK, ALERTS.UPDATE.PARTIAL, ALERTS.UPDATE.RESOURCE_REQUIRED,
-     *   AUTH.MERCHANT.ISOLATION, CONV.LIST.TOTAL_REACHED, CONV.TIMESTAMPS.LIFECYCLE, STATUS.SUCCESS.CODE,
-     *   VALIDATION.BOUNDS.400, VALIDATION.ENUM.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400,
-     *   VALIDATION.VALID_REQUEST.NOT_400
+     *   AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, STATUS.SUCCESS.CODE, VALIDATION.BOUNDS.400,
+     *   VALIDATION.ENUM.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
      */
     async walletWithAlerts(minAlerts) {
       const a = root.for('walletWithAlerts');
@@ -930,7 +930,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
       ]);
       await a.post(`/v2/invoices/${enc(draft.id)}/finalize`);
       const paid = await a.post(`/v2/invoices/${enc(draft.id)}/pay`);
-      return { invoiceId: paid.id, amount: paid.subtotal, taxAmount: paid.taxAmount };
+      return { invoiceId: paid.id, amount: paid.subtotal, taxAmount: paid.taxAmount, currency: paid.currency };
     },
 
     /**
@@ -1006,8 +1006,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A source rule of a fresh source.
      * Back office: POST /v0/sources, POST /v0/sourceRules
-     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.LIST.TOTAL_REACHED, CONV.TIMESTAMPS.LIFECYCLE,
-     *   SOURCE_RULES.UPDATE.OBJECT, SOURCE_RULES.UPDATE.PARTIAL, STATUS.404.UNKNOWN_RESOURCE, VALIDATION.TYPE.400,
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, SOURCE_RULES.UPDATE.OBJECT,
+     *   SOURCE_RULES.UPDATE.PARTIAL, STATUS.404.UNKNOWN_RESOURCE, VALIDATION.TYPE.400,
      *   VALIDATION.VALID_REQUEST.NOT_400
      */
     async sourceRule() {

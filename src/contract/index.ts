@@ -9,10 +9,21 @@ import { buildOperations, pickResponse, type JsonSchema, type Operation } from '
 import { compareSpecificity, compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
 import { inlineSchema, stripExtensions } from './resolve.ts';
 import { loadRules } from './rules.ts';
+import { readResources } from './resources.ts';
 import type { BuildOptions, PathMatch, RequestSchemas, Spec } from './types.ts';
 
 export * from './rules.ts';
-export { SPEC_PATH, SpecError, parseDocument } from './load.ts';
+export {
+  idParam,
+  ROLES,
+  type DerivedFrom,
+  type Resource,
+  type ResourceIndex,
+  type ResourceList,
+  type Role,
+  type ScopeSource,
+} from './resources.ts';
+export { SPEC_PATH, SpecError, parseDocument, readDocument } from './load.ts';
 export type { JsonObject } from './load.ts';
 export type {
   JsonSchema,
@@ -77,6 +88,7 @@ function objectSchema(params: Operation['parameters']): JsonSchema | undefined {
 /** Builds a Spec from a parsed document: resolves operations and sets up the validators. */
 export function buildSpec(document: JsonObject, path = '<memory>', options: BuildOptions = {}): Spec {
   const operations = buildOperations(document);
+  const resources = readResources(document, operations);
   const schemaNames = Object.keys(document.components?.schemas ?? {});
 
   let ajv: Ajv2020;
@@ -169,6 +181,7 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     version: String(document.info?.version ?? ''),
     path,
     operations,
+    resources,
     schemaNames,
     operation: (id) => operations.get(id),
     findOperation: (method, concretePath) => matchPath(method, concretePath)?.operation,

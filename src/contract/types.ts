@@ -3,6 +3,7 @@ import type { ValidationResult } from './ajv.ts';
 import type { JsonObject } from './load.ts';
 import type { JsonSchema, Operation, Response } from './operations.ts';
 import type { RuleIndex } from './rules.ts';
+import type { ResourceIndex } from './resources.ts';
 
 export type ParameterLocation = 'path' | 'query';
 
@@ -42,6 +43,8 @@ export interface Spec {
   path: string;
   /** Operations by operationId. */
   operations: Map<string, Operation>;
+  /** The documented resources (`x-resource` on their schemas) and the operations acting on each. */
+  resources: ResourceIndex;
   /** Names of components/schemas. */
   schemaNames: string[];
   operation(operationId: string): Operation | undefined;

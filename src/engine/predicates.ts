@@ -20,6 +20,24 @@ export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-
 export const isDateTime = (v: unknown): v is string =>
   typeof v === 'string' && ISO_DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
 
+/** An instant and how many fraction digits its text gave (a coarser text is compared at its own precision). */
+function instant(v: unknown): { ms: number; digits: number } | undefined {
+  if (typeof v !== 'string') return undefined;
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) return undefined;
+  const fraction = /T\d{2}:\d{2}:\d{2}(?:[.,](\d+))?/.exec(v)?.[1] ?? '';
+  return { ms, digits: Math.min(3, fraction.length) };
+}
+
+/** a − b in units of the coarser of their precisions; undefined when either is no date-time. */
+export function compareInstants(a: unknown, b: unknown): number | undefined {
+  const x = instant(a);
+  const y = instant(b);
+  if (!x || !y) return undefined;
+  const unit = 10 ** (3 - Math.min(x.digits, y.digits));
+  return Math.floor(x.ms / unit) - Math.floor(y.ms / unit);
+}
+
 /** A rule's params; a part's key (`RULE#part`) reads its rule's. */
 function params(rules: Pick<RuleIndex, 'byId'>, ruleId: string): Record<string, unknown> {
   const p = rules.byId(ruleId.split('#')[0])?.params;

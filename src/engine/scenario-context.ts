@@ -11,7 +11,10 @@ import { replayCommand } from './http/curl.ts';
 import { RequestSequence } from './http/replay-script.ts';
 import { redact, redactDeep } from './redact.ts';
 import { latencySummary, recordLatency } from './time-limits.ts';
-import { checkContextFor, runChecks } from './checks/index.ts';
+import { checkContextFor } from './checks/index.ts';
+import { CheckStream } from './checks/stream.ts';
+import { learnGiven } from './checks/resources/given.ts';
+import type { CheckOutcome } from './checks/index.ts';
 import type { Fixtures } from './fixtures/methods.ts';
 import { workerFixtures, type TargetContext } from './context.ts';
 import {
@@ -44,6 +47,21 @@ export function compactExchange(ex: Exchange): Exchange {
   return out;
 }
 
+let primaryMerchantPromise: Promise<string | undefined> | undefined;
+
+/**
+ * The merchant of the run's key, asked of the worker's fixtures once when the target's config
+ * does not name it: the judges of the stream tell the run's resources from another merchant's by
+ * it. Undefined when the fixtures cannot tell (those judgements are then not made).
+ */
+function primaryMerchant(fixtures: Fixtures): Promise<string | undefined> {
+  primaryMerchantPromise ??= fixtures.merchant().then(
+    (m) => (typeof m?.merchantId === 'string' ? m.merchantId : undefined),
+    () => undefined,
+  );
+  return primaryMerchantPromise;
+}
+
 export class Scenario implements ScenarioContext {
   readonly findings: Finding[] = [];
   readonly http: ScenarioHttp;
@@ -56,6 +74,8 @@ export class Scenario implements ScenarioContext {
   private readonly sequenceRules = new Set<string>();
   /** Set when the scenario ran out of time: requests after it end the scenario's body. */
   private stopped?: string;
+  /** The registry over this scenario's exchanges: checks of one exchange and judges of the stream. */
+  private readonly stream = new CheckStream();
 
   /** Why the scenario's judging ended for good (the target was too slow), if it did. */
   get stoppedBecause(): string | undefined {
@@ -81,6 +101,7 @@ export class Scenario implements ScenarioContext {
       destructive: targetCtx.destructive,
       fixtureStrategy: targetCtx.fixtures.strategy,
     };
+    if (targetCtx.merchantId) this.stream.ledger.merchantOf.set('primary', targetCtx.merchantId);
     const request = (method: string, path: string, opts: ScenarioRequestOptions = {}) => this.send(method, path, opts);
     this.http = {
       request,
@@ -103,6 +124,8 @@ export class Scenario implements ScenarioContext {
       opts.unauthenticated ??
       (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
     const { unauthenticated: _, ...rest } = opts;
+    // Which merchant's key sent it: the run's own, a fixture's (the ledger knows its merchant), or none.
+    const credential = opts.key === null ? undefined : typeof opts.key === 'string' ? opts.key : 'primary';
     return this.client.request(method, path, {
       ...rest,
       retry429: opts.retry429 ?? this.retry,
@@ -120,15 +143,23 @@ export class Scenario implements ScenarioContext {
         }
         this.sequence?.add(exchange);
         const ctx = checkContextFor(this.contract, exchange, { rateLimitScenario: this.rateLimited, unauthenticated });
-        const outcome = runChecks(exchange, ctx);
-        for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
-        // No usable response (the transport check cites no rule): the scenario's rules fail with it.
-        for (const f of outcome.findings)
-          this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
-        for (const e of outcome.errors) this.engineError(e.message, e.stack, e.source);
+        this.recordOutcome(this.stream.observe({ exchange, ctx, ...(unauthenticated ? {} : { credential }) }));
         opts.onExchange?.(exchange);
       },
     });
+  }
+
+  private recordOutcome(outcome: CheckOutcome): void {
+    for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
+    // No usable response (the transport check cites no rule): the scenario's rules fail with it.
+    for (const f of outcome.findings)
+      this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
+    for (const e of outcome.errors) this.engineError(e.message, e.stack, e.source);
+  }
+
+  /** The end of the scenario's exchanges: the judges of the stream judge what waited for it. */
+  closeStream(): void {
+    this.recordOutcome(this.stream.finish());
   }
 
   private addFinding(f: Finding): void {
@@ -176,13 +207,31 @@ export class Scenario implements ScenarioContext {
   async fixture<T>(fn: (f: Fixtures) => Promise<T>): Promise<T> {
     const fixtures = await workerFixtures(this.targetCtx, this.plainClient);
     const asked = (this.record.fixtures ??= []);
+    const ledger = this.stream.ledger;
+    const resources = this.contract.spec.resources;
     return fn(
       new Proxy(fixtures, {
         get(target, prop) {
           const value = Reflect.get(target, prop) as unknown;
           if (typeof value !== 'function') return value;
           if (typeof prop === 'string' && prop !== 'close' && !asked.includes(prop)) asked.push(prop);
-          return (value as (...a: unknown[]) => unknown).bind(target);
+          const method = (value as (...a: unknown[]) => unknown).bind(target);
+          if (typeof prop !== 'string') return method;
+          // What a fixture hands out is what the run was given: the stream's judges know it from here on.
+          return (...args: unknown[]) => {
+            const out = method(...args);
+            if (out instanceof Promise)
+              return out.then(async (result: unknown) => {
+                // Whose the resources handed out are is known beside the run's own merchant only.
+                if (!ledger.merchantOf.has('primary')) {
+                  const merchant = await primaryMerchant(target);
+                  if (merchant) learnGiven(ledger, { merchantId: merchant }, { method: 'merchant', resources });
+                }
+                learnGiven(ledger, result, { method: prop, resources });
+                return result;
+              });
+            return out;
+          };
         },
       }),
     );

@@ -134,7 +134,9 @@ export function scenario(
           t.stop(reason);
           return new NotJudged(reason, 'slow');
         });
+        t.closeStream();
       } catch (caught) {
+        t.closeStream();
         // After a request ran out of time, whatever the scenario did with the missing answer is the slowness's doing.
         const err =
           t.stoppedBecause && !(caught instanceof ConformanceFailure) && !(caught instanceof NotJudged)

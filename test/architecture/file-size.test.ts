@@ -1,6 +1,8 @@
 /**
- * No file in src/ or suites/ is longer than 400 lines or has a line over 140 characters,
- * unless it is one concept a split would cut in two: those are named in ONE_CONCEPT with why.
+ * No file in src/ or suites/ has a line over 140 characters. Files longer than 400 lines are
+ * reported, not failed: a file is split where its concepts split, never to meet a count. Those
+ * known to be one concept a split would cut in two are named in ONE_CONCEPT with why, and an
+ * entry there that is no longer long is stale.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -35,38 +37,47 @@ function sourceFiles(dir: string): string[] {
 export const ONE_CONCEPT: Record<string, string> = {
   'src/engine/fixtures/methods.ts':
     "every fixture method's signature and declaration side by side: adding a method is one edit here, not one per derived file",
+  'src/faults/heldout/faults.ts':
+    'the faults of the held-out catalog, one after another: a catalog read top to bottom, written from the document alone',
 };
 
-/** What breaks the limits, given each file's size. */
+/** What breaks the limits, given each file's size: wide lines and stale ONE_CONCEPT entries. */
 export function sizeProblems(sizes: Record<string, Size>, oneConcept: Record<string, string> = ONE_CONCEPT): string[] {
   const problems: string[] = [];
   for (const [file, s] of Object.entries(sizes)) {
     if (file in oneConcept && s.lines <= MAX_LINES)
       problems.push(`${file}: listed in ONE_CONCEPT but ${s.lines} lines`);
-    if (s.lines > MAX_LINES && !(file in oneConcept))
-      problems.push(`${file}: ${s.lines} lines, more than ${MAX_LINES}`);
     if (s.wide > 0) problems.push(`${file}: ${s.wide} line(s) over ${MAX_WIDTH} characters`);
   }
   return problems;
 }
 
+/** Long files not named as one concept: reported for a reader to judge, never failed. */
+export function longFiles(sizes: Record<string, Size>, oneConcept: Record<string, string> = ONE_CONCEPT): string[] {
+  return Object.entries(sizes)
+    .filter(([file, s]) => s.lines > MAX_LINES && !(file in oneConcept))
+    .map(([file, s]) => `${file}: ${s.lines} lines`);
+}
+
 describe('file size', () => {
-  test(`no file in src/ or suites/ has more than ${MAX_LINES} lines or a line over ${MAX_WIDTH} characters`, () => {
+  test(`no file in src/ or suites/ has a line over ${MAX_WIDTH} characters; files over ${MAX_LINES} lines are reported`, () => {
     const sizes: Record<string, Size> = {};
     for (const dir of ['src', 'suites']) {
       for (const path of sourceFiles(join(ROOT, dir))) sizes[relative(ROOT, path)] = sizeOf(readFileSync(path, 'utf8'));
     }
     expect(Object.keys(sizes).length).toBeGreaterThan(100);
     expect(sizeProblems(sizes)).toEqual([]);
+    const long = longFiles(sizes);
+    if (long.length)
+      console.info(`files over ${MAX_LINES} lines (split where a concept ends, if one does):\n  ${long.join('\n  ')}`);
   });
 
-  test('the check fails on a long file and a wide line', () => {
+  test('the check fails on a wide line and reports a long file', () => {
     const long = 'x\n'.repeat(MAX_LINES + 1);
     const wide = `${'y'.repeat(MAX_WIDTH + 1)}\n`;
-    expect(sizeProblems({ 'a.ts': sizeOf(long), 'b.ts': sizeOf(wide), 'c.ts': sizeOf('ok\n') })).toEqual([
-      `a.ts: ${MAX_LINES + 1} lines, more than ${MAX_LINES}`,
-      `b.ts: 1 line(s) over ${MAX_WIDTH} characters`,
-    ]);
+    const sizes = { 'a.ts': sizeOf(long), 'b.ts': sizeOf(wide), 'c.ts': sizeOf('ok\n') };
+    expect(sizeProblems(sizes)).toEqual([`b.ts: 1 line(s) over ${MAX_WIDTH} characters`]);
+    expect(longFiles(sizes)).toEqual([`a.ts: ${MAX_LINES + 1} lines`]);
   });
 
   test('a long file named as one concept passes; a short one named there is stale', () => {

@@ -25,7 +25,7 @@ const runAll = (exchange: Exchange) => runChecks(exchange, withRequest(ctx, exch
 function run(name: string, exchange: Exchange, c: Contract = ctx): Evaluation {
   const check = byName(name);
   const op = spec.findOperation(exchange.method, exchange.path.split('?')[0]);
-  return check.evaluate(exchange, withRequest(c, exchange), op) ?? NOT_APPLICABLE;
+  return check.evaluate!(exchange, withRequest(c, exchange), op) ?? NOT_APPLICABLE;
 }
 const goodCustomer = {
   id: 'cus_1',
@@ -68,7 +68,7 @@ describe('check registry', () => {
     ]) {
       const check = byName(name);
       expect(
-        check.evaluate(notFound, withRequest(ctx, notFound), spec.findOperation('GET', '/v0/customers/cus_x')),
+        check.evaluate!(notFound, withRequest(ctx, notFound), spec.findOperation('GET', '/v0/customers/cus_x')),
         name,
       ).toBeUndefined();
     }
@@ -473,7 +473,7 @@ describe('money', () => {
       amount: '$25',
       threshold: 'five',
     });
-    const out = byName('money').evaluate(
+    const out = byName('money').evaluate!(
       topup,
       withRequest({ spec: topupSpec, rules: ctx.rules }, topup),
       topupSpec.findOperation('PATCH', '/v0/wallets/wal_1/autoTopupConfig'),

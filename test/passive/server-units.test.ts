@@ -123,7 +123,7 @@ describe('answers: each answer against its request', () => {
           },
         }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     const v = verdicts(o);
     expect(v.get('CUSTOMERS.GET.BY_ID#answers-resource')).toBe('failed');
@@ -150,7 +150,7 @@ describe('answers: each answer against its request', () => {
         rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg(true) }),
         rec('PATCH', '/v0/webhooks?merchantId=org_b', { sent: { enabled: true }, got: cfg(true, 'org_a') }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     const v = verdicts(o);
     expect([
@@ -179,7 +179,7 @@ describe('answers: each answer against its request', () => {
         }),
         rec('PATCH', '/v0/items/itm_1', { sent: { archived: true }, got: item({}) }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     const v = verdicts(o);
     expect([v.get('ITEMS.UPDATE.APPLIED#holds-sent'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
@@ -199,7 +199,7 @@ describe('answers: each answer against its request', () => {
     const sent = { enabled: false, recipients: ['b@x.invalid', 'c@x.invalid'], config: { threshold: '1.00' } };
     const updated = async (got: Record<string, unknown>) =>
       verdicts(
-        await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [checksUnit]),
+        await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [checksUnit()]),
       ).get('ALERTS.UPDATE.OK');
     expect(await updated({ enabled: false, recipients: sent.recipients })).toBe('passed');
     expect(await updated({ enabled: false })).toBe('failed');
@@ -214,7 +214,7 @@ describe('answers: each answer against its request', () => {
           got: { message: 'send orderId' },
         }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     expect(verdicts(ok).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('passed');
     const bad = await judge(
@@ -225,7 +225,7 @@ describe('answers: each answer against its request', () => {
           got: { id: 'bs_1', object: 'billing_schedule', subscriptionId: 'sub_1', endDate: '2027-01-01T00:00:00Z' },
         }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     expect(verdicts(bad).get('SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED')).toBe('failed');
   });
@@ -238,7 +238,7 @@ describe('answers: each answer against its request', () => {
             got: { object: 'list', data, pagination: { limit: 10, offset: 0, total: data.length } },
           }),
         ],
-        [checksUnit],
+        [checksUnit()],
       ).then(verdicts);
     const envelope = 'SCHEDULES.INTERVALS.PAGINATED#list-envelope';
     const objects = 'SCHEDULES.INTERVALS.PAGINATED#interval-objects';
@@ -600,7 +600,7 @@ describe('auth and the check registry', () => {
         rec('GET', '/v0/items/itm_1', { got: { id: 'nonsense' } }),
         rec('GET', '/somewhere/else', { status: 500, got: { oops: true } }),
       ],
-      [checksUnit],
+      [checksUnit()],
     );
     const v = verdicts(o);
     expect(v.get('CONV.ID.PATTERNS')).toBe('failed');
@@ -638,7 +638,7 @@ describe('benign answers are never failed', () => {
       name: 'r',
       conditions: [{ value: 5, operator: 'gt', type: 'amount', id: 'cond_1' }],
     };
-    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [checksUnit]));
+    const v = verdicts(await judge([rec('PATCH', '/v0/sourceRules/sr_1', { sent, got })], [checksUnit()]));
     expect(v.get('SOURCE_RULES.UPDATE.PARTIAL#applies-sent')).toBe('passed');
     const product = { name: 'P', description: 'D', merchantId: 'org_a' };
     const stamps = { createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00+00:00' };
@@ -651,7 +651,7 @@ describe('benign answers are never failed', () => {
             got: { id: 'prod_1', object: 'product', metadata: {}, extra: 1, ...product, ...stamps },
           }),
         ],
-        [checksUnit],
+        [checksUnit()],
       ),
     );
     expect(p.get('PRODUCTS.CREATE.OBJECT')).toBe('passed');
@@ -666,7 +666,7 @@ describe('benign answers are never failed', () => {
               got: { id: 'prod_1', object: 'product', ...product, ...stamps, metadata },
             }),
           ],
-          [checksUnit],
+          [checksUnit()],
         ),
       ).get('PRODUCTS.CREATE.OBJECT');
     expect(await created({ seats: 3, tier: 'gold' })).toBe('passed');

@@ -266,6 +266,34 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a documented resource without its x-resource annotation',
+    code: 'bm-resource-annotations',
+    message: /Customer \("Customer"\) has no x-resource annotation; the document gives it: read getCustomer/,
+    spec: (s) => delete schema(s, 'Customer')['x-resource'],
+  },
+  {
+    name: 'an annotation leaving out an operation the document gives the resource',
+    code: 'bm-resource-annotations',
+    message: /Alert x-resource.list lacks listAlerts/,
+    spec: (s) => delete schema(s, 'Alert')['x-resource'].list,
+  },
+  {
+    name: 'an annotation giving an operation the wrong role',
+    code: 'bm-resource-annotations',
+    message: /x-resource.read: updateItem is PATCH, a read is GET/,
+    spec: (s) => {
+      schema(s, 'Item')['x-resource'] = { read: ['updateItem'] };
+    },
+  },
+  {
+    name: 'an annotation naming a field the schema does not have',
+    code: 'bm-resource-annotations',
+    message: /Product x-resource owner names ownerId/,
+    spec: (s) => {
+      schema(s, 'Product')['x-resource'].owner = 'ownerId';
+    },
+  },
+  {
     name: 'a timestamp that is not date-time',
     code: 'bm-timestamps',
     message: /Customer\.createdAt/,

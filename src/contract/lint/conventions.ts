@@ -89,6 +89,52 @@ export const RESOURCES: DocumentedResource[] = [
   { title: 'Source rule', object: null, names: ['SourceRule'], ids: {} },
 ];
 
+export type ResourceRole = 'create' | 'read' | 'update' | 'delete' | 'list';
+
+/**
+ * The Endpoints section read resource by resource: which documented operation acts on which
+ * resource, and how (creates it, reads, updates or deletes it by id, lists it). The x-resource
+ * annotation of each resource's schema must say the same (`bm-resource-annotations`).
+ */
+export const RESOURCE_OPERATIONS: { title: string; names: string[]; roles: Partial<Record<ResourceRole, string[]>> }[] =
+  [
+    { title: 'Webhooks configuration', names: ['WebhooksConfiguration'], roles: { update: ['updateWebhooks'] } },
+    {
+      title: 'Billing schedule',
+      names: ['BillingSchedule'],
+      roles: { create: ['createBillingSchedule'], delete: ['deleteBillingSchedule'] },
+    },
+    { title: 'Schedule interval', names: ['ScheduleInterval'], roles: { list: ['listScheduleIntervals'] } },
+    { title: 'Item', names: ['Item'], roles: { update: ['updateItem'] } },
+    {
+      title: 'Customer',
+      names: ['Customer'],
+      roles: { read: ['getCustomer'], update: ['updateCustomer'], delete: ['deleteCustomer'], list: ['listCustomers'] },
+    },
+    { title: 'Price', names: ['Price'], roles: { read: ['getPrice'] } },
+    { title: 'Payment', names: ['Payment'], roles: { read: ['getPayment'] } },
+    { title: 'Invoice refund (credit note)', names: ['InvoiceRefund'], roles: { create: ['createInvoiceRefund'] } },
+    { title: 'Source rule', names: ['SourceRule'], roles: { update: ['updateSourceRule'] } },
+    {
+      title: 'Merchant organization',
+      names: ['Merchant'],
+      roles: { create: ['createMerchant'], read: ['getMerchant'] },
+    },
+    { title: 'Product', names: ['Product'], roles: { create: ['createProduct'] } },
+    { title: 'Alert', names: ['Alert'], roles: { update: ['updateAlert'], list: ['listAlerts'] } },
+    { title: 'Auto top-up configuration', names: ['AutoTopupConfig'], roles: { update: ['updateAutoTopupConfig'] } },
+    { title: 'Fees', names: ['Fee'], roles: { delete: ['deleteFee'] } },
+  ];
+
+/** The method each role's operation has. */
+export const ROLE_METHODS: Record<ResourceRole, string> = {
+  create: 'post',
+  read: 'get',
+  update: 'patch',
+  delete: 'delete',
+  list: 'get',
+};
+
 /** Path parameters and body fields with a documented pattern. */
 export const PARAMETER_PATTERNS: { operationId: string; in: 'path' | 'body'; name: string; pattern: string }[] = [
   { operationId: 'updateItem', in: 'path', name: 'id', pattern: ID_PATTERNS.item },

@@ -55,6 +55,12 @@ export const projectRules = {
     fn.listEnvelope,
   ),
   'bm-timestamps': rule('createdAt and updatedAt are date-time strings.', 'error', fn.timestamps),
+  'bm-resource-annotations': rule(
+    "Each documented resource's schema carries x-resource naming the document's operations on it by role " +
+      "(each with its role's method) and fields the schema has.",
+    'error',
+    fn.resourceAnnotations,
+  ),
 };
 
 export const ruleset = {

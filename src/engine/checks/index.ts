@@ -31,6 +31,11 @@ import {
   scheduleCreated,
 } from './creates.ts';
 import { alertsPage, scheduleIntervals } from './pages.ts';
+import { roundTrip } from './resources/round-trip.ts';
+import { deletedGone } from './resources/gone.ts';
+import { ownedByKeyMerchant } from './resources/owner.ts';
+import { listWalks } from './resources/list-walks.ts';
+import { derivedAmounts } from './resources/derived.ts';
 import {
   alertUpdated,
   autoTopupUpdated,
@@ -39,6 +44,18 @@ import {
   sourceRuleUpdated,
   webhooksUpdated,
 } from './updates.ts';
+
+/**
+ * What every documented resource keeps across the exchanges of a stream (spec/openapi.yaml
+ * x-resource): judged over a scenario's, a proxy session's or a HAR file's exchanges (stream.ts).
+ */
+export const RESOURCE_CHECKS: readonly Check[] = [
+  roundTrip,
+  deletedGone,
+  ownedByKeyMerchant,
+  listWalks,
+  derivedAmounts,
+];
 
 /** Each 2xx answer against the request it answers, one exchange at a time (the passive judge runs them too). */
 export const ANSWER_CHECKS: readonly Check[] = [
@@ -76,6 +93,7 @@ export const CHECKS: readonly Check[] = [
   tooManyRequests,
   failedAuthHeaders,
   ...ANSWER_CHECKS,
+  ...RESOURCE_CHECKS,
 ];
 
 /** Every rule id a check can cite (a test reconciles them with spec/rules.yaml). */
@@ -117,7 +135,7 @@ export function runChecks(exchange: Exchange, ctx: CheckContext, checks: readonl
   const findings: Finding[] = [];
   const errors: CheckOutcome['errors'] = [];
   for (const check of checks) {
-    if (!judgeable && !check.always) continue;
+    if (!check.evaluate || (!judgeable && !check.always)) continue;
     let result;
     try {
       result = check.evaluate(exchange, ctx, judgeable ? op : undefined);

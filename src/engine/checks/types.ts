@@ -1,7 +1,8 @@
 /** What checks know about the contract, and the check shape. */
-import type { RuleIndex } from '../../contract/index.ts';
+import type { ResourceIndex, RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
 import type { SentRequest } from './request.ts';
+import type { Ledger, Shown, Walk } from './resources/ledger.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */
@@ -20,6 +21,8 @@ export interface OperationInfo {
   /** The six rate-limited endpoints of the Limits table. */
   rateLimit?: { limit: number; windowSeconds: number; bucket: string };
   responses: Record<string, ResponseInfo>;
+  /** Its parameters, with the notes of those the document does not show. */
+  parameters?: readonly { name: string; in: string; referenceChoice?: string; notShown?: string }[];
 }
 
 export interface ValidationResult {
@@ -33,6 +36,8 @@ export interface SpecView {
   findOperation(method: string, path: string): OperationInfo | undefined;
   responseFor(operationId: string, status: number): ResponseInfo | undefined;
   validateResponseBody(operationId: string, status: number, body: unknown): ValidationResult;
+  /** The documented resources (x-resource) and the operations acting on each. */
+  resources: ResourceIndex;
 }
 
 /** What a check may know besides the exchange. */
@@ -61,8 +66,10 @@ export interface Evaluation {
 }
 
 /**
- * A small named unit run on every exchange. It returns the rules it judged and what broke
- * them, or nothing when it does not apply to the exchange.
+ * A small named unit of the registry. It judges one exchange at a time (`evaluate`), or the
+ * stream of a scenario's, a proxy session's or a HAR file's exchanges (`open`: a fresh judge per
+ * stream, told of each exchange in turn and of the stream's end). Either way it returns the
+ * rules it judged and what broke them, or nothing when it does not apply.
  */
 export interface Check {
   name: string;
@@ -70,7 +77,31 @@ export interface Check {
   description: string;
   /** Runs even on extension and unknown operations (transport failures). */
   always?: boolean;
-  evaluate(exchange: Exchange, ctx: CheckContext, op: OperationInfo | undefined): Evaluation | undefined;
+  evaluate?(exchange: Exchange, ctx: CheckContext, op: OperationInfo | undefined): Evaluation | undefined;
+  open?(): StreamJudge;
+}
+
+/** What a judge of the stream knows of one exchange besides what a check of one exchange knows. */
+export interface StreamContext extends CheckContext {
+  /** What the stream has shown before this exchange. */
+  ledger: Ledger;
+  /** What this exchange shows of a documented resource, when it acts on one. */
+  shown?: Shown;
+  /** The walk of a list this page belongs to, when it continues or completes one. */
+  walk?: Walk;
+  /** Who sent it: `primary` (the run's key), another key, or the passive judge's client id; undefined: no credential. */
+  credential?: string;
+  /** The merchant that credential acts for, when known. */
+  merchant?: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** A judge over one stream of exchanges (a check's `open()`); it keeps what it needs between them. */
+export interface StreamJudge {
+  observe(exchange: Exchange, ctx: StreamContext, op: OperationInfo | undefined): Evaluation | undefined;
+  /** The end of the stream: judgements that waited for it. */
+  finish?(ledger: Ledger): Evaluation | undefined;
 }
 
 export function defineCheck(def: Check): Check {

@@ -14,9 +14,9 @@ import { is2xx } from '../checks/types.ts';
 import { loadRules, loadSpec } from '../../contract/index.ts';
 import { keptFields, norm, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { CREATED_FIXED, CUSTOMER, OWNER, TOTAL_REACHED, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import { CREATED_FIXED, CUSTOMER, OWNER, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
-import { judgeTotal, walkList, type ListTarget } from './lists.ts';
+import { walkList, walkStill, type ListTarget } from './lists.ts';
 import { bodyOf, judgeUnsent, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
@@ -223,10 +223,9 @@ async function walkCustomers(m: CustomersModel, r: CustomersReal): Promise<void>
   m.walks += 1;
   const deleted = m.customers.filter((c) => c.deleted);
   m.unlistedSinceWalk = false;
-  const walk = await judgeTotal(r.judge, r.http, LIST);
+  const { walk, why } = await walkStill(r.http, LIST);
   if (!walk?.complete) {
-    if (deleted.length)
-      r.judge.cannot(CUSTOMER.leavesList, r.judge.unjudged.get(TOTAL_REACHED)?.reason ?? 'no walk of the list');
+    if (deleted.length) r.judge.cannot(CUSTOMER.leavesList, why || 'no walk of the list');
     return;
   }
   for (const c of m.customers) {

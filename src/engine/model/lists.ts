@@ -1,13 +1,10 @@
 /**
- * Walking a list page by page, and "total equals what the pages reach" judged honestly on a
- * shared target: only on lists whose answers state their total and page by the offset asked
- * for, and a mismatch is re-read before it is declared (other traffic may add or remove
- * elements while the pages are read: a walk whose total moved, or that met an element twice,
- * proves nothing and is walked again).
+ * Walking a list page by page, for the state model: what its pages hold, walked again where
+ * other traffic may have moved it. What a walk must be (its total reached, no element twice, the
+ * run's resources found) is judged by the list-walks judge of the check registry on every page
+ * the walks send (src/engine/checks/resources/list-walks.ts).
  */
 import type { Exchange } from '../types.ts';
-import { TOTAL_REACHED } from './parts.ts';
-import type { ModelJudge } from './judge.ts';
 import { bodyOf, type Json, type ModelHttp } from './state.ts';
 
 export interface ListTarget {
@@ -79,49 +76,29 @@ export async function walkList(http: ModelHttp, t: ListTarget): Promise<WalkOutc
 const reached = (w: Walk) => new Set(w.elements.map((e, i) => (typeof e.id === 'string' ? e.id : `#${i}`))).size;
 
 /**
- * Judges that the list's total is what its pages reach. A mismatch counts only when a second
- * walk of a still list shows the same one. Returns the last complete walk, for the caller's own
- * judgements on the elements, or undefined (with the reason recorded) when none could be read.
+ * Walks the list until a walk holds still, and walks it once more when it does not reach the
+ * total it states: the list-walks judge of the registry (src/engine/checks/resources) judges
+ * every walk, and on a list other traffic may change it fails a mismatch only when a second
+ * walk shows the same. Returns the last complete walk, or why none could be read.
  */
-export async function judgeTotal(
-  judge: ModelJudge,
-  http: ModelHttp,
-  t: ListTarget,
-  attempts = 4,
-): Promise<Walk | undefined> {
+export async function walkStill(http: ModelHttp, t: ListTarget, attempts = 4): Promise<{ walk?: Walk; why: string }> {
   let last: Walk | undefined;
   let why = '';
   for (let i = 0; i < attempts; i++) {
     const out = await walkList(http, t);
-    if ('unjudged' in out) {
-      judge.cannot(TOTAL_REACHED, out.unjudged);
-      return last;
-    }
+    if ('unjudged' in out) return { ...(last ? { walk: last } : {}), why: out.unjudged };
     last = out.walk;
     if (!out.walk.stable) {
       why = `${t.label} changed while it was paged (other traffic), ${attempts} walks in a row`;
       continue;
     }
-    if (reached(out.walk) === out.walk.total) {
-      judge.judge(TOTAL_REACHED, true, '');
-      return out.walk;
-    }
+    if (reached(out.walk) === out.walk.total) return { walk: out.walk, why: '' };
     const again = await walkList(http, t);
     if ('unjudged' in again) continue;
     last = again.walk;
-    const same = again.walk.stable && again.walk.total === out.walk.total && reached(again.walk) === reached(out.walk);
-    if (!same) {
-      why = `${t.label} changed between two walks (other traffic), ${attempts} times`;
-      continue;
-    }
-    judge.judge(
-      TOTAL_REACHED,
-      false,
-      `${t.label} states pagination.total ${out.walk.total}, but its pages reach ${reached(out.walk)} elements ` +
-        `(paged ${t.pageSize} at a time from offset 0; the same on a second walk)`,
-      out.walk.pages[0],
-    );
+    if (again.walk.stable && again.walk.total === out.walk.total && reached(again.walk) === reached(out.walk))
+      return { walk: again.walk, why: '' };
+    why = `${t.label} changed between two walks (other traffic), ${attempts} times`;
   }
-  judge.cannot(TOTAL_REACHED, why);
-  return last;
+  return { ...(last ? { walk: last } : {}), why };
 }

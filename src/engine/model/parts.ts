@@ -5,7 +5,6 @@
 export const OWNER = 'MERCHANTS.OWNER.NAMED';
 export const CREATED_FIXED = 'CONV.TIMESTAMPS.LIFECYCLE#created-fixed';
 export const UPDATED_NOT_BACK = 'CONV.TIMESTAMPS.LIFECYCLE#updated-not-back';
-export const TOTAL_REACHED = 'CONV.LIST.TOTAL_REACHED';
 export const VALID_NOT_400 = 'VALIDATION.VALID_REQUEST.NOT_400';
 
 export const CUSTOMER = {

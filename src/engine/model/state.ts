@@ -9,7 +9,9 @@ import { RequestSequence } from '../http/replay-script.ts';
 import { CREATED_FIXED, OWNER, UPDATED_NOT_BACK } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import type { RuleIndex } from '../../contract/index.ts';
-import { unsentFields } from '../predicates.ts';
+import { compareInstants, unsentFields } from '../predicates.ts';
+
+export { compareInstants } from '../predicates.ts';
 
 export type Json = Record<string, any>;
 
@@ -38,24 +40,6 @@ export function bodyOf(ex: Exchange): Json {
 }
 
 export const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
-
-/** An instant and how many fraction digits its text gave (a coarser text is compared at its own precision). */
-function instant(v: unknown): { ms: number; digits: number } | undefined {
-  if (typeof v !== 'string') return undefined;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms)) return undefined;
-  const fraction = /T\d{2}:\d{2}:\d{2}(?:[.,](\d+))?/.exec(v)?.[1] ?? '';
-  return { ms, digits: Math.min(3, fraction.length) };
-}
-
-/** a − b in units of the coarser of their precisions; undefined when either is no date-time. */
-export function compareInstants(a: unknown, b: unknown): number | undefined {
-  const x = instant(a);
-  const y = instant(b);
-  if (!x || !y) return undefined;
-  const unit = 10 ** (3 - Math.min(x.digits, y.digits));
-  return Math.floor(x.ms / unit) - Math.floor(y.ms / unit);
-}
 
 /**
  * Judges what every representation of a tracked resource keeps, then remembers its timestamps:

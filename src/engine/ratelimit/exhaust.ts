@@ -163,6 +163,8 @@ export interface NotExhausted {
   exhausted: false;
   /** Why the bucket could not be judged used up (a property of the target: not judged, category target). */
   reason: string;
+  /** The requests sent on a bucket too big to use up, all within its window: what another bucket is compared against. */
+  spent?: { target: BucketTarget; requests: number; last: Timed };
 }
 
 /**
@@ -231,6 +233,7 @@ export async function exhaust(
         `${ep.label} on ${target.label}: bucket in use (remaining ${remaining} of ${limit}); judging what is left of its window`,
       );
     if (remaining >= REQUEST_BUDGET) {
+      let spent: NotExhausted['spent'];
       if (exact) {
         const sent = await burst(ep.limit - 1, () => d.send(target));
         const early = sent.find((x) => x.ex.status === 429);
@@ -240,12 +243,15 @@ export async function exhaust(
           `429 within the published ${ep.limit} requests of a fresh window`,
           early?.ex,
         );
+        const last = sent.reduce((a, b) => (b.sentAt > a.sentAt ? b : a), probe);
+        spent = { target, requests: sent.length + 1, last };
       } else admitsNotShown(d, notExact(target, remaining, limit));
       return {
         exhausted: false,
         reason:
           `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than ` +
           `the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)`,
+        ...(spent ? { spent } : {}),
       };
     }
 

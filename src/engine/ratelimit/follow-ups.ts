@@ -191,6 +191,47 @@ export async function otherUntouched(d: BucketDriver, done: Exhausted, other: Ot
   }
 }
 
+/**
+ * A bucket too big to use up (a limit risen far above the published one): another merchant's
+ * or subscription's bucket is still judged unaffected, from the target's own headers. Its
+ * x-ratelimit-remaining, read before, falls by no more than the one request sent on it since,
+ * while this scenario spent `spent.requests` on the first bucket: had the two shared a bucket,
+ * those would show (a window that reset in between only raises remaining, so it never fails a
+ * bucket of its own). Judged only on a bucket nobody but this scenario sends on.
+ */
+export async function otherUnmoved(
+  d: BucketDriver,
+  spent: { target: BucketTarget; requests: number },
+  other: OtherBucket | undefined,
+): Promise<void> {
+  const { t, ep } = d;
+  if (!other || sameBucket(d, spent.target, other.target) || !other.target.alone || other.was === undefined) {
+    t.ruleNotJudged(
+      ep.keys.otherBucket,
+      `${ep.label}: no second ${ep.bucket} whose remaining only this scenario moves, to compare with`,
+      other ? 'target' : ep.bucket === 'merchant' ? 'credential' : 'fixture',
+    );
+    return;
+  }
+  const o = await d.send(other.target);
+  const now = rateHeaders(o.ex).remaining;
+  if (o.ex.status === 401 || now === undefined) {
+    t.ruleNotJudged(
+      ep.keys.otherBucket,
+      `${ep.label}: ${other.target.label} answered ${statusOf(o)} without x-ratelimit-remaining: nothing to compare`,
+      o.ex.status === 401 ? 'credential' : 'target',
+    );
+    return;
+  }
+  t.softExpectRule(
+    ep.keys.otherBucket,
+    o.ex.status !== 429 && now >= other.was - 1,
+    `while ${spent.requests} requests were sent on ${spent.target.label}, ${other.target.label} went from ` +
+      `remaining ${other.was} to ${o.ex.responseHeaders[REMAINING] ?? 'none'} (${statusOf(o)}) on the one request sent on it`,
+    o.ex,
+  );
+}
+
 /** After x-ratelimit-reset seconds (of the latest 429) the bucket admits again. */
 export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   const { t, ep } = d;

@@ -15,4 +15,12 @@ export { rateHeaders, LIMIT, REMAINING, RESET, RETRY_AFTER } from './headers.ts'
 export { windowSurelyLastsUntil, type Clock } from './timing.ts';
 export { BucketDriver, QUICK_WAIT_MAX_S, claimBucket, type LimitScenario } from './driver.ts';
 export { REQUEST_BUDGET, exhaust, statusOf } from './exhaust.ts';
-export { keysShareBucket, otherBefore, otherUntouched, readmit, secondKeyRefused, stillRefused } from './follow-ups.ts';
+export {
+  keysShareBucket,
+  otherBefore,
+  otherUnmoved,
+  otherUntouched,
+  readmit,
+  secondKeyRefused,
+  stillRefused,
+} from './follow-ups.ts';

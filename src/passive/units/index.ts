@@ -16,7 +16,7 @@ import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
   return [
-    checksUnit,
+    checksUnit(),
     authUnit,
     validationUnit,
     migrationUnit,

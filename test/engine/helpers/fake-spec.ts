@@ -76,6 +76,8 @@ export function fakeSpec(ops: Record<string, OperationInfo> = fakeOperations): S
     return undefined;
   };
   return {
+    // The fake knows no documented resource: the judges of the stream find nothing to judge.
+    resources: { all: [], byObject: () => undefined, forOperation: () => undefined },
     operations: new Map(Object.entries(ops)),
     findOperation: (method, path) =>
       Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),

@@ -7,7 +7,10 @@ import {
   RATE_LIMITED_OPERATIONS,
   REFERENCE_EXTENSION_TAG,
   RESOURCES,
+  RESOURCE_OPERATIONS,
   RETRY_AFTER,
+  ROLE_METHODS,
+  type ResourceRole,
   type IdRule,
 } from '../conventions.ts';
 import {
@@ -391,6 +394,84 @@ export const timestamps = wholeDocument((doc) => {
           path: ['components', 'schemas', name, 'properties', f],
         });
     }
+  }
+  return out;
+});
+
+const ROLES = Object.keys(ROLE_METHODS) as ResourceRole[];
+
+/** The operation ids an x-resource annotation lists under a role (list entries may be {operation, scope}). */
+function annotated(x: Json, role: ResourceRole): string[] {
+  const v = x?.[role];
+  const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
+  return list.map((e: any) => (typeof e === 'string' ? e : e?.operation)).filter((e: any) => typeof e === 'string');
+}
+
+/**
+ * Each documented resource's schema carries x-resource naming the operations the document gives
+ * it, each with the method of its role; the fields it names are the schema's.
+ */
+export const resourceAnnotations = wholeDocument((doc) => {
+  const out: Result[] = [];
+  const schemas: Record<string, any> = doc?.components?.schemas ?? {};
+  const ops = new Map(operations(doc).map((o) => [o.operation.operationId, o]));
+  for (const r of RESOURCE_OPERATIONS) {
+    const name = Object.keys(schemas).find((n) => r.names.some((w) => norm(w) === norm(n)));
+    if (!name) continue;
+    const x = schemas[name]['x-resource'];
+    const at = ['components', 'schemas', name];
+    if (!x || typeof x !== 'object') {
+      const wanted = ROLES.flatMap((role) => (r.roles[role] ?? []).map((id) => `${role} ${id}`)).join(', ');
+      out.push({
+        message: `Schema ${name} ("${r.title}") has no x-resource annotation; the document gives it: ${wanted}.`,
+        path: at,
+      });
+      continue;
+    }
+    for (const role of ROLES) {
+      const want = r.roles[role] ?? [];
+      const have = annotated(x, role);
+      for (const id of want.filter((w) => !have.includes(w)))
+        out.push({
+          message: `${name} x-resource.${role} lacks ${id}, which the document gives "${r.title}".`,
+          path: [...at, 'x-resource'],
+        });
+      for (const id of have.filter((h) => !want.includes(h)))
+        out.push({
+          message: `${name} x-resource.${role} lists ${id}, which the document does not give "${r.title}" as ${role}.`,
+          path: [...at, 'x-resource'],
+        });
+    }
+  }
+  for (const [name, schema] of Object.entries(schemas)) {
+    const x = schema?.['x-resource'];
+    if (!x || typeof x !== 'object') continue;
+    const at = ['components', 'schemas', name, 'x-resource'];
+    for (const role of ROLES)
+      for (const id of annotated(x, role)) {
+        const entry = ops.get(id);
+        if (!entry) out.push({ message: `${name} x-resource.${role}: there is no operation ${id}.`, path: at });
+        else if (entry.method !== ROLE_METHODS[role])
+          out.push({
+            message:
+              `${name} x-resource.${role}: ${id} is ${entry.method.toUpperCase()}, ` +
+              `a ${role} is ${ROLE_METHODS[role].toUpperCase()}.`,
+            path: at,
+          });
+      }
+    const props = propertiesOf(doc, schema);
+    const fields = [
+      ...(typeof x.owner === 'string' ? [['owner', x.owner]] : []),
+      ...(typeof x.key === 'string' && !x.key.startsWith('param:') ? [['key', x.key]] : []),
+      ...['serverSet', 'decimals'].flatMap((k) => (Array.isArray(x[k]) ? x[k].map((f: string) => [k, f]) : [])),
+      ...Object.keys(x.transforms ?? {}).map((f) => ['transforms', f]),
+      ...(Array.isArray(x.list) ? x.list : []).flatMap((l: any) =>
+        Object.keys(l?.scope ?? {}).map((f) => ['list scope', f]),
+      ),
+    ] as [string, string][];
+    for (const [what, field] of fields)
+      if (!(field in props))
+        out.push({ message: `${name} x-resource ${what} names ${field}, which ${name} does not have.`, path: at });
   }
   return out;
 });
