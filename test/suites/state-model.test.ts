@@ -92,7 +92,9 @@ describe('state model suite', () => {
     });
     expectFailed(results, ['CONV.LIST.TOTAL_REACHED']);
     const f = findingOf(results, 'CONV.LIST.TOTAL_REACHED');
-    expect(f.message).toMatch(/states pagination.total (\d+) but reaches (\d+) distinct elements \(the same on two walks\)/);
+    expect(f.message).toMatch(
+      /states pagination.total (\d+) but reaches (\d+) distinct elements \(the same on two walks\)/,
+    );
     const [, total, reached] = /total (\d+) but reaches (\d+)/.exec(f.message)!;
     expect(Number(total)).toBe(Number(reached) + 1);
   });

@@ -48,6 +48,7 @@ export function learnGiven(ledger: Ledger, result: unknown, { method, resources 
     } else if (typeof value === 'string' || typeof value === 'number') scalars[field] = value;
   }
   // Whose they are is known beside the run's own merchant only.
-  if (primary) for (const [field, id] of ids) ledger.ownerOf.set(id, { merchant: primary, object: objectFor(field, resources) });
+  if (primary)
+    for (const [field, id] of ids) ledger.ownerOf.set(id, { merchant: primary, object: objectFor(field, resources) });
   if (ids.length === 1 && Object.keys(scalars).length) ledger.fact(objectFor(ids[0][0], resources), ids[0][1], scalars);
 }
