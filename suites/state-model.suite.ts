@@ -14,6 +14,8 @@ import {
   itemsPricesModel,
   customersModel,
   migrationsModel,
+  resourcesModel,
+  drivenResources,
   runModel,
   ALERTS_MODEL_PARTS,
   ITEMS_PRICES_MODEL_PARTS,
@@ -21,6 +23,7 @@ import {
   MIGRATIONS_MODEL_PARTS,
 } from '../src/engine/model/index.ts';
 import { concurrent } from './support.ts';
+import { loadSpec } from '../src/contract/index.ts';
 
 async function merchantOf(t: ScenarioContext): Promise<string> {
   return t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
@@ -74,3 +77,25 @@ scenario(
   },
   concurrent,
 );
+
+// Every documented resource a fixture hands out, from the contract: its reads, generated updates,
+// list walks and deletes, judged by the registry (round trips, deleted means gone, owners, walks).
+for (const driven of drivenResources(await loadSpec())) {
+  const r = driven.resource;
+  const cites = [
+    ...(r.update.length && !driven.gives.shared ? ['CONV.ROUND_TRIP.AS_SENT#answer'] : []),
+    ...(r.read.length || r.list.length ? ['CONV.ROUND_TRIP.AS_SENT#later-reads'] : []),
+    ...(r.list.length ? ['CONV.LIST.TOTAL_REACHED'] : []),
+    ...(r.delete.length && r.gone === true ? ['CONV.DELETE.GONE#second-delete'] : []),
+  ];
+  if (!cites.length) continue;
+  scenario(
+    cites,
+    `${r.object ?? r.schema}: generated sequences of its documented operations keep what every resource keeps`,
+    async (t) => {
+      const deletes = t.target.destructive && t.target.fixtureStrategy !== 'file' && driven.gives.fresh === true;
+      await runModel(t, await resourcesModel(t, driven, deletes));
+    },
+    concurrent,
+  );
+}

@@ -599,13 +599,13 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A fresh customer of the primary merchant.
      * Back office: POST /v0/customers
-     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.DELETE.GONE, CONV.LIST.WALK, CONV.OWNER.KEY_MERCHANT,
-     *   CONV.TIMESTAMPS.LIFECYCLE, CUSTOMERS.DELETE.GONE, CUSTOMERS.EXTERNAL_ID.MAX_LENGTH,
-     *   CUSTOMERS.EXTERNAL_ID.NULL_CLEARS, CUSTOMERS.GET.BY_ID, CUSTOMERS.NOTIFICATIONS.PARTIAL,
-     *   CUSTOMERS.TAX_ID.NULL_CLEARS, CUSTOMERS.TAX_RATES.RANGE, CUSTOMERS.TAX_RATES.SINGLE_RATE,
-     *   CUSTOMERS.UPDATE.APPLIED, CUSTOMERS.UPDATE.PARTIAL, CUSTOMERS.VALID_TAX_ADDRESS.PRESENT, ERRORS.400.BODY,
-     *   MERCHANTS.OWNER.NAMED, VALIDATION.BOUNDS.400, VALIDATION.PATTERN.400, VALIDATION.TYPE.400,
-     *   VALIDATION.VALID_REQUEST.NOT_400
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.DELETE.GONE, CONV.LIST.TOTAL_REACHED, CONV.LIST.WALK,
+     *   CONV.OWNER.KEY_MERCHANT, CONV.ROUND_TRIP.AS_SENT, CONV.TIMESTAMPS.LIFECYCLE, CUSTOMERS.DELETE.GONE,
+     *   CUSTOMERS.EXTERNAL_ID.MAX_LENGTH, CUSTOMERS.EXTERNAL_ID.NULL_CLEARS, CUSTOMERS.GET.BY_ID,
+     *   CUSTOMERS.NOTIFICATIONS.PARTIAL, CUSTOMERS.TAX_ID.NULL_CLEARS, CUSTOMERS.TAX_RATES.RANGE,
+     *   CUSTOMERS.TAX_RATES.SINGLE_RATE, CUSTOMERS.UPDATE.APPLIED, CUSTOMERS.UPDATE.PARTIAL,
+     *   CUSTOMERS.VALID_TAX_ADDRESS.PRESENT, ERRORS.400.BODY, MERCHANTS.OWNER.NAMED, VALIDATION.BOUNDS.400,
+     *   VALIDATION.PATTERN.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
      */
     customer: async () => ({ customerId: await customer(root.for('customer')) }),
 
@@ -651,7 +651,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A fee with no price.
      * Back office: POST /v0/fees
-     * Unlocks: AUTH.MERCHANT.ISOLATION
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.DELETE.GONE
      */
     async feeWithoutPrices() {
       return { feeId: await fee(root.for('feeWithoutPrices')) };
@@ -660,9 +660,9 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An active item of the run's product.
      * Back office: POST /v0/products (once per run), POST /v0/items
-     * Unlocks: AUTH.MERCHANT.ISOLATION, ITEMS.ARCHIVED.READABLE, ITEMS.ARCHIVED_AT.STATE, ITEMS.UPDATE.APPLIED,
-     *   ITEMS.UPDATE.PARTIAL, MERCHANTS.OWNER.NAMED, STATE.ITEM.ARCHIVE, STATE.ITEM.UNARCHIVE,
-     *   VALIDATION.PATTERN.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.ROUND_TRIP.AS_SENT, ITEMS.ARCHIVED.READABLE, ITEMS.ARCHIVED_AT.STATE,
+     *   ITEMS.UPDATE.APPLIED, ITEMS.UPDATE.PARTIAL, MERCHANTS.OWNER.NAMED, STATE.ITEM.ARCHIVE,
+     *   STATE.ITEM.UNARCHIVE, VALIDATION.PATTERN.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
      */
     async item() {
       const productId = await product();
@@ -830,8 +830,9 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * A wallet of a fresh customer.
      * Back office: POST /v0/customers, POST /v0/wallets
      * Unlocks: ALERTS.LIST.OFFSET, ALERTS.LIST.RESOURCE_ID_REQUIRED, AUTH.MERCHANT.ISOLATION,
-     *   VALIDATION.BOUNDS.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400,
-     *   WALLETS.AUTO_TOPUP.PARTIAL, WALLETS.AUTO_TOPUP.PERIOD_DAY, WALLETS.AUTO_TOPUP.SHAPE
+     *   CONV.ROUND_TRIP.AS_SENT, VALIDATION.BOUNDS.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400,
+     *   VALIDATION.VALID_REQUEST.NOT_400, WALLETS.AUTO_TOPUP.PARTIAL, WALLETS.AUTO_TOPUP.PERIOD_DAY,
+     *   WALLETS.AUTO_TOPUP.SHAPE
      */
     wallet: async () => ({ walletId: await wallet(root.for('wallet')) }),
 
@@ -840,8 +841,9 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * Back office: POST /v0/customers, POST /v0/wallets, POST /v0/alerts
      * Unlocks: ALERTS.LIST.LIMIT_DEFAULT, ALERTS.LIST.LIMIT_RANGE, ALERTS.LIST.OFFSET, ALERTS.LIST.PAGINATED,
      *   ALERTS.LIST.RESOURCE_ID_REQUIRED, ALERTS.UPDATE.OK, ALERTS.UPDATE.PARTIAL, ALERTS.UPDATE.RESOURCE_REQUIRED,
-     *   AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, STATUS.SUCCESS.CODE, VALIDATION.BOUNDS.400,
-     *   VALIDATION.ENUM.400, VALIDATION.REQUIRED.400, VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
+     *   AUTH.MERCHANT.ISOLATION, CONV.LIST.TOTAL_REACHED, CONV.ROUND_TRIP.AS_SENT, CONV.TIMESTAMPS.LIFECYCLE,
+     *   STATUS.SUCCESS.CODE, VALIDATION.BOUNDS.400, VALIDATION.ENUM.400, VALIDATION.REQUIRED.400,
+     *   VALIDATION.TYPE.400, VALIDATION.VALID_REQUEST.NOT_400
      */
     async walletWithAlerts(minAlerts) {
       const a = root.for('walletWithAlerts');
@@ -880,7 +882,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An order of n lines and a billing schedule of it: one interval per line.
      * Back office: POST /v0/customers, POST /v0/orders, POST /v0/billingSchedules
-     * Unlocks: AUTH.MERCHANT.ISOLATION, SCHEDULES.DELETE.DELETED, SCHEDULES.INTERVALS.PAGINATED
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.LIST.TOTAL_REACHED, CONV.ROUND_TRIP.AS_SENT, SCHEDULES.DELETE.DELETED,
+     *   SCHEDULES.INTERVALS.PAGINATED
      */
     async scheduleWithIntervals(minIntervals) {
       const a = root.for('scheduleWithIntervals');
@@ -948,8 +951,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A one-off payment.
      * Back office: POST /v0/customers, POST /v0/payments
-     * Unlocks: AUTH.MERCHANT.ISOLATION, PAYMENTS.AMOUNT.DECIMAL, PAYMENTS.GET.BY_ID, PAYMENTS.ID.PREFIX,
-     *   PAYMENTS.STATUS.ENUM
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.ROUND_TRIP.AS_SENT, PAYMENTS.AMOUNT.DECIMAL, PAYMENTS.GET.BY_ID,
+     *   PAYMENTS.ID.PREFIX, PAYMENTS.STATUS.ENUM
      */
     async payment() {
       const a = root.for('payment');
@@ -981,8 +984,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A standard and a volume price of a fresh fee, and the sandbox's seeded legacy prices (dynamic, percentage).
      * Back office: POST /v0/fees, POST /v0/prices, GET /v0/prices?model=...
-     * Unlocks: AUTH.MERCHANT.ISOLATION, MERCHANTS.OWNER.NAMED, PRICES.FEE_ID.WHEN_LINKED, PRICES.GET.BY_ID,
-     *   PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.ROUND_TRIP.AS_SENT, MERCHANTS.OWNER.NAMED, PRICES.FEE_ID.WHEN_LINKED,
+     *   PRICES.GET.BY_ID, PRICES.MERCHANT_ID.SINGLE_READ, PRICES.MODEL.ENUM, PRICES.QUANTITY.NON_NEGATIVE,
      *   PRICES.VOLUME.LAST_TIER_OPEN
      */
     async prices() {
@@ -1006,8 +1009,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * A source rule of a fresh source.
      * Back office: POST /v0/sources, POST /v0/sourceRules
-     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.TIMESTAMPS.LIFECYCLE, SOURCE_RULES.UPDATE.OBJECT,
-     *   SOURCE_RULES.UPDATE.PARTIAL, STATUS.404.UNKNOWN_RESOURCE, VALIDATION.TYPE.400,
+     * Unlocks: AUTH.MERCHANT.ISOLATION, CONV.ROUND_TRIP.AS_SENT, CONV.TIMESTAMPS.LIFECYCLE,
+     *   SOURCE_RULES.UPDATE.OBJECT, SOURCE_RULES.UPDATE.PARTIAL, STATUS.404.UNKNOWN_RESOURCE, VALIDATION.TYPE.400,
      *   VALIDATION.VALID_REQUEST.NOT_400
      */
     async sourceRule() {

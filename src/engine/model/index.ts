@@ -4,3 +4,4 @@ export { customersModel, CUSTOMERS_MODEL_PARTS } from './customers.ts';
 export { itemsPricesModel, ITEMS_PRICES_MODEL_PARTS } from './items-prices.ts';
 export { alertsModel, ALERTS_MODEL_PARTS } from './alerts.ts';
 export { migrationsModel, MIGRATIONS_MODEL_PARTS } from './migrations.ts';
+export { resourcesModel, drivenResources, type Driven } from './resources.ts';

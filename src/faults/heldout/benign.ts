@@ -73,7 +73,15 @@ function trimZeros(v: unknown): { value: unknown; changed: boolean } {
   return { value, changed };
 }
 
-/** Every object in an answer gains a vendor field; metadata maps are left as they were. */
+/**
+ * Maps whose keys are data, not fields: a key added there would change what they say
+ * (metadata is the client's, taxRates maps plans and metrics to rates, config's contents are
+ * not shown). The first measured version of this variant added a key to taxRates too, which is
+ * a fault, not a benign variant: the suites flagged it, rightly.
+ */
+const MAPS = new Set(['metadata', 'taxRates', 'config']);
+
+/** Every object in an answer gains a vendor field; maps whose keys are data are left as they were. */
 function withVendorFields(v: unknown): { value: unknown; changed: boolean } {
   if (Array.isArray(v)) {
     let changed = false;
@@ -86,7 +94,7 @@ function withVendorFields(v: unknown): { value: unknown; changed: boolean } {
   }
   if (!isObj(v)) return { value: v, changed: false };
   const value: Json = {};
-  for (const [k, x] of Object.entries(v)) value[k] = k === 'metadata' ? x : withVendorFields(x).value;
+  for (const [k, x] of Object.entries(v)) value[k] = MAPS.has(k) ? x : withVendorFields(x).value;
   value.vendorTrace = { region: 'eu-1', shard: 7 };
   return { value, changed: true };
 }
@@ -170,6 +178,35 @@ export const heldoutBenign: CatalogFault[] = [
         },
       ],
       verify: (o) => expectAll([got(o)?.data?.[0]?.id === 'alr_2', 'not reversed']),
+    },
+  }),
+  fault({
+    name: 'ho-benign-source-rule-counters-move',
+    area: 'merchants-products',
+    benign: true,
+    description:
+      'the fields the server keeps on a source rule move between answers: evaluationCount and matchCount grow, ' +
+      'lastEvaluatedAt is the time of the answer (the rule was evaluated meanwhile)',
+    rules: [],
+    suites: EVERY,
+    onResponse(r, res, ctx) {
+      const b = bodyOf(res);
+      if (!on(r, 'PATCH', R.sourceRule) || res.status !== 200 || typeof b?.evaluationCount !== 'number') return;
+      const seen = ((ctx.state.get('evaluations') as number | undefined) ?? 0) + 1;
+      ctx.state.set('evaluations', seen);
+      b.evaluationCount += seen;
+      if (typeof b.matchCount === 'number') b.matchCount += 1;
+      b.lastEvaluatedAt = new Date().toISOString();
+      ctx.applied();
+    },
+    demo: {
+      steps: [
+        {
+          req: req('PATCH', '/v0/sourceRules/srl_demo1', { name: 'x' }),
+          res: json(200, { id: 'srl_demo1', name: 'x', evaluationCount: 0, matchCount: 0, lastEvaluatedAt: null }),
+        },
+      ],
+      verify: (o) => expectAll([got(o)?.evaluationCount === 1 && got(o)?.matchCount === 1, 'counters did not move']),
     },
   }),
 ];

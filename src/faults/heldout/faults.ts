@@ -7,6 +7,7 @@
  * generated catalogs. Changing a fault here to make the suites catch it defeats its purpose; a
  * fault the suites miss is a finding about the suites.
  */
+import { Decimal } from 'decimal.js';
 import type { FaultContext, ProxyRequest, ProxyResponse } from '../fault-proxy.ts';
 import {
   bodyOf,
@@ -38,8 +39,11 @@ const pageOf = (res: ProxyResponse): Json | undefined => {
 };
 const shiftInstant = (v: unknown, ms: number): string | undefined =>
   typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(Date.parse(v) + ms).toISOString() : undefined;
+/** A decimal string times `by`, exactly (cents from dollars keep total = amount + taxAmount). */
 const scaleDecimal = (v: unknown, by: number): string | undefined =>
-  typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Number(v) !== 0 ? String(Number(v) * by) : undefined;
+  typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && !new Decimal(v).isZero()
+    ? new Decimal(v).times(by).toFixed()
+    : undefined;
 const plainHeaders = (r: ProxyRequest): Record<string, string> => {
   const { 'content-type': _ct, 'content-length': _cl, ...h } = r.headers;
   return h;

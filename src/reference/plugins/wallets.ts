@@ -5,6 +5,7 @@ import { assertAmount, INVALID_AMOUNT } from '../domain/money.ts';
 import { TYPES, type Stored } from '../domain/services/store.ts';
 import type { Customer } from '../domain/types.ts';
 import { merchantOf } from '../http/auth.ts';
+import { ValidationError } from '../errors.ts';
 import type { ResourcePlugin } from '../http/plugin.ts';
 import { created, listEnvelope, merchant, paging } from './common.ts';
 
@@ -70,7 +71,19 @@ export const walletsPlugin: ResourcePlugin = {
           if (body.amount !== undefined) next.amount = body.amount;
           if (body.threshold !== undefined) next.threshold = body.threshold;
           if (body.paymentMethod !== undefined) next.paymentMethod = body.paymentMethod;
-          if (body.limit !== undefined) next.limit = { ...(current.limit ?? {}), ...body.limit };
+          if (body.limit !== undefined) {
+            // A limit is {amount, period}: parts sent merge into the one held, and what results must have both.
+            next.limit = { ...(current.limit ?? {}), ...body.limit };
+            const missing = (['amount', 'period'] as const).filter((k) => next.limit![k] === undefined);
+            if (missing.length)
+              throw new ValidationError(
+                missing.map((k) => ({
+                  field: `limit.${k}`,
+                  message: `required: the wallet holds no limit ${k} to keep`,
+                  code: 'LIMIT_INCOMPLETE',
+                })),
+              );
+          }
           return tx.update(TYPES.wallet, id, m, { autoTopupConfig: next });
         });
         return wallet!.autoTopupConfig;
