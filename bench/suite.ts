@@ -13,7 +13,8 @@
  * in the other process, and its rate-limit buckets carry over between profiles).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { mb, statusField, tree } from './process-figures.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,31 +34,6 @@ interface Figures {
   peakTreeRssKb?: number;
   peakHwmKb?: number;
   summary?: string;
-}
-
-function statusField(pid: number, field: string): number | undefined {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pid and all its descendants, from /proc/<pid>/task/<tid>/children. */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    try {
-      for (const tid of readdirSync(`/proc/${out[i]}/task`)) {
-        const kids = readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').trim();
-        if (kids) out.push(...kids.split(/\s+/).map(Number));
-      }
-    } catch {
-      // The process ended between two reads.
-    }
-  }
-  return out;
 }
 
 function runProfile(profile: string): Promise<Figures> {
@@ -110,8 +86,6 @@ function runProfile(profile: string): Promise<Figures> {
     });
   });
 }
-
-const mb = (kb?: number) => (kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 
 console.log(
   `bench:suite — conform run against ${BASE_URL ? `${BASE_URL} (engine only)` : 'the bundled reference'}; node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`,

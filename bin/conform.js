@@ -9,6 +9,14 @@ import { register } from 'tsx/esm/api';
 // sets it for the suite workers, which are created later.
 if (!process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) setFlagsFromString('--max-semi-space-size=1');
 
+// A reader that stops early (`conform rules | head -1`) closes the pipe: the output is no longer
+// wanted, which is no failure of the command.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err) => {
+    if (err?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+
 // vitest imported after tsx's loader is registered is loaded through it (more memory for nothing);
 // the commands that run suites load vitest's Node API first, and the runner reuses it.
 const command = process.argv[2];

@@ -1,17 +1,18 @@
 /**
- * Writes types/: the TypeScript declarations of the package's public entry
- * `billing-conform/fixtures` (src/engine/fixtures/public.ts: the fixtures module interface)
- * and of what it reaches. Run by npm's `prepare` (npm ci, npm pack, installs from git), so
- * the declarations always match the sources; types/ is not committed.
+ * npm run types [-- DIR] — writes types/ (or DIR): the TypeScript declarations of the package's
+ * public entry `billing-conform/fixtures` (src/engine/fixtures/public.ts: the fixtures module
+ * interface) and of what it reaches. types/ is committed, so that installing the package (from
+ * a tarball or from git) runs no script of its own; test/packaging/types-current.test.ts fails
+ * when it no longer matches the sources.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const ENTRY = 'src/engine/fixtures/public.ts';
-const OUT = 'types';
+const OUT = process.argv[2] ?? 'types';
 
 const options: ts.CompilerOptions = {
   declaration: true,
@@ -24,11 +25,11 @@ const options: ts.CompilerOptions = {
   skipLibCheck: true,
   types: ['node'],
   rootDir: join(ROOT, 'src'),
-  outDir: join(ROOT, OUT),
+  outDir: resolve(ROOT, OUT),
   newLine: ts.NewLineKind.LineFeed,
 };
 
-rmSync(join(ROOT, OUT), { recursive: true, force: true });
+rmSync(resolve(ROOT, OUT), { recursive: true, force: true });
 const program = ts.createProgram([join(ROOT, ENTRY)], options);
 let written = 0;
 const result = program.emit(

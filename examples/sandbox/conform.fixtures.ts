@@ -42,10 +42,13 @@ const today = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
 /** THE BACK OFFICE (replace it): one request, the 2xx body back, anything else FixtureUnavailable naming it. */
 class Admin {
   private readonly undo: Array<() => Promise<unknown>> = [];
+  /** Shared by every `for()` view: whether any call reached the back office yet. */
+  private readonly seen = { reached: false };
 
   constructor(
     private readonly http: FixtureModuleContext['http'],
     readonly fixture: string,
+    private readonly url = 'CONFORM_ADMIN_URL',
   ) {}
 
   /** The same back office, naming `fixture` in its refusals (what was created is still undone by close()). */
@@ -62,11 +65,25 @@ class Admin {
   ): Promise<Json> {
     const ex = await this.http.request(method, path, { body, query, key });
     // A 2xx whose body was cut off (a timeout mid-answer) is no answer: building on `{}` would hand out no key.
-    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300 && !ex.transportError)
+    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300 && !ex.transportError) {
+      this.seen.reached = true;
       return (ex.body ?? {}) as Json;
+    }
     const why =
       ex.transportError ?? `${ex.status} ${(ex.body as Json | undefined)?.message ?? ex.rawBody.slice(0, 200)}`;
-    throw new FixtureUnavailable(this.fixture, `the back office answered ${method} ${path.split('?')[0]} with ${why}`);
+    const call = `${method} ${path.split('?')[0]} with ${why}`;
+    // No call has reached the back office yet, and this one found no route or no server: the URL is
+    // what is wrong, so every fixture says the same one line (the run groups identical reasons).
+    if (!this.seen.reached && (ex.transportError || ex.status === 404 || ex.status === 405)) {
+      const how = ex.transportError
+        ? (ex.transportError.split(/[:(]/)[0] ?? ex.transportError).trim()
+        : `HTTP ${ex.status}`;
+      throw new FixtureUnavailable(
+        this.fixture,
+        `no call reached the back office at ${this.url} (${how}): is it your back office's base URL?`,
+      );
+    }
+    throw new FixtureUnavailable(this.fixture, `the back office answered ${call}`);
   }
 
   post(path: string, body?: unknown): Promise<Json> {
@@ -96,16 +113,18 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
   const root = new Admin(
     ctx.http.with({ baseUrl: adminUrl, ...(adminKey ? { apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' } : {}) }),
     'fixtures',
+    `CONFORM_ADMIN_URL (${adminUrl})`,
   );
   const memo = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, make: () => Promise<T>): Promise<T> => {
+  // A declaration, not a generic arrow (`<T>(...) =>` is reserved syntax in a .mts): the file compiles as one too.
+  function once<T>(key: string, make: () => Promise<T>): Promise<T> {
     if (!memo.has(key))
       memo.set(
         key,
         make().catch((err) => (memo.delete(key), Promise.reject(err))),
       );
     return memo.get(key) as Promise<T>;
-  };
+  }
 
   // --- building blocks ---------------------------------------------------------------
 
@@ -167,11 +186,12 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     a.later(() => a.send('DELETE', `/v0/prices/${enc(created.id)}`));
     return created.id as string;
   };
-  const prices = async (a: Admin, unitPrices: string[]) => {
+  /** A fresh fee with a price per unit price: their ids in the same order, as many as `unitPrices` (a tuple). */
+  const prices = async <const T extends readonly string[]>(a: Admin, unitPrices: T) => {
     const feeId = await fee(a);
     const ids: string[] = [];
     for (const unitPrice of unitPrices) ids.push(await price(a, feeId, { unitPrice }));
-    return ids;
+    return ids as { -readonly [K in keyof T]: string };
   };
   const metric = async (a: Admin, extra: Json = {}) => {
     const m = await a.post('/v0/billableMetrics', {
@@ -904,7 +924,11 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      *   SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED, SCHEDULES.OWNER.EXACTLY_ONE, VALIDATION.BOUNDS.400,
      *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400
      */
-    subscription: async () => ({ subscriptionId: (await liveSubscriptions(root.for('subscription'), 1))[0] }),
+    async subscription() {
+      const a = root.for('subscription');
+      const [planId, customerId] = await Promise.all([simplePlan(), customer(a)]);
+      return { subscriptionId: await subscribe(a, { customerId, planId }) };
+    },
 
     /**
      * Distinct live subscriptions of one customer, as many as asked: a fresh per-subscription rate-limit bucket each.

@@ -50,3 +50,5 @@ export function parseSeed(value: string | undefined): number | undefined {
     throw new CliError(`--seed must be an integer in 0..2147483647, got '${value}'`);
   return Number(value);
 }
+
+export { didYouMean } from '../engine/did-you-mean.ts';

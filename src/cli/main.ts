@@ -1,4 +1,4 @@
-import { CliError, type Command } from './command.ts';
+import { CliError, didYouMean, type Command } from './command.ts';
 import { toolVersion } from './version.ts';
 import { named, recordCommandName } from '../engine/command-name.ts';
 
@@ -80,7 +80,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
-    console.error(named(`conform: unknown command '${name}'. Run 'conform --help' for the list.`));
+    console.error(
+      named(
+        `conform: unknown command '${name}'.${didYouMean(name, Object.keys(commands))} Run 'conform --help' for the list.`,
+      ),
+    );
     return 2;
   }
   try {
@@ -91,12 +95,23 @@ export async function main(argv: string[]): Promise<number> {
       console.error(named(`conform ${name}: ${err.message}`));
       return err.exitCode;
     }
-    if (
-      (err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' &&
-      String((err as Error).message).includes('/src/cli/commands/')
-    ) {
-      console.error(named(`conform ${name}: this command is not available in this build.`));
-      return 2;
+    if ((err as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND') {
+      const message = String((err as Error).message);
+      if (message.includes('/src/cli/commands/')) {
+        console.error(named(`conform ${name}: this command is not available in this build.`));
+        return 2;
+      }
+      // A development dependency (the spec linter's Spectral): installs of the package leave those out.
+      const pkg = /Cannot find package '([^']+)'/.exec(message)?.[1];
+      if (pkg) {
+        console.error(
+          named(
+            `conform ${name}: needs ${pkg}, a development dependency the installed package leaves out; ` +
+              'run it in a checkout of billing-conform after npm ci',
+          ),
+        );
+        return 2;
+      }
     }
     throw err;
   }

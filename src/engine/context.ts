@@ -3,11 +3,12 @@
  * probe) and injects it into every vitest worker with `provide`; suites read it
  * through `targetContext()` (or `t.target` in a scenario).
  */
+import { appendFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import type { HttpClient } from './http/client.ts';
 import { registerSecret } from './redact.ts';
 import { FixtureUnavailable } from './fixtures/types.ts';
-import type { Fixtures } from './fixtures/methods.ts';
+import type { Fixtures, KeptStep } from './fixtures/methods.ts';
 import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
 
 export interface TargetContext {
@@ -34,6 +35,11 @@ export interface TargetContext {
   scenarioTimeoutMs?: number;
   /** When the whole run must end (epoch milliseconds; none: unbounded): scenarios past it are not judged. */
   runDeadline?: number;
+  /**
+   * Where a worker lists what its fixtures made and kept because a failure of the run may name
+   * it (JSON lines of removal requests): the run's report lists them. None: nothing is kept.
+   */
+  keptFile?: string;
 }
 
 declare module 'vitest' {
@@ -74,6 +80,7 @@ export function unavailableFixtures(reason: string, strategy = 'none'): Fixtures
     get(target, prop) {
       if (prop === 'strategy') return strategy;
       if (prop === 'close') return async () => undefined;
+      if (prop === 'keep') return undefined;
       if (prop === 'then') return undefined;
       if (typeof prop !== 'string') return (target as never)[prop];
       return async () => {
@@ -84,6 +91,12 @@ export function unavailableFixtures(reason: string, strategy = 'none'): Fixtures
 }
 
 let fixturesPromise: Promise<Fixtures> | undefined;
+let failed = false;
+
+/** A finding was made in this worker: what its fixtures made is kept for the failure's replay. */
+export function noteFailure(): void {
+  failed = true;
+}
 
 /** The worker's fixture strategy, created once. */
 export function workerFixtures(target: TargetContext, http: HttpClient): Promise<Fixtures> {
@@ -114,12 +127,39 @@ async function createWorkerFixtures(target: TargetContext, http: HttpClient): Pr
  * Releases what the worker's fixtures created, within `limitMs`: a target too slow to answer
  * the cleanup in time leaves it undone, never stalls or breaks the run.
  */
-export async function closeWorkerFixtures(limitMs = 60_000): Promise<void> {
+export async function closeWorkerFixtures(limitMs = 60_000, keptFile?: string): Promise<void> {
   const p = fixturesPromise;
   fixturesPromise = undefined;
+  // What the suite file's failures named was made by this file's fixtures: the next file starts afresh.
+  const keep = failed;
+  failed = false;
   if (!p) return;
-  const close = (async () => (await p.catch(() => undefined))?.close().catch(() => undefined))();
+  const close = (async () => {
+    const fixtures = await p.catch(() => undefined);
+    if (!fixtures) return;
+    // A failure's replay must find what it names: keep what the fixtures made, and say how to remove it.
+    if (keep && keptFile) {
+      if (fixtures.keep) return listKept(keptFile, await Promise.resolve(fixtures.keep()).catch(() => []));
+      // A team's module keeps what it made when CONFORM_KEEP_FIXTURES is set (the example module does).
+      process.env.CONFORM_KEEP_FIXTURES = '1';
+      await appendFile(keptFile, `${JSON.stringify({ module: true })}\n`).catch(() => undefined);
+    }
+    await fixtures.close().catch(() => undefined);
+  })();
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([close, new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))]);
   clearTimeout(timer);
+}
+
+/** Appends the removal requests of kept fixtures (never a key: a step sent with another key says so). */
+async function listKept(file: string, steps: KeptStep[]): Promise<void> {
+  const lines = steps.map((st) =>
+    JSON.stringify({
+      method: st.method,
+      path: st.path,
+      ...(st.body === undefined ? {} : { body: st.body }),
+      ...(st.key ? { otherKey: true } : {}),
+    }),
+  );
+  if (lines.length) await appendFile(file, `${lines.join('\n')}\n`).catch(() => undefined);
 }

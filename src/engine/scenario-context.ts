@@ -16,7 +16,7 @@ import { CheckStream } from './checks/stream.ts';
 import { learnGiven } from './checks/resources/given.ts';
 import type { CheckOutcome } from './checks/index.ts';
 import type { Fixtures } from './fixtures/methods.ts';
-import { workerFixtures, type TargetContext } from './context.ts';
+import { noteFailure, workerFixtures, type TargetContext } from './context.ts';
 import {
   ConformanceFailure,
   NotJudged,
@@ -163,6 +163,7 @@ export class Scenario implements ScenarioContext {
   }
 
   private addFinding(f: Finding): void {
+    noteFailure();
     this.findings.push(f);
     this.record.findingCount += 1;
     for (const id of new Set(f.ruleIds)) this.record.failed[id] = (this.record.failed[id] ?? 0) + 1;

@@ -50,7 +50,7 @@ describe.concurrent('config files that would silently test the bundled reference
     [
       'typo.yaml',
       'baseURL: https://sandbox.example\napiKeyEnv: BILLING_API_KEY\n',
-      /typo\.yaml: unknown setting 'baseURL'$/,
+      /typo\.yaml: unknown setting 'baseURL'\. Did you mean 'baseUrl'\?$/,
     ],
   ])('%s: exit 2 with one line, before any request', async (name, text, message) => {
     const path = join(work, name);
@@ -86,6 +86,7 @@ describe('conform run --sandbox', () => {
         SUITES,
         '--sandbox',
         '--allow-unjudged',
+        '--verbose',
         '--report-dir',
         join(work, 'on'),
       ],

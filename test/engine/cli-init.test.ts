@@ -1,7 +1,7 @@
 /**
  * `conform init` writes a team's first two files, and what it copies ships with the package:
  * conform.config.yaml (a config the CLI accepts: the sandbox, the key by variable, the module
- * strategy) and conform.fixtures.ts, the package's examples/sandbox module, where every
+ * strategy) and conform.fixtures.mts, the package's examples/sandbox module, where every
  * fixture method says what it is, its back-office calls (the part a team replaces) and the
  * contract rules it unlocks. The first-hour packaging test runs that module from an installed
  * tarball and holds the "Unlocks:" lists to what its runs show.
@@ -50,14 +50,14 @@ describe('conform init', () => {
     expect(r.out).toMatch(/BILLING_API_KEY/);
     expect(r.out).toMatch(/CONFORM_ADMIN_URL/);
     expect(r.out).toMatch(/npx conform run\n?$/m);
-    expect(await readFile(join(dir, 'conform.fixtures.ts'), 'utf8')).toBe(readFileSync(TEMPLATE, 'utf8'));
+    expect(await readFile(join(dir, 'conform.fixtures.mts'), 'utf8')).toBe(readFileSync(TEMPLATE, 'utf8'));
     const path = join(dir, 'conform.config.yaml');
     const config = resolveConfig(await loadConfigFile(path), {}, { BILLING_API_KEY: 'sk_test_init_0123456789' }, path);
     expect(config).toMatchObject({
       baseUrl: 'https://sandbox.billing.example.com',
       sandbox: true,
       apiKey: { value: 'sk_test_init_0123456789', label: 'BILLING_API_KEY' },
-      fixtures: { strategy: 'module', module: join(dir, 'conform.fixtures.ts') },
+      fixtures: { strategy: 'module', module: join(dir, 'conform.fixtures.mts') },
       profile: 'quick',
     });
     expect(await readFile(path, 'utf8')).toMatch(
@@ -74,7 +74,7 @@ describe('conform init', () => {
       'conform init: conform.config.yaml already here; pass --force to overwrite, or move them away first',
     );
     expect(await readFile(join(dir, 'conform.config.yaml'), 'utf8')).toBe('baseUrl: https://mine.example.com\n');
-    await expect(readFile(join(dir, 'conform.fixtures.ts'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(dir, 'conform.fixtures.mts'), 'utf8')).rejects.toThrow(/ENOENT/);
     const forced = await init(dir, ['--force']);
     expect(forced.code, forced.out).toBe(0);
     expect(await readFile(join(dir, 'conform.config.yaml'), 'utf8')).toMatch(

@@ -57,7 +57,7 @@ describe('conform run', () => {
   test('a conforming target missing a fixture: exit 3 naming the unjudged rule; --allow-unjudged accepts it (exit 0); progress lines, four report files, no key anywhere', async () => {
     const dir = join(work, 'good');
     const r = await conform(
-      ['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7'],
+      ['run', '--base-url', good.baseUrl, '--suites-dir', SUITES, '--report-dir', dir, '--seed', '7', '--verbose'],
       { CONFORM_API_KEY: FAKE_KEY },
     );
     expect(r.stderr).toBe('');
@@ -128,12 +128,14 @@ describe('conform run', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL demo > a customer reads back by id/m);
-    expect(r.stdout).toMatch(/\[SCHEMA.REQUIRED.PRESENT\] Required field missing in getCustomer response/);
+    expect(r.stdout).toMatch(
+      /\[SCHEMA.REQUIRED.PRESENT\] Required field validTaxAddress missing in getCustomer response/,
+    );
     // The verdict, then the failed rules before anything else.
     const closing = r.stdout.slice(r.stdout.indexOf('FAILED (exit 1)'));
     expect(closing).toMatch(/^FAILED \(exit 1\): judged[^\n]*\n\nfailed: \d+ rule\(s\)\n/);
     expect(closing).toMatch(/^ {2}SCHEMA.REQUIRED.PRESENT: /m);
-    expect(closing).toMatch(/^ {2}STATUS.404.UNKNOWN_RESOURCE: .* — GET \/v0\/customers\/\S+ → 200/m);
+    expect(closing).toMatch(/^ {2}STATUS.404.UNKNOWN_RESOURCE: .*\n {6}GET \/v0\/customers\/\S+ → 200/m);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const rule = report.rules.find((x: { id: string }) => x.id === 'STATUS.404.UNKNOWN_RESOURCE');
     expect(rule.verdict).toBe('failed');
@@ -213,7 +215,9 @@ describe('conform run', () => {
       ok,
       `baseUrl: ${good.baseUrl}\napiKeyEnv: FAKE_BILLING_KEY\nsandbox: true\nprofile: quick\nreportDir: ok-reports\n`,
     );
-    const r2 = await conform(['run', '--config', ok, '--suites-dir', SUITES], { FAKE_BILLING_KEY: FAKE_KEY });
+    const r2 = await conform(['run', '--config', ok, '--suites-dir', SUITES, '--verbose'], {
+      FAKE_BILLING_KEY: FAKE_KEY,
+    });
     expect(r2.code).toBe(3);
     // sandbox: true allows the destructive scenario, which then runs.
     expect(r2.stdout).toMatch(/^PASS demo > a destructive scenario/m);
@@ -345,6 +349,7 @@ describe('scenario API through a run', () => {
       join(SUITES, 'features'),
       '--report-dir',
       dir,
+      '--verbose',
     ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));

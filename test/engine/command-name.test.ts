@@ -118,7 +118,7 @@ describe('invoked through a link named billing-conform (as npm installs it)', ()
       "billing-conform run: unknown option '--no-such-flag'. Run 'billing-conform run --help'.",
     );
     expect(unknown.out.trim()).toBe(
-      "billing-conform: unknown command 'runn'. Run 'billing-conform --help' for the list.",
+      "billing-conform: unknown command 'runn'. Did you mean 'run'? Run 'billing-conform --help' for the list.",
     );
   });
 

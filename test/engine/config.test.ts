@@ -164,8 +164,10 @@ describe('strict files: never a silent run against the bundled reference', () =>
   });
 
   test('an unknown key is an error, naming it', () => {
-    expect(problems({ baseURL: 'https://x.example' })).toEqual(["unknown setting 'baseURL'"]);
-    expect(problems({ fixtures: { stratgey: 'file' } })).toEqual(["unknown setting 'fixtures.stratgey'"]);
+    expect(problems({ baseURL: 'https://x.example' })).toEqual(["unknown setting 'baseURL'. Did you mean 'baseUrl'?"]);
+    expect(problems({ fixtures: { stratgey: 'file' } })).toEqual([
+      "unknown setting 'fixtures.stratgey'. Did you mean 'strategy'?",
+    ]);
   });
 
   test('settings that describe a target, with no base URL anywhere, are an error', () => {

@@ -137,7 +137,7 @@ describe('output style', () => {
       findingCount: 1,
       findings: [{ source: 's', ruleIds: ['AUTH.401.SHAPE'], title: 'got 200', message: 'm' }],
     });
-    expect(failed[1]).toBe('    [AUTH.401.SHAPE] got 200');
+    expect(failed[1]).toBe('    [AUTH.401.SHAPE] got 200: m');
     expect(
       progressLine(style, {
         ...base,

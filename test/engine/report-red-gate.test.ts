@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, test } from 'vitest';
 import { parseRules, type RuleIndex } from '../../src/contract/rules.ts';
-import { buildReport, renderHtml, renderJunit, type Report } from '../../src/engine/reporters/index.ts';
+import { buildReport, narrative, renderHtml, renderJunit, type Report } from '../../src/engine/reporters/index.ts';
 import { RequestSequence } from '../../src/engine/http/replay-script.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 import { ex } from './helpers/exchange.ts';
@@ -175,4 +175,103 @@ test('junit.xml: each testcase takes the time of the scenarios that judged its r
   expect(xml).toContain('<testcase name="CUSTOMERS.GET.BY_ID" classname="conformance.CUSTOMERS" time="2.000">');
   expect(xml).toContain('<testcase name="RATE.CUSTOMERS_LIST.LIMIT" classname="conformance.RATE" time="6.400">');
   expect(xml).toMatch(/<testsuite name="RATE" tests="1" failures="1" errors="0" skipped="0" time="6\.400"/);
+});
+
+test('a gap the target cannot support is said plainly: no fixture advice, no invitation to accept it', () => {
+  const r = buildReport({
+    runId: 'gap',
+    toolVersion: '0',
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
+    profile: 'quick',
+    seed: 1,
+    suites: ['demo'],
+    fixtures: { strategy: 'module', reason: 'config' },
+    destructive: true,
+    rules,
+    results: [
+      scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
+      scenario({
+        state: 'skipped',
+        ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+        notJudged: [
+          {
+            reason: 'the answer does not show the field whose shape the document does not show',
+            category: 'target',
+            ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+            endedScenario: true,
+          },
+        ],
+      }),
+      scenario({
+        state: 'skipped',
+        ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
+        notJudged: [
+          {
+            reason: 'no second key',
+            category: 'credential',
+            ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
+            endedScenario: true,
+          },
+        ],
+      }),
+    ],
+    errors: [],
+  });
+  const line = narrative(r).gapLine ?? '';
+  expect(renderJunit(r)).toContain('could not be judged because the target');
+  expect(line).toMatch(
+    /for 1: give the keys they ask for \(docs\/config\.md\); or accept the gap knowingly: --allow-unjudged=RATE\.CUSTOMERS_LIST\.LIMIT/,
+  );
+  expect(line).toMatch(
+    /1 could not be judged because the target's answers do not show what they need \(WEBHOOKS\.404\.NEVER_ENABLED/,
+  );
+  expect(line).not.toMatch(/allow-unjudged=[^ ]*WEBHOOKS/);
+  expect(line).not.toMatch(/fixtures/);
+});
+
+test('fixtures unavailable for one cause read as one line naming them', () => {
+  const cause = 'no call reached the back office at CONFORM_ADMIN_URL (http://x) (HTTP 404): is it your base URL?';
+  const ended = (fixture: string, rule: string) =>
+    scenario({
+      state: 'skipped',
+      ruleIds: [rule],
+      notJudged: [
+        {
+          reason: `fixture '${fixture}' unavailable: ${cause}`,
+          category: 'fixture',
+          ruleIds: [rule],
+          endedScenario: true,
+        },
+      ],
+    });
+  const r = buildReport({
+    runId: 'cause',
+    toolVersion: '0',
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
+    profile: 'quick',
+    seed: 1,
+    suites: ['demo'],
+    fixtures: { strategy: 'module', reason: 'config' },
+    destructive: true,
+    rules,
+    results: [
+      ended('customer', 'CUSTOMERS.GET.BY_ID'),
+      ended('webhooksEnabled', 'WEBHOOKS.404.NEVER_ENABLED'),
+      ended('subscriptions', 'RATE.CUSTOMERS_LIST.LIMIT'),
+    ],
+    errors: [],
+  });
+  const lines = narrative(r).unjudged.filter((u) => u.category === 'fixture');
+  expect(lines).toHaveLength(1);
+  expect(lines[0].reason).toMatch(/^fixtures '\w+', '\w+' and 1 more unavailable: no call reached the back office/);
+  expect(lines[0].reason.endsWith(cause)).toBe(true);
+  expect(lines[0].keys.sort()).toEqual([
+    'CUSTOMERS.GET.BY_ID',
+    'RATE.CUSTOMERS_LIST.LIMIT',
+    'WEBHOOKS.404.NEVER_ENABLED',
+  ]);
 });

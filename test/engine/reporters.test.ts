@@ -448,7 +448,7 @@ describe('report files', () => {
     );
     expect(xml.match(/<testsuite /g)).toHaveLength(5);
     expect(xml.match(/<testcase /g)).toHaveLength(7);
-    expect(xml).toMatch(/<testcase name="SCHEMA.REQUIRED.PRESENT"[^>]*>\s*<failure message="Required field missing"/);
+    expect(xml).toMatch(/<testcase name="SCHEMA.REQUIRED.PRESENT"[^>]*>\s*<failure message="Required field missing: /);
     expect(xml).toContain(
       '<skipped message="not judged (fixture): fixture &apos;merchantWithoutWebhooks&apos; unavailable: no strategy"/>',
     );

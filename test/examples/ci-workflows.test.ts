@@ -265,11 +265,11 @@ describe('the CI examples can gate a real sandbox', () => {
   });
 
   it('the module path they name is the one init writes (ci-github-run.test.ts loads it in a CommonJS repository)', () => {
-    expect(config).toMatch(/^ {2}module: \.\/conform\.fixtures\.ts\b/m);
+    expect(config).toMatch(/^ {2}module: \.\/conform\.fixtures\.mts\b/m);
     for (const file of ['github-actions.yml', 'gitlab-ci.yml']) {
       const text = readFileSync(`${ROOT}examples/ci/${file}`, 'utf8');
       expect(text, file).toMatch(/billing-conform init/);
-      expect(text, file).toContain('./conform.fixtures.ts');
+      expect(text, file).toContain('./conform.fixtures.mts');
       for (const v of ['BILLING_API_KEY', 'CONFORM_ADMIN_URL', 'CONFORM_ADMIN_KEY'].slice(
         file === 'gitlab-ci.yml' ? 0 : 1,
       ))

@@ -30,6 +30,7 @@ const CI = { CI: 'true', CONFORM_API_KEY: '' };
 
 let work: string;
 let app: string;
+let tarball: string;
 let installed: Result;
 let target: Served;
 let proxy: http.Server | undefined;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conform-first-hour-'));
   const pack = await run(NPM, ['pack', '--json', '--pack-destination', work], ROOT);
   expect(pack.code, pack.stderr).toBe(0);
-  const tarball = join(work, JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)))[0].filename);
+  tarball = join(work, JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)))[0].filename);
   app = join(work, 'app');
   await mkdir(app);
   const init = await run(NPM, ['init', '-y'], app);
@@ -117,7 +118,7 @@ describe('a new user’s first hour, from the packed tarball', () => {
     const init = await cli(['init', '--base-url', target.baseUrl]);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('npx billing-conform run');
-    expect(await readFile(join(app, 'conform.fixtures.ts'), 'utf8')).toBe(
+    expect(await readFile(join(app, 'conform.fixtures.mts'), 'utf8')).toBe(
       await readFile(join(app, 'node_modules/billing-conform/examples/sandbox/conform.fixtures.ts'), 'utf8'),
     );
     for (const n of [1, 2]) {
@@ -130,20 +131,29 @@ describe('a new user’s first hour, from the packed tarball', () => {
       expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
     }
 
-    // Red: the team reruns keeping what the module created, so that a failure's replay finds it.
+    // Red: a normal run (no setting to keep anything): what a failure names is kept, so its replay finds it.
     const via = await fieldDroppingProxy(target.baseUrl);
-    const red = await cli(['run', '--base-url', via, '--suite', 'customers', '--report-dir', 'reports/red'], {
-      ...shell,
-      CONFORM_KEEP_FIXTURES: '1',
-    });
+    const red = await cli(['run', '--base-url', via, '--suite', 'customers', '--report-dir', 'reports/red'], shell);
     console.log(`red run: exit ${red.code}, ${elapsed()}`);
     expect(red.code, red.stdout.slice(-1500)).toBe(1);
     const report = await readReport('reports/red');
     const failed = report.rules.filter((r) => r.verdict === 'failed').map((r) => r.id);
     expect(failed).toContain('CUSTOMERS.VALID_TAX_ADDRESS.PRESENT');
-    expect(await readFile(join(app, 'reports/red/summary.md'), 'utf8')).toContain(
-      'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT',
+    expect((report as { kept?: { module?: boolean } }).kept?.module, 'the module was asked to keep what it made').toBe(
+      true,
     );
+    // Every output names the field that went missing, and the console opens its closing block with the verdict.
+    const closing = red.stdout.slice(red.stdout.indexOf('FAILED (exit 1)'));
+    expect(closing.split('\n')[0]).toMatch(/^FAILED \(exit 1\): judged/);
+    expect(closing.slice(0, closing.indexOf('\n\n', closing.indexOf('failed:')))).toContain('validTaxAddress');
+    const summary = await readFile(join(app, 'reports/red/summary.md'), 'utf8');
+    expect(summary).toContain('CUSTOMERS.VALID_TAX_ADDRESS.PRESENT');
+    expect(summary).toContain('validTaxAddress');
+    const junit = await readFile(join(app, 'reports/red/junit.xml'), 'utf8');
+    expect(junit).toMatch(/<failure message="[^"]*validTaxAddress/);
+    // No scenario line says FAIL without naming the rule that failed in it.
+    for (const line of red.stdout.split('\n').filter((l) => l.startsWith('FAIL ')))
+      expect(line, line).toMatch(/\[failed: [A-Z_.#a-z-]+/);
 
     // The replay of the failing read, sourced as a developer would: in a clean shell, the variables it names set.
     const failure = report.rules
@@ -175,9 +185,40 @@ describe('a new user’s first hour, from the packed tarball', () => {
     expect(answerOf(direct.stdout).body).toHaveProperty('validTaxAddress');
   }, 900_000);
 
+  it('installs on a clean runner from a committed vendored tarball: a fresh clone, npm ci, an empty npm cache', async () => {
+    const repo = join(work, 'team-repo');
+    await mkdir(join(repo, 'vendor'), { recursive: true });
+    const git = (args: string[], cwd = repo) => run('git', args, cwd, { GIT_TERMINAL_PROMPT: '0' });
+    expect((await git(['init', '-q'])).code).toBe(0);
+    await writeFile(join(repo, 'package.json'), JSON.stringify({ name: 'team-repo', private: true }, null, 2));
+    await writeFile(join(repo, '.gitignore'), 'node_modules/\n*.tgz\n!vendor/*.tgz\nreports/\n');
+    const vendored = join(repo, 'vendor', tarball.split('/').pop()!);
+    await writeFile(vendored, await readFile(tarball));
+    const add = await run(
+      NPM,
+      ['install', '--save-dev', `./vendor/${tarball.split('/').pop()}`, '--prefer-offline', '--no-audit', '--no-fund'],
+      repo,
+    );
+    expect(add.code, add.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')).devDependencies['billing-conform']).toMatch(
+      /^file:vendor\//,
+    );
+    await git(['add', '-A']);
+    expect((await git(['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'gate'])).code).toBe(0);
+    const clone = join(work, 'runner-clone');
+    expect((await git(['clone', '-q', repo, clone], work)).code).toBe(0);
+    const cache = await mkdtemp(join(work, 'empty-cache-'));
+    const ci = await run(NPM, ['ci', '--cache', cache, '--no-audit', '--no-fund', '--loglevel', 'warn'], clone);
+    console.log(`clean clone, npm ci with an empty cache: exit ${ci.code}, ${elapsed()}`);
+    expect(ci.code, ci.stderr).toBe(0);
+    expect(`${ci.stdout}${ci.stderr}`).not.toMatch(/billing-conform@[^ ]* \((pre|post)?install|prepare/);
+    const version = await run(join(clone, 'node_modules', '.bin', 'billing-conform'), ['--version'], clone);
+    expect(version.code, version.stderr).toBe(0);
+  }, 600_000);
+
   it('the module init wrote unlocks, per fixture method, the contract rules whose scenarios asked for it in the two runs', async () => {
     expect(reports.length).toBe(2);
-    const annotated = annotatedUnlocks(await readFile(join(app, 'conform.fixtures.ts'), 'utf8'));
+    const annotated = annotatedUnlocks(await readFile(join(app, 'conform.fixtures.mts'), 'utf8'));
     expect(annotated, '`npm run fixtures:unlocks` rewrites them from two runs of the example').toEqual(
       unlocksFromReports(reports),
     );

@@ -33,11 +33,20 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
   const out = [paint(style, 'bold', paint(style, colour, n.verdictLine)), ''];
   if (n.failed.length) {
     out.push(paint(style, 'red', `failed: ${n.failed.length} rule(s)`));
-    for (const f of n.failed)
+    for (const f of n.failed) {
       out.push(
         `  ${paint(style, 'red', f.key)}${f.tool ? ' (tool rule)' : ''}: ${f.title}` +
-          `${f.evidence ? ` — ${f.evidence}` : ''}${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
+          `${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
       );
+      if (f.evidence || f.detail) out.push(`      ${[f.evidence, f.detail].filter(Boolean).join(': ')}`);
+    }
+  }
+  if (n.keptLine) out.push(n.keptLine);
+  if (style.detail === 'quiet') {
+    for (const e of n.runErrors) out.push(paint(style, 'yellow', `error: ${e}`));
+    if (n.gapLine && s.gaps.unaccepted.length) out.push(paint(style, 'yellow', n.gapLine));
+    if (dir) out.push(`reports: ${dir}/{report.json,junit.xml,report.html,summary.md}`);
+    return out;
   }
   if (n.engineErrors.length) {
     out.push(

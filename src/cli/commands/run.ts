@@ -5,9 +5,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
+import {
+  CliError,
+  didYouMean,
+  parseProfile,
+  parseSeed,
+  wantsHelp,
+  warnKeyOnCommandLine,
+  type Command,
+} from '../command.ts';
 import { commandName, named } from '../../engine/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
@@ -30,7 +39,9 @@ import {
   selectSuites,
 } from '../../engine/runner/index.ts';
 import { outputStyle, type OutputStyle } from '../../engine/runner/progress.ts';
-import { buildReport, writeReports } from '../../engine/reporters/index.ts';
+import { buildReport, unstartedReport, writeReports, type Report } from '../../engine/reporters/index.ts';
+import { markPhase, printPhases } from '../../engine/phases.ts';
+import type { KeptRequest } from '../../engine/reporters/model.ts';
 import type { RuleIndex } from '../../contract/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
 import { bootReference, fixtureChoice, probe, type BootedTarget } from './run-target.ts';
@@ -39,11 +50,14 @@ import { summaryLines } from './run-summary.ts';
 export const usage = `Usage: conform run [options]
 
 Runs the conformance suites against a target and writes report.json, junit.xml,
-report.html and summary.md. With no --base-url (and none in the config) it boots the
-bundled reference server in process, on a free loopback port with an in-memory database.
+report.html and summary.md (also when the run cannot start: exit 2, with the reason).
+With no --base-url (and none in the config) it boots the bundled reference server in
+process, on a free loopback port with an in-memory database: a demonstration, not a gate,
+which a CI job (CI set) refuses unless --reference says it is meant.
 
 Options:
   --base-url URL         the target (sandbox) base URL, the one its /v0 and /v2 paths hang under
+  --reference            test the bundled reference server on purpose (needed when CI is set)
   --api-key KEY          its API key (default: $CONFORM_API_KEY, or the variable apiKeyEnv
                          names in the config, which then wins); the flag warns, so
                          prefer the variable: a key on the command line is visible
@@ -57,6 +71,8 @@ Options:
   --shard i/n            run slice i of n (merge the shards with conform merge)
   --suites-dir DIR       read suites from another folder (default: the package's suites/)
   --plain                plain output for CI logs (automatic when CI=true or not a TTY)
+  --quiet                print only the verdict, the failures and where the reports are
+  --verbose              print a line for every scenario, passed ones too
   --allow-unjudged[=IDS] accept rules left unjudged (all of them, or only these rule ids
                          and families, comma-separated)
   --min-judged N         accept such gaps when at least N (>= 1) applicable rules were judged
@@ -69,9 +85,21 @@ Options:
                          fixture, like the bundled reference
   -h, --help             this help
 
+Suites (--suite): SUITES_LIST
+
+Environment:
+  CONFORM_API_KEY        the target's API key (or the variable apiKeyEnv names in the config)
+  CONFORM_ADMIN_URL      the back office the example fixtures module (conform init) creates
+                         resources through
+  CONFORM_KEEP_FIXTURES  1: keep what the fixtures created after the run (resources a failure
+                         names are kept anyway, and listed in report.json)
+  CI                     set: plain output, and a run with no target named is refused
+  NO_COLOR               no colour on a terminal
+
 Exit codes: 0 every applicable rule judged and passed (or its gap accepted), 1 a rule
 failed, 2 the run could not be done or the engine broke, 3 no failure, but applicable
-rules went unjudged and the gap was not accepted, or nothing was judged.`;
+rules went unjudged and the gap was not accepted, or nothing was judged.
+Docs: README.md and docs/ in the package (npm: billing-conform).`;
 
 export interface RunFlags extends ConfigOverrides {
   config?: string;
@@ -79,8 +107,23 @@ export interface RunFlags extends ConfigOverrides {
   shard?: { index: number; count: number };
   suitesDir?: string;
   plain?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
   failOnSkip?: boolean;
+  /** The bundled reference server is tested on purpose (a run with no target under CI needs it). */
+  reference?: boolean;
 }
+
+const SWITCHES = [
+  '--plain',
+  '--quiet',
+  '--verbose',
+  '--sandbox',
+  '--fail-on-skip',
+  '--reference',
+  '--allow-unjudged',
+  '--suite',
+];
 
 const VALUE_FLAGS = new Set([
   '--base-url',
@@ -119,6 +162,12 @@ export function parseRunArgs(argv: string[]): RunFlags {
     }
     if (arg === '--plain') {
       flags.plain = true;
+    } else if (arg === '--quiet') {
+      flags.quiet = true;
+    } else if (arg === '--verbose') {
+      flags.verbose = true;
+    } else if (arg === '--reference') {
+      flags.reference = true;
     } else if (arg === '--sandbox') {
       flags.sandbox = true;
     } else if (arg === '--fail-on-skip') {
@@ -145,7 +194,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new CliError(`${arg} needs a value`);
       values.set(arg, v);
     } else {
-      throw new CliError(`unknown option '${arg.startsWith('-') ? arg : argv[i]}'. Run 'conform run --help'.`);
+      const known = [...SWITCHES, ...VALUE_FLAGS];
+      const hint = arg.startsWith('-') ? didYouMean(arg, known) : '';
+      throw new CliError(`unknown option '${arg.startsWith('-') ? arg : argv[i]}'.${hint} Run 'conform run --help'.`);
     }
   }
   flags.profile = parseProfile(values.get('--profile'));
@@ -171,11 +222,20 @@ export function parseRunArgs(argv: string[]): RunFlags {
   flags.timeoutMs = parseMs('--request-timeout', values.get('--request-timeout'), 100, 600_000);
   flags.scenarioTimeoutMs = parseMs('--scenario-timeout', values.get('--scenario-timeout'), 1000, 3_600_000);
   flags.runTimeoutMs = parseMs('--run-timeout', values.get('--run-timeout'), 10_000, 86_400_000);
+  if (flags.quiet && flags.verbose) throw new CliError('--quiet and --verbose ask for opposite things: give one');
+  if (flags.reference && flags.baseUrl)
+    throw new CliError('--reference tests the bundled reference server: drop --base-url, or drop --reference');
   if (flags.apiKey) {
     registerSecret(flags.apiKey, 'CONFORM_API_KEY', 'the key given with --api-key');
     warnKeyOnCommandLine();
   }
   return flags;
+}
+
+/** CI is set (any value but empty, 0 or false): a gate, never a demonstration. */
+export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.CI?.trim().toLowerCase();
+  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
 }
 
 /** One worker per core, at most 4: on 2 cores, 2 workers measured faster and ~200 MB lighter than 4. */
@@ -215,9 +275,17 @@ function unknownAccepted(acceptance: RunConfig['acceptance'], rules: RuleIndex):
 
 /** The whole command; returns the exit code. */
 export async function conformRun(argv: string[], io: { style?: OutputStyle } = {}): Promise<number> {
+  markPhase('cli-ready');
   const flags = parseRunArgs(argv);
   const config = await loadConfig(flags);
-  const style = io.style ?? outputStyle({ plain: flags.plain });
+  markPhase('config-read');
+  if (!config.baseUrl && !flags.reference && inCi())
+    throw new CliError(
+      'no target named, and CI is set: a run of the bundled reference server gates nothing. ' +
+        'Name your deployment with --base-url URL (or baseUrl in conform.config.yaml), ' +
+        'or pass --reference to test the bundled server on purpose',
+    );
+  const style = io.style ?? outputStyle({ plain: flags.plain, quiet: flags.quiet, verbose: flags.verbose });
   const suitesDir = flags.suitesDir ? resolve(flags.suitesDir) : DEFAULT_SUITES_DIR;
   const all = await discoverSuites(suitesDir);
   if (!all.length) throw new CliError(`no scenario suites to run: ${suitesDir} holds no *.suite.ts files yet`);
@@ -239,6 +307,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
         close: async () => undefined,
       }
     : await bootReference();
+  markPhase('target-ready');
   try {
     const client = new HttpClient({
       baseUrl: booted.baseUrl,
@@ -248,6 +317,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       retry429: false,
     });
     await probe(client, booted.apiKey.from);
+    markPhase('target-probed');
     const runId = newRunId(flags.shard);
     const base = {
       runId,
@@ -267,13 +337,17 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       runDeadline: Date.now() + config.runTimeoutMs,
     };
     const fixtures = await fixtureChoice(config, booted.bundled, client, base);
-    const target: TargetContext = { ...base, fixtures };
-    style.write(
-      `${commandName()} run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
-        ` · profile ${target.profile} · seed ${target.seed}` +
-        `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
-        ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
-    );
+    // Workers list here what their fixtures made and kept because a failure may name it.
+    const keptFile = join(tmpdir(), `conform-kept-${runId}.jsonl`);
+    const target: TargetContext = { ...base, fixtures, keptFile };
+    markPhase('fixtures-chosen');
+    if (style.detail !== 'quiet')
+      style.write(
+        `${commandName()} run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
+          ` · profile ${target.profile} · seed ${target.seed}` +
+          `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
+          ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
+      );
     const outcome = await runSuites({
       target,
       suites,
@@ -283,6 +357,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       maxConcurrency: config.concurrency,
       scenarioTimeoutMs: config.scenarioTimeoutMs,
     });
+    markPhase('scenarios-done');
     const { loadSpec } = await import('../../contract/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../contract/rules.ts')).loadRules()]);
     const unknownIds = unknownAccepted(config.acceptance, rules);
@@ -290,7 +365,9 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       throw new CliError(
         `allowUnjudged names no known rule id or family: ${unknownIds.join(', ')} (see conform rules)`,
       );
+    const kept = await readKept(keptFile);
     const report = buildReport({
+      kept,
       runId,
       toolVersion: toolVersion(),
       startedAt: outcome.startedAt,
@@ -321,14 +398,66 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     });
     const dir = resolve(config.reportDir ?? join('reports', runId));
     await writeReports(report, dir);
-    style.write('');
+    markPhase('reports-written');
+    if (style.detail !== 'quiet') style.write('');
     for (const line of summaryLines(style, report, dir)) style.write(line);
     const s = report.summary;
     return s.exitCode;
   } finally {
     await booted.close().catch(() => undefined);
     await closeDefaultAgent();
+    markPhase('closed');
+    printPhases();
   }
+}
+
+/** What the workers kept (kept.jsonl lines), then the file is gone. */
+async function readKept(file: string): Promise<Report['kept']> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  await rm(file, { force: true }).catch(() => undefined);
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as KeptRequest & { module?: boolean });
+  const requests = lines.filter((l) => !l.module).map(({ module: _m, ...r }) => r);
+  return { requests, ...(lines.some((l) => l.module) ? { module: true } : {}) };
+}
+
+/** Words wrapped at 90 columns, lines after the first indented by `indent`. */
+function wrap(text: string, indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > 90) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+/** Where a run that could not start writes its reports: --report-dir, else the config's reportDir, else reports/<id>. */
+async function writeUnstartedReports(argv: string[], reason: string): Promise<void> {
+  const valueOf = (flag: string) => {
+    const i = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    if (i < 0) return undefined;
+    return argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1];
+  };
+  const configPath = valueOf('--config') ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined);
+  const file: ConfigFile = configPath ? await loadConfigFile(configPath).catch(() => ({})) : {};
+  const runId = newRunId();
+  const dir = resolve(valueOf('--report-dir') ?? file.reportDir ?? join('reports', runId));
+  const { loadRules } = await import('../../contract/rules.ts');
+  const baseUrl = valueOf('--base-url') ?? file.baseUrl;
+  const report = unstartedReport({
+    runId,
+    toolVersion: toolVersion(),
+    reason,
+    rules: await loadRules(),
+    target: { baseUrl: baseUrl ?? '(none named)', bundled: false },
+  });
+  await writeReports(report, dir);
 }
 
 const command: Command = {
@@ -337,17 +466,23 @@ const command: Command = {
   usage,
   async run(argv) {
     if (wantsHelp(argv)) {
-      console.log(named(usage));
+      const names = (await discoverSuites(DEFAULT_SUITES_DIR)).map((x) => x.name);
+      console.log(named(usage.replace('SUITES_LIST', wrap(names.join(', '), 'Suites (--suite): '.length))));
       return 0;
     }
     try {
       return await conformRun(argv);
     } catch (err) {
-      if (err instanceof CliError) throw err;
       // Anything else kept the run from being done: one line, exit 2, no key.
-      throw new CliError(
-        `the run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
-      );
+      const error =
+        err instanceof CliError
+          ? err
+          : new CliError(
+              `the run could not be completed: ${redact(String((err as Error)?.message ?? err)).split('\n')[0]}`,
+            );
+      // A CI job's report steps get the reason too: the four reports, verdict error.
+      if (error.exitCode === 2) await writeUnstartedReports(argv, error.message).catch(() => undefined);
+      throw error;
     }
   },
 };

@@ -42,12 +42,15 @@ export const responseSchema = defineCheck({
         .slice(0, 10)
         .map((e) => `${e.path || '(body)'} ${e.message}`)
         .join('; ');
+    // For `required` the path is the missing field's own pointer: name it in the title every output shows.
+    const names = [...new Set(missing.map((e) => (e.path || '(body)').replace(/^\//, '').replace(/\//g, '.')))];
     if (missing.length)
       findings.push(
         finding(
           'response-schema',
           ['SCHEMA.REQUIRED.PRESENT'],
-          `Required field missing in ${op.operationId} response`,
+          `Required field${names.length > 1 ? 's' : ''} ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} ` +
+            `missing in ${op.operationId} response`,
           `${describeStatus(ex)}: ${list(missing)}`,
           ex,
         ),
@@ -57,7 +60,7 @@ export const responseSchema = defineCheck({
       finding(
         'response-schema',
         ['SCHEMA.RESPONSE.MATCHES'],
-        `${op.operationId} response does not match its schema`,
+        `${op.operationId} response does not match its schema at ${result.errors[0]?.path || '(body)'}`,
         `${describeStatus(ex)}: ${list(result.errors)}`,
         ex,
       ),

@@ -5,6 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
 import { parse } from 'yaml';
+import { didYouMean } from '../did-you-mean.ts';
+import { yamlProblem } from '../yaml-error.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
 
@@ -110,6 +112,13 @@ export class ConfigError extends Error {
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateSchema = ajv.compile(configSchema);
 
+/** The settings the config schema knows at a dotted place ('' for the top). */
+function settingsAt(where: string): Record<string, unknown> {
+  let node = configSchema as { properties?: Record<string, unknown> };
+  for (const key of where ? where.split('.') : []) node = (node.properties?.[key] ?? {}) as typeof node;
+  return node.properties ?? {};
+}
+
 /** Checks a parsed config document; one clear line per problem. */
 export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): ConfigFile {
   if (doc === null || doc === undefined) return {};
@@ -134,7 +143,10 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
       } else if (e.keyword === 'additionalProperties') {
         const extra = (e.params as { additionalProperty: string }).additionalProperty;
         if (!where && extra in LITERAL_KEY_FIELDS) continue;
-        problems.push(`unknown setting '${where ? `${where}.` : ''}${extra}'`);
+        const known = Object.keys(settingsAt(where));
+        problems.push(
+          `unknown setting '${where ? `${where}.` : ''}${extra}'.${didYouMean(extra, known)}`.replace(/\.$/, ''),
+        );
       } else if (e.keyword === 'pattern' && /KeyEnv$/.test(where)) {
         problems.push(
           `${where} must be the NAME of an environment variable (upper case, e.g. BILLING_API_KEY), not a key; ` +
@@ -172,7 +184,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   try {
     doc = parse(text);
   } catch (err) {
-    throw new ConfigError([`not valid YAML: ${(err as Error).message.split('\n')[0]}`], path);
+    throw new ConfigError([yamlProblem(err, text)], path);
   }
   // An empty file (or comments only) would silently test the bundled reference instead of the target.
   if (doc === null || doc === undefined)

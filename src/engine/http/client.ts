@@ -43,17 +43,22 @@ export interface HttpClientOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * A request's own settings. Every property may be given as `undefined`, which means the same as
+ * leaving it out (a fixtures module compiled with exactOptionalPropertyTypes passes its own
+ * optional arguments straight through).
+ */
 export interface RequestOptions {
   body?: unknown;
-  query?: Record<string, string | number | boolean | undefined | null>;
-  /** A key to use instead of the primary one; `null` sends no Authorization header. */
-  key?: string | null;
+  query?: Record<string, string | number | boolean | undefined | null> | undefined;
+  /** A key to use instead of the primary one (`undefined`: the primary one); `null` sends no Authorization header. */
+  key?: string | null | undefined;
   /** Extra headers. An `authorization` here is sent verbatim and not treated as a secret. */
-  headers?: Record<string, string>;
-  retry429?: boolean;
-  timeoutMs?: number;
+  headers?: Record<string, string> | undefined;
+  retry429?: boolean | undefined;
+  timeoutMs?: number | undefined;
   /** Called with every exchange of this request (retried attempts included), after the client's own hook. */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: ((exchange: Exchange) => void) | undefined;
 }
 
 let sharedAgent: Agent | undefined;

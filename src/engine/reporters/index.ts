@@ -41,6 +41,8 @@ export interface BuildReportInput {
   errors: RunError[];
   /** Gaps the user accepts (--allow-unjudged, allowUnjudged, minJudged). */
   acceptance?: Acceptance;
+  /** What the fixtures made and the run kept for a failure's replay. */
+  kept?: Report['kept'];
 }
 
 export function buildReport(input: BuildReportInput): Report {
@@ -74,12 +76,50 @@ export function buildReport(input: BuildReportInput): Report {
       ...(input.specVersion ? { specVersion: input.specVersion } : {}),
       acceptance,
     },
-    summary: summarize(rules, scenarios, input.errors, unknown, acceptance),
+    summary: aboutTarget(summarize(rules, scenarios, input.errors, unknown, acceptance), input.target),
     rules,
     scenarios,
     errors: input.errors,
     unknownRuleIds: unknown,
+    ...(input.kept && (input.kept.requests.length || input.kept.module) ? { kept: input.kept } : {}),
   };
+}
+
+/** A run of the bundled reference server is a demonstration: its headline says what it judged. */
+function aboutTarget(summary: Report['summary'], target: Report['run']['target']): Report['summary'] {
+  return target.bundled
+    ? { ...summary, headline: `${summary.headline} — of the bundled reference server, not a deployment` }
+    : summary;
+}
+
+/**
+ * The reports of a run that could not be done (exit 2): no rule judged, the reason as its error,
+ * so a CI job's merge, JUnit upload and job summary have something to show.
+ */
+export function unstartedReport(input: {
+  runId: string;
+  toolVersion: string;
+  reason: string;
+  rules: RuleIndex;
+  target?: Partial<Report['run']['target']>;
+  profile?: Report['run']['profile'];
+  seed?: number;
+}): Report {
+  return buildReport({
+    runId: input.runId,
+    toolVersion: input.toolVersion,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    target: { baseUrl: input.target?.baseUrl ?? '(none)', bundled: input.target?.bundled ?? false, sandbox: false },
+    profile: input.profile ?? 'quick',
+    seed: input.seed ?? 0,
+    suites: [],
+    fixtures: { strategy: 'none', reason: 'the run could not start' },
+    destructive: false,
+    rules: input.rules,
+    results: [],
+    errors: [{ message: `the run could not start: ${input.reason}` }],
+  });
 }
 
 /** Writes the four files; every byte goes through the secret scrubber. */
@@ -208,10 +248,21 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
       suites: [...new Set(reports.flatMap((r) => r.run.suites))],
       mergedFrom: sources.length ? sources : reports.map((r) => r.run.id),
     },
-    summary: summarize(ruleList, scenarios, errors, unknown, mergedAcceptance(first.run.acceptance)),
+    summary: aboutTarget(
+      summarize(ruleList, scenarios, errors, unknown, mergedAcceptance(first.run.acceptance)),
+      first.run.target,
+    ),
     rules: ruleList,
     scenarios,
     errors,
     unknownRuleIds: unknown,
+    ...mergedKept(reports),
   };
+}
+
+/** What every shard kept for its failures' replays, together. */
+function mergedKept(reports: Report[]): Pick<Report, 'kept'> {
+  const requests = reports.flatMap((r) => r.kept?.requests ?? []);
+  const module = reports.some((r) => r.kept?.module);
+  return requests.length || module ? { kept: { requests, ...(module ? { module: true } : {}) } } : {};
 }

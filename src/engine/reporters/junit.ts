@@ -1,4 +1,5 @@
 /** junit.xml: a testsuite per rule family, a testcase per rule. */
+import { detailOf } from '../finding-text.ts';
 import type { Report } from './model.ts';
 import { narrative } from './narrative.ts';
 import type { RuleVerdict } from '../runner/verdicts.ts';
@@ -12,6 +13,14 @@ export function xmlEscape(s: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** The failure's one line: what failed first and what it found (the field, what was expected, what came back). */
+function failureMessage(r: RuleVerdict): string {
+  const first = r.failures[0];
+  const head = first ? `${first.title}: ${detailOf(first.message)}` : (r.reasons[0] ?? 'failed');
+  const others = r.reasons.filter((x) => x !== first?.title);
+  return others.length ? `${head} (and: ${others.slice(0, 3).join('; ')})` : head;
 }
 
 function failureText(r: RuleVerdict): string {
@@ -77,7 +86,7 @@ function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): st
   const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${partsText(r)}${scenarioList(r)}`)}</system-out>`;
   const body =
     r.verdict === 'failed'
-      ? `      <failure message="${xmlEscape(r.reasons.join('; '))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
+      ? `      <failure message="${xmlEscape(failureMessage(r))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
       : r.verdict === 'engine_error'
         ? `      <error message="${xmlEscape(`engine error (the tool broke, not the target): ${r.reasons.join('; ')}`)}" ` +
           `type="EngineError">${xmlEscape(engineErrorText(r))}</error>`
@@ -105,7 +114,9 @@ function summarySuite(report: Report): string {
   const n = narrative(report);
   const text = [
     n.verdictLine,
-    ...n.failed.map((f) => `failed ${f.key}: ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}`),
+    ...n.failed.map(
+      (f) => `failed ${f.key}: ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}${f.detail ? `: ${f.detail}` : ''}`,
+    ),
     ...n.engineErrors.map((e) => `engine error ${e.id}: ${e.reason}`),
     ...n.runErrors.map((e) => `error: ${e}`),
     ...n.unjudged.map(

@@ -35,7 +35,8 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
     for (const f of n.failed.slice(0, maxFailures))
       lines.push(
         `- **${f.key}**${f.tool ? ' (tool rule)' : ''}: ${cell(f.title)}` +
-          `${f.evidence ? ` — \`${cell(f.evidence)}\`` : ''}${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
+          `${f.evidence ? ` — \`${cell(f.evidence)}\`` : ''}${f.detail ? `: ${cell(f.detail)}` : ''}` +
+          `${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
       );
     if (n.failed.length > maxFailures) lines.push(`- … and ${n.failed.length - maxFailures} more (see report.html)`);
   }
@@ -65,6 +66,7 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
   for (const f of s.families)
     lines.push(`| ${f.family} | ${f.passed} | ${f.failed} | ${f.notJudged} | ${f.engineError} |`);
   if (n.notCounted) lines.push('', `Not counted above: ${n.notCounted}.`);
+  if (n.keptLine) lines.push('', `${cell(n.keptLine)}.`);
   lines.push('', `**${n.verdictLine}**`, '');
   return lines.join('\n');
 }

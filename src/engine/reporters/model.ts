@@ -67,6 +67,13 @@ export interface Acceptance {
   failOnSkip?: boolean;
 }
 
+export interface KeptRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  otherKey?: boolean;
+}
+
 export interface Report {
   schemaVersion: number;
   tool: { name: string; version: string };
@@ -95,6 +102,12 @@ export interface Report {
   scenarios: ReportScenario[];
   errors: RunError[];
   unknownRuleIds: string[];
+  /**
+   * What the fixtures made and the run kept, because a failure may name it (its replay then finds
+   * it): the requests that remove it, with the run's key unless `otherKey` (a key the fixtures
+   * made, gone with them); `module`: a team's fixtures module was asked to keep what it made.
+   */
+  kept?: { requests: KeptRequest[]; module?: boolean };
 }
 
 /** The verdict each exit code stands for. */

@@ -6,6 +6,7 @@
  */
 import { CATEGORY_LABEL, endedEarly, narrowing, unjudgedGroups, type Report } from './model.ts';
 import type { NotJudgedCategory } from '../runner/verdicts.ts';
+import { detailOf } from '../finding-text.ts';
 
 export interface FailedLine {
   id: string;
@@ -15,6 +16,8 @@ export interface FailedLine {
   title: string;
   /** `METHOD /path → status` of the first failure's exchange. */
   evidence?: string;
+  /** What the first failure found: the field or value, what the document expects, what came back. */
+  detail?: string;
   findings: number;
 }
 
@@ -44,6 +47,8 @@ export interface Narrative {
   nothingJudged?: string;
   /** Rules reported apart from the target's totals. */
   notCounted?: string;
+  /** What the run kept for a failure's replay, and where the requests that remove it are. */
+  keptLine?: string;
 }
 
 export function narrative(report: Report): Narrative {
@@ -61,6 +66,7 @@ export function narrative(report: Report): Narrative {
         tool: r.scope === 'tool',
         title: first?.title ?? r.reasons[0] ?? 'failed',
         ...(ex ? { evidence: `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}` } : {}),
+        ...(first?.message ? { detail: detailOf(first.message) } : {}),
         findings: r.failureCount,
       };
     });
@@ -68,13 +74,15 @@ export function narrative(report: Report): Narrative {
     .filter((r) => r.verdict === 'engine_error')
     .map((r) => ({ id: r.id, reason: r.reasons[0] ?? 'engine error' }));
   const open = new Set(s.gaps.unaccepted);
-  const unjudged = unjudgedGroups(report).map((g) => ({
-    category: g.category,
-    label: CATEGORY_LABEL[g.category],
-    reason: g.reason,
-    keys: g.ruleIds,
-    accepted: !g.ruleIds.some((k) => open.has(k.split('#')[0])),
-  }));
+  const unjudged = sameCause(
+    unjudgedGroups(report).map((g) => ({
+      category: g.category,
+      label: CATEGORY_LABEL[g.category],
+      reason: g.reason,
+      keys: g.ruleIds,
+      accepted: !g.ruleIds.some((k) => open.has(k.split('#')[0])),
+    })),
+  );
   const apart: string[] = [];
   if (s.rules.notApplicable)
     apart.push(`${s.rules.notApplicable} reference-server rule(s) not applicable to this target`);
@@ -91,20 +99,47 @@ export function narrative(report: Report): Narrative {
     ...skipLine(report),
     ...(s.rules.judged === 0 ? { nothingJudged: nothingJudged(report) } : {}),
     ...(apart.length ? { notCounted: apart.join('; ') } : {}),
+    ...(keptLine(report) ? { keptLine: keptLine(report) } : {}),
   };
 }
+
+/** What to do about a gap of each category: the user's side only; a target that cannot show a rule is said plainly. */
+const REMEDY: Partial<Record<NotJudgedCategory, string>> = {
+  fixture: 'give the fixtures they ask for (docs/fixtures.md)',
+  credential: 'give the keys they ask for (docs/config.md)',
+  'fixture-used-up': 'give fresh fixture entries (conform fixtures check lists the used ones)',
+  destructive: 'allow destructive scenarios on a sandbox (sandbox: true)',
+  profile: 'run the full profile (--profile full)',
+  slow: 'give the target more time (--request-timeout, --scenario-timeout)',
+  'not-run': 'run the suites that judge them',
+};
 
 function gapLine(report: Report): { gapLine?: string } {
   const s = report.summary;
   if (s.gaps.unaccepted.length) {
     const ids = s.gaps.unaccepted;
-    const shown = ids.length > 6 ? `${ids.slice(0, 6).join(',')},…` : ids.join(',');
-    return {
-      gapLine:
-        `${ids.length} applicable rule(s) not judged and not accepted (exit 3): remove the reasons above ` +
-        `(fixtures: docs/fixtures.md), or accept the gap knowingly: --allow-unjudged=${shown} ` +
-        `(rule ids or families), or allowUnjudged / minJudged in conform.config.yaml`,
-    };
+    const categories = new Map<string, Set<NotJudgedCategory>>();
+    for (const r of report.rules)
+      if (ids.includes(r.id)) categories.set(r.id, new Set(r.notJudged.map((n) => n.category)));
+    // A rule the target's answers cannot support (category target alone) is no setting of the user's.
+    const targetOnly = ids.filter((id) => [...(categories.get(id) ?? [])].every((c) => c === 'target'));
+    const settable = ids.filter((id) => !targetOnly.includes(id));
+    const remedies = [...new Set(settable.flatMap((id) => [...(categories.get(id) ?? [])]))]
+      .map((c) => REMEDY[c])
+      .filter(Boolean);
+    const list = (x: string[]) => (x.length > 6 ? `${x.slice(0, 6).join(',')},…` : x.join(','));
+    const parts = [`${ids.length} applicable rule(s) not judged and not accepted (exit 3)`];
+    if (settable.length)
+      parts.push(
+        `for ${settable.length}: ${remedies.join('; ') || 'remove the reasons above'}; or accept the gap knowingly: ` +
+          `--allow-unjudged=${list(settable)} (rule ids or families), or allowUnjudged / minJudged in conform.config.yaml`,
+      );
+    if (targetOnly.length)
+      parts.push(
+        `${targetOnly.length} could not be judged because the target's answers do not show what they need ` +
+          `(${list(targetOnly)}: see the reasons above); no setting changes that, and accepting the gap leaves them unchecked`,
+      );
+    return { gapLine: `${parts[0]}: ${parts.slice(1).join('; ')}` };
   }
   if (s.gaps.accepted.length)
     return { gapLine: `${s.gaps.accepted.length} rule(s) not judged, gap accepted by the run's settings` };
@@ -131,4 +166,51 @@ function nothingJudged(report: Report): string {
       ? `the selection (${narrowed}) holds no scenario: choose other suites or fewer shards`
       : 'the run holds no scenario';
   return 'no scenario judged a rule about the target: see the reasons above';
+}
+
+function keptLine(report: Report): string | undefined {
+  const k = report.kept;
+  if (!k) return undefined;
+  const made = k.requests.length
+    ? `kept ${k.requests.length} resource(s) the fixtures made, so that a failure's replay finds what it names; ` +
+      'report.json `kept` lists the requests that remove them'
+    : '';
+  const module = k.module
+    ? 'the fixtures module was asked to keep what it made (CONFORM_KEEP_FIXTURES): remove it through your back office'
+    : '';
+  return [made, module].filter(Boolean).join('; ');
+}
+
+const FIXTURE_REASON = /^fixture '([^']+)' unavailable: (.*)$/s;
+
+/**
+ * Fixtures unavailable for one and the same cause (a back office at a wrong URL answers every
+ * call alike) read as one line naming them all, not one line per fixture.
+ */
+function sameCause(lines: UnjudgedLine[]): UnjudgedLine[] {
+  const out: UnjudgedLine[] = [];
+  const byCause = new Map<string, { line: UnjudgedLine; fixtures: string[] }>();
+  for (const line of lines) {
+    const m = FIXTURE_REASON.exec(line.reason);
+    if (!m) {
+      out.push(line);
+      continue;
+    }
+    const key = `${line.category}\u0000${m[2]}`;
+    const same = byCause.get(key);
+    if (!same) {
+      const entry = { line: { ...line, keys: [...line.keys] }, fixtures: [m[1]] };
+      byCause.set(key, entry);
+      out.push(entry.line);
+      continue;
+    }
+    if (!same.fixtures.includes(m[1])) same.fixtures.push(m[1]);
+    for (const k of line.keys) if (!same.line.keys.includes(k)) same.line.keys.push(k);
+    same.line.accepted &&= line.accepted;
+    const shown = same.fixtures.slice(0, 2).map((f) => `'${f}'`);
+    const names =
+      same.fixtures.length > 2 ? `${shown.join(', ')} and ${same.fixtures.length - 2} more` : shown.join(', ');
+    same.line.reason = `fixtures ${names} unavailable: ${m[2]}`;
+  }
+  return out;
 }

@@ -3,8 +3,9 @@ import { basename, relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { ScenarioRecord } from '../scenario.ts';
 import type { RunError, ScenarioResult } from './types.ts';
-import { progressLine, type OutputStyle } from './progress.ts';
+import { progressLine, ProgressCounter, worthALine, type OutputStyle } from './progress.ts';
 import { redact } from '../redact.ts';
+import { markPhase } from '../phases.ts';
 
 export function suiteName(file: string): string {
   return basename(file)
@@ -15,16 +16,34 @@ export function suiteName(file: string): string {
 export class Collector implements Reporter {
   readonly results: ScenarioResult[] = [];
   readonly errors: RunError[] = [];
+  private readonly counter?: ProgressCounter;
+  private collectedOnce = false;
 
   constructor(
     private readonly root: string,
     private readonly style: OutputStyle | undefined,
-  ) {}
+  ) {
+    if (style) this.counter = new ProgressCounter(style);
+  }
+
+  onTestRunStart(): void {
+    markPhase('vitest-started');
+  }
+
+  /** Each suite file's scenarios, as vitest collects them: the count the progress line goes by. */
+  onTestModuleCollected(module: TestModule): void {
+    if (!this.collectedOnce) markPhase('first-suite-collected');
+    this.collectedOnce = true;
+    if (this.counter) this.counter.total += [...module.children.allTests()].length;
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     const result = toResult(testCase, this.root);
     this.results.push(result);
-    if (this.style) for (const line of progressLine(this.style, result)) this.style.write(line);
+    if (!this.style) return;
+    if (worthALine(this.style, result)) for (const line of progressLine(this.style, result)) this.style.write(line);
+    const progress = this.counter?.ended(result);
+    if (progress) this.style.write(progress);
   }
 
   onTestRunEnd(

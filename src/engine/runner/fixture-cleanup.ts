@@ -8,4 +8,6 @@ import { afterAll } from 'vitest';
 import { closeWorkerFixtures, targetContext } from '../context.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../time-limits.ts';
 
-afterAll(() => closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS));
+afterAll(() =>
+  closeWorkerFixtures(targetContext().scenarioTimeoutMs ?? DEFAULT_SCENARIO_TIMEOUT_MS, targetContext().keptFile),
+);

@@ -1,0 +1,3 @@
+export { HttpClient } from './client.ts';
+export { replayCommand } from './curl.ts';
+export { parseRetryAfter, readRetryAfter, retryDelayMs } from './retry.ts';

@@ -1,0 +1,44 @@
+import type { RuleIndex } from '../contract/rules.ts';
+/** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
+export declare const DECIMAL: RegExp;
+export declare const isDecimalString: (v: unknown) => v is string;
+/** An ISO 8601 date-time: a date, a time (fractions allowed) and Z or an offset. */
+export declare const ISO_DATE_TIME: RegExp;
+/** A string the document's "Timestamps are ISO 8601 date-time strings" allows, and a real instant. */
+export declare const isDateTime: (v: unknown) => v is string;
+/** a − b in units of the coarser of their precisions; undefined when either is no date-time. */
+export declare function compareInstants(a: unknown, b: unknown): number | undefined;
+/** The values a rule lists (its params.values, or another list of its params), e.g. REFUNDS.STATUS.ENUM. */
+export declare function enumOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key?: string): readonly string[];
+/** A number a rule states (a bound or a default: params.minimum, params.default...), e.g. ALERTS.LIST.LIMIT_DEFAULT. */
+export declare function numberOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): number;
+/** The id prefix a rule states (its params.prefix), e.g. crn_ for REFUNDS.ID.PREFIX. */
+export declare function prefixOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): string;
+/** The pattern of an id kind the document gives (CONV.ID.PATTERNS), e.g. organization or fee. */
+export declare function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp;
+/** null read as absent: the document does not tell the two apart for an optional field. */
+export declare const norm: (v: unknown) => unknown;
+/** Two JSON values are the same (object key order aside; null and absent alike). */
+export declare const sameValue: (a: unknown, b: unknown) => boolean;
+/** The fields a PATCH rule says an update keeps when it does not send them (its params.keeps). */
+export declare function keptFields(rules: Pick<RuleIndex, 'byId'>, ruleId: string): readonly string[];
+/** One field a PATCH did not send, as two answers of the target show it. */
+export interface UnsentField {
+    /** The field as answers show it (`archivedAt` for a sent `archived`). */
+    field: string;
+    kept: boolean;
+    was: unknown;
+    now: unknown;
+}
+/**
+ * A PATCH rule's "changes only what it is sent" (params.keeps, e.g. CUSTOMERS.UPDATE.PARTIAL),
+ * judged between two answers of the target: one entry per field of the rule the update did not
+ * send and the earlier answer showed (a field never shown cannot show whether it was kept). Two
+ * answers of the target are compared, so the form a field takes stays the target's own. A field
+ * answered under another name (params.shownAs: archived as archivedAt) is kept when it is set or
+ * unset alike, its value (a time) being the target's own. Fields inside one object field
+ * (params.within: the flags of notificationSettings) are judged only on an update sending that object.
+ * A list of objects whose items the document shows with some properties (params.documented: a
+ * source rule's conditions as {type, operator, value}) is compared on those alone.
+ */
+export declare function unsentFields(rules: Pick<RuleIndex, 'byId'>, ruleId: string, sent: Record<string, unknown>, before: Record<string, unknown>, after: Record<string, unknown>): UnsentField[];
