@@ -1,10 +1,10 @@
 /**
  * npm run bench:run — where `conform run` spends its time and memory, quick profile:
  *
- * - **bundled**: `bin/conform.js run --reference` (the README's first command: the reference
- *   boots in the process);
- * - **running target**: the same against a `conform serve` started once beforehand, so the
- *   figures are the engine's alone.
+ * - **bundled**: `bin/conform.js run` with no target and CI unset (the README's first command:
+ *   the reference boots in the process);
+ * - **running target**: the same against a `conform serve` started once beforehand (`--sandbox`,
+ *   as for a sandbox: destructive scenarios run), so the figures are the engine's alone.
  *
  * Each is run BENCH_RUNS times (default 5) after one warm-up; it prints the median of each phase
  * the run marks (CONFORM_PHASES=1: process start to CLI ready, config read, target ready,
@@ -74,7 +74,9 @@ interface Figures {
 async function once(tree: Tree, target?: string): Promise<Figures> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conform-bench-run-'));
   const args = [join(tree.root, 'bin/conform.js'), 'run', '--plain', '--report-dir', reportDir];
-  args.push(...(target ? ['--base-url', target] : ['--reference']));
+  // No --reference for the bundled run: with CI cleared, a run without a target tests the bundled
+  // reference, in this checkout and in baselines older than the flag alike.
+  if (target) args.push('--base-url', target, '--sandbox');
   const m: Measured = await measure(process.execPath, args, {
     cwd: tree.root,
     env: { ...process.env, CI: '', CONFORM_PHASES: '1', CONFORM_API_KEY: KEY, DATABASE_URL: '' },
@@ -134,7 +136,7 @@ for (const kind of ['bundled', 'running target'] as const) {
     const mine = summary(results[0]);
     const base = results[1] ? summary(results[1]) : undefined;
     show(
-      `${kind} (${kind === 'bundled' ? '--reference: the reference boots in the process' : 'the engine alone'})`,
+      `${kind} (${kind === 'bundled' ? 'no target: the reference boots in the process' : 'the engine alone'})`,
       mine,
       base,
     );
