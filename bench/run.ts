@@ -2,7 +2,7 @@
  * npm run bench:run — where `conform run` spends its time and memory, quick profile:
  *
  * - **bundled**: `bin/conform.js run` with no target and CI unset (the README's first command:
- *   the reference boots in the process);
+ *   the reference boots in a child process forked first thing);
  * - **running target**: the same against a `conform serve` started once beforehand (`--sandbox`,
  *   as for a sandbox: destructive scenarios run), so the figures are the engine's alone.
  *
@@ -136,7 +136,7 @@ for (const kind of ['bundled', 'running target'] as const) {
     const mine = summary(results[0]);
     const base = results[1] ? summary(results[1]) : undefined;
     show(
-      `${kind} (${kind === 'bundled' ? 'no target: the reference boots in the process' : 'the engine alone'})`,
+      `${kind} (${kind === 'bundled' ? 'no target: the bundled reference, forked at start' : 'the engine alone'})`,
       mine,
       base,
     );

@@ -1,7 +1,9 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
 // Entry point of the `conform` CLI: registers the TypeScript loader, then runs the CLI.
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
+import { forkReference } from '../src/cli/reference-fork.js';
 
 // V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); small
 // semi-spaces keep a run's peak memory lower in the same time (npm run bench:suite prints it).
@@ -17,10 +19,32 @@ for (const stream of [process.stdout, process.stderr])
     throw err;
   });
 
-// vitest imported after tsx's loader is registered is loaded through it (more memory for nothing);
-// the commands that run suites load vitest's Node API first, and the runner reuses it.
-const command = process.argv[2];
-if (command === 'run' || command === 'faults') await import('vitest/node');
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+if (process.env.CONFORM_REFERENCE_CHILD === '1') {
+  // The bundled reference of a run, forked by src/cli/reference-fork.js.
+  register();
+  await import('../src/cli/reference-child.ts');
+} else {
+  const command = process.argv[2];
+  // A run bound for the bundled reference forks it now: it boots while the rest loads.
+  if (command === 'run' && boundForReference(process.argv.slice(3)))
+    globalThis[Symbol.for('billing-conform.reference-child')] = forkReference();
+  // vitest imported after tsx's loader is registered is loaded through it (more memory for nothing);
+  // the commands that run suites load vitest's Node API first, and the runner reuses it.
+  if (command === 'run' || command === 'faults') await import('vitest/node');
+  register();
+  const { main } = await import('../src/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
+}
+
+/**
+ * Whether `conform run` with these arguments tests the bundled reference, as far as can be told
+ * before the configuration is read: no target flag, no configuration file, not refused under CI,
+ * not asking for help. A wrong guess costs a child that ends with this process.
+ */
+function boundForReference(args) {
+  const flag = (name) => args.some((a) => a === name || a.startsWith(`${name}=`));
+  if (flag('--base-url') || flag('--config') || flag('--help') || args.includes('-h')) return false;
+  if (existsSync('conform.config.yaml')) return false;
+  const ci = process.env.CI?.trim().toLowerCase();
+  return !ci || ci === '0' || ci === 'false' || flag('--reference');
+}

@@ -1,7 +1,7 @@
 /** Finds and parses spec/openapi.yaml. */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlKept } from './parsed-yaml.ts';
 
 /** Absolute path of spec/openapi.yaml, whatever the working directory. */
 export const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
@@ -19,7 +19,7 @@ export type JsonObject = Record<string, any>;
 export function parseDocument(text: string, origin = 'openapi.yaml'): JsonObject {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = parseYamlKept(text);
   } catch (err) {
     throw new SpecError(`${origin}: not valid YAML: ${(err as Error).message}`);
   }

@@ -1,7 +1,7 @@
 /** The behavioural rules of spec/rules.yaml: types, loading and validation. */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlKept } from './parsed-yaml.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 export const RULE_FAMILIES = [
@@ -172,7 +172,7 @@ export async function rulesSchemaProblems(doc: unknown): Promise<RulesSchemaProb
 export async function parseRules(text: string, origin = 'rules.yaml'): Promise<RuleIndex> {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = parseYamlKept(text);
   } catch (err) {
     throw new RulesError(`${origin}: not valid YAML: ${(err as Error).message}`);
   }

@@ -15,7 +15,7 @@ import { RequestValidator } from './http/validation.ts';
 import { lockKey } from './plugins/common.ts';
 import { plugins as defaultPlugins } from './plugins/index.ts';
 import { resolveRateLimits, type RateLimitRule } from './ratelimit/limits.ts';
-import { BucketStore } from './ratelimit/store.ts';
+import { BucketStore, MemoryBucketStore } from './ratelimit/store.ts';
 import type { Db } from './storage/db.ts';
 import { randomAlphanumeric } from './storage/ids.ts';
 import { createRepository, type Repository } from './storage/repository.ts';
@@ -115,7 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installErrorHandler(app, deps.errorLog ?? ((line) => process.stderr.write(`${line}\n`)));
 
-  const store = new BucketStore(deps.db, () => now().getTime());
+  // An in-memory database is this process's alone, and so are its buckets: kept in memory, no query each.
+  const clock = () => now().getTime();
+  const store = deps.db.kind === 'memory' ? new MemoryBucketStore(clock) : new BucketStore(deps.db, clock);
   // Buckets of ended windows are dropped now and then (every subscription id probed leaves one).
   const sweep = setInterval(() => void store.sweep().catch(() => {}), deps.sweepEveryMs ?? 60_000);
   sweep.unref();

@@ -1,9 +1,8 @@
 /**
- * The target of `conform run`: the bundled reference booted in process (through
- * src/cli/reference.ts, the CLI's one way into src/reference) or the one configured, the probe
+ * The target of `conform run`: the bundled reference booted in a child process
+ * (src/cli/reference-process.ts) or the one configured, the probe
  * that checks it answers and takes the key, and the choice of fixture strategy.
  */
-import { randomBytes } from 'node:crypto';
 import { CliError } from '../command.ts';
 import type { KeyRef, RunConfig } from '../../engine/config/index.ts';
 import type { HttpClient } from '../../engine/http/client.ts';
@@ -115,22 +114,24 @@ export interface BootedTarget {
   close(): Promise<void>;
 }
 
-/** The bundled reference, in process, on a free loopback port with an in-memory database and a fresh key. */
+/**
+ * The bundled reference, in a child process (src/cli/reference-process.ts), on a free
+ * loopback port with an in-memory database and a fresh key.
+ */
 export async function bootReference(): Promise<BootedTarget> {
-  const key = `sk_test_${randomBytes(12).toString('hex')}`;
-  registerSecret(key, 'CONFORM_API_KEY', 'the key of the bundled reference (gone with the run)');
   let ref;
   try {
-    const { startReferenceServer } = await import('../reference.ts');
-    ref = await startReferenceServer({ host: '127.0.0.1', port: 0, database: 'memory', apiKey: key });
+    const { startReferenceProcess } = await import('../reference-process.ts');
+    ref = await startReferenceProcess();
   } catch (err) {
     throw new CliError(
       `could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`,
     );
   }
+  registerSecret(ref.key, 'CONFORM_API_KEY', 'the key of the bundled reference (gone with the run)');
   return {
     baseUrl: ref.baseUrl,
-    apiKey: { value: key, label: 'CONFORM_API_KEY' },
+    apiKey: { value: ref.key, label: 'CONFORM_API_KEY' },
     merchantId: ref.merchantId,
     bundled: true,
     close: () => ref.close(),

@@ -232,9 +232,39 @@ export async function otherUnmoved(
   );
 }
 
+/** Pause between the requests that look for a whole-second reset ticking down. */
+const TICK_PAUSE_MS = 100;
+/** At most this many of them: a little over the second a rounded reset may add. */
+const TICK_REQUESTS = 12;
+
+/**
+ * A reset in whole seconds is rounded up, so a 429 may promise up to a second more than its
+ * window has left, and the wait for readmission with it. While that second passes, a few more
+ * requests on the used-up bucket find the moment the reset drops by one; the 429 answered just
+ * after it promises the window's end to within TICK_PAUSE_MS. The wait is always counted from
+ * the latest 429 (a bucket may count refused requests and move its reset with each), so the
+ * requests stop at the drop, or when one is admitted (it counts in a new window: `reopened`).
+ */
+async function tickedRefusal(d: BucketDriver, done: Exhausted): Promise<Exhausted> {
+  const from = rateHeaders(done.rejected.ex).reset;
+  if (!from || from.precision < 1 || from.seconds < 2 || !done.target.alone) return done;
+  if (done.reopened && done.reopened.sentAt > done.rejected.sentAt) return done;
+  let rejected = done.rejected;
+  for (let i = 0; i < TICK_REQUESTS; i++) {
+    await d.sleep(TICK_PAUSE_MS);
+    const o = await d.send(done.target);
+    if (o.ex.status !== 429) return { ...done, rejected, reopened: o };
+    rejected = o;
+    const now = rateHeaders(o.ex).reset;
+    if (!now || now.seconds < from.seconds) break;
+  }
+  return { ...done, rejected };
+}
+
 /** After x-ratelimit-reset seconds (of the latest 429) the bucket admits again. */
 export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   const { t, ep } = d;
+  done = await tickedRefusal(d, done);
   // A request admitted after the 429 opened a window of its own: the bucket is waited out past that one too.
   const last = done.reopened && done.reopened.sentAt > done.rejected.sentAt ? done.reopened : done.rejected;
   const wait = secondsUntilReset(last, d.clock, ep.windowSeconds);

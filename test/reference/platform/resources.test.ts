@@ -3,12 +3,16 @@
  * being received), expired rate-limit buckets are swept, every 5xx is one log line with
  * the request id and never the key. (Memory figures: `npm run bench:slow-clients`.)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourcePlugin } from '../../../src/reference/http/plugin.ts';
 import { loadContract } from '../../../src/reference/http/contract.ts';
 import { buildApp } from '../../../src/reference/server.ts';
+import { BucketStore, MemoryBucketStore } from '../../../src/reference/ratelimit/store.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 /** Polls until `probe` is true (bounded: at most `ms`). */
@@ -112,7 +116,9 @@ describe('slow clients beside others', () => {
 describe('rate-limit buckets', () => {
   it('are swept once their window ended (every probed subscription id leaves one)', async () => {
     let t = Date.parse('2030-01-01T00:00:00Z');
-    const s = await startTestServer({ now: () => new Date(t), sweepEveryMs: 50 });
+    // A file database: the buckets are rows (an in-memory database keeps them in memory).
+    const dir = mkdtempSync(join(tmpdir(), 'conform-buckets-'));
+    const s = await startTestServer({ now: () => new Date(t), sweepEveryMs: 50, database: `file:${dir}` });
     try {
       for (let i = 0; i < 30; i++)
         expect((await s.call('POST', `/v0/subscriptions/sub_probe${i}/portal`)).status).toBe(404);
@@ -121,6 +127,37 @@ describe('rate-limit buckets', () => {
       expect(await count()).toBe(30);
       t += 2_000; // past the 1 s window of the portal limit
       expect(await eventually(async () => (await count()) === 0)).toBe(true);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in memory admit, refuse and reset exactly as the table does, and are swept alike', async () => {
+    let t = Date.parse('2030-01-01T00:00:00Z');
+    const s = await startTestServer({ database: 'memory' });
+    try {
+      const table = new BucketStore(s.db, () => t);
+      const memory = new MemoryBucketStore(() => t);
+      // Two buckets, limit 3 per 2 s: hits within a window, past the limit, at and after its end.
+      for (const [advance, key] of [
+        [0, 'a'],
+        [100, 'a'],
+        [0, 'b'],
+        [400, 'a'],
+        [0, 'a'],
+        [499, 'a'],
+        [1000, 'a'],
+        [1, 'a'],
+        [1, 'b'],
+        [2500, 'b'],
+        [0, 'a'],
+      ] as const) {
+        t += advance;
+        expect(await memory.hit(key, 3, 2), `${key} at +${advance} ms`).toEqual(await table.hit(key, 3, 2));
+      }
+      t += 5_000;
+      expect(await memory.sweep()).toBe(await table.sweep());
     } finally {
       await s.close();
     }
