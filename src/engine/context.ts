@@ -9,38 +9,10 @@ import type { HttpClient } from './http/client.ts';
 import { registerSecret } from './redact.ts';
 import { FixtureUnavailable } from './fixtures/types.ts';
 import type { Fixtures, KeptStep } from './fixtures/methods.ts';
-import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
+import type { TargetContext } from './target.ts';
+import type { CreateFixtures } from './fixtures/index.ts';
 
-export interface TargetContext {
-  runId: string;
-  baseUrl: string;
-  /** The bundled reference server, booted in process by `conform run`. */
-  bundled: boolean;
-  /** The reference server run apart, declared in the config: its own choices (rules of kind reference) apply. */
-  referenceServer?: boolean;
-  sandbox: boolean;
-  apiKey: KeyRef;
-  secondKey?: KeyRef;
-  otherMerchantKey?: KeyRef;
-  /** The primary key's merchant, when known up front. */
-  merchantId?: string;
-  profile: Profile;
-  seed: number;
-  /** Whether destructive scenarios (deletes, refunds) may run. */
-  destructive: boolean;
-  fixtures: { strategy: FixtureStrategyName; file?: string; module?: string; reason: string };
-  /** One request to the target, in milliseconds. */
-  timeoutMs: number;
-  /** One scenario, in milliseconds (default 180 s): past it, its rules are not judged (target too slow). */
-  scenarioTimeoutMs?: number;
-  /** When the whole run must end (epoch milliseconds; none: unbounded): scenarios past it are not judged. */
-  runDeadline?: number;
-  /**
-   * Where a worker lists what its fixtures made and kept because a failure of the run may name
-   * it (JSON lines of removal requests): the run's report lists them. None: nothing is kept.
-   */
-  keptFile?: string;
-}
+export type { TargetContext } from './target.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -66,13 +38,6 @@ export function targetContext(): TargetContext {
   cached = t;
   return t;
 }
-
-/**
- * Contract for fixture strategies (src/engine/fixtures/index.ts):
- * `export function createFixtures(target: TargetContext, http: HttpClient): Fixtures | Promise<Fixtures>`.
- * The client given to fixtures runs no checks: fixtures set the stage, scenarios are judged.
- */
-export type CreateFixtures = (target: TargetContext, http: HttpClient) => Fixtures | Promise<Fixtures>;
 
 /** A Fixtures whose every method throws FixtureUnavailable with `reason`. */
 export function unavailableFixtures(reason: string, strategy = 'none'): Fixtures {

@@ -6,7 +6,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RuleIndex } from '../contract/rules.ts';
-import { isObject } from './checks/types.ts';
+
+/** A JSON object (not an array, not null). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
 export const DECIMAL = /^-?\d+(\.\d+)?$/;

@@ -3,7 +3,78 @@
  * detection and false-alarm rates over a whole catalog run.
  */
 import type { CatalogFault } from './catalog/index.ts';
-import type { Applied, FaultResult, FaultsSummary, Outcome, RunRecord } from './runner.ts';
+
+/** What the proxy counted a fault changing. */
+export type Applied = Pick<FaultResult, 'applied' | 'appliedSetup' | 'exchanges'>;
+
+export type Outcome = 'caught' | 'missed' | 'not-exercised' | 'error' | 'flagged' | 'passed';
+
+export interface RunRecord {
+  exitCode: number | null;
+  /** Required rules the run failed. */
+  failedRules: string[];
+  /** The reference server's own rules (kind reference) among the failed ones. */
+  informationalFailed: string[];
+  durationMs: number;
+  suites: string[];
+  reportDir: string;
+  error?: string;
+}
+
+export interface FaultResult extends RunRecord {
+  name: string;
+  area: string;
+  benign: boolean;
+  /** Why the document decides neither way (reported apart, counted in neither rate). */
+  indeterminate?: string;
+  /** The generated catalog's kind of fault. */
+  kind?: string;
+  description: string;
+  expectedRules: string[];
+  outcome: Outcome;
+  /** Failed rules the baseline did not fail. */
+  rulesFired: string[];
+  /** Expected rules among rulesFired. */
+  expectedFired: string[];
+  /** Exchanges of the suites the fault changed. */
+  applied: number;
+  /** Fixture setup exchanges it changed (no check judges them): counted apart from `applied`. */
+  appliedSetup: number;
+  exchanges: number;
+}
+
+export interface FaultsSummary {
+  /** Faults the document makes observable (indeterminate cases are apart). */
+  faults: number;
+  caught: number;
+  missed: number;
+  notExercised: number;
+  errors: number;
+  /** caught / faults */
+  detectionRate: number;
+  /** caught / faults that changed at least one exchange (a fault that never applied made the target no different). */
+  detectionRateApplied: number;
+  benign: number;
+  flagged: number;
+  /** flagged / benign */
+  falseAlarmRate: number;
+  /** Cases the document decides neither way, and how many of them the suites flagged. */
+  indeterminate: number;
+  indeterminateFlagged: number;
+  durationMs: number;
+  exitCode: 0 | 1 | 2;
+}
+
+export interface FaultsReport {
+  startedAt: string;
+  target: { baseUrl?: string; bundled: boolean };
+  profile: string;
+  seed: number;
+  parallel: number;
+  baseline?: RunRecord;
+  results: FaultResult[];
+  summary: FaultsSummary;
+}
 
 export function judge(fault: CatalogFault, run: RunRecord & Applied, baseline: RunRecord | undefined): FaultResult {
   const already = new Set(baseline?.failedRules ?? []);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_GATE, scan, sourceFiles, zoneOf } from './walls.ts';
+import { importCircles, importGraph, REFERENCE_GATE, scan, sourceFiles, zoneOf } from './walls.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE_TREE = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -10,6 +10,32 @@ describe('the walls', () => {
     const { files, violations } = scan(ROOT);
     expect(files).toBeGreaterThan(100);
     expect(violations.map((v) => `${v.file} imports ${v.specifier}: ${v.rule}`)).toEqual([]);
+  });
+
+  it('no module of src/engine or src/faults imports itself round a circle (type imports too)', () => {
+    const graph = importGraph(ROOT, ['src/engine', 'src/faults']);
+    expect(graph.size).toBeGreaterThan(100);
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('finds a circle of any length, a module importing itself, and none in a tree without them', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+      ['f', ['d']],
+    ]);
+    expect(importCircles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+    expect(
+      importCircles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('every scanned file has its place in the walls (a new src/ folder must be added to them)', () => {

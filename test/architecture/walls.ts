@@ -4,7 +4,7 @@
  * and reports each import that crosses a wall. docs/architecture.md states the same rules.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /** The folders whose imports are checked, relative to the project root. */
@@ -194,4 +194,59 @@ export function scan(root: string): { files: number; violations: Violation[] } {
   const files = sourceFiles(root);
   const violations = files.flatMap((f) => checkFile(f, readFileSync(join(root, f), 'utf8')));
   return { files: files.length, violations };
+}
+
+/** The files under `dirs` and the files under `dirs` each one imports (relative specifiers, type imports too). */
+export function importGraph(root: string, dirs: string[]): Map<string, string[]> {
+  const inside = (f: string) => dirs.some((d) => f.startsWith(`${d}/`));
+  const files = sourceFiles(root).filter(inside);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const f of files) {
+    const targets = importsOf(f, readFileSync(join(root, f), 'utf8'))
+      .map((r) => r.specifier)
+      .filter((s): s is string => !!s && s.startsWith('.'))
+      .map((s) =>
+        relative(root, resolve(root, dirname(f), s))
+          .split(sep)
+          .join('/'),
+      )
+      .filter((t) => known.has(t));
+    graph.set(f, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** Each set of modules that import one another round in a circle (Tarjan's strongly connected components). */
+export function importCircles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) === order.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) circles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return circles;
 }

@@ -1,4 +1,6 @@
 import type { RuleIndex } from '../contract/rules.ts';
+/** A JSON object (not an array, not null). */
+export declare function isObject(v: unknown): v is Record<string, unknown>;
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
 export declare const DECIMAL: RegExp;
 export declare const isDecimalString: (v: unknown) => v is string;

@@ -1,7 +1,7 @@
 /**
  * `conform run`: runs the scenario suites against a target and writes the reports.
- * With no base URL it boots the bundled reference server in process (run-target.ts, through
- * src/cli/reference.ts, the CLI's one way into src/reference).
+ * With no base URL it boots the bundled reference server in a child process (run-target.ts,
+ * through src/cli/reference-process.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -51,8 +51,8 @@ export const usage = `Usage: conform run [options]
 
 Runs the conformance suites against a target and writes report.json, junit.xml,
 report.html and summary.md (also when the run cannot start: exit 2, with the reason).
-With no --base-url (and none in the config) it boots the bundled reference server in
-process, on a free loopback port with an in-memory database: a demonstration, not a gate,
+With no --base-url (and none in the config) it boots the bundled reference server (a
+child process) on a free loopback port with an in-memory database: a demonstration, not a gate,
 which a CI job (CI set) refuses unless --reference says it is meant.
 
 Options:

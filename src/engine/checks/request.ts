@@ -5,21 +5,9 @@
  */
 import { compileTemplate, matchTemplate, type PathTemplate } from '../../contract/index.ts';
 import type { Exchange } from '../types.ts';
-import { operationOf, type OperationInfo, type SpecView } from './types.ts';
+import { operationOf, type SentRequest, type SpecView } from './types.ts';
 
-export interface SentRequest {
-  /** The operation the request fits (documented or reference extension), if any. */
-  operation?: OperationInfo;
-  /** Its decoded path parameters ({} when no operation fits). */
-  params: Record<string, string>;
-  /** The query string as sent, without `?`. */
-  queryString: string;
-  query: URLSearchParams;
-  /** The JSON body sent, parsed when it travelled as text; undefined when none or not JSON. */
-  body: unknown;
-  /** A body travelled as text that does not parse as JSON (blank text is no body). */
-  bodyNotJson: boolean;
-}
+export type { SentRequest } from './types.ts';
 
 /** Path templates compiled once each: every exchange of a run is read against one of a few dozen. */
 const compiled = new Map<string, PathTemplate>();

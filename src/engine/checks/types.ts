@@ -1,7 +1,6 @@
 /** What checks know about the contract, and the check shape. */
 import type { ResourceIndex, RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
-import type { SentRequest } from './request.ts';
 import type { Ledger, Shown, Walk } from './resources/ledger.ts';
 
 export interface ResponseInfo {
@@ -23,6 +22,21 @@ export interface OperationInfo {
   responses: Record<string, ResponseInfo>;
   /** Its parameters, with the notes of those the document does not show. */
   parameters?: readonly { name: string; in: string; referenceChoice?: string; notShown?: string }[];
+}
+
+/** A request as sent, read against the spec (checks/request.ts reads it). */
+export interface SentRequest {
+  /** The operation the request fits (documented or reference extension), if any. */
+  operation?: OperationInfo;
+  /** Its decoded path parameters ({} when no operation fits). */
+  params: Record<string, string>;
+  /** The query string as sent, without `?`. */
+  queryString: string;
+  query: URLSearchParams;
+  /** The JSON body sent, parsed when it travelled as text; undefined when none or not JSON. */
+  body: unknown;
+  /** A body travelled as text that does not parse as JSON (blank text is no body). */
+  bodyNotJson: boolean;
 }
 
 export interface ValidationResult {
@@ -133,9 +147,7 @@ export function finding(check: string, ruleIds: string[], title: string, message
   return { source: `check:${check}`, ruleIds, title, message, exchange };
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObject } from '../predicates.ts';
 
 export function describeStatus(ex: Exchange): string {
   return `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}`;

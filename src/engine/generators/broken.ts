@@ -8,7 +8,6 @@ import { documentedConstraints, type Constraint } from './constraints.ts';
 import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from './schema.ts';
 import { statedFor } from './stated.ts';
 import type { Spec } from '../../contract/index.ts';
-import type { SentRequest } from '../checks/request.ts';
 
 export interface Broken {
   constraint: Constraint;
@@ -115,8 +114,23 @@ function breaks(c: Constraint, value: unknown): boolean {
   }
 }
 
-/** What `brokenConstraints` reads of a request (a SentRequest, or a plan about to be sent). */
-export type RequestParts = Pick<SentRequest, 'params' | 'queryString' | 'body'> & { operationId: string };
+/** What `brokenConstraints` reads of a request (a request sent, as checks/request.ts reads it, or a plan about to be sent). */
+export interface RequestParts {
+  operationId: string;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+  /** The query string as sent, without `?`. */
+  queryString: string;
+  /** The JSON body, parsed; undefined when none. */
+  body: unknown;
+}
+
+/** What `requestBroken` reads of a request sent (checks/request.ts's SentRequest fits it). */
+export interface SentParts extends Omit<RequestParts, 'operationId'> {
+  operation?: { operationId: string; extension?: boolean };
+  /** A body travelled as text that does not parse as JSON. */
+  bodyNotJson: boolean;
+}
 
 export interface RequestJudgement {
   /** The operation takes inputs the document constrains (so the request could break one). */
@@ -164,7 +178,7 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
  * body does not parse as JSON: a scenario sent it broken on purpose, or traffic holds it so.
  * Only the validation rules judge its answer.
  */
-export function requestBroken(spec: Spec, request: SentRequest): boolean {
+export function requestBroken(spec: Spec, request: SentParts): boolean {
   const op = request.operation;
   if (!op || op.extension) return false;
   if (request.bodyNotJson) return true;

@@ -1,0 +1,36 @@
+/**
+ * What a suite knows about its target: resolved once by the run (config, flags, probe) and
+ * handed to every suite worker (context.ts reads it there).
+ */
+import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
+
+export interface TargetContext {
+  runId: string;
+  baseUrl: string;
+  /** The bundled reference server, started by `conform run`. */
+  bundled: boolean;
+  /** The reference server run apart, declared in the config: its own choices (rules of kind reference) apply. */
+  referenceServer?: boolean;
+  sandbox: boolean;
+  apiKey: KeyRef;
+  secondKey?: KeyRef;
+  otherMerchantKey?: KeyRef;
+  /** The primary key's merchant, when known up front. */
+  merchantId?: string;
+  profile: Profile;
+  seed: number;
+  /** Whether destructive scenarios (deletes, refunds) may run. */
+  destructive: boolean;
+  fixtures: { strategy: FixtureStrategyName; file?: string; module?: string; reason: string };
+  /** One request to the target, in milliseconds. */
+  timeoutMs: number;
+  /** One scenario, in milliseconds (default 180 s): past it, its rules are not judged (target too slow). */
+  scenarioTimeoutMs?: number;
+  /** When the whole run must end (epoch milliseconds; none: unbounded): scenarios past it are not judged. */
+  runDeadline?: number;
+  /**
+   * Where a worker lists what its fixtures made and kept because a failure of the run may name
+   * it (JSON lines of removal requests): the run's report lists them. None: nothing is kept.
+   */
+  keptFile?: string;
+}
