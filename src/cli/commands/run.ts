@@ -298,6 +298,10 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
   }
 
   preloadVitest().catch(() => undefined);
+  // While the target boots or answers the probe: the fixture strategies and what the report reads.
+  const warm = () => undefined;
+  import('../../engine/fixtures/index.ts').catch(warm);
+  import('../../contract/index.ts').then((c) => Promise.all([c.loadSpec(), c.loadRules()])).catch(warm);
   const booted: BootedTarget = config.baseUrl
     ? {
         baseUrl: config.baseUrl,
