@@ -273,6 +273,11 @@ function unknownAccepted(acceptance: RunConfig['acceptance'], rules: RuleIndex):
   return acceptance.allowUnjudged.filter((x) => !rules.byId(x) && !families.has(x as never));
 }
 
+/** Loads the spec and the rules the report reads, ahead of time (loading is memoised). */
+function warmReport(): void {
+  import('../../contract/index.ts').then((c) => Promise.all([c.loadSpec(), c.loadRules()])).catch(() => undefined);
+}
+
 /** The whole command; returns the exit code. */
 export async function conformRun(argv: string[], io: { style?: OutputStyle } = {}): Promise<number> {
   markPhase('cli-ready');
@@ -298,10 +303,10 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
   }
 
   preloadVitest().catch(() => undefined);
-  // While the target boots or answers the probe: the fixture strategies and what the report reads.
-  const warm = () => undefined;
-  import('../../engine/fixtures/index.ts').catch(warm);
-  import('../../contract/index.ts').then((c) => Promise.all([c.loadSpec(), c.loadRules()])).catch(warm);
+  // While the target boots or answers the probe: the fixture strategies; and what the report
+  // reads, while the bundled reference boots (else while the suites run).
+  import('../../engine/fixtures/index.ts').catch(() => undefined);
+  if (!config.baseUrl) warmReport();
   const booted: BootedTarget = config.baseUrl
     ? {
         baseUrl: config.baseUrl,
@@ -352,7 +357,7 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
           `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
           ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
       );
-    const outcome = await runSuites({
+    const running = runSuites({
       target,
       suites,
       shard: flags.shard,
@@ -361,6 +366,8 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       maxConcurrency: config.concurrency,
       scenarioTimeoutMs: config.scenarioTimeoutMs,
     });
+    warmReport();
+    const outcome = await running;
     markPhase('scenarios-done');
     const { loadSpec } = await import('../../contract/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../contract/rules.ts')).loadRules()]);
