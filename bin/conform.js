@@ -1,9 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
 // Entry point of the `conform` CLI: registers the TypeScript loader, then runs the CLI.
-import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
-import { forkReference } from '../src/cli/reference-fork.js';
+import { boundForReference, forkReference } from '../src/cli/reference-fork.js';
 
 // V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); small
 // semi-spaces keep a run's peak memory lower in the same time (npm run bench:suite prints it).
@@ -34,17 +33,4 @@ if (process.env.CONFORM_REFERENCE_CHILD === '1') {
   register();
   const { main } = await import('../src/cli/main.ts');
   process.exitCode = await main(process.argv.slice(2));
-}
-
-/**
- * Whether `conform run` with these arguments tests the bundled reference, as far as can be told
- * before the configuration is read: no target flag, no configuration file, not refused under CI,
- * not asking for help. A wrong guess costs a child that ends with this process.
- */
-function boundForReference(args) {
-  const flag = (name) => args.some((a) => a === name || a.startsWith(`${name}=`));
-  if (flag('--base-url') || flag('--config') || flag('--help') || args.includes('-h')) return false;
-  if (existsSync('conform.config.yaml')) return false;
-  const ci = process.env.CI?.trim().toLowerCase();
-  return !ci || ci === '0' || ci === 'false' || flag('--reference');
 }

@@ -11,3 +11,9 @@ export interface ForkedReference {
 }
 
 export function forkReference(): ForkedReference;
+
+/** Whether CI is set (to anything but empty, 0 or false). */
+export function inCi(env?: NodeJS.ProcessEnv): boolean;
+
+/** Whether `conform run` with these arguments tests the bundled reference, as far as its arguments tell. */
+export function boundForReference(args: string[], env?: NodeJS.ProcessEnv): boolean;

@@ -8,6 +8,7 @@
  * the IPC channel closes and the child ends too.
  */
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +40,22 @@ export function forkReference() {
   child.channel?.unref();
   child.stderr?.unref?.();
   return { key, child, ready };
+}
+
+/** Whether CI is set (to anything but empty, 0 or false): a run there gates something. */
+export function inCi(env = process.env) {
+  const v = env.CI?.trim().toLowerCase();
+  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
+}
+
+/**
+ * Whether `conform run` with these arguments tests the bundled reference, as far as can be told
+ * before the configuration is read: no target flag, no configuration file, not refused under CI,
+ * not asking for help. A wrong guess costs a child that ends with this process.
+ */
+export function boundForReference(args, env = process.env) {
+  const flag = (name) => args.some((a) => a === name || a.startsWith(`${name}=`));
+  if (flag('--base-url') || flag('--config') || flag('--help') || args.includes('-h')) return false;
+  if (existsSync('conform.config.yaml')) return false;
+  return !inCi(env) || flag('--reference');
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ignoreReports } from '../../src/cli/commands/init.ts';
 import { inCi } from '../../src/cli/commands/run.ts';
+import { boundForReference } from '../../src/cli/reference-fork.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'conform.js');
@@ -47,6 +48,22 @@ describe('a CI job with no target named', () => {
     expect(inCi({ CI: 'woodpecker' })).toBe(true);
     for (const v of ['', '0', 'false', 'FALSE']) expect(inCi({ CI: v }), v).toBe(false);
     expect(inCi({})).toBe(false);
+  });
+
+  test('the bundled reference is forked early only for a run bound for it', () => {
+    expect(existsSync('conform.config.yaml'), 'this test reads the repository root, which has no config').toBe(false);
+    expect(boundForReference([], {})).toBe(true);
+    expect(boundForReference(['--suites', 'auth'], { CI: 'false' })).toBe(true);
+    expect(boundForReference(['--reference'], { CI: 'true' })).toBe(true);
+    for (const args of [
+      ['--base-url', 'http://x'],
+      ['--base-url=http://x'],
+      ['--config', 'c.yaml'],
+      ['--help'],
+      ['-h'],
+    ])
+      expect(boundForReference(args, {}), args.join(' ')).toBe(false);
+    expect(boundForReference([], { CI: 'true' }), 'refused under CI: nothing to fork').toBe(false);
   });
 
   test('is refused with exit 2 and one line naming --base-url and --reference, and its reports say why', async () => {

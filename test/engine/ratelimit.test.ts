@@ -678,3 +678,37 @@ describe('reading the waits', () => {
     expect(windowSurelyLastsUntil({ ...sent, ex: answer(200, {}) })).toBeUndefined();
   });
 });
+
+describe('readmission after a whole-second reset', () => {
+  /** When the readmitting request went out, in ms after the window's first request. */
+  async function readmittedAfter(latencyMs: number) {
+    const clock = new FakeClock();
+    const target = fakeTarget(CUSTOMERS, { model: fixedWindow, latencyMs }, clock);
+    const s = fakeScenario(target);
+    const sent: Array<{ at: number; status?: number }> = [];
+    const request = s.t.http.request;
+    s.t.http.request = async (method, path, opts) => {
+      const at = clock.now();
+      const ex = await request(method, path, opts);
+      sent.push({ at, status: ex.status });
+      return ex;
+    };
+    const d = new BucketDriver(s.t, CUSTOMERS, clock);
+    const done = await exhaust(d, { first: await d.fresh() });
+    if (!done.exhausted) throw new Error(done.reason);
+    await readmit(d, done);
+    expect(s.failed()).toEqual([]);
+    expect(s.passed('RATE.WINDOW.READMITS')).toBe(true);
+    expect(sent.at(-1)?.status).toBe(200);
+    return sent.at(-1)!.at - sent[0].at;
+  }
+
+  test('is waited from the 429 answered just after the reset drops, not up to a second late', async () => {
+    // The first 429 comes a fraction of a second into the 6 s window: its rounded reset says 6 s.
+    for (const latencyMs of [10, 25]) {
+      const after = await readmittedAfter(latencyMs);
+      expect(after, `latency ${latencyMs} ms`).toBeGreaterThanOrEqual(6000);
+      expect(after, `latency ${latencyMs} ms`).toBeLessThan(6000 + 300);
+    }
+  });
+});

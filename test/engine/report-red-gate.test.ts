@@ -46,6 +46,25 @@ function scenario(partial: Partial<ScenarioResult>): ScenarioResult {
   };
 }
 
+/** A report of a run on a sandbox through a fixtures module, holding `results`. */
+function sandboxReport(runId: string, results: ScenarioResult[]): Report {
+  return buildReport({
+    runId,
+    toolVersion: '0',
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
+    profile: 'quick',
+    seed: 1,
+    suites: ['demo'],
+    fixtures: { strategy: 'module', reason: 'config' },
+    destructive: true,
+    rules,
+    results,
+    errors: [],
+  });
+}
+
 function report(): Report {
   const seq = new RequestSequence();
   for (let i = 0; i < 61; i++)
@@ -178,47 +197,33 @@ test('junit.xml: each testcase takes the time of the scenarios that judged its r
 });
 
 test('a gap the target cannot support is said plainly: no fixture advice, no invitation to accept it', () => {
-  const r = buildReport({
-    runId: 'gap',
-    toolVersion: '0',
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
-    profile: 'quick',
-    seed: 1,
-    suites: ['demo'],
-    fixtures: { strategy: 'module', reason: 'config' },
-    destructive: true,
-    rules,
-    results: [
-      scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
-      scenario({
-        state: 'skipped',
-        ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
-        notJudged: [
-          {
-            reason: 'the answer does not show the field whose shape the document does not show',
-            category: 'target',
-            ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
-            endedScenario: true,
-          },
-        ],
-      }),
-      scenario({
-        state: 'skipped',
-        ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
-        notJudged: [
-          {
-            reason: 'no second key',
-            category: 'credential',
-            ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
-            endedScenario: true,
-          },
-        ],
-      }),
-    ],
-    errors: [],
-  });
+  const r = sandboxReport('gap', [
+    scenario({ ruleIds: ['CUSTOMERS.GET.BY_ID'], judged: { 'CUSTOMERS.GET.BY_ID': 1 } }),
+    scenario({
+      state: 'skipped',
+      ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+      notJudged: [
+        {
+          reason: 'the answer does not show the field whose shape the document does not show',
+          category: 'target',
+          ruleIds: ['WEBHOOKS.404.NEVER_ENABLED'],
+          endedScenario: true,
+        },
+      ],
+    }),
+    scenario({
+      state: 'skipped',
+      ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
+      notJudged: [
+        {
+          reason: 'no second key',
+          category: 'credential',
+          ruleIds: ['RATE.CUSTOMERS_LIST.LIMIT'],
+          endedScenario: true,
+        },
+      ],
+    }),
+  ]);
   const line = narrative(r).gapLine ?? '';
   expect(renderJunit(r)).toContain('could not be judged because the target');
   expect(line).toMatch(
@@ -246,25 +251,11 @@ test('fixtures unavailable for one cause read as one line naming them', () => {
         },
       ],
     });
-  const r = buildReport({
-    runId: 'cause',
-    toolVersion: '0',
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    target: { baseUrl: 'https://sandbox.example.com', bundled: false, sandbox: true },
-    profile: 'quick',
-    seed: 1,
-    suites: ['demo'],
-    fixtures: { strategy: 'module', reason: 'config' },
-    destructive: true,
-    rules,
-    results: [
-      ended('customer', 'CUSTOMERS.GET.BY_ID'),
-      ended('webhooksEnabled', 'WEBHOOKS.404.NEVER_ENABLED'),
-      ended('subscriptions', 'RATE.CUSTOMERS_LIST.LIMIT'),
-    ],
-    errors: [],
-  });
+  const r = sandboxReport('cause', [
+    ended('customer', 'CUSTOMERS.GET.BY_ID'),
+    ended('webhooksEnabled', 'WEBHOOKS.404.NEVER_ENABLED'),
+    ended('subscriptions', 'RATE.CUSTOMERS_LIST.LIMIT'),
+  ]);
   const lines = narrative(r).unjudged.filter((u) => u.category === 'fixture');
   expect(lines).toHaveLength(1);
   expect(lines[0].reason).toMatch(/^fixtures '\w+', '\w+' and 1 more unavailable: no call reached the back office/);

@@ -41,6 +41,7 @@ import {
 import { outputStyle, type OutputStyle } from '../../engine/runner/progress.ts';
 import { buildReport, unstartedReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { markPhase, printPhases } from '../../engine/phases.ts';
+import { inCi } from '../reference-fork.js';
 import type { KeptRequest } from '../../engine/reporters/model.ts';
 import type { RuleIndex } from '../../contract/rules.ts';
 import type { TargetContext } from '../../engine/context.ts';
@@ -232,11 +233,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
   return flags;
 }
 
-/** CI is set (any value but empty, 0 or false): a gate, never a demonstration. */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.CI?.trim().toLowerCase();
-  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
-}
+export { inCi } from '../reference-fork.js';
 
 /** One worker per core, at most 4: on 2 cores, 2 workers measured faster and ~200 MB lighter than 4. */
 export function defaultWorkers(): number {
