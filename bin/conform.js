@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
-// Entry point of the `conform` CLI: registers the TypeScript loader, then runs the CLI.
+// Entry point of the `conform` CLI: runs the CLI compiled to JavaScript (src/cli/compiled.js),
+// or its TypeScript sources through tsx when no compiled copy can be had.
 import { setFlagsFromString } from 'node:v8';
-import { register } from 'tsx/esm/api';
+import { compiledEntry } from '../src/cli/compiled.js';
 import { boundForReference, forkReference } from '../src/cli/reference-fork.js';
 
 // V8's young generation grows to 3 x 16 MB per isolate (main thread, suite workers); small
@@ -18,19 +19,28 @@ for (const stream of [process.stdout, process.stderr])
     throw err;
   });
 
+/** Registers tsx's loader, for running the TypeScript sources when no compiled copy can be had. */
+async function fromSources() {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+
+/** The compiled copy of an entry of src/cli (src/cli/compiled.js), unless the sources are asked for. */
+const compiled = (name) => (process.env.CONFORM_FROM_SOURCES === '1' ? undefined : compiledEntry(name));
+
 if (process.env.CONFORM_REFERENCE_CHILD === '1') {
   // The bundled reference of a run, forked by src/cli/reference-fork.js.
-  register();
-  await import('../src/cli/reference-child.ts');
+  const url = await compiled('reference-child');
+  if (url) await import(url);
+  else await fromSources().then(() => import('../src/cli/reference-child.ts'));
 } else {
   const command = process.argv[2];
   // A run bound for the bundled reference forks it now: it boots while the rest loads.
   if (command === 'run' && boundForReference(process.argv.slice(3)))
     globalThis[Symbol.for('billing-conform.reference-child')] = forkReference();
-  // vitest imported after tsx's loader is registered is loaded through it (more memory for nothing);
-  // the commands that run suites load vitest's Node API first, and the runner reuses it.
+  // Loaded before tsx's loader may be registered: vitest loaded through it costs memory for nothing.
   if (command === 'run' || command === 'faults') await import('vitest/node');
-  register();
-  const { main } = await import('../src/cli/main.ts');
+  const url = await compiled('main');
+  const { main } = url ? await import(url) : await fromSources().then(() => import('../src/cli/main.ts'));
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -94,8 +94,8 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
   let ajv: Ajv2020;
   let coercing: Ajv2020;
   try {
-    ajv = createAjv(document);
-    coercing = createAjv(document, { coerce: true });
+    ajv = createAjv(document, { checkSchemas: options.eager });
+    coercing = createAjv(document, { coerce: true, checkSchemas: options.eager });
   } catch (err) {
     throw new SpecError(
       `components/schemas: ${(err as Error).message.replaceAll('data/$defs/', 'components/schemas/')}`,

@@ -76,6 +76,9 @@ export interface Spec {
 }
 
 export interface BuildOptions {
-  /** Compile every schema now, so that a broken one fails here (default: on first use). */
+  /**
+   * Check every schema against the meta-schema and compile it now, so that a broken one fails
+   * here (default: compiled on first use, a broken one failing then).
+   */
   eager?: boolean;
 }

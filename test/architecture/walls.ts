@@ -19,6 +19,8 @@ export const REFERENCE_GATE = 'src/cli/reference.ts';
  */
 export const COMPUTED_IMPORTS: Record<string, string> = {
   'src/engine/fixtures/module.ts': "loads the team's own fixtures module, named in their config",
+  // Its sources, imported by literal path beside it, are what src/cli/compiled.js bundles.
+  'bin/conform.js': 'runs the compiled copy of src/cli/main.ts or reference-child.ts (src/cli/compiled.js)',
 };
 
 export type Zone =

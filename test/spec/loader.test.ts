@@ -175,7 +175,9 @@ components:
   schemas:
     Bad: { type: object, required: [x], properties: { y: { type: strang } } }
 `);
-    expect(() => buildSpec(badSchema)).toThrow(/components\/schemas\/Bad/);
+    // An eager build checks the schemas against the meta-schema; a lazy one fails where the schema is used.
+    expect(() => buildSpec(badSchema, 'x', { eager: true })).toThrow(/components\/schemas\/Bad/);
+    expect(() => buildSpec(badSchema).validateSchema('Bad', {})).toThrow(/Bad/);
   });
 
   test('strict mode: an unknown keyword fails at compileAll (or at an eager build), naming the schema', () => {

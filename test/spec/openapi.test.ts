@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { compile, createAjv, run } from '../../src/contract/ajv.ts';
-import { limitsTable, loadRules, loadSpec, type Operation } from '../../src/contract/index.ts';
+import {
+  buildSpec,
+  limitsTable,
+  loadRules,
+  loadSpec,
+  readDocument,
+  SPEC_PATH,
+  type Operation,
+} from '../../src/contract/index.ts';
 
 const spec = await loadSpec();
 const ops = [...spec.operations.values()];
@@ -31,6 +39,11 @@ const HEADER_SCHEMAS: Record<string, object> = {
 describe('spec/openapi.yaml: structure', () => {
   test('every schema compiles under ajv 2020-12 strict mode', () => {
     expect(() => spec.compileAll()).not.toThrow();
+  });
+
+  test('every schema is valid against the JSON Schema 2020-12 meta-schema (an eager build checks them)', async () => {
+    const document = await readDocument();
+    expect(() => buildSpec(document, SPEC_PATH, { eager: true })).not.toThrow();
   });
 
   test('is OpenAPI 3.1 with the interface version 0.1.0', () => {

@@ -7,7 +7,7 @@ import { resolve, dirname } from 'node:path';
 import { parse } from 'yaml';
 import { didYouMean } from '../did-you-mean.ts';
 import { yamlProblem } from '../yaml-error.ts';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
 
 export type Profile = 'quick' | 'full';
@@ -109,8 +109,10 @@ export class ConfigError extends Error {
   }
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(configSchema);
+/** Compiled on first use; the schema itself is checked against the meta-schema by the config tests. */
+let compiled: ValidateFunction | undefined;
+const configValidator = () =>
+  (compiled ??= new Ajv2020({ allErrors: true, strict: false, validateSchema: false }).compile(configSchema));
 
 /** The settings the config schema knows at a dotted place ('' for the top). */
 function settingsAt(where: string): Record<string, unknown> {
@@ -133,6 +135,7 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
           `put the key in an environment variable and name it with '${envField}' (e.g. ${envField}: BILLING_API_KEY)`,
       );
   }
+  const validateSchema = configValidator();
   if (!validateSchema(doc)) {
     for (const e of validateSchema.errors ?? []) {
       const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
