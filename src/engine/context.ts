@@ -1,13 +1,16 @@
 /**
  * What a suite knows about its target. The runner resolves it once (config, flags,
- * probe) and injects it into every vitest worker with `provide`; suites read it
- * through `targetContext()` (or `t.target` in a scenario).
+ * probe) and hands it to every vitest worker: with `provide` when it is known before the
+ * workers start, else over the run's channel (target-channel.ts) once it is. A
+ * scenario waits for it (`awaitTarget()`); suites read it through `t.target`, or
+ * `targetContext()` once a scenario has started.
  */
 import { appendFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import type { HttpClient } from './http/client.ts';
 import { registerSecret } from './redact.ts';
 import { FixtureUnavailable } from './fixtures/types.ts';
+import { receiveTarget } from './target-channel.ts';
 import type { Fixtures, KeptStep } from './fixtures/methods.ts';
 import type { TargetContext } from './target.ts';
 import type { CreateFixtures } from './fixtures/index.ts';
@@ -16,17 +19,47 @@ export type { TargetContext } from './target.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    conformTarget: TargetContext;
+    /** The target, when the run knew it before starting the workers. */
+    conformTarget?: TargetContext;
+    /** Else the BroadcastChannel the run offers it on. */
+    conformTargetChannel?: string;
   }
 }
 
 let cached: TargetContext | undefined;
+let pending: Promise<TargetContext> | undefined;
 
-/** The injected target; registers its keys as secrets in this worker. */
+const NOT_PROVIDED = 'no conform target was provided: suites run through `conform run`, not plain vitest';
+
+/** The target, waited for when the run sends it later; registers its keys as secrets in this worker. */
+export function awaitTarget(): Promise<TargetContext> {
+  if (cached) return Promise.resolve(cached);
+  const provided = inject('conformTarget');
+  if (provided) return Promise.resolve(adopt(provided));
+  const channel = inject('conformTargetChannel');
+  if (!channel) return Promise.reject(new Error(NOT_PROVIDED));
+  pending ??= receiveTarget(channel).then(adopt);
+  return pending;
+}
+
+/** The target, once known in this worker (a scenario has waited for it), else undefined. */
+export function knownTarget(): TargetContext | undefined {
+  if (!cached && inject('conformTarget')) adopt(inject('conformTarget')!);
+  return cached;
+}
+
+/** The target; only once known (inside a scenario, which waited for it). */
 export function targetContext(): TargetContext {
+  const t = knownTarget();
+  if (!t)
+    throw new Error(
+      inject('conformTargetChannel') ? 'the target is not known yet: await awaitTarget() first' : NOT_PROVIDED,
+    );
+  return t;
+}
+
+function adopt(t: TargetContext): TargetContext {
   if (cached) return cached;
-  const t = inject('conformTarget');
-  if (!t) throw new Error('no conform target was provided: suites run through `conform run`, not plain vitest');
   registerSecret(
     t.apiKey.value,
     t.apiKey.label,

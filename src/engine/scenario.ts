@@ -28,7 +28,7 @@ import { redact } from './redact.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from './time-limits.ts';
 import { isFixtureUnavailable } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
-import { targetContext } from './context.ts';
+import { awaitTarget } from './context.ts';
 import { Scenario, type Contract } from './scenario-context.ts';
 import {
   ConformanceFailure,
@@ -84,7 +84,8 @@ export function scenario(
     async (ctx) => {
       const record = emptyRecord(ruleIds);
       (ctx.task.meta as { conform?: ScenarioRecord }).conform = record;
-      const target = targetContext();
+      // Known once the run has booted or probed the target (the workers may start before).
+      const target = await awaitTarget();
       if (opts.destructive && !target.destructive) {
         return endWithout(
           ctx,

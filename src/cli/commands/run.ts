@@ -304,17 +304,24 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
   // reads, while the bundled reference boots (else while the suites run).
   import('../../engine/fixtures/index.ts').catch(() => undefined);
   if (!config.baseUrl) warmReport();
-  const booted: BootedTarget = config.baseUrl
-    ? {
-        baseUrl: config.baseUrl,
-        apiKey: config.apiKey!,
-        merchantId: config.merchantId,
-        bundled: false,
-        close: async () => undefined,
-      }
-    : await bootReference();
-  markPhase('target-ready');
-  try {
+  const runId = newRunId(flags.shard);
+  // Workers list here what their fixtures made and kept because a failure may name it.
+  const keptFile = join(tmpdir(), `conform-kept-${runId}.jsonl`);
+  // Kept apart from the promise: a reference booted for a run that then fails is still let go.
+  let bootedToClose: BootedTarget | undefined;
+  // The target is booted or probed while vitest starts its workers: their scenarios wait for it.
+  const targetReady = (async (): Promise<{ target: TargetContext; booted: BootedTarget }> => {
+    const booted: BootedTarget = config.baseUrl
+      ? {
+          baseUrl: config.baseUrl,
+          apiKey: config.apiKey!,
+          merchantId: config.merchantId,
+          bundled: false,
+          close: async () => undefined,
+        }
+      : await bootReference();
+    bootedToClose = booted;
+    markPhase('target-ready');
     const client = new HttpClient({
       baseUrl: booted.baseUrl,
       apiKey: booted.apiKey.value,
@@ -324,7 +331,6 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     });
     await probe(client, booted.apiKey.from);
     markPhase('target-probed');
-    const runId = newRunId(flags.shard);
     const base = {
       runId,
       baseUrl: booted.baseUrl,
@@ -343,8 +349,6 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
       runDeadline: Date.now() + config.runTimeoutMs,
     };
     const fixtures = await fixtureChoice(config, booted.bundled, client, base);
-    // Workers list here what their fixtures made and kept because a failure may name it.
-    const keptFile = join(tmpdir(), `conform-kept-${runId}.jsonl`);
     const target: TargetContext = { ...base, fixtures, keptFile };
     markPhase('fixtures-chosen');
     if (style.detail !== 'quiet')
@@ -354,8 +358,11 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
           `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
           ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
       );
+    return { target, booted };
+  })();
+  try {
     const running = runSuites({
-      target,
+      target: targetReady.then((r) => r.target),
       suites,
       shard: flags.shard,
       style,
@@ -365,6 +372,9 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     });
     warmReport();
     const outcome = await running;
+    // A target that could not be booted or probed ends the run here, with its reason.
+    const { target, booted } = await targetReady;
+    const fixtures = target.fixtures;
     markPhase('scenarios-done');
     const { loadSpec } = await import('../../contract/index.ts');
     const [spec, rules] = await Promise.all([loadSpec(), (await import('../../contract/rules.ts')).loadRules()]);
@@ -412,7 +422,9 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     const s = report.summary;
     return s.exitCode;
   } finally {
-    await booted.close().catch(() => undefined);
+    // A run that ended before its target was ready still lets the bundled reference go.
+    await targetReady.catch(() => undefined);
+    await bootedToClose?.close().catch(() => undefined);
     await closeDefaultAgent();
     markPhase('closed');
     printPhases();

@@ -15,6 +15,13 @@ export interface ListTarget {
   pageSize: number;
   /** Pages read at most in one walk: a longer list is not judged. */
   maxPages: number;
+  /**
+   * A rate-limited list: the pages one walk may spend of its bucket. When the first page
+   * states more elements than that many pages of pageSize hold, the walk starts again with
+   * pages large enough (up to maxPageSize), so that walks do not use up a bucket other
+   * scenarios share.
+   */
+  budget?: { pages: number; maxPageSize: number };
 }
 
 export interface Walk {
@@ -57,6 +64,11 @@ export async function walkList(http: ModelHttp, t: ListTarget): Promise<WalkOutc
       return { unjudged: `${t.label} answered offset ${JSON.stringify(p.offset)} when asked for offset ${offset}` };
     total ??= p.total;
     if (p.total !== total) stable = false;
+    const budget = t.budget;
+    if (budget && pages.length === 1 && total > t.pageSize * budget.pages) {
+      const pageSize = Math.min(budget.maxPageSize, Math.ceil(total / budget.pages));
+      if (pageSize > t.pageSize) return walkList(http, { ...t, pageSize, budget: undefined });
+    }
     for (const e of b.data as unknown[]) {
       const el = e && typeof e === 'object' ? (e as Json) : {};
       if (typeof el.id === 'string') {

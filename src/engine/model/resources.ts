@@ -9,7 +9,7 @@
  * fast-check then shrinks to the shortest that still breaks a property, reported with a replay.
  */
 import fc from 'fast-check';
-import { loadSpec, type Resource, type Spec } from '../../contract/index.ts';
+import { limitsTable, loadSpec, type Operation, type Resource, type Spec } from '../../contract/index.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
 import type { Finding } from '../types.ts';
 import { FIXTURE_DECLARATIONS, type FixtureDeclaration, type FixtureMethod, type Gives } from '../fixtures/methods.ts';
@@ -111,6 +111,21 @@ class Update implements Cmd {
   }
 }
 
+/** A walk spends at most this share of a rate-limited list's bucket (other scenarios draw on it too). */
+const WALK_SHARE_OF_LIMIT = 1 / 15;
+
+/** The pages a walk may read of a list the rules limit, and the largest page its `limit` parameter allows. */
+export function walkBudget(
+  op: Operation,
+  limit: { limit: number } | undefined,
+): { pages: number; maxPageSize: number } | undefined {
+  const max = (op.parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema as { maximum?: unknown })
+    ?.maximum;
+  // No larger page the contract allows: the walk keeps its page size.
+  if (!limit || typeof max !== 'number') return undefined;
+  return { pages: Math.max(2, Math.floor(limit.limit * WALK_SHARE_OF_LIMIT)), maxPageSize: max };
+}
+
 class Walk implements Cmd {
   constructor(
     readonly spec: Spec,
@@ -131,12 +146,14 @@ class Walk implements Cmd {
     }
     if (/\{/.test(path)) return;
     const q = query.toString();
+    const budget = walkBudget(op, limitsTable(await this.spec.rules())[list.operation]);
     await sending(r, () =>
       walkList(r.http, {
         label: `GET ${path}`,
         path: q ? `${path}?${q}` : path,
         pageSize: this.pageSize,
         maxPages: 20,
+        ...(budget ? { budget } : {}),
       }),
     );
   }

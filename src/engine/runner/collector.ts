@@ -1,6 +1,6 @@
 /** A vitest reporter that turns test cases into ScenarioResults and prints progress; nothing else. */
 import { basename, relative } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { ScenarioRecord } from '../scenario.ts';
 import type { RunError, ScenarioResult } from './types.ts';
 import { progressLine, ProgressCounter, worthALine, type OutputStyle } from './progress.ts';
@@ -18,12 +18,24 @@ export class Collector implements Reporter {
   readonly errors: RunError[] = [];
   private readonly counter?: ProgressCounter;
   private collectedOnce = false;
+  private vitest?: Vitest;
+  private muted = false;
 
   constructor(
     private readonly root: string,
     private readonly style: OutputStyle | undefined,
   ) {
     if (style) this.counter = new ProgressCounter(style);
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  /** Ends the run early and prints nothing more (the run has no target: its reason is what to say). */
+  abandon(): void {
+    this.muted = true;
+    void this.vitest?.cancelCurrentRun('keyboard-input');
   }
 
   onTestRunStart(): void {
@@ -40,7 +52,7 @@ export class Collector implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const result = toResult(testCase, this.root);
     this.results.push(result);
-    if (!this.style) return;
+    if (!this.style || this.muted) return;
     if (worthALine(this.style, result)) for (const line of progressLine(this.style, result)) this.style.write(line);
     const progress = this.counter?.ended(result);
     if (progress) this.style.write(progress);

@@ -2,7 +2,9 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { TargetContext } from '../context.ts';
+import { offerTarget } from '../target-channel.ts';
 import { Collector, suiteName } from './collector.ts';
 import type { OutputStyle } from './progress.ts';
 import { settleProfileMarks } from './profile-marks.ts';
@@ -46,7 +48,12 @@ export function selectSuites(all: SuiteFile[], names: string[] | undefined): Sui
 }
 
 export interface RunSuitesOptions {
-  target: TargetContext;
+  /**
+   * The target, or its promise: the workers then start at once and their scenarios wait for it
+   * (target-channel.ts). When the promise rejects, the run is cancelled, prints nothing more,
+   * and runSuites resolves; the caller reports the reason.
+   */
+  target: TargetContext | Promise<TargetContext>;
   suites: SuiteFile[];
   shard?: { index: number; count: number };
   style?: OutputStyle;
@@ -82,6 +89,10 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
   const t0 = performance.now();
   const exitCodeBefore = process.exitCode;
   const files = opts.suites.map((s) => resolve(s.file));
+  const late = opts.target instanceof Promise ? opts.target : undefined;
+  const channelName = `billing-conform-target-${randomBytes(6).toString('hex')}`;
+  const offer = late ? offerTarget(channelName, late) : undefined;
+  late?.catch(() => collector.abandon());
   const vitest = await startVitest(
     'test',
     files.map((f) => relative(PACKAGE_ROOT, f)),
@@ -95,7 +106,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       reporters: [collector],
       // Each suite file releases its fixtures when it is done (not when its first describe block is).
       setupFiles: [fileURLToPath(new URL('./fixture-cleanup.ts', import.meta.url))],
-      provide: { conformTarget: opts.target },
+      provide: late ? { conformTargetChannel: channelName } : { conformTarget: opts.target },
       pool: 'threads',
       // Suites share no module state that matters between files; sharing the loaded spec
       // (YAML parse, ajv compile) per worker instead of per file saves seconds.
@@ -115,6 +126,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
     { logLevel: 'silent', cacheDir: CACHE_DIR },
   );
   await vitest.close();
+  offer?.close();
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
   process.exitCode = exitCodeBefore;
   return {
