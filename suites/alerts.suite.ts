@@ -5,6 +5,13 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, notRefused, keepsUnsent, bodyOf, type Json } from './support.ts';
+import { loadRules } from '../src/contract/index.ts';
+import { numberOf } from '../src/engine/predicates.ts';
+
+/** The page sizes GET /v0/alerts accepts (ALERTS.LIST.LIMIT_RANGE). */
+const RULES_FILE = await loadRules();
+const LIMIT_MIN = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'minimum');
+const LIMIT_MAX = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'maximum');
 
 const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
 
@@ -65,10 +72,10 @@ scenario(
 
 scenario(
   ['ALERTS.LIST.LIMIT_RANGE', 'VALIDATION.BOUNDS.400', 'VALIDATION.VALID_REQUEST.NOT_400'],
-  'GET /v0/alerts accepts limit 1 and 100; 0 and 101 get 400',
+  `GET /v0/alerts accepts limit ${LIMIT_MIN} and ${LIMIT_MAX}; ${LIMIT_MIN - 1} and ${LIMIT_MAX + 1} get 400`,
   async (t) => {
     const { walletId } = await t.fixture((f) => f.walletWithAlerts(2));
-    for (const limit of [1, 100]) {
+    for (const limit of [LIMIT_MIN, LIMIT_MAX]) {
       const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
       const b = expectPage(t, res, walletId, ['ALERTS.LIST.LIMIT_RANGE#accepts-range']);
       // The wallet holds at least two alerts (maybe more): a page holds at most `limit`, and is not empty.
@@ -86,7 +93,7 @@ scenario(
         res,
       );
     }
-    for (const limit of [0, 101]) {
+    for (const limit of [LIMIT_MIN - 1, LIMIT_MAX + 1]) {
       const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
       t.expectStatus(['VALIDATION.BOUNDS.400', 'ALERTS.LIST.LIMIT_RANGE#refuses-outside'], res, 400);
     }

@@ -5,6 +5,7 @@
  * Rate allowances belonging to the merchant (AUTH.ALLOWANCE.PER_MERCHANT) are judged in
  * rate-limits.suite.ts, next to the buckets they are about.
  */
+import { RATE_HEADER_NAMES, RETRY_AFTER } from '../src/engine/ratelimit/headers.ts';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { learnSecret } from '../src/engine/redact.ts';
@@ -18,7 +19,7 @@ const spec = await loadSpec();
 /** Documented operations (reference extensions are never judged). */
 const DOCUMENTED = [...spec.operations.values()].filter((op) => !op.extension);
 const RATE_LIMITED = DOCUMENTED.filter((op) => op.rateLimit);
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+const RATE_HEADERS = [...RATE_HEADER_NAMES.all, RETRY_AFTER];
 
 /** A value a parameter accepts, good enough to reach the authentication step. */
 function sample(schema: Record<string, any> | undefined, name: string): string {

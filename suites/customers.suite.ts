@@ -6,11 +6,15 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadRules } from '../src/contract/index.ts';
-import { keptFields, unsentFields } from '../src/engine/predicates.ts';
+import { keptFields, numberOf, unsentFields } from '../src/engine/predicates.ts';
 import { concurrent, keepsUnsent, bodyOf, requireAccepted, type Json } from './support.ts';
 
 const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
 const RULES = await loadRules();
+/** The longest externalId (CUSTOMERS.EXTERNAL_ID.MAX_LENGTH) and the range of a tax rate (CUSTOMERS.TAX_RATES.RANGE). */
+const EXTERNAL_ID_MAX = numberOf(RULES, 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'maxLength');
+const TAX_MIN = numberOf(RULES, 'CUSTOMERS.TAX_RATES.RANGE', 'minimum');
+const TAX_MAX = numberOf(RULES, 'CUSTOMERS.TAX_RATES.RANGE', 'maximum');
 const NOTIFICATIONS_PARTIAL = 'CUSTOMERS.NOTIFICATIONS.PARTIAL';
 /** The notificationSettings flags (spec/rules.yaml). */
 const FLAGS = keptFields(RULES, NOTIFICATIONS_PARTIAL);
@@ -129,25 +133,25 @@ scenario(
 
 scenario(
   ['CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'VALIDATION.BOUNDS.400'],
-  'externalId of 255 characters passes, 256 gets 400',
+  `externalId of ${EXTERNAL_ID_MAX} characters passes, ${EXTERNAL_ID_MAX + 1} gets 400`,
   async (t) => {
     const id = await customer(t);
-    const ok = 'x'.repeat(254) + 'y';
+    const ok = 'x'.repeat(EXTERNAL_ID_MAX - 1) + 'y';
     const accepted = await t.http.patch(path(id), { externalId: ok });
     t.expectRule(
       'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#accepts-255',
       accepted.status !== 400,
-      `a 255-character externalId is accepted (got ${accepted.status ?? accepted.transportError})`,
+      `a ${EXTERNAL_ID_MAX}-character externalId is accepted (got ${accepted.status ?? accepted.transportError})`,
       accepted,
     );
     const c = updated(t, accepted);
     t.expectRule(
       'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#accepts-255',
       c.externalId === ok,
-      'the 255-character externalId reads back unchanged',
+      `the ${EXTERNAL_ID_MAX}-character externalId reads back unchanged`,
       accepted,
     );
-    const tooLong = await t.http.patch(path(id), { externalId: 'z'.repeat(256) });
+    const tooLong = await t.http.patch(path(id), { externalId: 'z'.repeat(EXTERNAL_ID_MAX + 1) });
     t.expectStatus(['VALIDATION.BOUNDS.400', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#refuses-256'], tooLong, 400);
   },
   concurrent,
@@ -155,10 +159,11 @@ scenario(
 
 scenario(
   ['CUSTOMERS.TAX_RATES.RANGE', 'CUSTOMERS.TAX_RATES.SINGLE_RATE', 'VALIDATION.BOUNDS.400', 'VALIDATION.TYPE.400'],
-  'taxRates 0 and 100 pass; -1, 100.01 and a string get 400',
+  `taxRates ${TAX_MIN} and ${TAX_MAX} pass; ${TAX_MIN - 1}, ${TAX_MAX + 0.01} and a string get 400`,
   async (t) => {
     const id = await customer(t);
-    for (const rate of [0, 100, 42.5]) {
+    // Both bounds, and a rate with a fraction between them.
+    for (const rate of [TAX_MIN, TAX_MAX, 42.5]) {
       const res = await t.http.patch(path(id), { taxRates: rate });
       t.expectRule(
         'CUSTOMERS.TAX_RATES.RANGE#accepts-bounds',
@@ -176,7 +181,7 @@ scenario(
       if (c.taxRates && typeof c.taxRates === 'object' && !Object.keys(c.taxRates).length)
         t.ruleNotJudged('CUSTOMERS.TAX_RATES.SINGLE_RATE', `PATCH taxRates=${rate}: taxRates shows no rate`);
     }
-    for (const rate of [-1, 100.01]) {
+    for (const rate of [TAX_MIN - 1, TAX_MAX + 0.01]) {
       const res = await t.http.patch(path(id), { taxRates: rate });
       t.expectStatus(['VALIDATION.BOUNDS.400', 'CUSTOMERS.TAX_RATES.RANGE#refuses-outside'], res, 400);
     }
@@ -255,7 +260,7 @@ scenario(
     if (t.target.fixtureStrategy !== 'reference')
       t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
     const id = await customer(t);
-    const res = await t.http.patch(path(id), { externalId: 'q'.repeat(256), taxRates: 101 });
+    const res = await t.http.patch(path(id), { externalId: 'q'.repeat(EXTERNAL_ID_MAX + 1), taxRates: TAX_MAX + 1 });
     t.expectStatus('VALIDATION.ERRORS.NAME_FIELDS', res, 400);
     const b = bodyOf(res);
     const fields: string[] = Array.isArray(b.errors) ? b.errors.map((e: Json) => String(e?.field ?? '')) : [];

@@ -4,6 +4,11 @@
  */
 import { scenario } from '../src/engine/scenario.ts';
 import { concurrent, requireAccepted, uniqueTag, type Json } from './support.ts';
+import { loadRules } from '../src/contract/index.ts';
+import { enumOf } from '../src/engine/predicates.ts';
+
+/** What a product create must carry (PRODUCTS.CREATE.REQUIRED). */
+const REQUIRED = enumOf(await loadRules(), 'PRODUCTS.CREATE.REQUIRED', 'required');
 
 scenario(
   ['PRODUCTS.CREATE.OBJECT', 'VALIDATION.VALID_REQUEST.NOT_400'],
@@ -34,7 +39,7 @@ scenario(
       merchantId,
       metadata: {},
     };
-    for (const field of ['name', 'description', 'merchantId']) {
+    for (const field of REQUIRED) {
       const { [field]: _, ...body } = full;
       const res = await t.http.post('/v0/products', body);
       t.expectStatus(['VALIDATION.REQUIRED.400', 'PRODUCTS.CREATE.REQUIRED'], res, 400);

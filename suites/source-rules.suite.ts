@@ -9,6 +9,9 @@ import { unsentFields } from '../src/engine/predicates.ts';
 import { concurrent, isDateTime, requireAccepted, uniqueTag, enc, type Json } from './support.ts';
 
 const RULES = await loadRules();
+/** What each condition of a source rule holds (SOURCE_RULES.UPDATE.PARTIAL, params.documented.conditions). */
+const CONDITION_FIELDS = (RULES.byId('SOURCE_RULES.UPDATE.PARTIAL')?.params?.documented as { conditions: string[] })
+  .conditions;
 const KEEPS_OTHERS = 'SOURCE_RULES.UPDATE.PARTIAL#keeps-others';
 
 function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Json {
@@ -19,8 +22,7 @@ function expectRuleObject(t: ScenarioContext, ex: Exchange, ruleId: string): Jso
     object: (v) => typeof v === 'string' && v.trim().length > 0,
     id: (v) => v === ruleId,
     conditions: (v) =>
-      Array.isArray(v) &&
-      v.every((c) => !!c && typeof c === 'object' && ['type', 'operator', 'value'].every((k) => k in c)),
+      Array.isArray(v) && v.every((c) => !!c && typeof c === 'object' && CONDITION_FIELDS.every((k) => k in c)),
     createdAt: isDateTime,
     updatedAt: isDateTime,
     description: (v) => typeof v === 'string',

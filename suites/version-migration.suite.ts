@@ -19,6 +19,7 @@ import {
   readIfAvailable,
   refuseOutOfRange,
   sameInstant,
+  TARGET_MAX,
 } from './support/version-migration.ts';
 
 // --------------------------------------------------------------------------- 400 / 404
@@ -32,11 +33,11 @@ scenario(
     const m = await migrationFixture(t);
     await refuseOutOfRange(t, m.subscriptionId);
     // The upper bound itself is in range: refused for not existing, never as a bad request.
-    const top = await migrate(t, m.subscriptionId, 2147483647);
+    const top = await migrate(t, m.subscriptionId, TARGET_MAX);
     t.softExpectRule(
       'MIGRATION.400.TARGET_RANGE',
       top.status !== 400,
-      `targetVersionNumber 2147483647 is in range (not 400), got ${top.status}`,
+      `targetVersionNumber ${TARGET_MAX} is in range (not 400), got ${top.status}`,
       top,
     );
     t.softExpectRule(

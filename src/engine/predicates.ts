@@ -78,6 +78,47 @@ export function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp 
   return new RegExp(source);
 }
 
+/** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
+export function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp {
+  const v = params(rules, ruleId).pattern;
+  if (typeof v !== 'string') throw new Error(`spec/rules.yaml: rule ${ruleId} states no pattern`);
+  return new RegExp(v);
+}
+
+/** A table a rule states from names to numbers (e.g. ERRORS.CATEGORY.MATCHES_STATUS's categories to statuses). */
+export function tableOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): Readonly<Record<string, number>> {
+  const v = params(rules, ruleId)[key];
+  if (!isObject(v) || !Object.values(v).every((n) => typeof n === 'number'))
+    throw new Error(`spec/rules.yaml: rule ${ruleId} states no table ${key} of numbers`);
+  return v as Record<string, number>;
+}
+
+/** The rate-limit headers RATE.HEADERS.PRESENT names: its `headers` list the limit, remaining and reset, in that order. */
+export interface RateHeaderNames {
+  limit: string;
+  remaining: string;
+  reset: string;
+  /** All three, in that order. */
+  all: readonly string[];
+  /** Those written as non-negative integers (counts of requests). */
+  integers: readonly string[];
+  /** Those written as seconds (a non-negative number, a fraction allowed). */
+  seconds: readonly string[];
+}
+
+export function rateHeaderNames(rules: Pick<RuleIndex, 'byId'>): RateHeaderNames {
+  const all = enumOf(rules, 'RATE.HEADERS.PRESENT', 'headers');
+  const integers = enumOf(rules, 'RATE.HEADERS.PRESENT', 'integers');
+  const seconds = enumOf(rules, 'RATE.HEADERS.PRESENT', 'seconds');
+  const [limit, remaining, reset] = all;
+  if (all.length !== 3 || !integers.includes(limit) || !integers.includes(remaining) || !seconds.includes(reset))
+    throw new Error(
+      'spec/rules.yaml: RATE.HEADERS.PRESENT must list headers [limit, remaining, reset], ' +
+        'the first two among integers, the third among seconds',
+    );
+  return { limit, remaining, reset, all, integers, seconds };
+}
+
 /** null read as absent: the document does not tell the two apart for an optional field. */
 export const norm = (v: unknown): unknown => (v === null ? undefined : v);
 

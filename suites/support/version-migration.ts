@@ -6,8 +6,16 @@ import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
+import { UPPER_SNAKE } from '../../src/engine/checks/error-shape.ts';
+import { loadRules } from '../../src/contract/index.ts';
+import { numberOf } from '../../src/engine/predicates.ts';
 
-export const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+export { UPPER_SNAKE };
+
+const rules = await loadRules();
+/** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE). */
+export const TARGET_MIN = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum');
+export const TARGET_MAX = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'maximum');
 
 export const sameInstant = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && Date.parse(a) === Date.parse(b);
@@ -310,7 +318,7 @@ export async function patchFloating(t: ScenarioContext, subscriptionId: string):
 
 /** Out-of-range and non-integer targets, and a body without one, each get 400. */
 export async function refuseOutOfRange(t: ScenarioContext, subscriptionId: string): Promise<void> {
-  for (const bad of [0, -1, 2147483648, 1.5, '3', null]) {
+  for (const bad of [TARGET_MIN - 1, TARGET_MIN - 2, TARGET_MAX + 1, TARGET_MIN + 0.5, '3', null]) {
     const res = await migrate(t, subscriptionId, bad);
     t.softExpectRule(
       'MIGRATION.400.TARGET_RANGE',

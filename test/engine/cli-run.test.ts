@@ -306,7 +306,7 @@ describe('conform run', () => {
       ]),
     ]);
     // One suite file: one shard runs it, the other has nothing to do: nothing judged is never a pass.
-    expect([a.code, b.code].sort()).toEqual([1, 3]);
+    expect([a.code, b.code].sort(), `${a.stdout}${a.stderr}\n---\n${b.stdout}${b.stderr}`).toEqual([1, 3]);
     expect(`${a.stdout}${b.stdout}`).toMatch(/^UNJUDGED \(exit 3\): judged 0 of \d+ rules/m);
     expect(`${a.stdout}${b.stdout}`).toMatch(
       /^nothing was judged: the selection \(suites demo, shard 2\/2\) holds no scenario/m,

@@ -18,6 +18,23 @@ export declare function numberOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string,
 export declare function prefixOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): string;
 /** The pattern of an id kind the document gives (CONV.ID.PATTERNS), e.g. organization or fee. */
 export declare function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp;
+/** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
+export declare function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp;
+/** A table a rule states from names to numbers (e.g. ERRORS.CATEGORY.MATCHES_STATUS's categories to statuses). */
+export declare function tableOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): Readonly<Record<string, number>>;
+/** The rate-limit headers RATE.HEADERS.PRESENT names: its `headers` list the limit, remaining and reset, in that order. */
+export interface RateHeaderNames {
+    limit: string;
+    remaining: string;
+    reset: string;
+    /** All three, in that order. */
+    all: readonly string[];
+    /** Those written as non-negative integers (counts of requests). */
+    integers: readonly string[];
+    /** Those written as seconds (a non-negative number, a fraction allowed). */
+    seconds: readonly string[];
+}
+export declare function rateHeaderNames(rules: Pick<RuleIndex, 'byId'>): RateHeaderNames;
 /** null read as absent: the document does not tell the two apart for an optional field. */
 export declare const norm: (v: unknown) => unknown;
 /** Two JSON values are the same (object key order aside; null and absent alike). */

@@ -1,15 +1,13 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
+import { loadRules } from '../../contract/rules.ts';
+import { patternOf, tableOf } from '../predicates.ts';
 
-export const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
-export const CATEGORY_STATUS: Record<string, number> = {
-  bad_request: 400,
-  validation_error: 400,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  rate_limit_exceeded: 429,
-};
+const rules = await loadRules();
+/** The error code's form (ERRORS.CODE.UPPER_SNAKE). */
+export const UPPER_SNAKE = patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE');
+/** Each named error category's status (ERRORS.CATEGORY.MATCHES_STATUS). */
+export const CATEGORY_STATUS = tableOf(rules, 'ERRORS.CATEGORY.MATCHES_STATUS', 'categories');
 
 /** Problems of a body against the Error shape (message required; error, code strings; details object). */
 export function errorShapeProblems(body: unknown): string[] {
@@ -132,7 +130,7 @@ export const errorShape = defineCheck({
           ),
         );
     }
-    if (isObject(body) && typeof body.error === 'string' && body.error in CATEGORY_STATUS) {
+    if (isObject(body) && typeof body.error === 'string' && Object.hasOwn(CATEGORY_STATUS, body.error)) {
       judged.push('ERRORS.CATEGORY.MATCHES_STATUS');
       const want = CATEGORY_STATUS[body.error];
       if (want !== s)

@@ -1,7 +1,11 @@
 import { defineCheck, finding, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
+import { loadRules } from '../../contract/rules.ts';
+import { rateHeaderNames } from '../predicates.ts';
 
-export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+const NAMES = rateHeaderNames(await loadRules());
+const { limit: LIMIT, remaining: REMAINING, reset: RESET } = NAMES;
+export const RATE_HEADERS = NAMES.all;
 const NON_NEGATIVE_INT = /^\d+$/;
 const NON_NEGATIVE_NUMBER = /^\d+(\.\d+)?$/;
 
@@ -33,12 +37,12 @@ export const rateHeaders = defineCheck({
     // Counts are whole; reset is seconds, and the document does not say whole seconds.
     const bad = RATE_HEADERS.filter(
       (n) =>
-        h[n] === undefined || !(n === 'x-ratelimit-reset' ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()),
+        h[n] === undefined || !(NAMES.seconds.includes(n) ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()),
     );
     if (bad.length) {
       const what = bad.map((n) => (h[n] === undefined ? `${n} missing` : `${n} = ${JSON.stringify(h[n])}`)).join('; ');
       const ruleIds =
-        bad.includes('x-ratelimit-remaining') && /^-\d+$/.test(h['x-ratelimit-remaining']?.trim() ?? '')
+        bad.includes(REMAINING) && /^-\d+$/.test(h[REMAINING]?.trim() ?? '')
           ? ['RATE.HEADERS.PRESENT', 'RATE.REMAINING.NON_NEGATIVE']
           : ['RATE.HEADERS.PRESENT'];
       findings.push(
@@ -51,50 +55,45 @@ export const rateHeaders = defineCheck({
         ),
       );
     }
-    if (h['x-ratelimit-remaining'] !== undefined) judged.push('RATE.REMAINING.NON_NEGATIVE');
-    const limit = Number(h['x-ratelimit-limit']);
-    if (h['x-ratelimit-limit'] !== undefined && Number.isFinite(limit)) {
+    if (h[REMAINING] !== undefined) judged.push('RATE.REMAINING.NON_NEGATIVE');
+    const limit = Number(h[LIMIT]);
+    if (h[LIMIT] !== undefined && Number.isFinite(limit)) {
       judged.push('RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED');
       if (limit < rl.limit)
         findings.push(
           finding(
             'rate-headers',
             ['RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED'],
-            `x-ratelimit-limit ${limit} below the published ${rl.limit}`,
+            `${LIMIT} ${limit} below the published ${rl.limit}`,
             `${describeStatus(ex)}: the published limit is ${rl.limit} per ${rl.windowSeconds} s and does not fall.`,
             ex,
           ),
         );
     }
     // An admitted request was counted: what remains after it is below the limit, whatever the limiter.
-    const remaining = Number(h['x-ratelimit-remaining']);
-    if (
-      ex.status >= 200 &&
-      ex.status < 300 &&
-      !bad.includes('x-ratelimit-remaining') &&
-      !bad.includes('x-ratelimit-limit')
-    ) {
+    const remaining = Number(h[REMAINING]);
+    if (ex.status >= 200 && ex.status < 300 && !bad.includes(REMAINING) && !bad.includes(LIMIT)) {
       judged.push('RATE.REMAINING.HONOURED#counted');
       if (remaining >= limit)
         findings.push(
           finding(
             'rate-headers',
             ['RATE.REMAINING.HONOURED#counted'],
-            `x-ratelimit-remaining ${remaining} not below x-ratelimit-limit ${limit} on an admitted request`,
+            `${REMAINING} ${remaining} not below ${LIMIT} ${limit} on an admitted request`,
             `${describeStatus(ex)}: the request was admitted, so it was counted: at most ${limit - 1} can remain.`,
             ex,
           ),
         );
     }
-    const reset = Number(h['x-ratelimit-reset']);
-    if (h['x-ratelimit-reset'] !== undefined && Number.isFinite(reset)) {
+    const reset = Number(h[RESET]);
+    if (h[RESET] !== undefined && Number.isFinite(reset)) {
       judged.push('RATE.RESET.WITHIN_WINDOW');
       if (reset > rl.windowSeconds)
         findings.push(
           finding(
             'rate-headers',
             ['RATE.RESET.WITHIN_WINDOW'],
-            `x-ratelimit-reset ${reset} beyond the ${rl.windowSeconds} s window`,
+            `${RESET} ${reset} beyond the ${rl.windowSeconds} s window`,
             `${describeStatus(ex)}: reset counts the seconds until the window resets.`,
             ex,
           ),

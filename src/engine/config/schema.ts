@@ -85,7 +85,7 @@ export const configSchema = {
     seed: {
       type: 'integer',
       minimum: 0,
-      maximum: 2147483647,
+      maximum: 2 ** 31 - 1,
       description:
         'Seed of the generated cases; the same seed repeats the same run. Default: random, printed on every run. --seed overrides it.',
     },

@@ -3,8 +3,18 @@
  * seconds; if absent wait one second and double the wait on each further rejection;
  * stop after five attempts.
  */
-export const MAX_ATTEMPTS = 5;
-const FIRST_BACKOFF_MS = 1000;
+import { loadRules } from '../../contract/rules.ts';
+import { numberOf } from '../predicates.ts';
+
+const rules = await loadRules();
+/** Attempts at a request that keeps getting 429 (RETRY.CLIENT.MAX_ATTEMPTS). */
+export const MAX_ATTEMPTS = numberOf(rules, 'RETRY.CLIENT.MAX_ATTEMPTS', 'maxAttempts');
+/** The wait without retry-after: the first, and the factor of each further one (RETRY.CLIENT.WAIT). */
+const FIRST_BACKOFF_MS = numberOf(rules, 'RETRY.CLIENT.WAIT', 'initialWaitSeconds') * 1000;
+const BACKOFF_FACTOR = numberOf(rules, 'RETRY.CLIENT.WAIT', 'factor');
+
+/** What the document asks a client to wait after `rejections` 429s without retry-after. */
+export const backoffMs = (rejections: number): number => FIRST_BACKOFF_MS * BACKOFF_FACTOR ** (rejections - 1);
 
 const DELAY_SECONDS = /^\d+(\.\d+)?$/;
 const WEEKDAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
@@ -63,7 +73,7 @@ export function retryDelayMs(
 ): number | undefined {
   if (rejections >= MAX_ATTEMPTS) return undefined;
   const seconds = parseRetryAfter(retryAfter, responseDate);
-  const ms = seconds !== undefined ? seconds * 1000 : FIRST_BACKOFF_MS * 2 ** (rejections - 1);
+  const ms = seconds !== undefined ? seconds * 1000 : backoffMs(rejections);
   return Math.min(Math.max(ms, 0), maxWaitMs);
 }
 

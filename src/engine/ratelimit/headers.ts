@@ -6,10 +6,12 @@
  */
 import type { Exchange } from '../types.ts';
 import { readRetryAfter } from '../http/retry.ts';
+import { loadRules } from '../../contract/rules.ts';
+import { rateHeaderNames } from '../predicates.ts';
 
-export const LIMIT = 'x-ratelimit-limit';
-export const REMAINING = 'x-ratelimit-remaining';
-export const RESET = 'x-ratelimit-reset';
+/** The three rate headers, as RATE.HEADERS.PRESENT names them. */
+export const RATE_HEADER_NAMES = rateHeaderNames(await loadRules());
+export const { limit: LIMIT, remaining: REMAINING, reset: RESET } = RATE_HEADER_NAMES;
 export const RETRY_AFTER = 'retry-after';
 
 /** A wait in seconds, and the unit of its last digit (1 for "6", 0.01 for "0.25"). */

@@ -1,5 +1,6 @@
 /** The evidence a failure keeps: the exchange that showed it, cut to what a reader needs. */
 import type { Exchange } from '../types.ts';
+import { RATE_HEADERS } from '../checks/rate-headers.ts';
 
 export interface EvidenceExchange {
   operationId?: string;
@@ -33,15 +34,7 @@ export interface RuleFailure {
   counterexample?: unknown;
 }
 
-const RELEVANT_RESPONSE_HEADERS = [
-  'content-type',
-  'content-length',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'location',
-];
+const RELEVANT_RESPONSE_HEADERS = ['content-type', 'content-length', ...RATE_HEADERS, 'retry-after', 'location'];
 const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
 
 function pick(h: Record<string, string>, names: string[]): Record<string, string> {

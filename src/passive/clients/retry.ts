@@ -8,7 +8,7 @@
  * more than a minute after the wait was over starts a new request (the chain ended).
  */
 import { createHash } from 'node:crypto';
-import { parseRetryAfter, MAX_ATTEMPTS } from '../../engine/http/retry.ts';
+import { backoffMs, parseRetryAfter, MAX_ATTEMPTS } from '../../engine/http/retry.ts';
 import type { Exchange } from '../../engine/types.ts';
 import { Lru } from '../lru.ts';
 import type { JudgeContext, Observed, PassiveUnit } from '../types.ts';
@@ -40,7 +40,7 @@ function signature(o: Observed): string {
 
 function requiredWaitMs(c: Chain): number | undefined {
   if (c.retryAfter === 'invalid') return undefined;
-  return c.retryAfter !== undefined ? c.retryAfter * 1000 : 1000 * 2 ** (c.rejections - 1);
+  return c.retryAfter !== undefined ? c.retryAfter * 1000 : backoffMs(c.rejections);
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`;

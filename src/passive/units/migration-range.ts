@@ -7,14 +7,11 @@
  */
 import type { Observed, PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
-import { expect, is2xx, obj, opId, show } from './support.ts';
+import { expect, is2xx, obj, opId, show, TARGET_VERSION, targetVersionInRange as inRange } from './support.ts';
 
 const U = 'migration-range';
 const RULE = 'MIGRATION.400.TARGET_RANGE';
 const WINDOW_MS = 10 * 60_000;
-const MAX_VERSION = 2147483647;
-
-const inRange = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_VERSION;
 
 /** Ids of the subscriptions an answer holds: the body itself, `subscription`, or a list's `data`. */
 function subscriptionsIn(got: unknown): string[] {
@@ -38,7 +35,7 @@ export function migrationRangeUnit(): PassiveUnit {
       false,
       'A bad targetVersionNumber answered 404 on a subscription that exists',
       () =>
-        `targetVersionNumber ${show(obj(o.request.body)?.targetVersionNumber)} is outside 1..${MAX_VERSION} or not an ` +
+        `targetVersionNumber ${show(obj(o.request.body)?.targetVersionNumber)} is outside ${TARGET_VERSION} or not an ` +
         `integer: 400, not 404 (the traffic shows subscription ${o.request.params.id} to this client)`,
     );
   return {

@@ -6,10 +6,9 @@
  */
 import { UPPER_SNAKE } from '../../engine/checks/error-shape.ts';
 import type { PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, obj, opId, show } from './support.ts';
+import { expect, is2xx, isDateTime, obj, opId, show, TARGET_VERSION, targetVersionInRange } from './support.ts';
 
 const U = 'migration';
-const MAX_VERSION = 2147483647;
 
 export const migrationUnit: PassiveUnit = {
   name: U,
@@ -28,7 +27,7 @@ export const migrationUnit: PassiveUnit = {
     if (opId(o) !== 'migrateSubscriptionVersion' || o.record.status === undefined) return;
     const t = ctx.server(this);
     const target = obj(o.request.body)?.targetVersionNumber;
-    const inRange = Number.isInteger(target) && target >= 1 && target <= MAX_VERSION;
+    const inRange = targetVersionInRange(target);
     if (!inRange) {
       // Out of range, not an integer, or left out: 400; another 4xx came for another reason first.
       if (o.record.status === 400) t.judge('MIGRATION.400.TARGET_RANGE');
@@ -40,7 +39,7 @@ export const migrationUnit: PassiveUnit = {
           'MIGRATION.400.TARGET_RANGE',
           false,
           'A migration with an invalid targetVersionNumber was accepted',
-          () => `targetVersionNumber ${show(target)} is outside 1..${MAX_VERSION} or not an integer`,
+          () => `targetVersionNumber ${show(target)} is outside ${TARGET_VERSION} or not an integer`,
         );
       return;
     }

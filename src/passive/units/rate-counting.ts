@@ -12,7 +12,7 @@
  * a 429 that comes "too early" (unseen traffic may have used the bucket), or a remaining
  * that does not drop (other traffic, a window roll-over): not judged.
  */
-import { rateHeaders } from '../../engine/ratelimit/headers.ts';
+import { LIMIT, RESET, rateHeaders } from '../../engine/ratelimit/headers.ts';
 import { sameWindow, type Timed } from '../../engine/ratelimit/timing.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
@@ -75,9 +75,9 @@ export function rateCountingUnit(): PassiveUnit {
           false,
           'Admitted above the limit within the window',
           () =>
-            `admission ${w.admitted} of a window whose x-ratelimit-limit is ${w.limit}: the window opened ` +
+            `admission ${w.admitted} of a window whose ${LIMIT} is ${w.limit}: the window opened ` +
             `by the answer at ${new Date(w.opened.receivedAt).toISOString()} ` +
-            `(x-ratelimit-reset ${w.opened.ex.responseHeaders['x-ratelimit-reset']}) surely lasted until this answer`,
+            `(${RESET} ${w.opened.ex.responseHeaders[RESET]}) surely lasted until this answer`,
         );
       }
     },

@@ -1,9 +1,7 @@
-/**
- * The document's retry rule (Limits): do not retry a 429 at once; wait `retry-after`
- * seconds; if absent wait one second and double the wait on each further rejection;
- * stop after five attempts.
- */
-export declare const MAX_ATTEMPTS = 5;
+/** Attempts at a request that keeps getting 429 (RETRY.CLIENT.MAX_ATTEMPTS). */
+export declare const MAX_ATTEMPTS: number;
+/** What the document asks a client to wait after `rejections` 429s without retry-after. */
+export declare const backoffMs: (rejections: number) => number;
 export interface RetryAfter {
     /** Seconds to wait, from when the response was sent. */
     seconds: number;
