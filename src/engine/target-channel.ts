@@ -10,21 +10,33 @@ import type { TargetContext } from './target.ts';
 
 type Message = { ask: true } | { target: TargetContext } | { error: string };
 
-/** The run's side: answers every ask once the target is known (or its error once it failed). */
+/**
+ * The run's side: answers every ask once the target is known (or its error once it failed).
+ * Closed before then (the workers had nothing to run), it sends nothing.
+ */
 export function offerTarget(name: string, target: Promise<TargetContext>): { close(): void } {
   const channel = new BroadcastChannel(name);
   let answer: Message | undefined;
+  let closed = false;
+  const send = () => {
+    if (!closed && answer) channel.postMessage(answer);
+  };
   void target
     .then(
       (t) => (answer = { target: t }),
       (err) => (answer = { error: String((err as Error)?.message ?? err).split('\n')[0] }),
     )
-    .then(() => channel.postMessage(answer));
+    .then(send);
   channel.onmessage = (event) => {
     const m = (event as { data?: Message }).data;
-    if (m && 'ask' in m && answer) channel.postMessage(answer);
+    if (m && 'ask' in m) send();
   };
-  return { close: () => channel.close() };
+  return {
+    close: () => {
+      closed = true;
+      channel.close();
+    },
+  };
 }
 
 /** A worker's side: asks, and waits for the target (rejects with the run's reason when it has none). */

@@ -45,6 +45,25 @@ describe('the target channel', () => {
     offer.close();
   });
 
+  test('closed before the target is known (the workers had nothing to run), it sends nothing and throws nothing', async () => {
+    // A post on the closed channel would throw from the promise chain (it ended a run with exit 1).
+    const rejections: unknown[] = [];
+    const seen = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', seen);
+    try {
+      const d = deferred<TargetContext>();
+      offerTarget('conform-test-5', d.promise).close();
+      d.resolve(target);
+      const failed = deferred<TargetContext>();
+      offerTarget('conform-test-6', failed.promise).close();
+      failed.reject(new Error('unreachable'));
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off('unhandledRejection', seen);
+    }
+    expect(rejections.map(String)).toEqual([]);
+  });
+
   test('another run’s channel answers nothing here', async () => {
     const offer = offerTarget('conform-test-3', Promise.resolve(target));
     const other = receiveTarget('conform-test-4');

@@ -35,7 +35,10 @@ export class Collector implements Reporter {
   /** Ends the run early and prints nothing more (the run has no target: its reason is what to say). */
   abandon(): void {
     this.muted = true;
-    void this.vitest?.cancelCurrentRun('keyboard-input');
+    // The run may be over already (nothing to run): cancelling it then is nothing to report.
+    Promise.resolve()
+      .then(() => this.vitest?.cancelCurrentRun('keyboard-input'))
+      .catch(() => undefined);
   }
 
   onTestRunStart(): void {
