@@ -21,7 +21,6 @@ const JUDGING_CALLS = new Set(['expectRule', 'softExpectRule', 'expectStatus']);
 
 /** Parts judged both by a suite and by a passive unit's own code (the unit named), today. */
 const DOUBLES: Record<string, string> = {
-  'AUTH.BEARER.REQUIRED': 'auth',
   'ERRORS.400.BODY': 'validation',
   'ITEMS.ARCHIVED_AT.STATE#null-while-active': 'later-reads',
   'ITEMS.ARCHIVED_AT.STATE#set-when-archived': 'later-reads',

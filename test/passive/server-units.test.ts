@@ -10,7 +10,6 @@ import { laterReadsUnit } from '../../src/passive/units/later-reads.ts';
 import { consistencyUnit } from '../../src/passive/units/consistency.ts';
 import { partialUpdatesUnit } from '../../src/passive/units/partial-updates.ts';
 import { stateModelUnit } from '../../src/passive/units/state-model.ts';
-import { authUnit } from '../../src/passive/units/auth.ts';
 import { checksUnit } from '../../src/passive/units/checks.ts';
 import {
   fixedWindow,
@@ -574,12 +573,12 @@ describe('the state model in traffic', () => {
 });
 
 describe('auth and the check registry', () => {
-  test('a request without a bearer token must get 401', async () => {
+  test('a request without a bearer token must get 401 (the registry’s bearer-required check)', async () => {
     expect(
       verdicts(
         await judge(
           [rec('GET', '/v0/customers/cus_1', { key: null, status: 200, got: customer('cus_1') })],
-          [authUnit],
+          [checksUnit()],
         ),
       ).get('AUTH.BEARER.REQUIRED'),
     ).toBe('failed');
@@ -587,10 +586,16 @@ describe('auth and the check registry', () => {
       verdicts(
         await judge(
           [rec('GET', '/v0/customers/cus_1', { key: null, status: 401, got: { message: 'no key' } })],
-          [authUnit],
+          [checksUnit()],
         ),
       ).get('AUTH.BEARER.REQUIRED'),
     ).toBe('passed');
+    // A bearer key the target refuses is another rule's: not judged here.
+    expect(
+      verdicts(
+        await judge([rec('GET', '/v0/customers/cus_1', { status: 401, got: { message: 'bad key' } })], [checksUnit()]),
+      ).get('AUTH.BEARER.REQUIRED'),
+    ).toBeUndefined();
   });
 
   test('the registry of conform run judges every exchange; extensions and unknown paths are never judged', async () => {

@@ -20,6 +20,7 @@ import { money } from './money.ts';
 import { rateHeaders } from './rate-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { failedAuthHeaders } from './failed-auth-headers.ts';
+import { bearerRequired } from './bearer-required.ts';
 import { readById } from './reads.ts';
 import {
   productCreated,
@@ -92,6 +93,7 @@ export const CHECKS: readonly Check[] = [
   rateHeaders,
   tooManyRequests,
   failedAuthHeaders,
+  bearerRequired,
   ...ANSWER_CHECKS,
   ...RESOURCE_CHECKS,
 ];

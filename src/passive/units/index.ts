@@ -1,7 +1,6 @@
 /** The passive units, server and client: a fresh set (with empty state) per judgement. */
 import type { PassiveUnit } from '../types.ts';
 import { checksUnit } from './checks.ts';
-import { authUnit } from './auth.ts';
 import { validationUnit } from './validation.ts';
 import { migrationUnit } from './migration.ts';
 import { migrationRangeUnit } from './migration-range.ts';
@@ -17,7 +16,6 @@ import { clientRequestsUnit } from '../clients/requests.ts';
 export function createUnits(): PassiveUnit[] {
   return [
     checksUnit(),
-    authUnit,
     validationUnit,
     migrationUnit,
     migrationRangeUnit(),
