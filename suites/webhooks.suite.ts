@@ -206,7 +206,7 @@ scenario(
     const first = expectConfig(t, await t.http.patch('/v0/webhooks', { enabled: true }), true);
 
     const off = await t.http.patch('/v0/webhooks', { enabled: false });
-    const disabled = expectConfig(t, off, false);
+    expectConfig(t, off, false);
     if (before) {
       const gone = lost(before, await t.fixture((f) => f.webhookEndpoints()));
       const message = `disabling kept every endpoint and its event subscriptions (lost: ${JSON.stringify(gone)})`;
@@ -214,7 +214,7 @@ scenario(
     }
 
     const on = await t.http.patch('/v0/webhooks', { enabled: true });
-    const enabled = expectConfig(t, on, true);
+    expectConfig(t, on, true);
     if (before) {
       const gone = lost(before, await t.fixture((f) => f.webhookEndpoints()));
       t.softExpectRule(
@@ -225,18 +225,8 @@ scenario(
       );
     }
 
-    // A createdAt that stays the same shows something only where there is one.
+    // A createdAt that stays the same shows something only where there is one. Whether it stays
+    // is the registry's (checks/webhooks-created-at.ts), judged on the toggles' answers above.
     t.precondition(isDateTime(first.createdAt), 'the configuration carries createdAt');
-    for (const [c, ex] of [
-      [disabled, off],
-      [enabled, on],
-    ] as const) {
-      t.expectRule(
-        'WEBHOOKS.CREATED_AT.FIRST_ENABLED',
-        c.createdAt === first.createdAt,
-        `createdAt stays ${first.createdAt} when delivery is toggled (got ${JSON.stringify(c.createdAt)})`,
-        ex,
-      );
-    }
   },
 );

@@ -40,7 +40,6 @@ const DOUBLES: Record<string, string> = {
   'VALIDATION.PATTERN.400': 'validation',
   'VALIDATION.REQUIRED.400': 'validation',
   'VALIDATION.TYPE.400': 'validation',
-  'WEBHOOKS.CREATED_AT.FIRST_ENABLED': 'consistency',
 };
 
 /** Rule keys (`RULE` or `RULE#part`) a source judges through the scenario's judging calls. */

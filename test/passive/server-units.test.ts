@@ -504,16 +504,8 @@ describe('PATCH semantics against later reads', () => {
 });
 
 describe('consistency between exchanges', () => {
-  test('a merchant reads back as created; webhooks keep createdAt', async () => {
+  test('a merchant reads back as created', async () => {
     const m = { name: 'M', email: 'm@x.test', address: { line1: 'a', city: 'b' } };
-    const cfg = (createdAt: string, enabled: boolean) => ({
-      object: 'webhooks',
-      applicationId: 'a',
-      createdAt,
-      updatedAt: createdAt,
-      enabled,
-      merchantId: 'org_a',
-    });
     const v = verdicts(
       await judge(
         [
@@ -522,16 +514,39 @@ describe('consistency between exchanges', () => {
             start: 2_000_000,
             got: { id: 'org_n', object: 'merchant', ...m, address: { line1: 'a', city: 'c' } },
           }),
-          rec('PATCH', '/v0/webhooks', { sent: { enabled: false }, got: cfg('2026-01-01T00:00:00Z', false) }),
-          rec('PATCH', '/v0/webhooks', { sent: { enabled: true }, got: cfg('2026-01-01T00:00:00.000Z', true) }),
         ],
         [consistencyUnit()],
       ),
     );
-    expect([v.get('MERCHANTS.GET.ROUND_TRIP'), v.get('WEBHOOKS.CREATED_AT.FIRST_ENABLED')]).toEqual([
-      'failed',
-      'passed',
-    ]);
+    expect(v.get('MERCHANTS.GET.ROUND_TRIP')).toBe('failed');
+  });
+
+  test('webhooks keep the createdAt of their first enabling (the registry’s webhooks-created-at check)', async () => {
+    const cfg = (createdAt: string | undefined, enabled: boolean) => ({
+      object: 'webhooks',
+      applicationId: 'a',
+      ...(createdAt ? { createdAt } : {}),
+      updatedAt: '2026-01-01T00:00:00Z',
+      enabled,
+      merchantId: 'org_a',
+    });
+    const toggles = async (...createdAts: Array<string | undefined>) =>
+      verdicts(
+        await judge(
+          createdAts.map((c, i) =>
+            rec('PATCH', '/v0/webhooks', {
+              start: 1_000_000 + i * 100,
+              sent: { enabled: i % 2 === 1 },
+              got: cfg(c, i % 2 === 1),
+            }),
+          ),
+          [checksUnit()],
+        ),
+      ).get('WEBHOOKS.CREATED_AT.FIRST_ENABLED');
+    expect(await toggles('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z')).toBe('passed');
+    expect(await toggles('2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')).toBe('failed');
+    expect(await toggles('2026-01-01T00:00:00Z', undefined)).toBe('failed');
+    expect(await toggles('2026-01-01T00:00:00Z')).toBeUndefined();
   });
 });
 

@@ -21,6 +21,7 @@ import { rateHeaders } from './rate-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { failedAuthHeaders } from './failed-auth-headers.ts';
 import { bearerRequired } from './bearer-required.ts';
+import { webhooksCreatedAt } from './webhooks-created-at.ts';
 import { readById } from './reads.ts';
 import {
   productCreated,
@@ -94,6 +95,7 @@ export const CHECKS: readonly Check[] = [
   tooManyRequests,
   failedAuthHeaders,
   bearerRequired,
+  webhooksCreatedAt,
   ...ANSWER_CHECKS,
   ...RESOURCE_CHECKS,
 ];

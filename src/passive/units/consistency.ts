@@ -1,8 +1,7 @@
 /**
  * Exchanges against each other: a merchant created reads back with the fields it was
- * created with; the webhooks configuration of a merchant keeps the createdAt of its first
- * enablement however often delivery is toggled; two listed endpoints do not answer their
- * 429s with the same message (it is specific to the endpoint).
+ * created with; two listed endpoints do not answer their 429s with the same message (it is
+ * specific to the endpoint). (The webhooks createdAt is the registry's: checks/webhooks-created-at.ts.)
  */
 import type { PassiveUnit } from '../types.ts';
 import { Lru } from '../lru.ts';
@@ -13,14 +12,13 @@ const MERCHANT_FIELDS = ['name', 'email', 'description', 'metadata', 'vatNumber'
 
 export function consistencyUnit(): PassiveUnit {
   const created = new Lru<string, Json>(5_000);
-  const webhooksCreatedAt = new Lru<string, string>(5_000);
   /** The first 429 message of each listed endpoint. */
   const tooManyMessage = new Map<string, string>();
   return {
     name: U,
     scope: 'server',
     title: 'exchanges consistent with each other',
-    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'WEBHOOKS.CREATED_AT.FIRST_ENABLED', 'RATE.EXCEEDED.BODY#endpoint-specific'],
+    ruleIds: ['MERCHANTS.GET.ROUND_TRIP', 'RATE.EXCEEDED.BODY#endpoint-specific'],
     observe(o, ctx) {
       const id = opId(o);
       const got = obj(o.got);
@@ -70,19 +68,6 @@ export function consistencyUnit(): PassiveUnit {
             `id ${show(got.id)}; ` +
             `${differ.map(([k, v]) => `${k} created ${show(v)}, read ${show(got[k])}`).join('; ') || 'fields as created'}`,
         );
-      } else if (id === 'updateWebhooks' && typeof got.merchantId === 'string' && typeof got.createdAt === 'string') {
-        const first = webhooksCreatedAt.get(got.merchantId);
-        if (first === undefined) webhooksCreatedAt.set(got.merchantId, got.createdAt);
-        else
-          expect(
-            t,
-            U,
-            o,
-            'WEBHOOKS.CREATED_AT.FIRST_ENABLED',
-            Date.parse(first) === Date.parse(got.createdAt),
-            'Webhooks createdAt changed when delivery was toggled',
-            () => `merchant ${got.merchantId}: createdAt was ${first}, now ${got.createdAt}`,
-          );
       }
     },
   };
