@@ -78,6 +78,15 @@ export function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp 
   return new RegExp(source);
 }
 
+/** `read` memoised per rules index: a check reads its constants from the context's rules, once per index. */
+export function perRules<T>(read: (rules: Pick<RuleIndex, 'byId'>) => T): (rules: Pick<RuleIndex, 'byId'>) => T {
+  const memo = new WeakMap<object, T>();
+  return (rules) => {
+    if (!memo.has(rules)) memo.set(rules, read(rules));
+    return memo.get(rules)!;
+  };
+}
+
 /** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
 export function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp {
   const v = params(rules, ruleId).pattern;

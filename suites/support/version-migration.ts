@@ -6,13 +6,12 @@ import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
-import { UPPER_SNAKE } from '../../src/engine/checks/error-shape.ts';
 import { loadRules } from '../../src/contract/index.ts';
-import { numberOf } from '../../src/engine/predicates.ts';
-
-export { UPPER_SNAKE };
+import { numberOf, patternOf } from '../../src/engine/predicates.ts';
 
 const rules = await loadRules();
+/** The error code's form (ERRORS.CODE.UPPER_SNAKE). */
+export const UPPER_SNAKE = patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE');
 /** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE). */
 export const TARGET_MIN = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum');
 export const TARGET_MAX = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'maximum');

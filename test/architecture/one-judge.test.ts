@@ -9,11 +9,12 @@
  * a new one fails this test, and so does one that has been made single (remove it from the
  * list). Moving a family into one registered judge is how the list shrinks.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
+import { tsFiles } from './walls.ts';
 import { createUnits } from '../../src/passive/units/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,16 +65,6 @@ export function judgedIn(source: string, fileName = 'suite.ts'): string[] {
     ts.forEachChild(node, visit);
   };
   visit(file);
-  return out;
-}
-
-async function tsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await tsFiles(p)));
-    else if (e.name.endsWith('.ts')) out.push(p);
-  }
   return out;
 }
 

@@ -6,11 +6,12 @@
  * passive judge src/passive) through the TypeScript parser; the fault harness (src/faults), which
  * writes violations on purpose, is not a judge.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
+import { tsFiles } from './walls.ts';
 import { loadRules, type RuleIndex } from '../../src/contract/rules.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -111,16 +112,6 @@ export function copiesIn(source: string, c: Constants, fileName = 'file.ts'): st
   };
   visit(file);
   return found;
-}
-
-async function tsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await tsFiles(p)));
-    else if (e.name.endsWith('.ts')) out.push(p);
-  }
-  return out;
 }
 
 describe('rule constants are read from spec/rules.yaml, never copied', () => {

@@ -4,6 +4,7 @@
  * and reports each import that crosses a wall. docs/architecture.md states the same rules.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -189,6 +190,17 @@ export function sourceFiles(root: string): string[] {
   };
   for (const dir of SCANNED) walk(resolve(root, dir));
   return out.sort();
+}
+
+/** The .ts files under an absolute folder, recursively, as absolute paths. */
+export async function tsFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await tsFiles(p)));
+    else if (e.name.endsWith('.ts')) out.push(p);
+  }
+  return out;
 }
 
 /** Every violation under `root`, and how many files were read. */

@@ -331,6 +331,30 @@ describe('error-shape', () => {
     );
     expect(r.findings.map((f) => f.ruleIds[0])).toEqual(['ERRORS.CODE.UPPER_SNAKE']);
   });
+  test('the code pattern, the category table and the rate header names come from the context’s rules', () => {
+    const changed = (id: string, params: Record<string, unknown>) => ({
+      ...ctx.rules,
+      byId: (r: string) => (r === id ? { ...ctx.rules.byId(r)!, params } : ctx.rules.byId(r)),
+    });
+    const lower = ex('GET', '/v0/customers/cus_x', 409, { message: 'x', error: 'conflict', code: 'has_blockers' });
+    const lowerCodes = { ...ctx, rules: changed('ERRORS.CODE.UPPER_SNAKE', { pattern: '^[a-z_]+$' }) };
+    expect(run('error-shape', lower, lowerCodes).findings).toEqual([]);
+    const notFound = ex('GET', '/v0/customers/cus_x', 404, { message: 'x', error: 'conflict' });
+    const table = {
+      ...ctx,
+      rules: changed('ERRORS.CATEGORY.MATCHES_STATUS', { categories: { conflict: 404, gone: 410 } }),
+    };
+    expect(run('error-shape', notFound, table).findings).toEqual([]);
+    const headers = ['x-limit', 'x-left', 'x-reset'];
+    const renamed = {
+      ...ctx,
+      rules: changed('RATE.HEADERS.PRESENT', { headers, integers: headers.slice(0, 2), seconds: headers.slice(2) }),
+    };
+    const answer = ex('GET', '/v0/customers', 401, { message: 'no' }, { 'x-left': '3' });
+    expect(run('failed-auth-headers', answer, renamed).findings.map((f) => f.message)).toEqual([
+      expect.stringContaining('x-left present'),
+    ]);
+  });
   test('a category that does not match the status fails', () => {
     const r = run('error-shape', ex('GET', '/v0/customers/cus_x', 404, { message: 'x', error: 'conflict' }));
     expect(r.findings[0].ruleIds).toEqual(['ERRORS.CATEGORY.MATCHES_STATUS']);

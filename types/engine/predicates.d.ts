@@ -18,6 +18,8 @@ export declare function numberOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string,
 export declare function prefixOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): string;
 /** The pattern of an id kind the document gives (CONV.ID.PATTERNS), e.g. organization or fee. */
 export declare function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp;
+/** `read` memoised per rules index: a check reads its constants from the context's rules, once per index. */
+export declare function perRules<T>(read: (rules: Pick<RuleIndex, 'byId'>) => T): (rules: Pick<RuleIndex, 'byId'>) => T;
 /** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
 export declare function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp;
 /** A table a rule states from names to numbers (e.g. ERRORS.CATEGORY.MATCHES_STATUS's categories to statuses). */

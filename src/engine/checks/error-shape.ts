@@ -1,13 +1,12 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
-import { loadRules } from '../../contract/rules.ts';
-import { patternOf, tableOf } from '../predicates.ts';
+import { patternOf, perRules, tableOf } from '../predicates.ts';
 
-const rules = await loadRules();
-/** The error code's form (ERRORS.CODE.UPPER_SNAKE). */
-export const UPPER_SNAKE = patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE');
-/** Each named error category's status (ERRORS.CATEGORY.MATCHES_STATUS). */
-export const CATEGORY_STATUS = tableOf(rules, 'ERRORS.CATEGORY.MATCHES_STATUS', 'categories');
+/** The error code's form (ERRORS.CODE.UPPER_SNAKE) and each named category's status (ERRORS.CATEGORY.MATCHES_STATUS). */
+const errorRules = perRules((rules) => ({
+  code: patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE'),
+  categories: tableOf(rules, 'ERRORS.CATEGORY.MATCHES_STATUS', 'categories'),
+}));
 
 /** Problems of a body against the Error shape (message required; error, code strings; details object). */
 export function errorShapeProblems(body: unknown): string[] {
@@ -62,9 +61,10 @@ export const errorShape = defineCheck({
   ],
   description:
     '4xx bodies are Error (or ValidationError on 400); code is UPPER_SNAKE_CASE; error names the category of the status.',
-  evaluate(ex, _ctx, op) {
+  evaluate(ex, ctx, op) {
     const s = ex.status;
     if (s === undefined || s < 400 || s >= 500 || !op || ex.jsonError || ex.transportError) return;
+    const { code: UPPER_SNAKE, categories: CATEGORY_STATUS } = errorRules(ctx.rules);
     const judged = ['ERRORS.ERROR_RESPONSES.SHAPE'];
     const findings: Finding[] = [];
     const body = ex.body;

@@ -1,5 +1,5 @@
 import { defineCheck, finding, describeStatus } from './types.ts';
-import { RATE_HEADERS } from './rate-headers.ts';
+import { rateHeadersOf } from './rate-headers.ts';
 
 /** A 401 on a listed endpoint carries none of the rate headers (nor retry-after). */
 export const failedAuthHeaders = defineCheck({
@@ -7,9 +7,9 @@ export const failedAuthHeaders = defineCheck({
   ruleIds: ['RATE.FAILED_AUTH.NO_HEADERS'],
   description:
     'Requests that fail authentication on the listed endpoints carry no x-ratelimit-* or retry-after header.',
-  evaluate(ex, _ctx, op) {
+  evaluate(ex, ctx, op) {
     if (ex.status !== 401 || !op?.rateLimit) return;
-    const present = [...RATE_HEADERS, 'retry-after'].filter((n) => ex.responseHeaders[n] !== undefined);
+    const present = [...rateHeadersOf(ctx.rules).all, 'retry-after'].filter((n) => ex.responseHeaders[n] !== undefined);
     return {
       judged: ['RATE.FAILED_AUTH.NO_HEADERS'],
       findings: present.length

@@ -1,11 +1,9 @@
 import { defineCheck, finding, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
-import { loadRules } from '../../contract/rules.ts';
-import { rateHeaderNames } from '../predicates.ts';
+import { perRules, rateHeaderNames } from '../predicates.ts';
 
-const NAMES = rateHeaderNames(await loadRules());
-const { limit: LIMIT, remaining: REMAINING, reset: RESET } = NAMES;
-export const RATE_HEADERS = NAMES.all;
+/** The rate headers RATE.HEADERS.PRESENT names, from the context's rules. */
+export const rateHeadersOf = perRules(rateHeaderNames);
 const NON_NEGATIVE_INT = /^\d+$/;
 const NON_NEGATIVE_NUMBER = /^\d+(\.\d+)?$/;
 
@@ -29,13 +27,15 @@ export const rateHeaders = defineCheck({
     'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, ' +
     'reset within the window, remaining below limit on an admitted request, on the listed endpoints.',
   evaluate(ex, ctx, op) {
+    const NAMES = rateHeadersOf(ctx.rules);
+    const { limit: LIMIT, remaining: REMAINING, reset: RESET } = NAMES;
     const rl = op?.rateLimit;
     if (!rl || ex.status === undefined || ex.status === 401 || ctx.unauthenticated) return;
     const findings: Finding[] = [];
     const h = ex.responseHeaders;
     const judged = ['RATE.HEADERS.PRESENT'];
     // Counts are whole; reset is seconds, and the document does not say whole seconds.
-    const bad = RATE_HEADERS.filter(
+    const bad = NAMES.all.filter(
       (n) =>
         h[n] === undefined || !(NAMES.seconds.includes(n) ? NON_NEGATIVE_NUMBER : NON_NEGATIVE_INT).test(h[n].trim()),
     );

@@ -1,6 +1,6 @@
 /** The evidence a failure keeps: the exchange that showed it, cut to what a reader needs. */
 import type { Exchange } from '../types.ts';
-import { RATE_HEADERS } from '../checks/rate-headers.ts';
+import { RATE_HEADER_NAMES } from '../ratelimit/headers.ts';
 
 export interface EvidenceExchange {
   operationId?: string;
@@ -34,7 +34,13 @@ export interface RuleFailure {
   counterexample?: unknown;
 }
 
-const RELEVANT_RESPONSE_HEADERS = ['content-type', 'content-length', ...RATE_HEADERS, 'retry-after', 'location'];
+const RELEVANT_RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  ...RATE_HEADER_NAMES.all,
+  'retry-after',
+  'location',
+];
 const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
 
 function pick(h: Record<string, string>, names: string[]): Record<string, string> {

@@ -4,9 +4,18 @@
  * the two versions; a targetVersionNumber outside 1..2147483647 (or not an integer) is never
  * accepted; each 409's code, when given, is UPPER_SNAKE_CASE.
  */
-import { UPPER_SNAKE } from '../../engine/checks/error-shape.ts';
 import type { PassiveUnit } from '../types.ts';
-import { expect, is2xx, isDateTime, obj, opId, show, TARGET_VERSION, targetVersionInRange } from './support.ts';
+import {
+  expect,
+  is2xx,
+  isDateTime,
+  obj,
+  opId,
+  show,
+  TARGET_VERSION,
+  targetVersionInRange,
+  UPPER_SNAKE,
+} from './support.ts';
 
 const U = 'migration';
 

@@ -3,7 +3,7 @@ import type { Tally } from '../tally.ts';
 import type { Observed } from '../types.ts';
 import type { Json } from '../../engine/checks/answer.ts';
 import { loadRules } from '../../contract/rules.ts';
-import { numberOf } from '../../engine/predicates.ts';
+import { numberOf, patternOf } from '../../engine/predicates.ts';
 
 export { holds, sameJson, show, type Json } from '../../engine/checks/answer.ts';
 
@@ -14,6 +14,8 @@ export const is2xx = (o: Observed): boolean =>
 export { isDateTime } from '../../engine/predicates.ts';
 
 const rules = await loadRules();
+/** The error code's form (ERRORS.CODE.UPPER_SNAKE). */
+export const UPPER_SNAKE = patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE');
 /** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE), e.g. "1..2147483647". */
 export const TARGET_VERSION = {
   minimum: numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum'),
