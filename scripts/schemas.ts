@@ -1,12 +1,12 @@
 /**
  * npm run schemas — writes schemas/config.schema.json and schemas/fixtures.schema.json from
- * the schemas the CLI validates with (src/engine/config/published-schemas.ts), and the fixture
+ * the schemas the CLI validates with (src/engine/published-schemas.ts), and the fixture
  * table of docs/fixtures.md from the fixture methods' declarations. Tests compare the
  * committed files with the code.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { publishedSchemas, SCHEMA_FILES, type PublishedSchema } from '../src/engine/config/published-schemas.ts';
+import { publishedSchemas, SCHEMA_FILES, type PublishedSchema } from '../src/engine/published-schemas.ts';
 import { fixtureTable } from '../src/engine/fixtures/table.ts';
 
 const FIXTURE_TABLE_BLOCK = /(<!-- fixture-table:[^\n]*-->\n)[\s\S]*?(\n<!-- \/fixture-table -->)/;

@@ -5,7 +5,7 @@ import { CliError } from './command.ts';
 import { PACKAGE_ROOT } from '../engine/runner/index.ts';
 import { paint, type OutputStyle } from '../engine/runner/progress.ts';
 import { writeReports, type Report } from '../engine/reporters/index.ts';
-import { summaryLines } from './commands/run-summary.ts';
+import { summaryLines } from '../engine/reporters/console.ts';
 import type { RuleIndex } from '../contract/rules.ts';
 import type { PassiveOutcome } from '../passive/judge.ts';
 import {

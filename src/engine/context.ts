@@ -1,30 +1,19 @@
 /**
- * What a suite knows about its target. The runner resolves it once (config, flags,
- * probe) and hands it to every vitest worker: with `provide` when it is known before the
- * workers start, else over the run's channel (target-channel.ts) once it is. A
+ * What a suite knows about its target. The run resolves it once (config, flags,
+ * probe) and hands it to every vitest worker (vitest-bridge.ts says how). A
  * scenario waits for it (`awaitTarget()`); suites read it through `t.target`, or
  * `targetContext()` once a scenario has started.
  */
 import { appendFile } from 'node:fs/promises';
-import { inject } from 'vitest';
 import type { HttpClient } from './http/client.ts';
 import { registerSecret } from './redact.ts';
 import { FixtureUnavailable } from './fixtures/types.ts';
-import { receiveTarget } from './target-channel.ts';
+import { providedTarget } from './vitest-bridge.ts';
 import type { Fixtures, KeptStep } from './fixtures/methods.ts';
 import type { TargetContext } from './target.ts';
 import type { CreateFixtures } from './fixtures/index.ts';
 
 export type { TargetContext } from './target.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The target, when the run knew it before starting the workers. */
-    conformTarget?: TargetContext;
-    /** Else the BroadcastChannel the run offers it on. */
-    conformTargetChannel?: string;
-  }
-}
 
 let cached: TargetContext | undefined;
 let pending: Promise<TargetContext> | undefined;
@@ -34,27 +23,24 @@ const NOT_PROVIDED = 'no conform target was provided: suites run through `confor
 /** The target, waited for when the run sends it later; registers its keys as secrets in this worker. */
 export function awaitTarget(): Promise<TargetContext> {
   if (cached) return Promise.resolve(cached);
-  const provided = inject('conformTarget');
-  if (provided) return Promise.resolve(adopt(provided));
-  const channel = inject('conformTargetChannel');
-  if (!channel) return Promise.reject(new Error(NOT_PROVIDED));
-  pending ??= receiveTarget(channel).then(adopt);
+  const provided = providedTarget();
+  if (!provided) return Promise.reject(new Error(NOT_PROVIDED));
+  if ('target' in provided) return Promise.resolve(adopt(provided.target));
+  pending ??= provided.later().then(adopt);
   return pending;
 }
 
 /** The target, once known in this worker (a scenario has waited for it), else undefined. */
 export function knownTarget(): TargetContext | undefined {
-  if (!cached && inject('conformTarget')) adopt(inject('conformTarget')!);
-  return cached;
+  if (cached) return cached;
+  const provided = providedTarget();
+  return provided && 'target' in provided ? adopt(provided.target) : undefined;
 }
 
 /** The target; only once known (inside a scenario, which waited for it). */
 export function targetContext(): TargetContext {
   const t = knownTarget();
-  if (!t)
-    throw new Error(
-      inject('conformTargetChannel') ? 'the target is not known yet: await awaitTarget() first' : NOT_PROVIDED,
-    );
+  if (!t) throw new Error(providedTarget() ? 'the target is not known yet: await awaitTarget() first' : NOT_PROVIDED);
   return t;
 }
 

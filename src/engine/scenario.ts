@@ -29,6 +29,7 @@ import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from './tim
 import { isFixtureUnavailable } from './fixtures/types.ts';
 import { inFixtureScope } from './fixtures/scope.ts';
 import { awaitTarget } from './context.ts';
+import { attachRecord } from './vitest-bridge.ts';
 import { Scenario, type Contract } from './scenario-context.ts';
 import {
   ConformanceFailure,
@@ -83,7 +84,7 @@ export function scenario(
     title,
     async (ctx) => {
       const record = emptyRecord(ruleIds);
-      (ctx.task.meta as { conform?: ScenarioRecord }).conform = record;
+      attachRecord(ctx.task, record);
       // Known once the run has booted or probed the target (the workers may start before).
       const target = await awaitTarget();
       if (opts.destructive && !target.destructive) {

@@ -34,3 +34,21 @@ export interface TargetContext {
    */
   keptFile?: string;
 }
+
+/** The target a run goes against, as booted or configured, and how to let go of it when the run ends. */
+export interface BootedTarget {
+  baseUrl: string;
+  apiKey: KeyRef;
+  merchantId?: string;
+  /** The bundled reference server, booted for this run. */
+  bundled: boolean;
+  close(): Promise<void>;
+}
+
+/** The run could not be done as asked (a target that does not answer, a config naming unknown rules): one line, exit 2. */
+export class RunNotStarted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunNotStarted';
+  }
+}

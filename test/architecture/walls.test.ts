@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importCircles, importGraph, REFERENCE_GATE, scan, sourceFiles, zoneOf } from './walls.ts';
+import { importCircles, importGraph, partGraph, REFERENCE_GATE, scan, sourceFiles, zoneOf } from './walls.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE_TREE = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -16,6 +16,25 @@ describe('the walls', () => {
     const graph = importGraph(ROOT, ['src/engine', 'src/faults']);
     expect(graph.size).toBeGreaterThan(100);
     expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('the parts of src/engine and of src/faults (each folder, each top-level module) stand in layers: none imports up round a circle', () => {
+    const graph = importGraph(ROOT, ['src/engine', 'src/faults']);
+    for (const dir of ['src/engine', 'src/faults']) {
+      const parts = partGraph(graph, dir);
+      expect(parts.size).toBeGreaterThan(8);
+      expect(importCircles(parts), dir).toEqual([]);
+    }
+    // A folder importing a module at the top that imports the folder back is such a circle.
+    const upward = partGraph(
+      new Map([
+        ['src/engine/config/a.ts', ['src/engine/fixtures/b.ts']],
+        ['src/engine/fixtures/b.ts', ['src/engine/config/c.ts']],
+        ['src/engine/config/c.ts', []],
+      ]),
+      'src/engine',
+    );
+    expect(importCircles(upward)).toEqual([['config', 'fixtures']]);
   });
 
   it('finds a circle of any length, a module importing itself, and none in a tree without them', () => {

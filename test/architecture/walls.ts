@@ -264,3 +264,21 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!order.has(v)) visit(v);
   return circles;
 }
+
+/**
+ * The graph of a zone's parts: each folder directly under `dir` (src/engine/checks, with all
+ * below it) or module at its top (src/engine/run.ts) is one node; an import between two parts
+ * is an edge. Parts that import each other round a circle have no layer order between them.
+ */
+export function partGraph(graph: Map<string, string[]>, dir: string): Map<string, string[]> {
+  const partOf = (f: string) => f.slice(dir.length + 1).split('/')[0];
+  const parts = new Map<string, Set<string>>();
+  for (const [f, targets] of graph) {
+    if (!f.startsWith(`${dir}/`)) continue;
+    const from = partOf(f);
+    const edges = parts.get(from) ?? new Set<string>();
+    parts.set(from, edges);
+    for (const t of targets) if (t.startsWith(`${dir}/`) && partOf(t) !== from) edges.add(partOf(t));
+  }
+  return new Map([...parts].map(([p, e]) => [p, [...e].sort()]));
+}

@@ -1,5 +1,5 @@
 /**
- * conform run's probe of the base URL (src/cli/commands/run-target.ts): route-level 404s
+ * conform run's probe of the base URL (src/engine/target-probe.ts): route-level 404s
  * under the base URL are refused before the run (exit 2, one line), a target whose 404s are
  * the document's Error for an unknown resource, or that takes no unauthenticated request, is not.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { probe } from '../../src/cli/commands/run-target.ts';
+import { probe } from '../../src/engine/target-probe.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import { json, startFakeTarget, type Handler } from './helpers/fake-target.ts';
@@ -50,7 +50,7 @@ const realApi = (req: Parameters<Handler>[0], res: Parameters<Handler>[1], unkno
 
 describe('the base URL is refused when its documented paths answer route-level 404s', () => {
   const refused =
-    /^CliError: no API under the base URL http:\/\/127\.0\.0\.1:\d+\/api: GET \/v0\/alerts and GET \/v0\/customers\/\{id\} answered 404 .*check the base URL/;
+    /^RunNotStarted: no API under the base URL http:\/\/127\.0\.0\.1:\d+\/api: GET \/v0\/alerts and GET \/v0\/customers\/\{id\} answered 404 .*check the base URL/;
 
   test.each([
     [
@@ -116,7 +116,7 @@ describe('the base URL is refused when its documented paths answer route-level 4
     expect(await probeOf(guarded)).toBe('accepted');
     const always401 = await probeOf((_req, res) => json(res, 401, { message: 'Unauthorized' }));
     expect(always401).toMatch(
-      /^CliError: the target at .* rejected the API key \(401 on GET \/v0\/customers\/\{id\}\)/,
+      /^RunNotStarted: the target at .* rejected the API key \(401 on GET \/v0\/customers\/\{id\}\)/,
     );
   });
 });
@@ -133,7 +133,7 @@ describe('against the reference server', () => {
 
   test('its own base URL is accepted; the same server under /api is refused', async () => {
     expect(await outcome(ref.baseUrl, key)).toBe('accepted');
-    expect(await outcome(`${ref.baseUrl}/api`, key)).toMatch(/^CliError: no API under the base URL .*\/api: /);
+    expect(await outcome(`${ref.baseUrl}/api`, key)).toMatch(/^RunNotStarted: no API under the base URL .*\/api: /);
   });
 
   test('conform run --base-url <wrong path>: exit 2, one line naming the path tried and the base URL, nothing run', async () => {

@@ -12,7 +12,7 @@ import {
   validateConfig,
 } from '../../src/engine/config/index.ts';
 import { parseRunArgs } from '../../src/cli/commands/run.ts';
-import { publishedSchemas, SCHEMA_FILES } from '../../src/engine/config/published-schemas.ts';
+import { publishedSchemas, SCHEMA_FILES } from '../../src/engine/published-schemas.ts';
 import { configSchema } from '../../src/engine/config/schema.ts';
 
 function problems(doc: unknown): string[] {

@@ -5,7 +5,7 @@ import { CliError, wantsHelp, type Command } from '../command.ts';
 import { named } from '../../engine/command-name.ts';
 import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
-import { summaryLines } from './run-summary.ts';
+import { summaryLines } from '../../engine/reporters/console.ts';
 
 export const usage = `Usage: conform merge <dir|report.json>... --out DIR
 

@@ -1,12 +1,11 @@
 /**
- * `conform run`: runs the scenario suites against a target and writes the reports.
- * With no base URL it boots the bundled reference server in a child process (run-target.ts,
- * through src/cli/reference-process.ts).
+ * `conform run`: parses the flags and the config, picks the suites, and calls the engine's run
+ * (src/engine/run.ts), which goes from the target to the reports; then prints the verdict.
+ * With no base URL the engine is given the bundled reference server to boot, in a child process
+ * (src/cli/reference-process.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   CliError,
@@ -21,32 +20,28 @@ import { commandName, named } from '../../engine/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
   ConfigError,
-  destructiveAllowed,
   loadConfigFile,
   resolveConfig,
   type ConfigFile,
   type ConfigOverrides,
   type RunConfig,
 } from '../../engine/config/index.ts';
-import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
+import { closeDefaultAgent } from '../../engine/http/client.ts';
 import { registerSecret, redact } from '../../engine/redact.ts';
 import {
   DEFAULT_SUITES_DIR,
   SuiteSelectionError,
   discoverSuites,
   preloadVitest,
-  runSuites,
   selectSuites,
 } from '../../engine/runner/index.ts';
 import { outputStyle, type OutputStyle } from '../../engine/runner/progress.ts';
-import { buildReport, unstartedReport, writeReports, type Report } from '../../engine/reporters/index.ts';
+import { unstartedReport, writeReports } from '../../engine/reporters/index.ts';
 import { markPhase, printPhases } from '../../engine/phases.ts';
 import { inCi } from '../reference-fork.js';
-import type { KeptRequest } from '../../engine/reporters/model.ts';
-import type { RuleIndex } from '../../contract/rules.ts';
-import type { TargetContext } from '../../engine/context.ts';
-import { bootReference, fixtureChoice, probe, type BootedTarget } from './run-target.ts';
-import { summaryLines } from './run-summary.ts';
+import { bootReference } from '../bundled-target.ts';
+import { summaryLines } from '../../engine/reporters/console.ts';
+import { newRunId, run, RunNotStarted } from '../../engine/run.ts';
 
 export const usage = `Usage: conform run [options]
 
@@ -240,15 +235,6 @@ export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-function newRunId(shard?: { index: number; count: number }): string {
-  const stamp = new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')
-    .replace('T', '-');
-  return `${stamp}-${randomBytes(2).toString('hex')}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
-}
-
 async function loadConfig(flags: RunFlags): Promise<RunConfig> {
   const path = flags.config ?? (existsSync('conform.config.yaml') ? 'conform.config.yaml' : undefined);
   try {
@@ -261,18 +247,6 @@ async function loadConfig(flags: RunFlags): Promise<RunConfig> {
       throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
-}
-
-/** Rule ids and families named by the acceptance that rules.yaml does not know: a config mistake. */
-function unknownAccepted(acceptance: RunConfig['acceptance'], rules: RuleIndex): string[] {
-  if (!Array.isArray(acceptance.allowUnjudged)) return [];
-  const families = new Set(rules.rules.map((r) => r.family));
-  return acceptance.allowUnjudged.filter((x) => !rules.byId(x) && !families.has(x as never));
-}
-
-/** Loads the spec and the rules the report reads, ahead of time (loading is memoised). */
-function warmReport(): void {
-  import('../../contract/index.ts').then((c) => Promise.all([c.loadSpec(), c.loadRules()])).catch(() => undefined);
 }
 
 /** The whole command; returns the exit code. */
@@ -298,149 +272,39 @@ export async function conformRun(argv: string[], io: { style?: OutputStyle } = {
     if (err instanceof SuiteSelectionError) throw new CliError(err.message);
     throw err;
   }
-
   preloadVitest().catch(() => undefined);
-  // While the target boots or answers the probe: the fixture strategies; and what the report
-  // reads, while the bundled reference boots (else while the suites run).
-  import('../../engine/fixtures/index.ts').catch(() => undefined);
-  if (!config.baseUrl) warmReport();
-  const runId = newRunId(flags.shard);
-  // Workers list here what their fixtures made and kept because a failure may name it.
-  const keptFile = join(tmpdir(), `conform-kept-${runId}.jsonl`);
-  // Kept apart from the promise: a reference booted for a run that then fails is still let go.
-  let bootedToClose: BootedTarget | undefined;
-  // The target is booted or probed while vitest starts its workers: their scenarios wait for it.
-  const targetReady = (async (): Promise<{ target: TargetContext; booted: BootedTarget }> => {
-    const booted: BootedTarget = config.baseUrl
-      ? {
-          baseUrl: config.baseUrl,
-          apiKey: config.apiKey!,
-          merchantId: config.merchantId,
-          bundled: false,
-          close: async () => undefined,
-        }
-      : await bootReference();
-    bootedToClose = booted;
-    markPhase('target-ready');
-    const client = new HttpClient({
-      baseUrl: booted.baseUrl,
-      apiKey: booted.apiKey.value,
-      apiKeyLabel: booted.apiKey.label,
-      timeoutMs: 10_000,
-      retry429: false,
-    });
-    await probe(client, booted.apiKey.from);
-    markPhase('target-probed');
-    const base = {
-      runId,
-      baseUrl: booted.baseUrl,
-      bundled: booted.bundled,
-      referenceServer: booted.bundled || config.referenceServer,
-      sandbox: config.sandbox,
-      apiKey: booted.apiKey,
-      secondKey: config.secondKey,
-      otherMerchantKey: config.otherMerchantKey,
-      merchantId: booted.merchantId ?? config.merchantId,
-      profile: config.profile,
-      seed: config.seed,
-      destructive: destructiveAllowed(config, booted.bundled),
-      timeoutMs: config.timeoutMs,
-      scenarioTimeoutMs: config.scenarioTimeoutMs,
-      runDeadline: Date.now() + config.runTimeoutMs,
-    };
-    const fixtures = await fixtureChoice(config, booted.bundled, client, base);
-    const target: TargetContext = { ...base, fixtures, keptFile };
-    markPhase('fixtures-chosen');
-    if (style.detail !== 'quiet')
-      style.write(
-        `${commandName()} run ${runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
-          ` · profile ${target.profile} · seed ${target.seed}` +
-          `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${fixtures.strategy}` +
-          ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
-      );
-    return { target, booted };
-  })();
   try {
-    const running = runSuites({
-      target: targetReady.then((r) => r.target),
+    const { report, dir } = await run({
+      config,
       suites,
+      narrowed: suites.length < all.length || !!flags.suitesDir,
       shard: flags.shard,
+      boot: config.baseUrl ? undefined : bootReference,
       style,
-      maxWorkers: config.concurrency ?? defaultWorkers(),
-      maxConcurrency: config.concurrency,
-      scenarioTimeoutMs: config.scenarioTimeoutMs,
-    });
-    warmReport();
-    const outcome = await running;
-    // A target that could not be booted or probed ends the run here, with its reason.
-    const { target, booted } = await targetReady;
-    const fixtures = target.fixtures;
-    markPhase('scenarios-done');
-    const { loadSpec } = await import('../../contract/index.ts');
-    const [spec, rules] = await Promise.all([loadSpec(), (await import('../../contract/rules.ts')).loadRules()]);
-    const unknownIds = unknownAccepted(config.acceptance, rules);
-    if (unknownIds.length)
-      throw new CliError(
-        `allowUnjudged names no known rule id or family: ${unknownIds.join(', ')} (see conform rules)`,
-      );
-    const kept = await readKept(keptFile);
-    const report = buildReport({
-      kept,
-      runId,
+      failOnSkip: flags.failOnSkip,
+      maxWorkers: defaultWorkers(),
       toolVersion: toolVersion(),
-      startedAt: outcome.startedAt,
-      durationMs: outcome.durationMs,
-      target: {
-        baseUrl: booted.baseUrl,
-        bundled: booted.bundled,
-        sandbox: config.sandbox,
-        ...(config.referenceServer ? { referenceServer: true } : {}),
-        ...(target.merchantId ? { merchantId: target.merchantId } : {}),
-      },
-      profile: target.profile,
-      seed: target.seed,
-      shard: flags.shard,
-      suites: suites.map((s) => s.name),
-      fixtures: { strategy: fixtures.strategy, reason: fixtures.reason },
-      destructive: target.destructive,
-      specVersion: spec.version,
-      rules,
-      results: outcome.results,
-      errors: outcome.errors,
-      acceptance: {
-        ...config.acceptance,
-        ...(flags.failOnSkip ? { failOnSkip: true } : {}),
-        // Some of the suites, or suites of another folder: the rules they leave out are not this run's gaps.
-        ...(suites.length < all.length || flags.suitesDir ? { narrowed: { suites: suites.map((x) => x.name) } } : {}),
+      onTarget(target, booted) {
+        if (style.detail === 'quiet') return;
+        style.write(
+          `${commandName()} run ${target.runId}: ${booted.baseUrl}${booted.bundled ? ' (bundled reference)' : ''}` +
+            ` · profile ${target.profile} · seed ${target.seed}` +
+            `${flags.shard ? ` · shard ${flags.shard.index}/${flags.shard.count}` : ''} · fixtures ${target.fixtures.strategy}` +
+            ` · destructive ${target.destructive ? 'allowed' : 'off'} · suites ${suites.map((s) => s.name).join(', ')}`,
+        );
       },
     });
-    const dir = resolve(config.reportDir ?? join('reports', runId));
-    await writeReports(report, dir);
-    markPhase('reports-written');
     if (style.detail !== 'quiet') style.write('');
     for (const line of summaryLines(style, report, dir)) style.write(line);
-    const s = report.summary;
-    return s.exitCode;
+    return report.summary.exitCode;
+  } catch (err) {
+    if (err instanceof RunNotStarted) throw new CliError(err.message);
+    throw err;
   } finally {
-    // A run that ended before its target was ready still lets the bundled reference go.
-    await targetReady.catch(() => undefined);
-    await bootedToClose?.close().catch(() => undefined);
     await closeDefaultAgent();
     markPhase('closed');
     printPhases();
   }
-}
-
-/** What the workers kept (kept.jsonl lines), then the file is gone. */
-async function readKept(file: string): Promise<Report['kept']> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  await rm(file, { force: true }).catch(() => undefined);
-  const lines = text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as KeptRequest & { module?: boolean });
-  const requests = lines.filter((l) => !l.module).map(({ module: _m, ...r }) => r);
-  return { requests, ...(lines.some((l) => l.module) ? { module: true } : {}) };
 }
 
 /** Words wrapped at 90 columns, lines after the first indented by `indent`. */

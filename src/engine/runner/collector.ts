@@ -1,7 +1,7 @@
 /** A vitest reporter that turns test cases into ScenarioResults and prints progress; nothing else. */
 import { basename, relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import type { ScenarioRecord } from '../scenario.ts';
+import { recordOf } from '../vitest-bridge.ts';
 import type { RunError, ScenarioResult } from './types.ts';
 import { progressLine, ProgressCounter, worthALine, type OutputStyle } from './progress.ts';
 import { redact } from '../redact.ts';
@@ -76,7 +76,7 @@ export class Collector implements Reporter {
 
 function toResult(tc: TestCase, root: string): ScenarioResult {
   const r = tc.result();
-  const record = (tc.meta() as { conform?: ScenarioRecord }).conform;
+  const record = recordOf(tc);
   const file = tc.module.moduleId;
   const diag = tc.diagnostic();
   const ruleIds = record?.ruleIds ?? [];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TargetContext } from '../context.ts';
-import { offerTarget } from '../target-channel.ts';
+import { provideTarget, SETUP_FILES } from '../vitest-bridge.ts';
 import { Collector, suiteName } from './collector.ts';
 import type { OutputStyle } from './progress.ts';
 import { settleProfileMarks } from './profile-marks.ts';
@@ -90,8 +90,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
   const exitCodeBefore = process.exitCode;
   const files = opts.suites.map((s) => resolve(s.file));
   const late = opts.target instanceof Promise ? opts.target : undefined;
-  const channelName = `billing-conform-target-${randomBytes(6).toString('hex')}`;
-  const offer = late ? offerTarget(channelName, late) : undefined;
+  const offer = provideTarget(opts.target, `billing-conform-target-${randomBytes(6).toString('hex')}`);
   late?.catch(() => collector.abandon());
   const vitest = await startVitest(
     'test',
@@ -105,8 +104,8 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
       include: files.map((f) => relative(PACKAGE_ROOT, f)),
       reporters: [collector],
       // Each suite file releases its fixtures when it is done (not when its first describe block is).
-      setupFiles: [fileURLToPath(new URL('./fixture-cleanup.ts', import.meta.url))],
-      provide: late ? { conformTargetChannel: channelName } : { conformTarget: opts.target },
+      setupFiles: SETUP_FILES,
+      provide: offer.provide,
       pool: 'threads',
       // Suites share no module state that matters between files; sharing the loaded spec
       // (YAML parse, ajv compile) per worker instead of per file saves seconds.
@@ -126,7 +125,7 @@ export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> 
     { logLevel: 'silent', cacheDir: CACHE_DIR },
   );
   await vitest.close();
-  offer?.close();
+  offer.close();
   // vitest sets a failure exit code itself; the CLI decides the exit code from the verdicts.
   process.exitCode = exitCodeBefore;
   return {

@@ -1,14 +1,10 @@
 /**
- * The target of `conform run`: the bundled reference booted in a child process
- * (src/cli/reference-process.ts) or the one configured, the probe
- * that checks it answers and takes the key, and the choice of fixture strategy.
+ * Before a run: is anything at the base URL, does it take the key, and does the base URL lead
+ * to the API? A target that fails the probe is refused with one line saying what to fix.
  */
-import { CliError } from '../command.ts';
-import type { KeyRef, RunConfig } from '../../engine/config/index.ts';
-import type { HttpClient } from '../../engine/http/client.ts';
-import type { Exchange } from '../../engine/types.ts';
-import { registerSecret, redact } from '../../engine/redact.ts';
-import type { TargetContext } from '../../engine/context.ts';
+import type { HttpClient } from './http/client.ts';
+import type { Exchange } from './types.ts';
+import { RunNotStarted } from './target.ts';
 
 const UNKNOWN_CUSTOMER = '/v0/customers/cus_conformprobe0';
 /** No resourceId: a documented route answers 400 (a required parameter is missing), never 404. */
@@ -23,14 +19,15 @@ const NO_SUCH_ROUTE = '/v0/conformProbeNoSuchRoute/cus_conformprobe0';
  */
 export async function probe(client: HttpClient, keyFrom?: string): Promise<void> {
   const first = await client.get(UNKNOWN_CUSTOMER);
-  if (first.transportError) throw new CliError(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
+  if (first.transportError)
+    throw new RunNotStarted(`cannot reach the target at ${client.baseUrl}: ${first.transportError}`);
   if (first.status === 401)
-    throw new CliError(
+    throw new RunNotStarted(
       `the target at ${client.baseUrl} rejected the API key (401 on GET /v0/customers/{id})` +
         (keyFrom ? `: check the key in ${keyFrom}` : ''),
     );
   const wrong = await routeLevel404(client, first);
-  if (wrong) throw new CliError(wrong);
+  if (wrong) throw new RunNotStarted(wrong);
 }
 
 /**
@@ -70,70 +67,4 @@ function sameAnswer(a: Exchange, b: Exchange): boolean {
     a.responseHeaders['content-type'] === b.responseHeaders['content-type'] &&
     text(a) === text(b)
   );
-}
-
-/**
- * Chooses the fixture strategy through the fixtures module: explicit config > bundled
- * reference > configured file/module > extension probe (probe.ts; never a documented
- * route) > none. Then checks a file or module loads.
- */
-export async function fixtureChoice(
-  config: RunConfig,
-  bundled: boolean,
-  client: HttpClient,
-  target: Omit<TargetContext, 'fixtures'>,
-): Promise<TargetContext['fixtures']> {
-  const fx = await import('../../engine/fixtures/index.ts');
-  const choice = await fx.resolveFixtureStrategy({ bundled, fixtures: config.fixtures }, client);
-  if (choice.strategy === 'file' || choice.strategy === 'module') {
-    // A configuration problem must stop the run here (exit 2), not fail every scenario in the workers.
-    try {
-      const fixtures = await fx.createFixtures({ ...target, fixtures: choice }, client);
-      await fixtures.close();
-    } catch (err) {
-      if ((err as Error)?.name === 'FixtureConfigError' || err instanceof fx.FixtureConfigError)
-        throw new CliError(
-          redact(
-            String((err as Error).message)
-              .split('\n')
-              .join('; '),
-          ),
-        );
-      throw err;
-    }
-  }
-  return choice;
-}
-
-/** The target a run goes against, and how to let go of it when the run ends. */
-export interface BootedTarget {
-  baseUrl: string;
-  apiKey: KeyRef;
-  merchantId?: string;
-  bundled: boolean;
-  close(): Promise<void>;
-}
-
-/**
- * The bundled reference, in a child process (src/cli/reference-process.ts), on a free
- * loopback port with an in-memory database and a fresh key.
- */
-export async function bootReference(): Promise<BootedTarget> {
-  let ref;
-  try {
-    const { startReferenceProcess } = await import('../reference-process.ts');
-    ref = await startReferenceProcess();
-  } catch (err) {
-    throw new CliError(
-      `could not start the bundled reference server: ${redact(String((err as Error).message).split('\n')[0])}`,
-    );
-  }
-  registerSecret(ref.key, 'CONFORM_API_KEY', 'the key of the bundled reference (gone with the run)');
-  return {
-    baseUrl: ref.baseUrl,
-    apiKey: { value: ref.key, label: 'CONFORM_API_KEY' },
-    merchantId: ref.merchantId,
-    bundled: true,
-    close: () => ref.close(),
-  };
 }

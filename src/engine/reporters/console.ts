@@ -2,8 +2,9 @@
  * The closing block of a run (and of a merge) on the terminal: the verdict first and last, the
  * failures, then what was not judged (one line per reason), then the family table.
  */
-import { paint, type OutputStyle } from '../../engine/runner/progress.ts';
-import { narrative, type Report } from '../../engine/reporters/index.ts';
+import { paint, type OutputStyle } from '../runner/progress.ts';
+import { narrative } from './narrative.ts';
+import type { Report } from './model.ts';
 
 function summaryTable(report: Report): string[] {
   const rows = report.summary.families.map((f) => [
