@@ -1,12 +1,13 @@
 /**
  * docs/architecture.md states the walls and the layout: its walls table is the ALLOWED table
- * of walls.ts, and its layout names every folder under src/.
+ * of walls.ts, its layout names every folder under src/, and its walk of a run is the import graph.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALLOWED, zoneOf } from './walls.ts';
+import { existsSync } from 'node:fs';
+import { ALLOWED, importGraph, zoneOf } from './walls.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -43,7 +44,43 @@ function folders(dir: string): string[] {
     });
 }
 
+/** The hops of the run's walk: `from → to` (an import of `to` by `from`) or `from ⇢ to` (loaded by path). */
+export function runWalk(doc: string): { from: string; to: string; byPath: boolean }[] {
+  const start = doc.indexOf('<!-- run-walk');
+  if (start < 0) return [];
+  const block = doc.slice(start).split('```')[1] ?? '';
+  return [...block.matchAll(/^(\S+) (→|⇢) (\S+)/gm)].map((m) => ({ from: m[1], to: m[3], byPath: m[2] === '⇢' }));
+}
+
 describe('docs/architecture.md', () => {
+  it('its walk of a run, from the bin to the verdicts, goes through imports alone (one hop by path: the suites)', () => {
+    const hops = runWalk(DOC);
+    expect(hops.length).toBeGreaterThan(10);
+    expect(hops[0].from).toBe('bin/conform.js');
+    const graph = importGraph(ROOT, ['bin', 'src', 'suites']);
+    for (const hop of hops) {
+      expect(existsSync(join(ROOT, hop.to)), hop.to).toBe(true);
+      if (hop.byPath) expect(readFileSync(join(ROOT, hop.from), 'utf8'), hop.from).toMatch(/suites/);
+      else expect(graph.get(hop.from) ?? [], `${hop.from} imports ${hop.to}`).toContain(hop.to);
+    }
+    expect(hops.filter((h) => h.byPath)).toHaveLength(1);
+    // Each hop starts where an earlier one led (the walk is one path, not loose pairs).
+    const reached = new Set([hops[0].from]);
+    for (const hop of hops) {
+      expect(reached.has(hop.from), hop.from).toBe(true);
+      reached.add(hop.to);
+    }
+  });
+
+  it('the walk reader fails on a hop that is no import', () => {
+    const graph = importGraph(ROOT, ['src']);
+    const [hop] = runWalk(
+      '<!-- run-walk -->\n```\nsrc/engine/run.ts → src/reference/server.ts   no such import\n```\n',
+    );
+    expect(hop).toEqual({ from: 'src/engine/run.ts', to: 'src/reference/server.ts', byPath: false });
+    expect(graph.get(hop.from)).not.toContain(hop.to);
+  });
+
   it('its walls table is walls.ts ALLOWED, zone by zone, and each folder it names is in that zone', () => {
     const table = wallsTable(DOC);
     const zones = Object.keys(ALLOWED).filter((z) => z !== 'other' && z !== 'tool');
