@@ -4,7 +4,7 @@
  * compares). A YAML file opts in with a first line such as
  * `# yaml-language-server: $schema=node_modules/billing-conform/schemas/fixtures.schema.json`.
  */
-import { fixturesFileSchema } from './fixtures/file-document.ts';
+import { fixturesFileSchema } from './fixtures/file/document.ts';
 import { configSchema } from './config/schema.ts';
 
 /** Each published schema's path, relative to the package root. */

@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { RULES_SCHEMA_PATH } from '../../src/contract/index.ts';
 import { configSchema } from '../../src/engine/config/schema.ts';
-import { fixturesFileSchema } from '../../src/engine/fixtures/file-document.ts';
+import { fixturesFileSchema } from '../../src/engine/fixtures/file/document.ts';
 
 const meta = new Ajv2020({ allErrors: true, strict: false });
 

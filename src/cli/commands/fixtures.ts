@@ -19,9 +19,9 @@ import {
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { redact, registerSecret } from '../../engine/redact.ts';
 import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
-import { FileFixtures } from '../../engine/fixtures/file.ts';
-import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file-check.ts';
-import { fixturesSkeleton } from '../../engine/fixtures/file-skeleton.ts';
+import { FileFixtures } from '../../engine/fixtures/file/strategy.ts';
+import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file/check.ts';
+import { fixturesSkeleton } from '../../engine/fixtures/file/skeleton.ts';
 import { FixtureConfigError } from '../../engine/fixtures/module.ts';
 
 export const usage = `Usage: conform fixtures init [--out FILE] [--runs N] [--force]
