@@ -14,10 +14,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECKS_DIR = join(ROOT, 'src/engine/checks');
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 
-/** The section's numbered edits (the first path each names) and the count its opening sentence states. */
-export function addingAJudge(doc: string): { stated: number | undefined; edits: string[] } {
-  const section = doc.split(/^## Adding a judge$/m)[1]?.split(/^## /m)[0] ?? '';
-  const stated = /takes (\w+) edits/.exec(section)?.[1];
+/** A section's numbered edits (the first path each names) and the count its opening sentence states. */
+export function recipe(doc: string, title: string): { stated: number | undefined; edits: string[] } {
+  const section = doc.split(new RegExp(`^## ${title}$`, 'm'))[1]?.split(/^## /m)[0] ?? '';
+  const stated = /takes (\w+) (?:edits|files)/.exec(section)?.[1];
   const edits = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]);
   return { stated: stated === undefined ? undefined : WORDS.indexOf(stated), edits };
 }
@@ -29,24 +29,31 @@ const isJudge = (v: unknown): v is Check =>
   Array.isArray((v as Check).ruleIds) &&
   (typeof (v as Check).evaluate === 'function' || typeof (v as Check).open === 'function');
 
-describe("CONTRIBUTING's recipe for a judge", () => {
-  test('states as many edits as it lists, and each file it names exists', () => {
-    const { stated, edits } = addingAJudge(readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8'));
+const CONTRIBUTING = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+
+describe("CONTRIBUTING's recipes", () => {
+  test.each([
+    ['Adding a judge', 'src/engine/checks/index.ts'],
+    ['Adding a fixture method', 'src/engine/fixtures/methods.ts'],
+  ])('%s: states as many edits as it lists, and each file it names exists', (title, named) => {
+    const { stated, edits } = recipe(CONTRIBUTING, title);
     expect(edits.length).toBeGreaterThanOrEqual(3);
     expect(stated).toBe(edits.length);
     for (const path of edits) {
-      // `<name>` stands for the judge's own file: its folder must exist.
+      // `<name>` stands for the new file: its folder must exist.
       const real = path.includes('<') ? path.slice(0, path.lastIndexOf('/')) : path;
       expect(existsSync(join(ROOT, real)), path).toBe(true);
     }
-    expect(edits).toContain('src/engine/checks/index.ts');
+    expect(edits).toContain(named);
   });
 
   test('the reader finds a mismatch between the count and the list', () => {
     const doc = '## Adding a judge\n\nIt takes three edits:\n\n1. `a.ts`: x\n2. `b.ts`: y\n\n## Next\n3. `c.ts`\n';
-    expect(addingAJudge(doc)).toEqual({ stated: 3, edits: ['a.ts', 'b.ts'] });
+    expect(recipe(doc, 'Adding a judge')).toEqual({ stated: 3, edits: ['a.ts', 'b.ts'] });
   });
+});
 
+describe('the registry CONTRIBUTING describes', () => {
   test('every judge a module under src/engine/checks/ exports is registered in CHECKS', async () => {
     const files = readdirSync(CHECKS_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     const exported: string[] = [];
