@@ -6,8 +6,8 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadRules } from '../src/contract/index.ts';
-import { keptFields, numberOf, unsentFields } from '../src/engine/predicates.ts';
-import { concurrent, keepsUnsent, bodyOf, requireAccepted, type Json } from './support.ts';
+import { keptFields, numberOf } from '../src/engine/predicates.ts';
+import { concurrent, updateInTurn, bodyOf, requireAccepted, type Json } from './support.ts';
 
 const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
 const RULES = await loadRules();
@@ -107,8 +107,8 @@ scenario(
     );
     const patchUnknown = await t.http.patch(path('cus_conform0unknown0customer'), { externalId: 'conform' });
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', patchUnknown, 404);
-    const badPattern = await t.http.get(path('customer-without-prefix'));
-    t.expectStatus('VALIDATION.PATTERN.400', badPattern, [400, 404]);
+    // Its refusal (400 or 404) is the registry's (checks/refusals.ts).
+    await t.http.get(path('customer-without-prefix'), { brokenOnPurpose: true });
   },
   concurrent,
 );
@@ -151,8 +151,13 @@ scenario(
       `the ${EXTERNAL_ID_MAX}-character externalId reads back unchanged`,
       accepted,
     );
-    const tooLong = await t.http.patch(path(id), { externalId: 'z'.repeat(EXTERNAL_ID_MAX + 1) });
-    t.expectStatus(['VALIDATION.BOUNDS.400', 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#refuses-256'], tooLong, 400);
+    // VALIDATION.BOUNDS.400 on it is the registry's (checks/refusals.ts).
+    const tooLong = await t.http.patch(
+      path(id),
+      { externalId: 'z'.repeat(EXTERNAL_ID_MAX + 1) },
+      { brokenOnPurpose: true },
+    );
+    t.expectStatus('CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#refuses-256', tooLong, 400);
   },
   concurrent,
 );
@@ -181,12 +186,12 @@ scenario(
       if (c.taxRates && typeof c.taxRates === 'object' && !Object.keys(c.taxRates).length)
         t.ruleNotJudged('CUSTOMERS.TAX_RATES.SINGLE_RATE', `PATCH taxRates=${rate}: taxRates shows no rate`);
     }
+    // The VALIDATION rules of these refusals are the registry's (checks/refusals.ts).
     for (const rate of [TAX_MIN - 1, TAX_MAX + 0.01]) {
-      const res = await t.http.patch(path(id), { taxRates: rate });
-      t.expectStatus(['VALIDATION.BOUNDS.400', 'CUSTOMERS.TAX_RATES.RANGE#refuses-outside'], res, 400);
+      const res = await t.http.patch(path(id), { taxRates: rate }, { brokenOnPurpose: true });
+      t.expectStatus('CUSTOMERS.TAX_RATES.RANGE#refuses-outside', res, 400);
     }
-    const wrongType = await t.http.patch(path(id), { taxRates: 'twenty' });
-    t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
+    await t.http.patch(path(id), { taxRates: 'twenty' }, { brokenOnPurpose: true });
   },
   concurrent,
 );
@@ -207,25 +212,13 @@ scenario(
         `the customer response does not expose notificationSettings as {${FLAGS.join(', ')}} booleans (got ${JSON.stringify(before)})`,
       );
     }
-    // The flags read back as written is the customer-updated check's on this answer.
-    let previous = updated(t, first);
+    // The flags read back as written is the customer-updated check's on each answer; the flags
+    // not sent answering as the answer before had them, the partial-updates check's.
     for (const [flag, value] of [
       ['invoicePaid', true],
       ['renewalReminder', false],
-    ] as const) {
-      const sent = { notificationSettings: { [flag]: value } };
-      const res = await t.http.patch(path(id), sent);
-      const answer = updated(t, res);
-      const changed = unsentFields(RULES, NOTIFICATIONS_PARTIAL, sent, previous, answer).filter((u) => !u.kept);
-      t.expectRule(
-        NOTIFICATIONS_PARTIAL,
-        shows(answer.notificationSettings) && changed.length === 0,
-        `PATCH notificationSettings {${flag}: ${value}} changes only ${flag}: ` +
-          `${JSON.stringify(previous.notificationSettings)} before, ${JSON.stringify(answer.notificationSettings)} after`,
-        res,
-      );
-      previous = answer;
-    }
+    ] as const)
+      updated(t, await t.http.patch(path(id), { notificationSettings: { [flag]: value } }));
   },
   concurrent,
 );
@@ -289,7 +282,7 @@ scenario(
       taxRates: 7,
       notificationSettings: { invoiceIssued: true, invoicePaid: false, renewalReminder: true },
     };
-    await keepsUnsent(t, 'CUSTOMERS.UPDATE.PARTIAL', (body) => t.http.patch(path(id), body), first, [
+    await updateInTurn(t, 'CUSTOMERS.UPDATE.PARTIAL', (body) => t.http.patch(path(id), body), first, [
       { externalId: `${tag}-2` },
       { taxId: `DE${tag}-2` },
     ]);

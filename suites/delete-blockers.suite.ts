@@ -15,15 +15,10 @@ interface Family {
   /** The rules, and the part keys each judgement names. */
   blocked: string;
   refused: string;
-  body: string;
   count: string;
   names: string;
   consistent: string;
   unblocked: string;
-  /** The fields of one blocker item besides id. */
-  itemField: 'status' | 'invoiceDisplayName';
-  /** The 409 body's `error`: the document names `conflict` for customers only. */
-  errorValue?: string;
   /** A documented read proving the refused delete removed nothing. */
   stillThere?: (t: ScenarioContext, b: BlockedDelete) => Promise<void>;
 }
@@ -35,13 +30,10 @@ const FAMILIES: Family[] = [
     fixture: (t) => t.fixture((f) => f.customerWithSubscriptions()),
     blocked: 'CUSTOMERS.DELETE.BLOCKED',
     refused: 'CUSTOMERS.DELETE.BLOCKED#refused-409',
-    body: 'CUSTOMERS.DELETE.BLOCKED#blockers-body',
     count: 'CUSTOMERS.DELETE.BLOCKER_COUNT',
     names: 'CUSTOMERS.DELETE.BLOCKER_COUNT#names-dependants',
     consistent: 'CUSTOMERS.DELETE.BLOCKER_COUNT#count-consistent',
     unblocked: 'CUSTOMERS.DELETE.UNBLOCKED',
-    itemField: 'status',
-    errorValue: 'conflict',
     stillThere: async (t, b) => {
       const res = await t.http.get(`/v0/customers/${encodeURIComponent(b.id)}`);
       t.softExpectRule(
@@ -58,12 +50,10 @@ const FAMILIES: Family[] = [
     fixture: (t) => t.fixture((f) => f.feeWithPrices()),
     blocked: 'FEES.DELETE.BLOCKED',
     refused: 'FEES.DELETE.BLOCKED#refused-409',
-    body: 'FEES.DELETE.BLOCKED#blockers-body',
     count: 'FEES.DELETE.BLOCKER_COUNT',
     names: 'FEES.DELETE.BLOCKER_COUNT#names-dependants',
     consistent: 'FEES.DELETE.BLOCKER_COUNT#count-consistent',
     unblocked: 'FEES.DELETE.UNBLOCKED',
-    itemField: 'invoiceDisplayName',
     stillThere: async (t, b) => {
       for (const priceId of Object.values(b.dependants).flat()) {
         const res = await t.http.get(`/v0/prices/${encodeURIComponent(priceId)}`);
@@ -78,58 +68,13 @@ const FAMILIES: Family[] = [
   },
 ];
 
-/** The blockers of a 409 answer, judged for shape under the body part. */
-function blockersOf(t: ScenarioContext, fam: Family, res: Exchange): Json[] {
-  const body = obj(res.body);
-  t.softExpectRule(fam.body, typeof body?.message === 'string', 'the 409 body has a message', res);
-  if (fam.errorValue)
-    t.softExpectRule(
-      fam.body,
-      body?.error === fam.errorValue,
-      `the 409 body has error ${fam.errorValue} (got ${JSON.stringify(body?.error)})`,
-      res,
-    );
-  else
-    t.softExpectRule(
-      fam.body,
-      typeof body?.error === 'string',
-      `the 409 body has an error category (got ${JSON.stringify(body?.error)})`,
-      res,
-    );
-  const blockers = obj(body?.details)?.blockers;
-  t.expectRule(
-    fam.body,
-    Array.isArray(blockers) && blockers.length > 0,
-    `details.blockers is a non-empty array (got ${JSON.stringify(blockers)})`,
-    res,
-  );
-  for (const [i, b] of (blockers as unknown[]).entries()) {
-    const x = obj(b);
-    // `type` names the kind of dependant (e.g. subscriptions): an empty string names none.
-    t.softExpectRule(
-      fam.body,
-      typeof x?.type === 'string' && x.type.trim().length > 0,
-      `blockers[${i}].type names the kind of dependant (got ${JSON.stringify(x?.type)})`,
-      res,
-    );
-    t.softExpectRule(
-      fam.body,
-      Number.isInteger(x?.count) && x!.count >= 0,
-      `blockers[${i}].count is an integer (got ${JSON.stringify(x?.count)})`,
-      res,
-    );
-    const items = x?.items;
-    if (!t.softExpectRule(fam.body, Array.isArray(items), `blockers[${i}].items is an array`, res)) continue;
-    for (const [j, it] of (items as unknown[]).entries()) {
-      const y = obj(it);
-      t.softExpectRule(
-        fam.body,
-        typeof y?.id === 'string' && typeof y?.[fam.itemField] === 'string',
-        `blockers[${i}].items[${j}] has id and ${fam.itemField} (got ${JSON.stringify(it)})`,
-        res,
-      );
-    }
-  }
+/**
+ * The blockers of a 409 answer. Their shape (the body part, each count at least its items) is
+ * the registry's to judge (src/engine/checks/delete-blockers.ts), on this exchange as on any.
+ */
+function blockersOf(t: ScenarioContext, res: Exchange): Json[] {
+  const blockers = obj(obj(res.body)?.details)?.blockers;
+  t.precondition(Array.isArray(blockers) && blockers.length > 0, 'the 409 body lists its blockers', res);
   return (blockers as unknown[]).map((b) => obj(b) ?? {});
 }
 
@@ -155,18 +100,13 @@ function checkDependants(
     `the blockers name every dependant ${real.join(', ')} (missing ${unnamed.join(', ') || 'none'})`,
     res,
   );
+  let matched = false;
   for (const b of blockers) {
-    const n = Array.isArray(b.items) ? b.items.length : 0;
-    t.softExpectRule(
-      fam.consistent,
-      Number.isInteger(b.count) && b.count >= n,
-      `blocker ${JSON.stringify(b.type)}: count ${JSON.stringify(b.count)} is at least the ${n} items listed`,
-      res,
-    );
     const mine = (Array.isArray(b.items) ? b.items : [])
       .map((i: Json) => i?.id)
       .filter((id: unknown) => real.includes(id as string));
     if (mine.length) {
+      matched = true;
       // Other blocker types may name dependants the fixture did not make (e.g. invoices): only this one is compared.
       const phantom = b.items.map((i: Json) => i?.id).filter((id: unknown) => !real.includes(id as string));
       t.softExpectRule(
@@ -189,6 +129,11 @@ function checkDependants(
         );
     }
   }
+  if (!matched)
+    t.ruleNotJudged(
+      fam.consistent,
+      'no blocker lists a dependant the fixture made: which count is theirs is not shown',
+    );
 }
 
 for (const fam of FAMILIES) {
@@ -199,7 +144,7 @@ for (const fam of FAMILIES) {
       const blocked = await fam.fixture(t);
       const res = await t.http.delete(fam.path(blocked.id));
       t.expectStatus(fam.refused, res, 409);
-      const blockers = blockersOf(t, fam, res);
+      const blockers = blockersOf(t, res);
       checkDependants(t, fam, blocked, blockers, res);
       await fam.stillThere?.(t, blocked);
     },

@@ -39,13 +39,13 @@ scenario(
       merchantId,
       metadata: {},
     };
+    // The VALIDATION rules of these refusals are the registry's (checks/refusals.ts).
     for (const field of REQUIRED) {
       const { [field]: _, ...body } = full;
-      const res = await t.http.post('/v0/products', body);
-      t.expectStatus(['VALIDATION.REQUIRED.400', 'PRODUCTS.CREATE.REQUIRED'], res, 400);
+      const res = await t.http.post('/v0/products', body, { brokenOnPurpose: true });
+      t.expectStatus('PRODUCTS.CREATE.REQUIRED', res, 400);
     }
-    const wrongType = await t.http.post('/v0/products', { ...full, name: 42 });
-    t.expectStatus('VALIDATION.TYPE.400', wrongType, 400);
+    await t.http.post('/v0/products', { ...full, name: 42 }, { brokenOnPurpose: true });
   },
   concurrent,
 );

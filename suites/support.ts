@@ -4,7 +4,7 @@ import type { ScenarioContext } from '../src/engine/scenario.ts';
 
 import { is2xx } from '../src/engine/checks/types.ts';
 import { loadRules } from '../src/contract/index.ts';
-import { keptFields, unsentFields } from '../src/engine/predicates.ts';
+import { keptFields } from '../src/engine/predicates.ts';
 
 const RULES = await loadRules();
 
@@ -93,31 +93,18 @@ export function notRefused(t: ScenarioContext, ex: Exchange): void {
 }
 
 /**
- * A PATCH changes only what it sends (`ruleId`'s params.keeps in spec/rules.yaml). `send(first)`
- * sets every field the rule keeps; then each body of `singles` (one field each) is sent in turn,
- * and every kept field it did not send must answer as the previous answer had it
- * (src/engine/predicates.ts unsentFields: two answers of the same target are compared, so the form
- * a field takes is the target's own; a field the previous answer did not show judges nothing).
+ * The updates that show a PATCH changing only what it sends (`ruleId`'s params.keeps in
+ * spec/rules.yaml): `send(first)` sets every field the rule keeps, then each body of `singles`
+ * (one field each) is sent once the answer before it came. Each answer against the one before is
+ * the partial-updates check's (src/engine/checks/partial-updates.ts); here each is a precondition.
  */
-export async function keepsUnsent(
+export async function updateInTurn(
   t: ScenarioContext,
   ruleId: string,
   send: (body: Json) => Promise<Exchange>,
   first: Json,
   singles: Json[],
 ): Promise<void> {
-  const answer = (ex: Exchange, what: string): Json => requireAccepted(t, ex, what);
-  let before = answer(await send(first), `the update setting ${keptFields(RULES, ruleId).join(', ')}`);
-  for (const single of singles) {
-    const ex = await send(single);
-    const after = answer(ex, `the update ${JSON.stringify(single)}`);
-    for (const u of unsentFields(RULES, ruleId, single, before, after))
-      t.softExpectRule(
-        ruleId,
-        u.kept,
-        `${u.field}, not sent in ${JSON.stringify(single)}, is kept (${JSON.stringify(u.was)} before, ${JSON.stringify(u.now)} after)`,
-        ex,
-      );
-    before = after;
-  }
+  requireAccepted(t, await send(first), `the update setting ${keptFields(RULES, ruleId).join(', ')}`);
+  for (const single of singles) requireAccepted(t, await send(single), `the update ${JSON.stringify(single)}`);
 }

@@ -7,7 +7,6 @@ import { scenario } from '../src/engine/scenario.ts';
 import {
   accepted,
   checkBilledFrom,
-  checkShape,
   checkVersioned,
   CONFLICTS,
   crossBoundary,
@@ -25,21 +24,16 @@ import {
 // --------------------------------------------------------------------------- 400 / 404
 
 // One subscription takes every refusal: none of them may change it. The archived version is
-// judged where the fixture names one (cited only then would be a pass without a judgement).
+// judged where the fixture names one (cited only then would be a pass without a judgement). The
+// out-of-range targets are sent broken on purpose: the registry judges their 400.
 scenario(
   ['MIGRATION.400.TARGET_RANGE', 'MIGRATION.404.MISSING_VERSION'],
   'refused targets: out of range or not an integer gets 400, a missing or archived version 404, and nothing changes',
   async (t) => {
     const m = await migrationFixture(t);
     await refuseOutOfRange(t, m.subscriptionId);
-    // The upper bound itself is in range: refused for not existing, never as a bad request.
+    // The upper bound itself is in range: refused for not existing (404), never as a bad request.
     const top = await migrate(t, m.subscriptionId, TARGET_MAX);
-    t.softExpectRule(
-      'MIGRATION.400.TARGET_RANGE',
-      top.status !== 400,
-      `targetVersionNumber ${TARGET_MAX} is in range (not 400), got ${top.status}`,
-      top,
-    );
     t.softExpectRule(
       'MIGRATION.404.MISSING_VERSION',
       top.status === 404,
@@ -74,7 +68,6 @@ scenario(
       const what =
         `refused migrations leave the subscription as it was (${m.versionPolicy} ` +
         `on ${m.currentVersionNumber}); it reads ${after.versionPolicy} on ${after.versionNumber}`;
-      t.softExpectRule('MIGRATION.400.TARGET_RANGE', unchanged, what);
       t.softExpectRule('MIGRATION.404.MISSING_VERSION', unchanged, what);
     }
   },
@@ -112,32 +105,13 @@ scenario(
     if (before) checkVersioned(t, before, 'the subscription before migrating');
     const res = await migrate(t, m.subscriptionId, target);
     // A valid migration refused does not leave the subscription pinned.
-    const answer = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE#pins', res);
-    checkShape(t, res, m.subscriptionId, answer);
-    const { subscription, migration } = answer;
+    // Its shape, toVersionNumber and the pin in the answer are the registry's (checks/migration.ts).
+    const { subscription, migration } = accepted(t, 'STATE.SUBSCRIPTION.MIGRATE#pins', res);
     checkVersioned(t, subscription, 'the migrated subscription', res);
     t.softExpectRule(
       'MIGRATION.RESPONSE.VERSION_NUMBERS#from-in-use',
       migration.fromVersionNumber === m.currentVersionNumber,
       `fromVersionNumber is the version in use, ${m.currentVersionNumber} (got ${JSON.stringify(migration.fromVersionNumber)})`,
-      res,
-    );
-    t.softExpectRule(
-      'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
-      migration.toVersionNumber === target,
-      `toVersionNumber is the requested ${target} (got ${JSON.stringify(migration.toVersionNumber)})`,
-      res,
-    );
-    t.softExpectRule(
-      'MIGRATION.RESPONSE.SHAPE',
-      migration.changed === true,
-      `a move to another version answers changed true (got ${JSON.stringify(migration.changed)})`,
-      res,
-    );
-    t.softExpectRule(
-      'MIGRATION.EFFECT.PINS',
-      subscription.versionPolicy === 'pinned',
-      `the answer's subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
       res,
     );
     const atPeriodEnd = sameInstant(migration.effectiveAt, m.currentPeriodEnd);
@@ -156,9 +130,9 @@ scenario(
     const after = await readIfAvailable(t, m.subscriptionId, ['MIGRATION.EFFECT.PERIOD_END#current-period-unchanged']);
     if (!after) return;
     t.softExpectRule(
-      'MIGRATION.EFFECT.PINS',
+      'STATE.SUBSCRIPTION.MIGRATE#pins',
       after.versionPolicy === 'pinned',
-      `the subscription reads pinned after the migration (got ${JSON.stringify(after.versionPolicy)})`,
+      `the migration left the subscription pinned: it reads ${JSON.stringify(after.versionPolicy)}`,
     );
     // The current period bills as before: until the boundary the subscription is on the version in use.
     t.softExpectRule(
@@ -272,6 +246,7 @@ scenario(
     'MIGRATION.SAME_VERSION.PINS_FLOATING',
     'MIGRATION.SAME_VERSION.REPEATABLE',
     'MIGRATION.RESPONSE.VERSION_NUMBERS',
+    'MIGRATION.EFFECT.PERIOD_END#current-period-unchanged',
   ],
   'migrating to the version in use changes nothing but pins, and can be repeated',
   async (t) => {
@@ -297,7 +272,8 @@ scenario(
         s2.updatedAt === s1.updatedAt,
         `the repeat leaves the pinned subscription untouched (updatedAt ${s1.updatedAt} then ${s2.updatedAt})`,
       );
-    const after = await readIfAvailable(t, m.subscriptionId);
+    // The repeat changing nothing is the registry's (checks/migration-stream.ts); a read shows what stayed.
+    const after = await readIfAvailable(t, m.subscriptionId, ['MIGRATION.EFFECT.PERIOD_END#current-period-unchanged']);
     if (!after) return;
     t.softExpectRule(
       'MIGRATION.SAME_VERSION.PINS_FLOATING',
@@ -305,7 +281,7 @@ scenario(
       `the subscription reads pinned (got ${after.versionPolicy})`,
     );
     t.softExpectRule(
-      'MIGRATION.SAME_VERSION.NO_CHANGE',
+      'MIGRATION.EFFECT.PERIOD_END#current-period-unchanged',
       after.versionNumber === m.currentVersionNumber,
       `the subscription reads version ${m.currentVersionNumber} (got ${after.versionNumber})`,
     );

@@ -3,7 +3,7 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { concurrent, keepsUnsent, requireAccepted, enc } from './support.ts';
+import { concurrent, updateInTurn, requireAccepted, enc } from './support.ts';
 
 scenario(
   ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'],
@@ -42,7 +42,7 @@ scenario(
       limit: { amount: 100, period: 'day' },
     };
     const send = (body: Record<string, unknown>) => t.http.patch(`/v0/wallets/${enc(walletId)}/autoTopupConfig`, body);
-    await keepsUnsent(t, 'WALLETS.AUTO_TOPUP.PARTIAL', send, first, [{ threshold: '6.00' }, { amount: '30.00' }]);
+    await updateInTurn(t, 'WALLETS.AUTO_TOPUP.PARTIAL', send, first, [{ threshold: '6.00' }, { amount: '30.00' }]);
   },
   concurrent,
 );

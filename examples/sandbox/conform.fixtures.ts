@@ -692,7 +692,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a fee anchored to it (archiving is refused); removeDependants deletes the fee.
      * Back office: POST /v0/items, POST /v0/fees, DELETE /v0/fees/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredFee() {
       const a = root.for('itemWithAnchoredFee');
@@ -704,7 +704,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
     /**
      * An item with a live billable metric anchored to it; removeDependants archives the metric.
      * Back office: POST /v0/items, POST /v0/billableMetrics, DELETE /v0/billableMetrics/{id}
-     * Unlocks: ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVED_AT.STATE, STATE.ITEM.ARCHIVE
+     * Unlocks: ITEMS.ARCHIVE.BLOCKED, STATE.ITEM.ARCHIVE
      */
     async itemWithAnchoredMetric() {
       const a = root.for('itemWithAnchoredMetric');
@@ -769,8 +769,8 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * Back office: GET /v0/items/{id}
      * Unlocks: AUTH.MERCHANT.ISOLATION, ITEMS.ARCHIVE.BLOCKED, ITEMS.ARCHIVE.DEMOTES_PRIMARY,
      *   ITEMS.ARCHIVED.READABLE, ITEMS.ARCHIVED_AT.STATE, ITEMS.EXTERNAL_ID.ONE_PRIMARY,
-     *   ITEMS.UNARCHIVE.NO_RECLAIM, ITEMS.UPDATE.APPLIED, ITEMS.UPDATE.PARTIAL, MERCHANTS.OWNER.NAMED,
-     *   STATE.ITEM.ARCHIVE, STATE.ITEM.UNARCHIVE
+     *   ITEMS.UNARCHIVE.NO_RECLAIM, ITEMS.UPDATE.APPLIED, MERCHANTS.OWNER.NAMED, STATE.ITEM.ARCHIVE,
+     *   STATE.ITEM.UNARCHIVE
      */
     readItem: (itemId) => root.for('readItem').get(`/v0/items/${enc(itemId)}`),
 
@@ -920,7 +920,7 @@ export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtu
      * A live subscription on the run's one-version plan.
      * Back office: POST /v0/customers, POST /v0/subscriptions (the plan once per run: /v0/fees, /v0/prices,
      *   /v0/plans)
-     * Unlocks: AUTH.401.SHAPE, AUTH.MERCHANT.ISOLATION, MIGRATION.400.TARGET_RANGE, RATE.FAILED_AUTH.NO_HEADERS,
+     * Unlocks: AUTH.401.SHAPE, AUTH.MERCHANT.ISOLATION, RATE.FAILED_AUTH.NO_HEADERS,
      *   SCHEDULES.CREATE.SUBSCRIPTION_UNSUPPORTED, SCHEDULES.OWNER.EXACTLY_ONE, VALIDATION.BOUNDS.400,
      *   VALIDATION.REQUIRED.400, VALIDATION.TYPE.400
      */

@@ -123,7 +123,7 @@ export class Scenario implements ScenarioContext {
     const unauthenticated =
       opts.unauthenticated ??
       (opts.key === null || opts.headers?.authorization !== undefined || opts.headers?.Authorization !== undefined);
-    const { unauthenticated: _, ...rest } = opts;
+    const { unauthenticated: _, brokenOnPurpose, ...rest } = opts;
     // Which merchant's key sent it: the run's own, a fixture's (the ledger knows its merchant), or none.
     const credential = opts.key === null ? undefined : typeof opts.key === 'string' ? opts.key : 'primary';
     return this.client.request(method, path, {
@@ -142,7 +142,11 @@ export class Scenario implements ScenarioContext {
           return;
         }
         this.sequence?.add(exchange);
-        const ctx = checkContextFor(this.contract, exchange, { rateLimitScenario: this.rateLimited, unauthenticated });
+        const ctx = checkContextFor(this.contract, exchange, {
+          rateLimitScenario: this.rateLimited,
+          unauthenticated,
+          brokenOnPurpose,
+        });
         this.recordOutcome(this.stream.observe({ exchange, ctx, ...(unauthenticated ? {} : { credential }) }));
         opts.onExchange?.(exchange);
       },

@@ -41,6 +41,11 @@ export type FindingEvidence = Pick<Finding, 'replaySequence' | 'seed' | 'counter
 export interface ScenarioRequestOptions extends RequestOptions {
   /** Sent without valid credentials on purpose (checks then expect no rate headers, etc.). */
   unauthenticated?: boolean;
+  /**
+   * Breaks a documented constraint (or is not JSON) on purpose, everything else set up validly:
+   * the registry then expects the documented refusal and no other answer (checks/refusals.ts).
+   */
+  brokenOnPurpose?: boolean;
 }
 
 export interface ScenarioHttp {

@@ -1,104 +1,138 @@
 /**
  * One place judges each rule part. The scenario suites judge what they provoke
- * (expectRule, softExpectRule, expectStatus); the passive judge judges recorded or live traffic
- * through its units; a registered check (src/engine/checks) serves both. A part a suite judges
- * with code of its own and a passive unit also judges with code of its own is written twice,
- * and the two can drift.
+ * (expectRule, softExpectRule, expectStatus); the state model judges what its sequences show;
+ * the registry (src/engine/checks) judges every exchange of a run, a proxy session or a HAR
+ * file; the passive judge runs the registry (its `checks` unit) and units of its own for what
+ * only all of the traffic shows. A part two of them judge with code of their own is written
+ * twice, and the two can drift.
  *
- * DOUBLES lists the parts judged in both places today, with the unit that repeats the suite:
- * a new one fails this test, and so does one that has been made single (remove it from the
- * list). Moving a family into one registered judge is how the list shrinks.
+ * A suite and a passive unit never judge one part (the count is 0). The parts a suite or the
+ * model judges and the registry judges too are listed: a new one fails the test, and so does
+ * one made single (remove it from the list).
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { tsFiles } from './walls.ts';
+import { judgedIn, touches } from './judgements.ts';
 import { createUnits } from '../../src/passive/units/index.ts';
+import { CHECKS } from '../../src/engine/checks/index.ts';
+import * as modelParts from '../../src/engine/model/parts.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const JUDGING_CALLS = new Set(['expectRule', 'softExpectRule', 'expectStatus']);
 
-/** Parts judged both by a suite and by a passive unit's own code (the unit named), today. */
-const DOUBLES: Record<string, string> = {
-  'ERRORS.400.BODY': 'validation',
-  'ITEMS.ARCHIVED_AT.STATE#null-while-active': 'later-reads',
-  'ITEMS.ARCHIVED_AT.STATE#set-when-archived': 'later-reads',
-  'ITEMS.UPDATE.APPLIED#holds-sent': 'later-reads',
-  'ITEMS.UPDATE.PARTIAL': 'partial-updates',
-  'MERCHANTS.GET.ROUND_TRIP': 'consistency',
-  'MIGRATION.400.TARGET_RANGE': 'migration, migration-range',
-  'MIGRATION.409.CODE_VALUES': 'migration',
-  'MIGRATION.EFFECT.PINS': 'migration',
-  'MIGRATION.RESPONSE.SHAPE': 'migration',
-  'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested': 'migration',
-  'MIGRATION.SAME_VERSION.NO_CHANGE': 'migration',
-  'MIGRATION.SAME_VERSION.PINS_FLOATING': 'migration',
-  'RATE.EXCEEDED.BODY#endpoint-specific': 'consistency',
-  'VALIDATION.BOUNDS.400': 'validation',
-  'VALIDATION.ENUM.400': 'validation',
-  'VALIDATION.PATTERN.400': 'validation',
-  'VALIDATION.REQUIRED.400': 'validation',
-  'VALIDATION.TYPE.400': 'validation',
+/** Parts a suite judges with code of its own that a registered check judges too (the check named). */
+const SUITE_AND_REGISTRY: Record<string, string> = {
+  'ALERTS.LIST.LIMIT_RANGE#accepts-range': 'alerts-page',
+  'ALERTS.LIST.OFFSET#from-offset': 'alerts-page',
+  'ALERTS.UPDATE.OK': 'alert-updated',
+  'CUSTOMERS.GET.BY_ID#answers-resource': 'read-by-id',
+  'ERRORS.ERROR.SHAPE': 'error-shape',
+  'ERRORS.ERROR_RESPONSES.SHAPE': 'error-shape',
+  'PAYMENTS.GET.BY_ID#answers-resource': 'read-by-id',
+  'PRICES.GET.BY_ID#answers-resource': 'read-by-id',
+  'RATE.FAILED_AUTH.NO_HEADERS': 'failed-auth-headers',
+  'REFUNDS.REASON.RECORDED': 'refund-reason',
+  'SCHEDULES.CREATE.BY_ORDER': 'schedule-created',
+  'SCHEDULES.END_DATE.PRESENT': 'schedule-created',
+  'SCHEDULES.INTERVALS.PAGINATED#list-envelope': 'schedule-intervals',
+  'STATE.ITEM.ARCHIVE': 'item-updated',
+  'STATE.ITEM.UNARCHIVE': 'item-updated',
+  'STATUS.SUCCESS.CODE': 'status-documented',
+  'WALLETS.AUTO_TOPUP.PERIOD_DAY': 'auto-topup-updated',
+  'WEBHOOKS.CONFIG.SHAPE': 'webhooks-updated',
+  'WEBHOOKS.MERCHANT.NAMED': 'webhooks-updated',
 };
 
-/** Rule keys (`RULE` or `RULE#part`) a source judges through the scenario's judging calls. */
-export function judgedIn(source: string, fileName = 'suite.ts'): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const out: string[] = [];
-  const keys = (n: ts.Node | undefined): string[] =>
-    !n
-      ? []
-      : ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)
-        ? [n.text]
-        : ts.isArrayLiteralExpression(n)
-          ? n.elements.flatMap((e) => keys(e))
-          : [];
-  const visit = (node: ts.Node): void => {
-    if (
-      ts.isCallExpression(node) &&
-      ts.isPropertyAccessExpression(node.expression) &&
-      JUDGING_CALLS.has(node.expression.name.text)
-    )
-      out.push(...keys(node.arguments[0]).filter((k) => /^[A-Z][A-Z0-9_]*(\.[A-Z0-9_]+)+(#[a-z0-9-]+)?$/.test(k)));
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return out;
+/** Parts the state model judges (src/engine/model/parts.ts) that a registered check judges too. */
+const MODEL_AND_REGISTRY: Record<string, string> = {
+  'ALERTS.UPDATE.OK': 'alert-updated',
+  'ALERTS.UPDATE.PARTIAL': 'partial-updates',
+  'CUSTOMERS.EXTERNAL_ID.NULL_CLEARS': 'customer-updated',
+  'CUSTOMERS.GET.BY_ID#answers-resource': 'read-by-id',
+  'CUSTOMERS.NOTIFICATIONS.PARTIAL': 'customer-updated, partial-updates',
+  'CUSTOMERS.TAX_ID.NULL_CLEARS': 'customer-updated',
+  'CUSTOMERS.TAX_RATES.SINGLE_RATE': 'customer-updated',
+  'CUSTOMERS.UPDATE.PARTIAL': 'partial-updates',
+  'ITEMS.ARCHIVED_AT.STATE#null-while-active': 'item-updated',
+  'ITEMS.ARCHIVED_AT.STATE#set-when-archived': 'item-updated',
+  'ITEMS.UPDATE.APPLIED#holds-sent': 'round-trip',
+  'ITEMS.UPDATE.PARTIAL': 'partial-updates',
+  'PRICES.GET.BY_ID#answers-resource': 'read-by-id',
+  'SOURCE_RULES.UPDATE.PARTIAL#applies-sent': 'source-rule-updated',
+  'SOURCE_RULES.UPDATE.PARTIAL#keeps-others': 'partial-updates',
+  'STATE.ITEM.ARCHIVE': 'item-updated',
+  'STATE.ITEM.UNARCHIVE': 'item-updated',
+};
+
+/** Keys of `judged` that touch a rule key a judge cites: key to the judges' names. */
+export function doubles(judged: Iterable<string>, judges: { name: string; ruleIds: readonly string[] }[]) {
+  const keys = [...new Set(judged)];
+  const names: Record<string, Set<string>> = {};
+  for (const j of judges)
+    for (const id of j.ruleIds)
+      for (const k of keys.filter((key) => touches(key, id))) (names[k] ??= new Set()).add(j.name);
+  return Object.fromEntries(Object.entries(names).map(([k, n]) => [k, [...n].sort().join(', ')]));
 }
 
-const touches = (a: string, b: string) => a === b || a.startsWith(`${b}#`) || b.startsWith(`${a}#`);
+async function suiteKeys(): Promise<string[]> {
+  const keys: string[] = [];
+  for (const f of await tsFiles(join(ROOT, 'suites')))
+    keys.push(...judgedIn(await readFile(f, 'utf8'), relative(ROOT, f)));
+  return keys;
+}
 
-/** Parts a passive unit other than the registry's judges and a suite judges too: key to unit names. */
-export function doubles(suiteKeys: Iterable<string>, units: { name: string; ruleIds: readonly string[] }[]) {
-  const judged = [...new Set(suiteKeys)];
-  const out: Record<string, string> = {};
-  for (const u of units)
-    for (const id of u.ruleIds)
-      if (judged.some((j) => touches(j, id))) out[id] = out[id] ? `${out[id]}, ${u.name}` : u.name;
-  return out;
+/** The rule keys src/engine/model/parts.ts names: what the state model judges. */
+function modelKeys(): string[] {
+  const flat = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(flat) : [];
+  return Object.values(modelParts)
+    .flatMap(flat)
+    .filter((k) => /^[A-Z][A-Z0-9_]*\./.test(k));
 }
 
 describe('one place judges each rule part', () => {
-  test('the scan finds judging calls by rule key, single or listed, and nothing else', () => {
+  test('the scan finds judging calls by rule key: literal, listed, a constant or a table of the file', () => {
     const src = [
+      "const RULE = 'C.O.N#st';",
+      "const FAMILIES = [{ body: 'F.A.M#body', name: 'x' }, { body: 'G.A.M#body' }];",
       "t.expectRule('A.B.C', ok, 'm');",
       "t.expectStatus(['VALIDATION.TYPE.400', 'X.Y.Z#part'], ex, 400);",
       "t.softExpectRule('P.Q.R#one', ok, 'm');",
-      "t.note('A.B.D is mentioned'); t.ruleNotJudged('E.F.G', 'why');",
+      't.softExpectRule(RULE, ok, "m"); t.expectRule(fam.body, ok, "m"); t.expectRule(fam.name, ok, "m");',
+      "t.note('A.B.D is mentioned'); t.ruleNotJudged('E.F.G', 'why'); t.expectRule(`T.E.${x}`, ok, 'm');",
     ].join('\n');
-    expect(judgedIn(src)).toEqual(['A.B.C', 'VALIDATION.TYPE.400', 'X.Y.Z#part', 'P.Q.R#one']);
-    expect(doubles(['X.Y.Z#part', 'A.B.C'], [{ name: 'u', ruleIds: ['X.Y.Z', 'A.B.Q'] }])).toEqual({ 'X.Y.Z': 'u' });
+    expect(judgedIn(src)).toEqual([
+      'A.B.C',
+      'VALIDATION.TYPE.400',
+      'X.Y.Z#part',
+      'P.Q.R#one',
+      'C.O.N#st',
+      'F.A.M#body',
+      'G.A.M#body',
+    ]);
+    expect(doubles(['X.Y.Z#part', 'A.B.C'], [{ name: 'u', ruleIds: ['X.Y.Z', 'A.B.Q'] }])).toEqual({
+      'X.Y.Z#part': 'u',
+    });
   });
 
-  test('the parts judged both by a suite and by a passive unit’s own code are exactly the known ones', async () => {
-    const keys: string[] = [];
-    for (const f of await tsFiles(join(ROOT, 'suites')))
-      keys.push(...judgedIn(await readFile(f, 'utf8'), relative(ROOT, f)));
-    expect(keys.length).toBeGreaterThan(200);
+  test('no part is judged both by a suite and by a passive unit of its own', async () => {
+    const keys = await suiteKeys();
+    expect(keys.length).toBeGreaterThan(150);
     // The registry's checks run for the passive judge through its `checks` unit: one judge, not two.
     const units = createUnits().filter((u) => u.name !== 'checks');
-    expect(doubles(keys, units)).toEqual(DOUBLES);
+    expect(units.length).toBeGreaterThan(0);
+    expect(doubles(keys, units)).toEqual({});
+  });
+
+  test('the parts a suite judges that the registry judges too are exactly the known ones', async () => {
+    expect(doubles(await suiteKeys(), [...CHECKS])).toEqual(SUITE_AND_REGISTRY);
+  });
+
+  test('the parts the state model judges that the registry judges too are exactly the known ones', () => {
+    const keys = modelKeys();
+    expect(keys.length).toBeGreaterThan(20);
+    expect(doubles(keys, [...CHECKS])).toEqual(MODEL_AND_REGISTRY);
   });
 });

@@ -320,9 +320,9 @@ describe('error-shape', () => {
     );
     expect(r.findings[0].ruleIds).toEqual(['ERRORS.VALIDATION.SHAPE']);
   });
-  test('a 400 with neither shape fails ERRORS.400.BODY', () => {
+  test('a 400 with neither shape fails ERRORS.400.BODY#shape', () => {
     const r = run('error-shape', ex('GET', '/v0/alerts', 400, { oops: true }));
-    expect(r.findings[0].ruleIds).toContain('ERRORS.400.BODY');
+    expect(r.findings[0].ruleIds).toContain('ERRORS.400.BODY#shape');
   });
   test('a lower-case code fails ERRORS.CODE.UPPER_SNAKE', () => {
     const r = run(

@@ -408,7 +408,7 @@ describe('scenario API through a run', () => {
     expect(rule['WALLETS.AUTO_TOPUP.SHAPE'].failures.map((f: { title: string }) => f.title)).toContain(
       'No usable response',
     );
-    expect(rule['MERCHANTS.GET.ROUND_TRIP']).toMatchObject({
+    expect(rule['MERCHANTS.CREATE.OBJECT']).toMatchObject({
       verdict: 'not_judged',
       reasons: ['runs in the full profile only (--profile full)'],
       notJudged: [{ category: 'profile' }],

@@ -207,6 +207,20 @@ const CASES: Case[] = [
     got: { id: 'pay_2', object: 'payment' },
   },
   {
+    name: 'merchant read',
+    method: 'GET',
+    path: '/v0/merchants/org_m1',
+    status: 200,
+    got: { id: 'org_m1', object: 'merchant', name: 'M' },
+  },
+  {
+    name: 'another merchant',
+    method: 'GET',
+    path: '/v0/merchants/org_m1',
+    status: 200,
+    got: { id: 'org_m2', object: 'merchant', name: 'M' },
+  },
+  {
     name: 'product created',
     method: 'POST',
     path: '/v0/products',
@@ -358,22 +372,6 @@ const CASES: Case[] = [
     status: 200,
     sent: { enabled: true },
     got: webhooks(false, 'org_a', { object: 'webhook', applicationId: '' }),
-  },
-  {
-    name: 'item renamed',
-    method: 'PATCH',
-    path: '/v0/items/itm_1',
-    status: 200,
-    sent: { name: 'new', metadata: { a: 1 } },
-    got: item({ name: 'new', metadata: { a: 1 } }),
-  },
-  {
-    name: 'item not renamed',
-    method: 'PATCH',
-    path: '/v0/items/itm_1',
-    status: 200,
-    sent: { name: 'new' },
-    got: item(),
   },
   {
     name: 'item archived',

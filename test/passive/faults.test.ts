@@ -24,7 +24,7 @@ const FAULTS: Array<[CatalogFault, string]> = [
   [only('conv-wrong-id-prefix'), 'CONV.ID.PATTERNS'], // the check registry
   [only('auth-no-bearer-accepted'), 'AUTH.BEARER.REQUIRED'], // auth
   [only('customers-null-keeps-taxId'), 'CUSTOMERS.TAX_ID.NULL_CLEARS'], // answers and later reads
-  [only('migration-does-not-pin'), 'MIGRATION.EFFECT.PINS'], // migration answers
+  [only('migration-does-not-pin'), 'MIGRATION.EFFECT.PINS'], // the registry's migration answers
   [only('blockers-customer-count-low'), 'CUSTOMERS.DELETE.BLOCKER_COUNT'], // delete blockers
   [only('webhooks-createdAt-moves'), 'WEBHOOKS.CREATED_AT.FIRST_ENABLED'], // consistency
 ];

@@ -23,11 +23,11 @@ export const usage = `Usage: conform proxy --target URL [options]
 A reverse proxy in front of the target. Point your clients (integration tests, SDK test
 suite, staging app) at it: every exchange is forwarded unchanged and judged with the
 checks of \`conform run\` and the passive rules (rate-limit counting per bucket,
-delete-blocker bodies, version-migration answers, PATCH semantics against later reads,
-consistency between exchanges), and every client (by a hash of its API key, never the
-key) against the retry rule and the documented request constraints. On SIGINT, SIGTERM
-or --duration it writes report.json, junit.xml, report.html and summary.md; rules no
-exchange touched are not judged.
+delete-blocker bodies, version-migration answers, PATCH semantics against later reads),
+and every client (by a hash of its API key, never the key) against the retry rule and
+the documented request constraints. On SIGINT, SIGTERM or --duration it writes
+report.json, junit.xml, report.html and summary.md; rules no exchange touched are not
+judged.
 
 Options:
   --target URL            the target's base URL (required)

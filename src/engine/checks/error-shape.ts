@@ -52,7 +52,7 @@ export const errorShape = defineCheck({
   ruleIds: [
     'ERRORS.ERROR.SHAPE',
     'ERRORS.VALIDATION.SHAPE',
-    'ERRORS.400.BODY',
+    'ERRORS.400.BODY#shape',
     'ERRORS.ERROR_RESPONSES.SHAPE',
     'ERRORS.CODE.UPPER_SNAKE',
     'ERRORS.CATEGORY.MATCHES_STATUS',
@@ -75,7 +75,7 @@ export const errorShape = defineCheck({
           ? ['AUTH.403.SHAPE#error-body', 'ERRORS.ERROR.SHAPE']
           : ['ERRORS.ERROR_RESPONSES.SHAPE', 'ERRORS.ERROR.SHAPE'];
     if (s === 400) {
-      judged.push('ERRORS.400.BODY');
+      judged.push('ERRORS.400.BODY#shape');
       const asError = errorShapeProblems(body);
       const asValidation = validationErrorProblems(body);
       if (asError.length && asValidation.length) {
@@ -84,7 +84,7 @@ export const errorShape = defineCheck({
         findings.push(
           finding(
             'error-shape',
-            ['ERRORS.400.BODY', v ? 'ERRORS.VALIDATION.SHAPE' : 'ERRORS.ERROR.SHAPE'],
+            ['ERRORS.400.BODY#shape', v ? 'ERRORS.VALIDATION.SHAPE' : 'ERRORS.ERROR.SHAPE'],
             '400 body is neither Error nor ValidationError',
             `${describeStatus(ex)}: ${(v ? asValidation : asError).join('; ')}`,
             ex,

@@ -1,7 +1,7 @@
 /** The check registry: every exchange a scenario sends runs through these. */
 import type { RuleIndex, Spec } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
-import { requestBroken } from '../generators/broken.ts';
+import { requestBreaks } from '../generators/broken.ts';
 import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
@@ -22,6 +22,12 @@ import { tooManyRequests } from './too-many-requests.ts';
 import { failedAuthHeaders } from './failed-auth-headers.ts';
 import { bearerRequired } from './bearer-required.ts';
 import { webhooksCreatedAt } from './webhooks-created-at.ts';
+import { migrationAnswer, migrationConflictCode, migrationTargetRange } from './migration.ts';
+import { migrationRangeShown, migrationSameVersion } from './migration-stream.ts';
+import { rateMessages } from './rate-messages.ts';
+import { partialUpdates } from './partial-updates.ts';
+import { refusals } from './refusals.ts';
+import { deleteBlockers } from './delete-blockers.ts';
 import { readById } from './reads.ts';
 import {
   productCreated,
@@ -96,6 +102,15 @@ export const CHECKS: readonly Check[] = [
   failedAuthHeaders,
   bearerRequired,
   webhooksCreatedAt,
+  migrationAnswer,
+  migrationConflictCode,
+  migrationTargetRange,
+  migrationRangeShown,
+  migrationSameVersion,
+  rateMessages,
+  partialUpdates,
+  refusals,
+  deleteBlockers,
   ...ANSWER_CHECKS,
   ...RESOURCE_CHECKS,
 ];
@@ -113,10 +128,11 @@ export function checkRuleIds(): string[] {
 export function checkContextFor(
   contract: { spec: Spec; rules: RuleIndex },
   exchange: Exchange,
-  flags: Pick<CheckContext, 'rateLimitScenario' | 'unauthenticated'> = {},
+  flags: Pick<CheckContext, 'rateLimitScenario' | 'unauthenticated' | 'brokenOnPurpose'> = {},
   request: SentRequest = readRequest(contract.spec, exchange),
 ): CheckContext {
-  return { ...contract, ...flags, request, brokenRequest: requestBroken(contract.spec, request) };
+  const { notJson, broken } = requestBreaks(contract.spec, request);
+  return { ...contract, ...flags, request, brokenRequest: notJson || broken.length > 0, brokenConstraints: broken };
 }
 
 export interface CheckOutcome {

@@ -2,20 +2,25 @@ import { defineCheck, judgeableResponse } from './types.ts';
 import { expectedObjectName } from './object-name.ts';
 import { answerTo, Judgement, show } from './answer.ts';
 
-/** The read-by-id parts: the operation each names in spec/rules.yaml answers the resource of its path. */
+/** The read-by-id parts: the GET each rule names in spec/rules.yaml answers the resource of its path. */
 const READ_BY_ID = [
   'CUSTOMERS.GET.BY_ID#answers-resource',
   'PRICES.GET.BY_ID#answers-resource',
   'PAYMENTS.GET.BY_ID#answers-resource',
+  'MERCHANTS.GET.ROUND_TRIP#answers-resource',
 ];
 
 /** A read by id answers that id, and the object its schema names. */
 export const readById = defineCheck({
   name: 'read-by-id',
   ruleIds: READ_BY_ID,
-  description: 'GET of a customer, price or payment by id answers that id, with the object its schema names.',
+  description: 'GET of a customer, price, payment or merchant by id answers that id, with the object its schema names.',
   evaluate(ex, ctx, op) {
-    const key = READ_BY_ID.find((k) => op && ctx.rules.byId(k.split('#')[0])?.operations.includes(op.operationId));
+    // A rule may name the create too (MERCHANTS.GET.ROUND_TRIP): only its read is a read by id.
+    const key =
+      op?.method === 'GET'
+        ? READ_BY_ID.find((k) => ctx.rules.byId(k.split('#')[0])?.operations.includes(op.operationId))
+        : undefined;
     const a = key && op ? answerTo(ex, ctx, op, op.operationId) : undefined;
     if (!key || !a || !op) return;
     const object = expectedObjectName(judgeableResponse(ctx, op, a.ex.status)?.schema);

@@ -40,7 +40,16 @@ export class CheckStream {
   observe({ exchange, ctx, credential }: StreamExchange): CheckOutcome {
     const outcome = runChecks(exchange, ctx, this.checks);
     const op = outcome.operation ?? operationOf(ctx.spec, exchange);
-    if (!op || op.extension || exchange.status === undefined) return outcome;
+    if (!op || op.extension || exchange.status === undefined) {
+      for (const { check, judge } of this.judges) {
+        try {
+          judge.unread?.(exchange, { ...timingOf(exchange), ...(credential !== undefined ? { credential } : {}) });
+        } catch (err) {
+          outcome.errors.push(crash(check.name, exchange, err));
+        }
+      }
+      return outcome;
+    }
     const { startMs, endMs } = timingOf(exchange);
     const merchant = credential === undefined ? undefined : this.ledger.merchantOf.get(credential);
     let shown;

@@ -2,6 +2,7 @@
 import type { ResourceIndex, RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
 import type { Ledger, Shown, Walk } from './resources/ledger.ts';
+import type { Broken } from '../generators/broken.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */
@@ -65,10 +66,17 @@ export interface CheckContext {
   unauthenticated?: boolean;
   /**
    * True when the request breaks a documented constraint or its body is not JSON (read off the
-   * request by requestBroken, the same way in `conform run` and the passive judge): only the
+   * request by requestBreaks, the same way in `conform run` and the passive judge): only the
    * validation rules judge its answer, never a check of what the answer holds.
    */
   brokenRequest?: boolean;
+  /** The documented constraints the request breaks, read with `brokenRequest`. */
+  brokenConstraints?: readonly Broken[];
+  /**
+   * True when a scenario broke the request on purpose and set everything else up validly: the
+   * refusal is then the only right answer (checks/refusals.ts), not just one that holds.
+   */
+  brokenOnPurpose?: boolean;
   /** The exchange's request, read once (checkContextFor): its path parameters, query and JSON body. */
   request: SentRequest;
 }
@@ -116,6 +124,8 @@ export interface StreamJudge {
   observe(exchange: Exchange, ctx: StreamContext, op: OperationInfo | undefined): Evaluation | undefined;
   /** The end of the stream: judgements that waited for it. */
   finish?(ledger: Ledger): Evaluation | undefined;
+  /** An exchange no judge reads (an extension or unknown operation, or no answer): a write there may have changed anything. */
+  unread?(exchange: Exchange, timing: { startMs: number; endMs: number; credential?: string }): void;
 }
 
 export function defineCheck(def: Check): Check {

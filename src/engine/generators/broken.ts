@@ -125,7 +125,7 @@ export interface RequestParts {
   body: unknown;
 }
 
-/** What `requestBroken` reads of a request sent (checks/request.ts's SentRequest fits it). */
+/** What `requestBreaks` reads of a request sent (checks/request.ts's SentRequest fits it). */
 export interface SentParts extends Omit<RequestParts, 'operationId'> {
   operation?: { operationId: string; extension?: boolean };
   /** A body travelled as text that does not parse as JSON. */
@@ -173,14 +173,20 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
   return { constrained: inputs.constraints.length > 0 || !!inputs.schemas.body, broken };
 }
 
+/** What a request sent breaks: its body does not parse as JSON, or the documented constraints it breaks. */
+export interface RequestBreaks {
+  notJson: boolean;
+  broken: Broken[];
+}
+
 /**
- * The request of an exchange on a documented operation breaks a documented constraint, or its
- * body does not parse as JSON: a scenario sent it broken on purpose, or traffic holds it so.
- * Only the validation rules judge its answer.
+ * What the request of an exchange on a documented operation breaks (nothing on another
+ * operation): a scenario sent it broken on purpose, or traffic holds it so. A body that does
+ * not parse is read as nothing else. Only the validation rules judge the answer to a broken one.
  */
-export function requestBroken(spec: Spec, request: SentParts): boolean {
+export function requestBreaks(spec: Spec, request: SentParts): RequestBreaks {
   const op = request.operation;
-  if (!op || op.extension) return false;
-  if (request.bodyNotJson) return true;
-  return brokenConstraints(spec, { ...request, operationId: op.operationId }).broken.length > 0;
+  if (!op || op.extension) return { notJson: false, broken: [] };
+  if (request.bodyNotJson) return { notJson: true, broken: [] };
+  return { notJson: false, broken: brokenConstraints(spec, { ...request, operationId: op.operationId }).broken };
 }

@@ -9,10 +9,13 @@ import type { Exchange, Finding } from '../types.ts';
 import { replayCommand } from '../http/curl.ts';
 import { deriveSeed, formatFailure, type GeneratedFailure } from './seed-replay.ts';
 import { describeNegative, requestPath, type NegativeCase, type NegativePlan, type RequestPlan } from './requests.ts';
+import { CONSTRAINT_RULE } from './constraints.ts';
 
 /** The part of the scenario context the live runner uses (see src/engine/scenario.ts). */
 export interface LiveContext {
-  readonly http: { request(method: string, path: string, opts?: { body?: unknown }): Promise<Exchange> };
+  readonly http: {
+    request(method: string, path: string, opts?: { body?: unknown; brokenOnPurpose?: boolean }): Promise<Exchange>;
+  };
   readonly findings: readonly Finding[];
   readonly target: { seed: number };
   softExpectRule(ruleId: string, condition: unknown, message: string, exchange?: Exchange): boolean;
@@ -26,7 +29,10 @@ export interface LiveOptions {
   /** Names the property; with the run seed it derives the property's own seed. */
   label: string;
   numRuns: number;
-  /** Rules this property exercises; the first is cited when the expected status is not met. */
+  /**
+   * Rules this property exercises; the first is cited when the expected status is not met. For
+   * negatives, the VALIDATION rule of the constraint is the registry's (checkNegatives).
+   */
   rules: string[];
   /** Wall-clock cap on the property, shrinking included (a hanging target must not stall the run). Default 60 s. */
   timeLimitMs?: number;
@@ -48,6 +54,14 @@ interface Problem {
   problem: string;
 }
 
+interface PropertyOptions<T> extends LiveOptions {
+  examples?: T[];
+  /** Each case is sent broken on purpose (scenario-types.ts: the registry expects the refusal). */
+  brokenOnPurpose?: boolean;
+  /** The rules the property judges itself, passed when no case fails (default: `rules`). */
+  own?: string[];
+}
+
 /** Why a valid request's outcome breaks the contract, if it does. */
 export function positiveProblem(ex: Exchange, successStatus?: number): Problem | undefined {
   if (ex.status === undefined)
@@ -63,29 +77,25 @@ export function positiveProblem(ex: Exchange, successStatus?: number): Problem |
   return undefined;
 }
 
-/** An Error ({message}) or ValidationError ({message, errors}) body. */
-export function isErrorBody(body: unknown): boolean {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-  const b = body as Record<string, unknown>;
-  if (typeof b.message !== 'string') return false;
-  return b.errors === undefined || Array.isArray(b.errors);
-}
-
-/** Why a negative case's outcome breaks the contract, if it does. */
+/**
+ * Why a negative case's status breaks `ruleId` (a family rule the constraint carries), if it
+ * does. The VALIDATION rule and the 400 body are the registry's (checks/refusals.ts, error-shape.ts).
+ */
 export function negativeProblem(c: NegativeCase, ex: Exchange, ruleId: string): Problem | undefined {
   const expected = c.expected.join(' or ');
   if (ex.status === undefined)
     return { ruleId, problem: `expected ${expected}, got no response (${ex.transportError ?? 'unknown'})` };
   if (!c.expected.includes(ex.status))
     return { ruleId, problem: `expected ${expected} for ${describeNegative(c)}, got ${ex.status}` };
-  if (ex.status === 400 && !isErrorBody(ex.body))
-    return { ruleId: 'ERRORS.400.BODY', problem: 'a 400 body must be an Error or a ValidationError' };
   return undefined;
 }
 
-/** Sends a plan through the scenario client. */
-export function send(t: LiveContext, plan: RequestPlan): Promise<Exchange> {
-  return t.http.request(plan.method, requestPath(plan), plan.body === undefined ? {} : { body: plan.body });
+/** Sends a plan through the scenario client (`brokenOnPurpose` for a negative case). */
+export function send(t: LiveContext, plan: RequestPlan, brokenOnPurpose = false): Promise<Exchange> {
+  return t.http.request(plan.method, requestPath(plan), {
+    ...(plan.body === undefined ? {} : { body: plan.body }),
+    ...(brokenOnPurpose ? { brokenOnPurpose } : {}),
+  });
 }
 
 function replayOverride(label: string): { seed: number; path: string } | undefined {
@@ -102,22 +112,22 @@ function replayOverride(label: string): { seed: number; path: string } | undefin
 async function runProperty<T extends RequestPlan>(
   t: LiveContext,
   arbitrary: fc.Arbitrary<T>,
-  opts: LiveOptions & { examples?: T[] },
+  opts: PropertyOptions<T>,
   judge: (value: T, ex: Exchange) => Problem | undefined,
-  citeFor: (value: T, problem: Problem) => string[] = (_, p) => [p.ruleId],
+  citeFor: (value: T, problem: Problem, found: string[]) => string[] = (_, p) => [p.ruleId],
 ): Promise<GeneratedFailure | undefined> {
   const override = replayOverride(opts.label);
   const seed = override?.seed ?? deriveSeed(t.target.seed, opts.label);
-  let last: { exchange: Exchange; problem: Problem } | undefined;
+  let last: { exchange: Exchange; problem: Problem; found: string[] } | undefined;
   const property = fc.asyncProperty(arbitrary, async (plan) => {
     const before = t.findings.length;
-    const exchange = await send(t, plan);
+    const exchange = await send(t, plan, opts.brokenOnPurpose);
     let problem = judge(plan, exchange) ?? (opts.inspect?.(plan, exchange) as Problem | undefined);
-    // A check finding on this exchange (schema, error shape...) fails the case too.
+    // A check finding on this exchange (schema, error shape, refusal...) fails the case too.
     const fresh = t.findings.slice(before);
     if (!problem && fresh.length)
       problem = { ruleId: fresh[0].ruleIds[0] ?? opts.rules[0], problem: `${fresh[0].title}: ${fresh[0].message}` };
-    if (problem) last = { exchange, problem };
+    if (problem) last = { exchange, problem, found: fresh.flatMap((f) => f.ruleIds) };
     return problem === undefined;
   });
   const details = await fc.check(property, {
@@ -130,19 +140,21 @@ async function runProperty<T extends RequestPlan>(
     ...(opts.examples?.length ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
   });
   if (!details.failed) {
-    for (const r of opts.rules) t.softExpectRule(r, true, opts.label);
+    for (const r of opts.own ?? opts.rules) t.softExpectRule(r, true, opts.label);
     if (details.interrupted) t.note(`${opts.label}: interrupted after ${details.numRuns} run(s)`);
     return undefined;
   }
   const value = details.counterexample?.[0] as T | undefined;
+  // No case was judged failing: the property threw (the tool broke, or the target ran out of time).
+  if (!last || value === undefined) throw details.errorInstance;
   const failure: GeneratedFailure = {
     title: opts.label,
     seed: details.seed,
     path: details.counterexamplePath ?? '',
     counterexample: value,
-    replay: last ? replayCommand(last.exchange) : undefined,
+    replay: replayCommand(last.exchange),
     reason:
-      (last?.problem.problem ?? String((details.errorInstance as Error)?.message ?? details.errorInstance)) +
+      last.problem.problem +
       (details.interrupted
         ? ` (shrinking stopped at the ${((opts.timeLimitMs ?? 60_000) / 1000).toFixed(0)} s limit: the case may not be minimal)`
         : ''),
@@ -152,8 +164,8 @@ async function runProperty<T extends RequestPlan>(
   const message =
     `${formatFailure(failure)}\n  rerun only this case: ${REPLAY_VARIABLE}='${opts.label}|${failure.seed}|${failure.path}'` +
     ` (or the whole run with --seed ${t.target.seed})`;
-  const cite = last && value !== undefined ? citeFor(value, last.problem) : [opts.rules[0]];
-  for (const ruleId of new Set(cite)) t.softExpectRule(ruleId, false, message, last?.exchange);
+  for (const ruleId of new Set(citeFor(value, last.problem, last.found)))
+    t.softExpectRule(ruleId, false, message, last.exchange);
   return failure;
 }
 
@@ -173,19 +185,26 @@ export function checkPositives(
   );
 }
 
-/** Each documented constraint broken alone gets 400 (Error or ValidationError), or one of the case's allowed statuses. */
+/**
+ * Each documented constraint broken alone gets 400 (Error or ValidationError), or one of the case's
+ * allowed statuses. Each case is sent broken on purpose: the registry judges its VALIDATION rule
+ * and its 400 body (checks/refusals.ts, error-shape.ts), and a finding of theirs fails the case;
+ * the family rules the constraint carries besides (CUSTOMERS.TAX_RATES.RANGE...) are judged here,
+ * on the status. The shrunk case is cited under both.
+ */
 export function checkNegatives(
   t: LiveContext,
   plan: NegativePlan,
   opts: LiveOptions,
 ): Promise<GeneratedFailure | undefined> {
   const seed = deriveSeed(t.target.seed, `${opts.label} edges`);
-  // A wrong status breaks every rule the constraint carries (VALIDATION.BOUNDS.400 and CUSTOMERS.TAX_RATES.RANGE...).
+  const validation = CONSTRAINT_RULE[plan.constraint.kind];
+  const own = opts.rules.filter((r) => r !== validation);
   return runProperty(
     t,
     plan.arbitrary,
-    { ...opts, examples: plan.examples(seed) },
-    (c, ex) => negativeProblem(c, ex, opts.rules[0]),
-    (_, p) => (p.ruleId === opts.rules[0] ? opts.rules : [p.ruleId]),
+    { ...opts, examples: plan.examples(seed), brokenOnPurpose: true, own },
+    (c, ex) => (own.length ? negativeProblem(c, ex, own[0]) : undefined),
+    (_, p, found) => [...found.filter((r) => r === validation), ...(p.ruleId === own[0] ? own : [p.ruleId])],
   );
 }

@@ -40,16 +40,14 @@ export const SOURCE_RULE = {
 } as const;
 
 export const MIGRATION = {
+  /** Accepted, and left pinned (an answer, a read after). */
   accepted: 'STATE.SUBSCRIPTION.MIGRATE#pins',
-  pins: 'MIGRATION.EFFECT.PINS',
   fromInUse: 'MIGRATION.RESPONSE.VERSION_NUMBERS#from-in-use',
-  toRequested: 'MIGRATION.RESPONSE.VERSION_NUMBERS#to-requested',
   atBoundary: 'MIGRATION.EFFECT.PERIOD_END#effective-at-boundary',
   inUseUntilBoundary: 'MIGRATION.EFFECT.PERIOD_END#current-period-unchanged',
   replaces: 'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#replaces-pending',
   older: 'MIGRATION.TARGET.OLDER_OR_NEWER#older',
   newer: 'MIGRATION.TARGET.OLDER_OR_NEWER#newer',
-  noChange: 'MIGRATION.SAME_VERSION.NO_CHANGE',
   repeatable: 'MIGRATION.SAME_VERSION.REPEATABLE',
   archived404: 'MIGRATION.404.ARCHIVED_VERSION',
   missing404: 'MIGRATION.404.MISSING_VERSION',

@@ -1,10 +1,12 @@
 /**
  * The check registry of `conform run` (src/engine/checks) on the traffic, in the context
  * `conform run` builds for it: the checks of one exchange (response schema, status codes,
- * content type, error shapes, ids, timestamps, money, rate headers, 429 bodies, each answer
- * against the request it answers) and the judges of the stream (what every resource keeps
- * across exchanges: round trips, deletes, owners, list walks, derived amounts). Each client is
- * a credential of its own: which merchant it acts for is not known from traffic alone.
+ * content type, error shapes, ids, timestamps, money, rate headers, 429 bodies, the refusal of
+ * a request breaking a documented constraint, each answer against the request it answers) and
+ * the judges of the stream (what every resource keeps across exchanges: round trips, deletes,
+ * owners, list walks, derived amounts). Each client is a credential of its own: which merchant
+ * it acts for is not known from traffic alone. The passive judge never knows a request was
+ * broken on purpose, so the refusals check only fails an answer that accepted it.
  * Exchanges with no usable response cite no rule (nothing to judge).
  */
 import { CHECKS, checkContextFor, type CheckOutcome } from '../../engine/checks/index.ts';

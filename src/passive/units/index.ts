@@ -1,33 +1,14 @@
 /** The passive units, server and client: a fresh set (with empty state) per judgement. */
 import type { PassiveUnit } from '../types.ts';
 import { checksUnit } from './checks.ts';
-import { validationUnit } from './validation.ts';
-import { migrationUnit } from './migration.ts';
-import { migrationRangeUnit } from './migration-range.ts';
-import { deleteBlockersUnit } from './delete-blockers.ts';
 import { rateCountingUnit } from './rate-counting.ts';
 import { laterReadsUnit } from './later-reads.ts';
-import { consistencyUnit } from './consistency.ts';
-import { partialUpdatesUnit } from './partial-updates.ts';
 import { stateModelUnit } from './state-model.ts';
 import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
-  return [
-    checksUnit(),
-    validationUnit,
-    migrationUnit,
-    migrationRangeUnit(),
-    deleteBlockersUnit,
-    rateCountingUnit(),
-    laterReadsUnit(),
-    partialUpdatesUnit(),
-    consistencyUnit(),
-    stateModelUnit(),
-    retryUnit(),
-    clientRequestsUnit,
-  ];
+  return [checksUnit(), rateCountingUnit(), laterReadsUnit(), stateModelUnit(), retryUnit(), clientRequestsUnit];
 }
 
 /** Every rule a passive unit can judge, by scope. */

@@ -2,8 +2,6 @@
 import type { Tally } from '../tally.ts';
 import type { Observed } from '../types.ts';
 import type { Json } from '../../engine/checks/answer.ts';
-import { loadRules } from '../../contract/rules.ts';
-import { numberOf, patternOf } from '../../engine/predicates.ts';
 
 export { holds, sameJson, show, type Json } from '../../engine/checks/answer.ts';
 
@@ -12,21 +10,6 @@ export const obj = (v: unknown): Json | undefined =>
 export const is2xx = (o: Observed): boolean =>
   o.record.status !== undefined && o.record.status >= 200 && o.record.status < 300;
 export { isDateTime } from '../../engine/predicates.ts';
-
-const rules = await loadRules();
-/** The error code's form (ERRORS.CODE.UPPER_SNAKE). */
-export const UPPER_SNAKE = patternOf(rules, 'ERRORS.CODE.UPPER_SNAKE');
-/** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE), e.g. "1..2147483647". */
-export const TARGET_VERSION = {
-  minimum: numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum'),
-  maximum: numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'maximum'),
-  toString(): string {
-    return `${this.minimum}..${this.maximum}`;
-  },
-};
-/** An integer within TARGET_VERSION. */
-export const targetVersionInRange = (v: unknown): boolean =>
-  Number.isInteger(v) && (v as number) >= TARGET_VERSION.minimum && (v as number) <= TARGET_VERSION.maximum;
 
 /** `METHOD /path/template → status` of an exchange. */
 export function where(o: Observed): string {

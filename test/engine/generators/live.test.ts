@@ -12,13 +12,15 @@ import {
 import {
   checkNegatives,
   checkPositives,
-  isErrorBody,
   negativeProblem,
   positiveProblem,
   REPLAY_VARIABLE,
   type LiveContext,
 } from '../../../src/engine/generators/live.ts';
 import { clearSecrets, registerSecret } from '../../../src/engine/redact.ts';
+import { loadRules, loadSpec } from '../../../src/contract/index.ts';
+import { checkContextFor, runChecks } from '../../../src/engine/checks/index.ts';
+import { refusals } from '../../../src/engine/checks/refusals.ts';
 import type { Exchange, Finding } from '../../../src/engine/types.ts';
 import { breaksExactly, errorsOf } from './ajv.ts';
 import { byId } from './corpus.ts';
@@ -42,10 +44,17 @@ function exchange(method: string, path: string, body: unknown, a: { status?: num
   };
 }
 
-/** A scenario context whose target answers with `answer`; records judgements like the real one. */
+const contract = { spec: await loadSpec(), rules: await loadRules() };
+
+/**
+ * A scenario context whose target answers with `answer`; records judgements like the real one,
+ * and runs the registry's refusals check on each exchange, as the real one runs the registry.
+ */
 function fakeContext(answer: Answer, seed = 7) {
   const findings: Finding[] = [];
   const judged: { ruleId: string; ok: boolean; message: string }[] = [];
+  /** Rule ids the registry judged, one entry per judgement. */
+  const registry: string[] = [];
   const sent: string[] = [];
   const t: LiveContext = {
     findings,
@@ -53,7 +62,12 @@ function fakeContext(answer: Answer, seed = 7) {
     http: {
       async request(method, path, opts) {
         sent.push(`${method} ${path}`);
-        return exchange(method, path, opts?.body, answer(method, path, opts?.body));
+        const ex = exchange(method, path, opts?.body, answer(method, path, opts?.body));
+        const flags = { brokenOnPurpose: opts?.brokenOnPurpose };
+        const outcome = runChecks(ex, checkContextFor(contract, ex, flags), [refusals]);
+        registry.push(...outcome.judged);
+        findings.push(...outcome.findings);
+        return ex;
       },
     },
     softExpectRule(ruleId, condition, message, ex) {
@@ -63,7 +77,7 @@ function fakeContext(answer: Answer, seed = 7) {
     },
     note() {},
   };
-  return { t, judged, sent, findings };
+  return { t, judged, sent, findings, registry };
 }
 
 const customer = byId('updateCustomer');
@@ -73,7 +87,7 @@ afterEach(() => {
 });
 
 describe('live runner', () => {
-  test('verdict helpers: positives must not get 400, 5xx or no response; negatives their expected status with an error body', () => {
+  test('verdict helpers: positives must not get 400, 5xx or no response; negatives their expected status', () => {
     const ex = (status?: number, body?: unknown) => exchange('GET', '/x', undefined, { status, body });
     expect(positiveProblem(ex(200))).toBeUndefined();
     expect(positiveProblem(ex(404))).toBeUndefined();
@@ -81,10 +95,6 @@ describe('live runner', () => {
     expect(positiveProblem(ex(503))?.ruleId).toBe('STATUS.DOCUMENTED.ONLY');
     expect(positiveProblem(ex(undefined))?.problem).toMatch(/no response/);
     expect(positiveProblem(ex(201), 200)?.ruleId).toBe('STATUS.SUCCESS.CODE');
-    expect(isErrorBody({ message: 'm' })).toBe(true);
-    expect(isErrorBody({ message: 'm', errors: [{ field: 'a', message: 'b' }] })).toBe(true);
-    expect(isErrorBody({ error: 'bad_request' })).toBe(false);
-    expect(isErrorBody([])).toBe(false);
     const c = {
       expected: [400, 404],
       location: 'path',
@@ -95,7 +105,8 @@ describe('live runner', () => {
     } as NegativeCase;
     expect(negativeProblem(c, ex(404), 'R')).toBeUndefined();
     expect(negativeProblem(c, ex(400, { message: 'no' }), 'R')).toBeUndefined();
-    expect(negativeProblem(c, ex(400, 'oops'), 'R')?.ruleId).toBe('ERRORS.400.BODY');
+    // The 400 body is the registry's (error-shape.ts), not the status's.
+    expect(negativeProblem(c, ex(400, 'oops'), 'R')).toBeUndefined();
     expect(negativeProblem(c, ex(200), 'R')).toMatchObject({
       ruleId: 'R',
       problem: expect.stringContaining('expected 400 or 404'),
@@ -167,10 +178,12 @@ describe('live runner', () => {
     });
     expect(lax.sent[0]).toBe('GET /v0/alerts?resourceId=wal_1&limit=101');
     expect((failure!.counterexample as NegativeCase).value).toBe(101);
+    // The family rule from the status; the VALIDATION rule from the registry's finding, cited with the shrunk case.
     expect(lax.judged.filter((j) => !j.ok).map((j) => j.ruleId)).toEqual([
       'VALIDATION.BOUNDS.400',
       'ALERTS.LIST.LIMIT_RANGE',
     ]);
+    expect(lax.findings.some((f) => f.source === 'check:refusals')).toBe(true);
     const strict = fakeContext(() => ({
       status: 400,
       body: { message: 'x', errors: [{ field: 'limit', message: 'too big' }] },
@@ -179,6 +192,25 @@ describe('live runner', () => {
       await checkNegatives(strict.t, plan, { label: 'l', numRuns: 3, rules: ['VALIDATION.BOUNDS.400'] }),
     ).toBeUndefined();
     expect(strict.sent).toHaveLength(4);
+    // The VALIDATION rule is judged by the registry on every case, never by the runner itself.
+    expect(strict.registry).toEqual(Array(4).fill('VALIDATION.BOUNDS.400'));
+    expect(strict.judged).toEqual([]);
+  });
+
+  test('negatives: a case answered other than the refusal fails on the registry’s finding alone, and shrinks', async () => {
+    const plan = negativeRequests(byId('listAlerts'), {}, { query: { pin: { '/resourceId': 'wal_1' } } }).find(
+      (p) => p.constraint.pointer === '/limit' && p.constraint.kind === 'maximum',
+    )!;
+    // A conflict is no refusal of a request broken on purpose (a passive judge would let it pass).
+    const conflicts = fakeContext(() => ({ status: 409, body: { message: 'busy' } }));
+    const failure = await checkNegatives(conflicts.t, plan, {
+      label: 'listAlerts negative query /limit maximum',
+      numRuns: 3,
+      rules: ['VALIDATION.BOUNDS.400'],
+    });
+    expect((failure!.counterexample as NegativeCase).value).toBe(101);
+    expect(conflicts.judged.map((j) => [j.ruleId, j.ok])).toEqual([['VALIDATION.BOUNDS.400', false]]);
+    expect(conflicts.judged[0].message).toContain(`seed: ${failure!.seed}`);
   });
 
   test('a check finding on an exchange fails the case too', async () => {
@@ -201,6 +233,15 @@ describe('live runner', () => {
       rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
     });
     expect(judged.filter((j) => !j.ok).map((j) => j.ruleId)).toEqual(['SCHEMA.RESPONSE.MATCHES']);
+  });
+
+  test('a property that throws (the target too slow, the tool broken) judges nothing: the error goes up', async () => {
+    const { t, judged } = fakeContext(() => ({ status: 200, body: {} }));
+    (t.http as { request: unknown }).request = () => Promise.reject(new Error('stopped: target too slow'));
+    await expect(
+      checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), { label: 'p', numRuns: 2, rules: ['R'] }),
+    ).rejects.toThrow('stopped: target too slow');
+    expect(judged).toEqual([]);
   });
 
   test('anyNegativeRequest mixes every constraint, each case still breaking exactly one', () => {

@@ -1,6 +1,6 @@
 /** A stream of exchanges for the resource judges' tests: each one answered before the next is sent. */
 import type { RuleIndex, Spec } from '../../../src/contract/index.ts';
-import { checkContextFor, RESOURCE_CHECKS, type CheckOutcome } from '../../../src/engine/checks/index.ts';
+import { checkContextFor, RESOURCE_CHECKS, type Check, type CheckOutcome } from '../../../src/engine/checks/index.ts';
 import { CheckStream } from '../../../src/engine/checks/stream.ts';
 import type { Exchange } from '../../../src/engine/types.ts';
 
@@ -8,14 +8,17 @@ export interface Step {
   method: string;
   path: string;
   sent?: unknown;
-  status: number;
+  /** Undefined: no answer came. */
+  status: number | undefined;
   got?: unknown;
   /** Who sends it (default the run's key); null: no credential. */
   credential?: string | null;
+  /** Time added before it is sent (negative: sent before the previous one was answered). */
+  waitMs?: number;
 }
 
 export class Stream {
-  readonly stream = new CheckStream(RESOURCE_CHECKS);
+  readonly stream: CheckStream;
   private clock = Date.parse('2030-01-01T00:00:00Z');
   readonly judged = new Map<string, number>();
   readonly findings: CheckOutcome['findings'] = [];
@@ -24,7 +27,9 @@ export class Stream {
   constructor(
     private readonly contract: { spec: Spec; rules: RuleIndex },
     merchant = 'org_primary1',
+    checks: readonly Check[] = RESOURCE_CHECKS,
   ) {
+    this.stream = new CheckStream(checks);
     this.stream.ledger.merchantOf.set('primary', merchant);
   }
 
@@ -36,6 +41,7 @@ export class Stream {
   }
 
   send(step: Step): CheckOutcome {
+    this.clock += step.waitMs ?? 0;
     const startedAt = new Date(this.clock).toISOString();
     this.clock += 20;
     const rawBody = step.got === undefined ? '' : JSON.stringify(step.got);
@@ -45,7 +51,7 @@ export class Stream {
       url: `http://target${step.path}`,
       requestHeaders: { authorization: 'Bearer $CONFORM_API_KEY', 'content-type': 'application/json' },
       ...(step.sent === undefined ? {} : { requestBody: step.sent }),
-      status: step.status,
+      ...(step.status === undefined ? { transportError: 'socket hang up' } : { status: step.status }),
       responseHeaders: rawBody ? { 'content-type': 'application/json' } : {},
       body: step.got,
       rawBody,

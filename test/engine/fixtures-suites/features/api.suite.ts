@@ -71,6 +71,6 @@ scenario(['WALLETS.AUTO_TOPUP.SHAPE'], 'a connection reset becomes a finding cit
   t.expectRule('WALLETS.AUTO_TOPUP.SHAPE', res.status !== undefined, 'the target answered', res);
 });
 
-scenario(['MERCHANTS.GET.ROUND_TRIP'], 'full-profile scenarios are skipped in quick', async () => {}, {
+scenario(['MERCHANTS.CREATE.OBJECT'], 'full-profile scenarios are skipped in quick', async () => {}, {
   profile: 'full',
 });
