@@ -6,7 +6,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { notRefused, bodyOf, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
+import { notRefused, bodyOf, requireSuccess, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
 
 /**
  * A 200 answering the configuration. Its shape, and `enabled` being the value asked for, are the
@@ -15,8 +15,8 @@ import { notRefused, bodyOf, isDateTime, isFixtureUnavailable, type Json } from 
  */
 function expectConfig(t: ScenarioContext, ex: Exchange, enabled: boolean): Json {
   notRefused(t, ex);
-  t.expectStatus('WEBHOOKS.CONFIG.SHAPE', ex, 200);
-  const c = bodyOf(ex);
+  // Its shape, and the state asked for, are the registry's (webhooks-updated).
+  const c = requireSuccess(t, ex, 'PATCH /v0/webhooks');
   t.precondition(c.enabled === enabled, `the configuration answered enabled ${enabled}`, ex);
   return c;
 }

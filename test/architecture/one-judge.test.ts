@@ -32,16 +32,13 @@ const SUITE_AND_REGISTRY: Record<string, string> = {
   'ERRORS.ERROR_RESPONSES.SHAPE': 'error-shape',
   'PAYMENTS.GET.BY_ID#answers-resource': 'read-by-id',
   'PRICES.GET.BY_ID#answers-resource': 'read-by-id',
-  'RATE.FAILED_AUTH.NO_HEADERS': 'failed-auth-headers',
   'REFUNDS.REASON.RECORDED': 'refund-reason',
   'SCHEDULES.CREATE.BY_ORDER': 'schedule-created',
   'SCHEDULES.END_DATE.PRESENT': 'schedule-created',
   'SCHEDULES.INTERVALS.PAGINATED#list-envelope': 'schedule-intervals',
   'STATE.ITEM.ARCHIVE': 'item-updated',
   'STATE.ITEM.UNARCHIVE': 'item-updated',
-  'STATUS.SUCCESS.CODE': 'status-documented',
   'WALLETS.AUTO_TOPUP.PERIOD_DAY': 'auto-topup-updated',
-  'WEBHOOKS.CONFIG.SHAPE': 'webhooks-updated',
   'WEBHOOKS.MERCHANT.NAMED': 'webhooks-updated',
 };
 
