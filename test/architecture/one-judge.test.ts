@@ -32,7 +32,6 @@ const SUITE_AND_REGISTRY: Record<string, string> = {
   'ERRORS.ERROR_RESPONSES.SHAPE': 'error-shape',
   'PAYMENTS.GET.BY_ID#answers-resource': 'read-by-id',
   'PRICES.GET.BY_ID#answers-resource': 'read-by-id',
-  'REFUNDS.REASON.RECORDED': 'refund-reason',
   'SCHEDULES.CREATE.BY_ORDER': 'schedule-created',
   'SCHEDULES.END_DATE.PRESENT': 'schedule-created',
   'SCHEDULES.INTERVALS.PAGINATED#list-envelope': 'schedule-intervals',

@@ -118,6 +118,28 @@ describe('answers: each answer against its request', () => {
     expect(messages(o, 'REFUNDS.TOTAL.SUM')[0]).toContain('total 11.01, amount 10.00 + taxAmount 1.00 = 11');
   });
 
+  test('a refund without a reason records none: a reason made up fails, none holds', async () => {
+    const refund = (reason?: string) =>
+      rec('POST', '/v2/invoices/inv_1/refunds', {
+        status: 201,
+        sent: {},
+        got: {
+          object: 'invoice_refund',
+          id: 'crn_1',
+          invoiceId: 'inv_1',
+          amount: '10.00',
+          taxAmount: '1.00',
+          total: '11.00',
+          status: 'ISSUED',
+          ...(reason ? { reason } : {}),
+        },
+      });
+    expect(verdicts(await judge([refund()], [checksUnit()])).get('REFUNDS.REASON.RECORDED')).toBe('passed');
+    expect(
+      verdicts(await judge([refund('requested_by_customer')], [checksUnit()])).get('REFUNDS.REASON.RECORDED'),
+    ).toBe('failed');
+  });
+
   test('webhooks answer the state asked for, for the merchant named', async () => {
     const cfg = (enabled: boolean, merchantId = 'org_a') => ({
       object: 'webhooks',
