@@ -9,11 +9,11 @@ import type { Finding } from '../types.ts';
 import { perRules } from '../predicates.ts';
 import { defineCheck, describeStatus, finding, isObject } from './types.ts';
 
-/** Per delete operation, its body rule (params: error, itemFields) and its count rule. */
-const RULES: Record<string, { blocked: string; count: string }> = {
-  deleteCustomer: { blocked: 'CUSTOMERS.DELETE.BLOCKED', count: 'CUSTOMERS.DELETE.BLOCKER_COUNT' },
-  deleteFee: { blocked: 'FEES.DELETE.BLOCKED', count: 'FEES.DELETE.BLOCKER_COUNT' },
-};
+/** Each refused delete's body rule (its operations and params: error, itemFields) and its count rule. */
+const RULES: readonly { blocked: string; count: string }[] = [
+  { blocked: 'CUSTOMERS.DELETE.BLOCKED', count: 'CUSTOMERS.DELETE.BLOCKER_COUNT' },
+  { blocked: 'FEES.DELETE.BLOCKED', count: 'FEES.DELETE.BLOCKER_COUNT' },
+];
 
 const BODY = 'blockers-body';
 const COVERS = 'covers-items';
@@ -26,10 +26,12 @@ interface Family {
   itemFields: readonly string[];
 }
 
+/** The family of each delete operation, by the operations spec/rules.yaml gives its body rule. */
 const families = perRules((rules) =>
   Object.fromEntries(
-    Object.entries(RULES).map(([op, { blocked, count }]) => {
-      const params = rules.byId(blocked)?.params ?? {};
+    RULES.flatMap(({ blocked, count }) => {
+      const rule = rules.byId(blocked);
+      const params = rule?.params ?? {};
       const itemFields = params.itemFields;
       if (!Array.isArray(itemFields)) throw new Error(`spec/rules.yaml: rule ${blocked} lists no itemFields`);
       const family: Family = {
@@ -38,7 +40,7 @@ const families = perRules((rules) =>
         ...(typeof params.error === 'string' ? { error: params.error } : {}),
         itemFields: itemFields as string[],
       };
-      return [op, family];
+      return (rule?.operations ?? []).map((op) => [op, family] as const);
     }),
   ),
 );
@@ -47,7 +49,7 @@ const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v)?.sl
 
 export const deleteBlockers = defineCheck({
   name: 'delete-blockers',
-  ruleIds: Object.values(RULES).flatMap((r) => [`${r.blocked}#${BODY}`, `${r.count}#${COVERS}`]),
+  ruleIds: RULES.flatMap((r) => [`${r.blocked}#${BODY}`, `${r.count}#${COVERS}`]),
   description:
     'A refused delete (409) carries details.blockers of {type, count, items}, each count at least its items.',
   evaluate(ex, ctx, op) {
