@@ -47,7 +47,8 @@ scenario(
     const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
     const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
     const b = expectPage(t, res, walletId);
-    // The default page size and offset are the alerts-page check's (src/engine/checks/pages.ts) on this answer.
+    // The default page size and offset, and the offset of the next page, are the alerts-page check's
+    // (src/engine/checks/pages.ts) on these answers.
     if (b.data.length < 10) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
     t.expectRule(
       'ALERTS.LIST.PAGINATED',
@@ -61,7 +62,7 @@ scenario(
     const ids = [...b.data, ...r.data].map((a: Json) => a.id);
     const seen = new Set(ids);
     t.expectRule(
-      'ALERTS.LIST.OFFSET#from-offset',
+      'ALERTS.LIST.OFFSET#holds-rest',
       ids.length === alertIds.length && seen.size === alertIds.length && alertIds.every((id) => seen.has(id)),
       `offset ${b.data.length} holds the alerts after the default page: together they cover ` +
         `all ${alertIds.length} alerts once (got ${ids.length} ids, ${seen.size} distinct)`,
@@ -79,18 +80,13 @@ scenario(
     for (const limit of [LIMIT_MIN, LIMIT_MAX]) {
       const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
       const b = expectPage(t, res, walletId, ['ALERTS.LIST.LIMIT_RANGE#accepts-range']);
-      // The wallet holds at least two alerts (maybe more): a page holds at most `limit`, and is not empty.
-      t.expectRule(
-        'ALERTS.LIST.LIMIT_RANGE#accepts-range',
-        b.pagination.limit === undefined || b.pagination.limit === limit,
-        `limit ${limit}: pagination.limit echoes ${limit} (got ${JSON.stringify(b.pagination.limit)})`,
-        res,
-      );
+      // The wallet holds at least two alerts (maybe more): the page is not empty. At most `limit`, and
+      // pagination.limit echoing it, are the alerts-page check's (ALERTS.LIST.LIMIT_RANGE#page-within-limit).
       t.expectRule(
         'ALERTS.LIST.LIMIT_RANGE#accepts-range',
         b.data.length >= Math.min(limit, 2),
         `limit ${limit}: a first page of a wallet with at least 2 alerts holds ` +
-          `at least ${Math.min(limit, 2)} (got ${b.data.length}; at most ${limit} is the alerts-page check's)`,
+          `at least ${Math.min(limit, 2)} (got ${b.data.length})`,
         res,
       );
     }
@@ -164,20 +160,14 @@ scenario(
     };
     const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
     notRefused(t, res);
-    t.expectStatus('ALERTS.UPDATE.OK', res, 200);
-    // The alert answered, holding enabled, notifyPeriod and recipients sent, is the alert-updated check's.
+    t.expectStatus('ALERTS.UPDATE.OK#updates-existing', res, 200);
+    // The alert of the path, holding enabled, notifyPeriod and recipients sent, is the alert-updated
+    // check's (#answers-alert); config being an object, the schema's.
     const a = bodyOf(res);
     t.expectRule(
-      'ALERTS.UPDATE.OK',
+      'ALERTS.UPDATE.OK#updates-existing',
       a.resourceId === walletId,
       `the alert ${alertId} of wallet ${walletId} comes back (got resourceId ${JSON.stringify(a.resourceId)})`,
-      res,
-    );
-    // The contents of config are not shown: only that it is an object.
-    t.expectRule(
-      'ALERTS.UPDATE.OK',
-      a.config === undefined || (typeof a.config === 'object' && a.config !== null),
-      'config, when present, is an object',
       res,
     );
   },

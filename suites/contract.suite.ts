@@ -39,9 +39,12 @@ interface Inputs {
 }
 
 interface Positives {
-  /** Rules beyond VALIDATION.VALID_REQUEST.NOT_400. */
+  /** Parts the property judges itself beyond VALIDATION.VALID_REQUEST.NOT_400: no case refused (the edges). */
   rules: string[];
-  successStatus?: number;
+  /** The part a valid case answered with neither 2xx nor 400 breaks: the operation succeeds. */
+  accepted?: string;
+  /** Parts the registry judges on every case's answer (cited by the scenario; a finding of theirs fails the case). */
+  registry?: string[];
   inspect?: (plan: RequestPlan, ex: Exchange) => { ruleId: string; problem: string } | undefined;
 }
 
@@ -106,7 +109,7 @@ const CASES: OperationCases[] = [
       const { walletId } = await t.fixture((f) => f.walletWithAlerts(1));
       return { ids: {}, options: { query: { pin: { '/resourceId': walletId } } } };
     },
-    positives: { rules: ['ALERTS.LIST.LIMIT_RANGE#accepts-range', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
+    positives: { rules: ['ALERTS.LIST.LIMIT_RANGE#accepts-range'], registry: ['STATUS.SUCCESS.CODE'] },
     rules: {
       '/resourceId required': ['ALERTS.LIST.RESOURCE_ID_REQUIRED'],
       '/limit minimum': ['ALERTS.LIST.LIMIT_RANGE#refuses-outside'],
@@ -131,7 +134,11 @@ const CASES: OperationCases[] = [
         },
       };
     },
-    positives: { rules: ['ALERTS.UPDATE.OK', 'STATUS.SUCCESS.CODE'], successStatus: 200 },
+    positives: {
+      rules: [],
+      accepted: 'ALERTS.UPDATE.OK#updates-existing',
+      registry: ['ALERTS.UPDATE.OK#answers-alert', 'STATUS.SUCCESS.CODE'],
+    },
     rules: {
       '/resource required': ['ALERTS.UPDATE.RESOURCE_REQUIRED'],
       '/resource enum': ['ALERTS.UPDATE.RESOURCE_REQUIRED'],
@@ -160,7 +167,7 @@ const CASES: OperationCases[] = [
     operationId: 'createProduct',
     inputs: async (t) => ({ ids: {}, options: { body: { pin: { '/merchantId': await merchantId(t) } } } }),
     // What the product holds is the product-created check's, on every positive's answer.
-    positives: { rules: ['PRODUCTS.CREATE.OBJECT'] },
+    positives: { rules: [], registry: ['PRODUCTS.CREATE.OBJECT'] },
     rules: { required: ['PRODUCTS.CREATE.REQUIRED'] },
   },
   {
@@ -173,7 +180,7 @@ const CASES: OperationCases[] = [
         options: { query: { arbitraries: { '/merchantId': fc.constant(m) } }, body: { pin: { '/enabled': true } } },
       };
     },
-    positives: { rules: ['STATUS.SUCCESS.CODE'], successStatus: 200 },
+    positives: { rules: [], registry: ['STATUS.SUCCESS.CODE'] },
   },
   {
     operationId: 'updateSourceRule',
@@ -215,7 +222,11 @@ const CASES: OperationCases[] = [
       };
     },
     // Which order owns the schedule is the schedule-created check's, on every positive's answer.
-    positives: { rules: ['SCHEDULES.CREATE.BY_ORDER'] },
+    positives: {
+      rules: [],
+      accepted: 'SCHEDULES.CREATE.BY_ORDER#accepted',
+      registry: ['SCHEDULES.CREATE.BY_ORDER#owned-by-order', 'SCHEDULES.END_DATE.PRESENT'],
+    },
   },
   {
     operationId: 'updateAutoTopupConfig',
@@ -235,7 +246,11 @@ const CASES: OperationCases[] = [
         },
       },
     }),
-    positives: { rules: ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'] },
+    positives: {
+      rules: [],
+      accepted: 'WALLETS.AUTO_TOPUP.PERIOD_DAY#accepted',
+      registry: ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY#kept'],
+    },
   },
   {
     operationId: 'createInvoiceRefund',
@@ -286,8 +301,9 @@ describe('contract: generated requests', () => {
 
     if (c.positives) {
       const p = c.positives;
+      const own = ['VALIDATION.VALID_REQUEST.NOT_400', ...p.rules, ...(p.accepted ? [p.accepted] : [])];
       scenario(
-        ['VALIDATION.VALID_REQUEST.NOT_400', ...p.rules],
+        [...own, ...(p.registry ?? [])],
         `${where}: valid generated requests are not refused and conform`,
         async (t) => {
           const { ids, options } = await inputsOf(c, t);
@@ -295,8 +311,8 @@ describe('contract: generated requests', () => {
           await checkPositives(t, positiveRequests(op, ids, options), {
             label,
             numRuns: RUNS[t.target.profile].positive,
-            rules: ['VALIDATION.VALID_REQUEST.NOT_400', ...p.rules],
-            successStatus: p.successStatus,
+            rules: own,
+            accepted: p.accepted,
             inspect: p.inspect,
             examples: positiveEdgeExamples(op, ids, options, t.target.seed),
             citeAlso: (plan) => edgeRules(c, op, plan),

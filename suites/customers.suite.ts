@@ -42,9 +42,9 @@ async function customer(t: ScenarioContext): Promise<string> {
 /** A precondition: the update succeeded; the customer it answers. */
 const updated = (t: ScenarioContext, ex: Exchange): Json => requireAccepted(t, ex, 'the update');
 
-/** GET of an existing customer answers 200; that it is the customer asked for is the read-by-id check's. */
+/** GET of an existing customer answers 200; that it is the customer asked for is the read-by-id check's (#answers-resource). */
 function expectCustomer(t: ScenarioContext, ex: Exchange): Json {
-  t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', ex, 200);
+  t.expectStatus('CUSTOMERS.GET.BY_ID#reads-existing', ex, 200);
   return bodyOf(ex);
 }
 

@@ -1,10 +1,12 @@
 /**
  * Items (PATCH /v0/items/{id}): archiving and unarchiving, anchors that block archiving,
  * and what happens to primary external references. The ITEMS family and the item
- * transitions of STATE. Every scenario builds its own item. What the update answers show
- * (archivedAt, the fields sent, those kept) is the registry's: item-updated, round-trip and
- * partial-updates in src/engine/checks judge the PATCHes sent here.
+ * transitions of STATE. Every scenario builds its own item. What one update answer shows
+ * (archivedAt against the archived sent, the fields sent, those kept) is the registry's:
+ * item-updated, round-trip and partial-updates in src/engine/checks judge the PATCHes sent here.
+ * The transitions (STATE.ITEM.ARCHIVE, UNARCHIVE) need the state before: they are judged here.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
@@ -36,11 +38,10 @@ scenario(
     const archived = updated(t, 'STATE.ITEM.ARCHIVE', res, 'archiving an item without anchors');
     t.softExpectRule(
       'STATE.ITEM.ARCHIVE',
-      archived.id === itemId,
-      `the answer is the archived item (id ${JSON.stringify(archived.id)})`,
+      archived.id === itemId && isDateTime(archived.archivedAt),
+      `the answer is the item, archived (id ${JSON.stringify(archived.id)}, archivedAt ${JSON.stringify(archived.archivedAt)})`,
       res,
     );
-    // archivedAt set on the answer (ITEMS.ARCHIVED_AT.STATE) is the item-updated check's (src/engine/checks/updates.ts).
 
     const read = await readArchived(t, itemId);
     t.softExpectRule(
@@ -61,8 +62,14 @@ scenario(
     // An archived item still takes ordinary updates; that it stays archived is the partial-updates check's.
     await patchItem(t, itemId, { metadata: { conform: 'archived-update' } });
 
-    updated(t, 'STATE.ITEM.UNARCHIVE', await patchItem(t, itemId, { archived: false }), 'unarchiving');
-    // archivedAt null on the answer (ITEMS.ARCHIVED_AT.STATE) is the item-updated check's.
+    const unarchiving = await patchItem(t, itemId, { archived: false });
+    const active = updated(t, 'STATE.ITEM.UNARCHIVE', unarchiving, 'unarchiving');
+    t.softExpectRule(
+      'STATE.ITEM.UNARCHIVE',
+      active.archivedAt === null,
+      `the answer is the item, active (archivedAt ${JSON.stringify(active.archivedAt)})`,
+      unarchiving,
+    );
     const again = await readItem(t, itemId);
     t.softExpectRule(
       'STATE.ITEM.UNARCHIVE',
@@ -87,7 +94,13 @@ scenario(
       ...(catalogId ? { catalogId } : {}),
     };
     const res = await patchItem(t, itemId, sent);
-    const item = requireUpdated(t, res, 'renaming the item');
+    const item = updated(t, 'ITEMS.UPDATE.APPLIED#accepted', res, 'renaming the existing item');
+    t.expectRule(
+      'ITEMS.UPDATE.APPLIED#accepted',
+      item.id === itemId,
+      `the answer is the item renamed (id ${JSON.stringify(item.id)})`,
+      res,
+    );
     // The state table moves an item only through `archived`: a rename leaves an active item active.
     if (active)
       t.softExpectRule(
@@ -100,6 +113,16 @@ scenario(
     // An empty update answers the item as it is: a later read in the stream, where the round-trip
     // check (ITEMS.UPDATE.APPLIED#holds-sent) finds what the rename sent, as it did in its answer.
     requireUpdated(t, await patchItem(t, itemId, {}), 'an empty update of the item');
+    // A read through the fixtures, which the registry never sees: it holds what the rename answered.
+    const read = await readItem(t, itemId);
+    const differs = ['name', 'catalogId', 'metadata', 'archivedAt'].filter(
+      (f) => item[f] !== undefined && !isDeepStrictEqual(read[f], item[f]),
+    );
+    t.softExpectRule(
+      'ITEMS.UPDATE.APPLIED#read-back',
+      differs.length === 0,
+      `a later read holds what the update answered (${differs.map((f) => `${f} reads ${JSON.stringify(read[f])}`).join(', ')})`,
+    );
   },
   { concurrent: true },
 );

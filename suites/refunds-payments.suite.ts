@@ -61,26 +61,20 @@ scenario(
 );
 
 scenario(
-  ['ERRORS.ERROR_RESPONSES.SHAPE', 'ERRORS.ERROR.SHAPE'],
+  ['REFUNDS.REFUSED.NO_CREDIT_NOTE', 'ERRORS.ERROR_RESPONSES.SHAPE', 'ERRORS.ERROR.SHAPE'],
   'a refund of an invoice that cannot be refunded is refused with an Error body',
   async (t) => {
     const { invoiceId } = await t.fixture((f) => f.unrefundableInvoice());
     const res = await t.http.post(refundPath(invoiceId), { reason: 'conform: not refundable' });
-    // Which status the refusal has is not shown: any 4xx in Error shape.
+    // Which status the refusal has is not shown: any 4xx. Its Error body is the error-shape check's.
     t.expectRule(
-      'ERRORS.ERROR_RESPONSES.SHAPE',
+      'REFUNDS.REFUSED.NO_CREDIT_NOTE',
       res.status !== undefined && res.status >= 400 && res.status < 500,
       `an invoice that cannot be refunded is refused with a 4xx (got ${res.status ?? res.transportError})`,
       res,
     );
     t.expectRule(
-      'ERRORS.ERROR.SHAPE',
-      typeof bodyOf(res).message === 'string',
-      'the refusal is an Error with a message',
-      res,
-    );
-    t.expectRule(
-      'ERRORS.ERROR.SHAPE',
+      'REFUNDS.REFUSED.NO_CREDIT_NOTE',
       !String(bodyOf(res).id ?? '').startsWith(CREDIT_NOTE),
       'no credit note comes back',
       res,
@@ -97,12 +91,12 @@ scenario(
     const res = await t.http.get(paymentPath(paymentId));
     // The success code of GET /v0/payments/{id} is not shown: any 2xx.
     t.expectRule(
-      'PAYMENTS.GET.BY_ID#answers-resource',
+      'PAYMENTS.GET.BY_ID#reads-existing',
       is2xx(res),
       `the payment is read (got ${res.status ?? res.transportError})`,
       res,
     );
-    // That the payment read is the one asked for is the read-by-id check's (src/engine/checks/reads.ts),
+    // That the payment read is the one asked for is the read-by-id check's (src/engine/checks/reads.ts, #answers-resource),
     // its id prefix the id-patterns check's.
     const p = bodyOf(res);
     t.expectRule(

@@ -18,13 +18,13 @@ scenario(
     };
     const res = await t.http.patch(`/v0/wallets/${enc(walletId)}/autoTopupConfig`, sent);
     t.softExpectRule(
-      'WALLETS.AUTO_TOPUP.PERIOD_DAY',
+      'WALLETS.AUTO_TOPUP.PERIOD_DAY#accepted',
       res.status !== undefined && res.status >= 200 && res.status < 300,
       `limit.period day is accepted (got ${res.status ?? res.transportError})`,
       res,
     );
-    // The autoTopupConfig answered and the values it holds, limit.period day included, are the
-    // auto-topup-updated check's (src/engine/checks/updates.ts).
+    // The autoTopupConfig answered and the values it holds, limit.period day included (#kept), are
+    // the auto-topup-updated check's (src/engine/checks/updates.ts).
     requireAccepted(t, res, 'PATCH autoTopupConfig with limit.period day');
   },
   concurrent,

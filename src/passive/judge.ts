@@ -7,6 +7,7 @@
 import type { RuleIndex, Spec } from '../contract/index.ts';
 import type { RunError, ScenarioResult } from '../engine/runner/types.ts';
 import { readRequest } from '../engine/checks/request.ts';
+import { requestBreaks } from '../engine/generators/broken.ts';
 import { toExchange, endOf, type TrafficRecord } from './traffic/record.ts';
 import { ANONYMOUS } from './traffic/scrub.ts';
 import { Tally } from './tally.ts';
@@ -85,6 +86,7 @@ export class PassiveJudge {
     const pathOnly = record.path.split('?')[0];
     const wire = toExchange(record, this.baseUrl);
     const request = readRequest(this.spec, wire);
+    const breaks = requestBreaks(this.spec, request);
     const operation = request.operation && this.spec.operation(request.operation.operationId);
     const exchange = operation ? { operationId: operation.operationId, ...wire } : wire;
     const documented = !!operation && !operation.extension;
@@ -94,6 +96,7 @@ export class PassiveJudge {
       exchange,
       operation,
       request,
+      breaks,
       documented,
       client: record.client,
       authenticated: record.client !== ANONYMOUS,

@@ -3,6 +3,7 @@ import type { Operation, RuleIndex, Spec } from '../contract/index.ts';
 import type { TrafficRecord } from './traffic/record.ts';
 import type { Exchange } from '../engine/types.ts';
 import type { SentRequest } from '../engine/checks/request.ts';
+import type { RequestBreaks } from '../engine/generators/broken.ts';
 import type { Tally } from './tally.ts';
 
 /** One exchange of the traffic, with what the spec says about it. */
@@ -14,6 +15,8 @@ export interface Observed {
   operation?: Operation;
   /** The request, read once against the spec (what the checks' context carries too). */
   request: SentRequest;
+  /** What the request breaks of the document, read once (the checks' context and the client units share it). */
+  breaks: RequestBreaks;
   /** A documented operation (not a reference extension): the only ones judged. */
   documented: boolean;
   /** `CLIENT_KEY_<hash>` or `anonymous`. */

@@ -63,3 +63,36 @@ export function judgedIn(source: string, fileName = 'suite.ts'): string[] {
 
 /** One key touches another when they are the same, or one is a part of the other's rule. */
 export const touches = (a: string, b: string): boolean => a === b || a.startsWith(`${b}#`) || b.startsWith(`${a}#`);
+
+/**
+ * Rule keys a source gives the properties `names` of its object literals (`ruleId: 'A.B.C'` of
+ * a problem a property returns), or, with `within`, of the object a property of that name holds
+ * (`positives: { rules: [...] }`: what the contract suite's generated positives judge themselves).
+ */
+export function keysOfProperties(
+  source: string,
+  names: readonly string[],
+  within?: string,
+  fileName = 'x.ts',
+): string[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const nameOf = (n: ts.ObjectLiteralElementLike) =>
+    ts.isPropertyAssignment(n) && (ts.isIdentifier(n.name) || ts.isStringLiteral(n.name)) ? n.name.text : undefined;
+  const keysOf = (o: ts.ObjectLiteralExpression) =>
+    o.properties.flatMap((p) =>
+      names.includes(nameOf(p) ?? '') ? literalKeys((p as ts.PropertyAssignment).initializer) : [],
+    );
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isObjectLiteralExpression(node)) {
+      if (within === undefined) out.push(...keysOf(node));
+      else
+        for (const p of node.properties)
+          if (nameOf(p) === within && ts.isObjectLiteralExpression((p as ts.PropertyAssignment).initializer))
+            out.push(...keysOf((p as ts.PropertyAssignment).initializer as ts.ObjectLiteralExpression));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}

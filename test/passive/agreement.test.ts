@@ -98,7 +98,8 @@ describe('the suites through conform proxy, in front of the reference', () => {
         .filter((r) => r.verdict !== suite.get(r.id))
         .map((r) => `${r.id}: suite ${suite.get(r.id)}, passive ${r.verdict} (${r.reasons.join('; ')})`);
       expect(disagree).toEqual([]);
-      expect(both.length, 'rules judged by both').toBeGreaterThan(60);
+      // Rules with a part only a scenario can judge (its resource exists, the state before) have no passive rule verdict.
+      expect(both.length, 'rules judged by both').toBeGreaterThan(50);
       expect(
         server.filter((r) => r.verdict === 'failed').map((r) => `${r.id}: ${r.failures[0]?.message}`),
         'a correct server fails no rule',

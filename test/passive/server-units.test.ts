@@ -175,7 +175,10 @@ describe('answers: each answer against its request', () => {
       [checksUnit()],
     );
     const v = verdicts(o);
-    expect([v.get('ITEMS.UPDATE.APPLIED#holds-sent'), v.get('STATE.ITEM.ARCHIVE')]).toEqual(['passed', 'failed']);
+    expect([v.get('ITEMS.UPDATE.APPLIED#holds-sent'), v.get('ITEMS.ARCHIVED_AT.STATE#set-when-archived')]).toEqual([
+      'passed',
+      'failed',
+    ]);
   });
 
   test('an alert update answers the enabled, notifyPeriod and recipients sent; config is not compared', async () => {
@@ -193,7 +196,7 @@ describe('answers: each answer against its request', () => {
     const updated = async (got: Record<string, unknown>) =>
       verdicts(
         await judge([rec('PATCH', '/v0/alerts/alert_1?resource=wallet', { sent, got: alert(got) })], [checksUnit()]),
-      ).get('ALERTS.UPDATE.OK');
+      ).get('ALERTS.UPDATE.OK#answers-alert');
     expect(await updated({ enabled: false, recipients: sent.recipients })).toBe('passed');
     expect(await updated({ enabled: false })).toBe('failed');
   });

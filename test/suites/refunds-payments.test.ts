@@ -100,7 +100,7 @@ describe('refunds-payments suite', () => {
         ctx.applied();
       },
     });
-    expectFailed(results, ['REFUNDS.REASON.RECORDED', 'ERRORS.ERROR_RESPONSES.SHAPE']);
+    expectFailed(results, ['REFUNDS.REASON.RECORDED', 'REFUNDS.REFUSED.NO_CREDIT_NOTE']);
     const cited = results.flatMap((r) => r.findings.flatMap((f) => f.ruleIds));
     expect(cited).not.toContain('REFUNDS.TOTAL.SUM');
     expect(results.find((r) => r.title.startsWith('a refund without a reason'))?.state).toBe('passed');

@@ -80,6 +80,30 @@ describe('state model suite', () => {
     expect(f.replaySequence).toMatch(/-X POST '[^']*\/versionMigration'/);
   });
 
+  test('a finding of the registry on an answer ends the sequence: unarchiving answered with archivedAt still set shrinks to that PATCH', async () => {
+    const results = await run({
+      name: 'unarchive-keeps-archived-at',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        const sent = req.json as Json | undefined;
+        if (req.method !== 'PATCH' || !/^\/v0\/items\/[^/?]+$/.test(req.path.split('?')[0])) return;
+        if (sent?.archived !== false || !b || b.archivedAt !== null) return;
+        b.archivedAt = '2026-01-01T00:00:00Z';
+        ctx.applied();
+      },
+    });
+    // The item-updated check's part: the model no longer judges it on the PATCH answer.
+    expectFailed(results, ['ITEMS.ARCHIVED_AT.STATE']);
+    const items = results.find((r) => r.title.startsWith('items and prices'));
+    expect(items?.state).toBe('failed');
+    const f = items!.findings.find((x) => x.counterexample !== undefined);
+    // The items model's shrunk sequence, reported under the part of the check: one PATCH.
+    expect(f?.ruleIds).toEqual(['ITEMS.ARCHIVED_AT.STATE#null-while-active']);
+    expect(f!.counterexample).toMatch(/^\[PATCH item /);
+    expect(String(f!.counterexample).match(/PATCH item/g)).toHaveLength(1);
+    expect(f!.replaySequence).toMatch(/-X PATCH '[^']*\/v0\/items\/[^']*'/);
+  });
+
   test('catches GET /v0/customers stating a pagination.total one above what its pages hold', async () => {
     const results = await run({
       name: 'list-total-plus-one',

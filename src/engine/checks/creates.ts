@@ -130,8 +130,9 @@ export const refundReason = defineCheck({
 
 export const scheduleCreated = defineCheck({
   name: 'schedule-created',
-  ruleIds: ['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.CREATE.BY_ORDER'],
-  description: 'A billing schedule created carries endDate and exactly one owner: the order sent.',
+  ruleIds: ['SCHEDULES.END_DATE.PRESENT', 'SCHEDULES.OWNER.EXACTLY_ONE', 'SCHEDULES.CREATE.BY_ORDER#owned-by-order'],
+  description:
+    'A billing schedule created carries endDate (the one sent, if any) and exactly one owner: the order sent.',
   evaluate(ex, ctx, op) {
     const a = answerTo(ex, ctx, op, 'createBillingSchedule');
     if (!a) return;
@@ -143,6 +144,14 @@ export const scheduleCreated = defineCheck({
       'Billing schedule without endDate',
       () => `endDate ${show(got.endDate)}`,
     );
+    // The instant compares, not the text: the form a date-time takes is the target's.
+    if (isDateTime(sent.endDate) && isDateTime(got.endDate))
+      j.expect(
+        'SCHEDULES.END_DATE.PRESENT',
+        Date.parse(got.endDate) === Date.parse(sent.endDate),
+        'The schedule does not carry the endDate sent',
+        () => `endDate sent ${sent.endDate}, got ${got.endDate}`,
+      );
     const owners = ['orderId', 'subscriptionId'].filter((k) => typeof got[k] === 'string' && got[k] !== '');
     j.expect(
       'SCHEDULES.OWNER.EXACTLY_ONE',
@@ -153,7 +162,7 @@ export const scheduleCreated = defineCheck({
     const object = op && objectOf(ctx, op, a.ex.status);
     if (typeof sent.orderId === 'string')
       j.expect(
-        'SCHEDULES.CREATE.BY_ORDER',
+        'SCHEDULES.CREATE.BY_ORDER#owned-by-order',
         got.orderId === sent.orderId && (!object || got.object === object),
         'The schedule is not a billing schedule owned by the order sent',
         () => `orderId sent ${sent.orderId}, got ${show(got.orderId)}, object ${show(got.object)}`,

@@ -1,7 +1,7 @@
 /** The check registry: every exchange a scenario sends runs through these. */
 import type { RuleIndex, Spec } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
-import { requestBreaks } from '../generators/broken.ts';
+import { requestBreaks, type RequestBreaks } from '../generators/broken.ts';
 import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
@@ -130,8 +130,9 @@ export function checkContextFor(
   exchange: Exchange,
   flags: Pick<CheckContext, 'rateLimitScenario' | 'unauthenticated' | 'brokenOnPurpose'> = {},
   request: SentRequest = readRequest(contract.spec, exchange),
+  breaks: RequestBreaks = requestBreaks(contract.spec, request),
 ): CheckContext {
-  const { notJson, broken } = requestBreaks(contract.spec, request);
+  const { notJson, broken } = breaks;
   return { ...contract, ...flags, request, brokenRequest: notJson || broken.length > 0, brokenConstraints: broken };
 }
 

@@ -44,7 +44,7 @@ const WHOLE = /^\d+$/;
 /** An alerts page against the limit and offset asked for, with the default and bounds spec/rules.yaml states. */
 export const alertsPage = defineCheck({
   name: 'alerts-page',
-  ruleIds: ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.LIMIT_RANGE#accepts-range', 'ALERTS.LIST.OFFSET#from-offset'],
+  ruleIds: ['ALERTS.LIST.LIMIT_DEFAULT', 'ALERTS.LIST.LIMIT_RANGE#page-within-limit', 'ALERTS.LIST.OFFSET#from-offset'],
   description:
     'GET /v0/alerts pages at most the limit asked for (10 without one) and from the offset asked for (0 without one).',
   evaluate(ex, ctx, op) {
@@ -68,10 +68,10 @@ export const alertsPage = defineCheck({
       Number(limit) <= numberOf(ctx.rules, 'ALERTS.LIST.LIMIT_RANGE', 'maximum')
     )
       j.expect(
-        'ALERTS.LIST.LIMIT_RANGE#accepts-range',
-        count <= Number(limit),
-        'The alerts page holds more than the limit asked for',
-        () => `limit=${limit}: ${count} alerts`,
+        'ALERTS.LIST.LIMIT_RANGE#page-within-limit',
+        count <= Number(limit) && (p.limit === undefined || p.limit === Number(limit)),
+        'The alerts page is not of the limit asked for',
+        () => `limit=${limit}: ${count} alerts, pagination.limit ${show(p.limit)}`,
       );
     const offset = a.query.get('offset');
     const from = offset === null ? numberOf(ctx.rules, 'ALERTS.LIST.OFFSET', 'default') : Number(offset);

@@ -51,12 +51,8 @@ export const webhooksUpdated = defineCheck({
 
 export const itemUpdated = defineCheck({
   name: 'item-updated',
-  ruleIds: [
-    'STATE.ITEM.ARCHIVE',
-    'STATE.ITEM.UNARCHIVE',
-    'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
-    'ITEMS.ARCHIVED_AT.STATE#null-while-active',
-  ],
+  // The transitions (STATE.ITEM.ARCHIVE, UNARCHIVE) need the state before: the scenario's and the model's.
+  ruleIds: ['ITEMS.ARCHIVED_AT.STATE#set-when-archived', 'ITEMS.ARCHIVED_AT.STATE#null-while-active'],
   description:
     'PATCH /v0/items/{id} answers the item archived or active as sent (the name, catalogId and metadata sent are the round trip’s).',
   evaluate(ex, ctx, op) {
@@ -66,14 +62,14 @@ export const itemUpdated = defineCheck({
     const j = new Judgement('item-updated', ex);
     if (sent.archived === true)
       j.expect(
-        ['STATE.ITEM.ARCHIVE', 'ITEMS.ARCHIVED_AT.STATE#set-when-archived'],
+        'ITEMS.ARCHIVED_AT.STATE#set-when-archived',
         isDateTime(got.archivedAt),
         'Archiving left archivedAt unset',
         () => `archivedAt ${show(got.archivedAt)}`,
       );
     if (sent.archived === false)
       j.expect(
-        ['STATE.ITEM.UNARCHIVE', 'ITEMS.ARCHIVED_AT.STATE#null-while-active'],
+        'ITEMS.ARCHIVED_AT.STATE#null-while-active',
         got.archivedAt === null,
         'Unarchiving left archivedAt set',
         () => `archivedAt ${show(got.archivedAt)}`,
@@ -157,7 +153,7 @@ export const sourceRuleUpdated = defineCheck({
 
 export const alertUpdated = defineCheck({
   name: 'alert-updated',
-  ruleIds: ['ALERTS.UPDATE.OK'],
+  ruleIds: ['ALERTS.UPDATE.OK#answers-alert'],
   description:
     'PATCH /v0/alerts/{id}?resource=wallet answers 200 with the alert, holding the enabled, notifyPeriod and recipients sent.',
   evaluate(ex, ctx, op) {
@@ -166,7 +162,7 @@ export const alertUpdated = defineCheck({
     const { got, sent } = a;
     const j = new Judgement('alert-updated', ex);
     j.expect(
-      'ALERTS.UPDATE.OK',
+      'ALERTS.UPDATE.OK#answers-alert',
       a.ex.status === 200 && got.object === 'alert' && got.id === a.params.id,
       'The alert update does not answer the alert',
       () => `status ${a.ex.status}, object ${show(got.object)}, id ${show(got.id)} for ${a.params.id}`,
@@ -174,8 +170,11 @@ export const alertUpdated = defineCheck({
     // config's contents are not shown: only the fields whose form the document gives are compared.
     const differs = notHeld(sent, got, ['enabled', 'notifyPeriod', 'recipients']);
     if (sentFields(sent, ['enabled', 'notifyPeriod', 'recipients']).length)
-      j.expect('ALERTS.UPDATE.OK', differs.length === 0, 'The alert answered does not hold what was sent', () =>
-        sentVsGot(differs, sent, got),
+      j.expect(
+        'ALERTS.UPDATE.OK#answers-alert',
+        differs.length === 0,
+        'The alert answered does not hold what was sent',
+        () => sentVsGot(differs, sent, got),
       );
     return j.done();
   },
@@ -183,7 +182,7 @@ export const alertUpdated = defineCheck({
 
 export const autoTopupUpdated = defineCheck({
   name: 'auto-topup-updated',
-  ruleIds: ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'],
+  ruleIds: ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY#kept'],
   description:
     'PATCH /v0/wallets/{id}/autoTopupConfig answers the autoTopupConfig, limit {amount, period}, holding the values sent.',
   evaluate(ex, ctx, op) {
@@ -216,7 +215,7 @@ export const autoTopupUpdated = defineCheck({
     }
     if (sentLimit.period === 'day')
       j.expect(
-        'WALLETS.AUTO_TOPUP.PERIOD_DAY',
+        'WALLETS.AUTO_TOPUP.PERIOD_DAY#kept',
         limit?.period === 'day',
         'limit.period day not kept',
         () => `limit ${show(got.limit)}`,

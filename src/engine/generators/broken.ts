@@ -174,9 +174,8 @@ export function brokenConstraints(spec: Spec, req: RequestParts): RequestJudgeme
 }
 
 /** What a request sent breaks: its body does not parse as JSON, or the documented constraints it breaks. */
-export interface RequestBreaks {
+export interface RequestBreaks extends RequestJudgement {
   notJson: boolean;
-  broken: Broken[];
 }
 
 /**
@@ -186,7 +185,7 @@ export interface RequestBreaks {
  */
 export function requestBreaks(spec: Spec, request: SentParts): RequestBreaks {
   const op = request.operation;
-  if (!op || op.extension) return { notJson: false, broken: [] };
-  if (request.bodyNotJson) return { notJson: true, broken: [] };
-  return { notJson: false, broken: brokenConstraints(spec, { ...request, operationId: op.operationId }).broken };
+  if (!op || op.extension) return { notJson: false, constrained: false, broken: [] };
+  if (request.bodyNotJson) return { notJson: true, constrained: true, broken: [] };
+  return { notJson: false, ...brokenConstraints(spec, { ...request, operationId: op.operationId }) };
 }

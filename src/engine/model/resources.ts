@@ -5,16 +5,16 @@
  * sequences of its documented operations: reads by id, updates with generated valid and
  * boundary bodies, walks of its lists, and deletes where destructive scenarios may run on an
  * instance made for the run. No command judges: the check registry judges every answer (round
- * trips, deleted means gone, owners, list walks) and a finding it makes ends the sequence, which
- * fast-check then shrinks to the shortest that still breaks a property, reported with a replay.
+ * trips, deleted means gone, owners, list walks) and a finding it makes ends the sequence
+ * (ModelHttp.send), which fast-check then shrinks to the shortest that still breaks a property,
+ * reported with a replay.
  */
 import fc from 'fast-check';
 import { limitsTable, loadSpec, type Operation, type Resource, type Spec } from '../../contract/index.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
-import type { Finding } from '../types.ts';
 import { FIXTURE_DECLARATIONS, type FixtureDeclaration, type FixtureMethod, type Gives } from '../fixtures/methods.ts';
 import { fromSpec, positiveRequests, requestPath } from '../generators/index.ts';
-import { ModelViolation, type ModelJudge } from './judge.ts';
+import type { ModelJudge } from './judge.ts';
 import { walkList } from './lists.ts';
 import type { ModelHttp } from './state.ts';
 import type { StateModel } from './run.ts';
@@ -54,8 +54,6 @@ export interface ResourcesModel {
 export interface ResourcesReal {
   http: ModelHttp;
   judge: ModelJudge;
-  /** The scenario's findings (the registry's judgements of every answer): a new one ends the sequence. */
-  findings: readonly Finding[];
 }
 
 type Cmd = fc.AsyncCommand<ResourcesModel, ResourcesReal>;
@@ -64,14 +62,6 @@ const brief = (v: unknown) => {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 100 ? `${s.slice(0, 97)}...` : s;
 };
-
-/** Sends through the model's client and turns a finding of the registry on it into the sequence's end. */
-async function sending(r: ResourcesReal, send: () => Promise<unknown>): Promise<void> {
-  const before = r.findings.length;
-  await send();
-  const found = r.findings.slice(before).find((f) => f.source.startsWith('check:') && f.ruleIds.length);
-  if (found) throw new ModelViolation(found.ruleIds[0], `${found.title}: ${found.message}`, found.exchange);
-}
 
 /** The path of an operation naming the instance by its key. */
 function pathFor(spec: Spec, operationId: string, key: string): string {
@@ -84,8 +74,9 @@ class Read implements Cmd {
   constructor(readonly spec: Spec) {}
   check = (m: Readonly<ResourcesModel>) => m.instance.key !== undefined && m.driven.resource.read.length > 0;
   toString = () => 'read it';
-  run = (m: ResourcesModel, r: ResourcesReal) =>
-    sending(r, () => r.http.send('GET', pathFor(this.spec, m.driven.resource.read[0], m.instance.key!)));
+  async run(m: ResourcesModel, r: ResourcesReal): Promise<void> {
+    await r.http.send('GET', pathFor(this.spec, m.driven.resource.read[0], m.instance.key!));
+  }
 }
 
 class Update implements Cmd {
@@ -107,7 +98,7 @@ class Update implements Cmd {
       pathParams: named ? { [named]: m.instance.key } : {},
       query: this.plan.query,
     });
-    await sending(r, () => r.http.send(op.method, path, this.plan.body));
+    await r.http.send(op.method, path, this.plan.body);
   }
 }
 
@@ -147,15 +138,13 @@ class Walk implements Cmd {
     if (/\{/.test(path)) return;
     const q = query.toString();
     const budget = walkBudget(op, limitsTable(await this.spec.rules())[list.operation]);
-    await sending(r, () =>
-      walkList(r.http, {
-        label: `GET ${path}`,
-        path: q ? `${path}?${q}` : path,
-        pageSize: this.pageSize,
-        maxPages: 20,
-        ...(budget ? { budget } : {}),
-      }),
-    );
+    await walkList(r.http, {
+      label: `GET ${path}`,
+      path: q ? `${path}?${q}` : path,
+      pageSize: this.pageSize,
+      maxPages: 20,
+      ...(budget ? { budget } : {}),
+    });
   }
 }
 
@@ -165,7 +154,7 @@ class Delete implements Cmd {
     m.deletes && m.instance.key !== undefined && m.driven.resource.delete.length > 0;
   toString = () => 'delete it';
   async run(m: ResourcesModel, r: ResourcesReal): Promise<void> {
-    await sending(r, () => r.http.send('DELETE', pathFor(this.spec, m.driven.resource.delete[0], m.instance.key!)));
+    await r.http.send('DELETE', pathFor(this.spec, m.driven.resource.delete[0], m.instance.key!));
     m.instance.deleted = true;
   }
 }
@@ -213,7 +202,7 @@ export async function resourcesModel(
       );
       return {
         model: { driven, instance: instanceOf(gives, result), deletes },
-        real: { http, judge, findings: t.findings },
+        real: { http, judge },
       };
     },
   };

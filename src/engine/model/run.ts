@@ -1,9 +1,10 @@
 /**
  * Runs a state model against the target: fast-check generates sequences of documented
- * operations (`fc.commands`), each run on fresh resources from the fixtures, and the model
- * judges every answer. Seeded by the run's seed, bounded by the profile. A broken property
- * shrinks to the shortest sequence that still breaks it, reported once with a replay script of
- * that whole sequence. Sequences continue, batch after batch, until every part only the model
+ * operations (`fc.commands`), each run on fresh resources from the fixtures; the check registry
+ * judges every answer, and the model what needs its own knowledge. Seeded by the run's seed,
+ * bounded by the profile. A broken property (or a finding of the registry) shrinks to the
+ * shortest sequence that still breaks it, reported once with a replay script of that whole
+ * sequence. Sequences continue, batch after batch, until every part only the model
  * judges was judged or found unjudgeable (within the profile's bound).
  */
 import fc from 'fast-check';
@@ -43,6 +44,20 @@ export interface StateModel<M extends object, R> {
   sweep?(model: M, real: R): Promise<void>;
 }
 
+/** A command of the model that, once run, ends the sequence on a finding of the registry (ModelHttp.settle). */
+class Settled<M extends object, R> implements fc.AsyncCommand<M, R> {
+  constructor(
+    readonly cmd: fc.AsyncCommand<M, R>,
+    readonly http: () => ModelHttp | undefined,
+  ) {}
+  check = (m: Readonly<M>) => this.cmd.check(m);
+  async run(m: M, r: R): Promise<void> {
+    await this.cmd.run(m, r);
+    this.http()?.settle();
+  }
+  toString = () => this.cmd.toString();
+}
+
 interface Failure {
   violation: ModelViolation;
   script: string;
@@ -62,11 +77,15 @@ export async function runModel<M extends object, R>(t: ScenarioContext, m: State
     'the state model judged this sequence: the state its first requests made is what the last one broke.',
     'Ids are of resources the fixtures made for it: a replay on another target needs fresh ones.',
   ];
+  // The client of the sequence running (one at a time).
+  let current: ModelHttp | undefined;
+  const commands = m.commands.map((c) => c.map((cmd) => new Settled(cmd, () => current)));
   const property = fc.asyncProperty(
-    fc.commands(m.commands, { maxCommands: bounds.maxCommands, disableReplayLog: true }),
+    fc.commands(commands, { maxCommands: bounds.maxCommands, disableReplayLog: true }),
     async (cmds) => {
       if (aborted !== undefined) return;
       const http = new ModelHttp(t);
+      current = http;
       try {
         const s = await m.setup(http, judge);
         await fc.asyncModelRun(async () => s, cmds);
@@ -74,6 +93,7 @@ export async function runModel<M extends object, R>(t: ScenarioContext, m: State
           http.comment('the model reads back what it holds');
           await m.sweep(s.model, s.real);
         }
+        http.settle();
       } catch (err) {
         if (!(err instanceof ModelViolation)) {
           aborted = err;

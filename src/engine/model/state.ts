@@ -7,9 +7,8 @@ import type { Exchange } from '../types.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { RequestSequence } from '../http/replay-script.ts';
 import { CREATED_FIXED, OWNER, UPDATED_NOT_BACK } from './parts.ts';
-import type { ModelJudge } from './judge.ts';
-import type { RuleIndex } from '../../contract/index.ts';
-import { compareInstants, unsentFields } from '../predicates.ts';
+import { ModelViolation, type ModelJudge } from './judge.ts';
+import { compareInstants } from '../predicates.ts';
 
 export { compareInstants } from '../predicates.ts';
 
@@ -84,37 +83,40 @@ export function observe(
 
 /**
  * The requests of one sequence, sent through the scenario's client (so the check registry
- * judges each answer too) and kept for the replay script of a failure.
+ * judges each answer too) and kept for the replay script of a failure. What one answer shows is
+ * the registry's to judge: a finding it makes ends the sequence, as a broken property of the
+ * model does, so fast-check shrinks it. It ends once the command that drew it has judged what
+ * it knows of that answer (a part of the model's own, broken by the same answer, is reported
+ * broken, not held): at the command's end (runModel) or at its next request.
  */
 export class ModelHttp {
   readonly sequence = new RequestSequence();
+  /** The registry's first finding on this sequence's answers, not yet ending it. */
+  private pending?: ModelViolation;
 
-  constructor(private readonly t: Pick<ScenarioContext, 'http'>) {}
+  constructor(private readonly t: Pick<ScenarioContext, 'http' | 'findings'>) {}
 
-  send(method: string, path: string, body?: unknown): Promise<Exchange> {
-    return this.t.http.request(method, path, {
+  async send(method: string, path: string, body?: unknown): Promise<Exchange> {
+    this.settle();
+    const before = this.t.findings.length;
+    const ex = await this.t.http.request(method, path, {
       ...(body === undefined ? {} : { body }),
-      onExchange: (ex) => this.sequence.add(ex),
+      onExchange: (e) => this.sequence.add(e),
     });
+    // The registry's findings (source check:<name>), not the scenario's own.
+    const found = this.t.findings.slice(before).find((f) => f.source.startsWith('check:') && f.ruleIds.length);
+    if (found)
+      this.pending = new ModelViolation(found.ruleIds[0], `${found.title}: ${found.message}`, found.exchange ?? ex);
+    return ex;
+  }
+
+  /** Ends the sequence on a finding the registry made on one of its answers. */
+  settle(): void {
+    if (this.pending) throw this.pending;
   }
 
   /** A step the script cannot replay with curl (a read made through the fixtures). */
   comment(text: string): void {
     this.sequence.comment(text);
   }
-}
-
-/** Judges `ruleId`'s "keeps what it did not send" on one update's answer (predicates.ts unsentFields). */
-export function judgeUnsent(
-  r: { judge: ModelJudge },
-  rules: RuleIndex,
-  ruleId: string,
-  sent: Json,
-  before: Json,
-  after: Json,
-  what: string,
-  ex: Exchange,
-): void {
-  for (const u of unsentFields(rules, ruleId, sent, before, after))
-    r.judge.judge(ruleId, u.kept, `${what}: ${u.field}, not sent, went ${show(u.was)} → ${show(u.now)}`, ex);
 }

@@ -132,7 +132,7 @@ export const refundPaymentFaults: CatalogFault[] = [
     area: 'refunds-payments',
     description: 'refunding an invoice that cannot be refunded issues a credit note (201) instead of an Error',
     offTraffic: 'whether an invoice can be refunded is not in any documented answer',
-    rules: ['ERRORS.ERROR_RESPONSES.SHAPE'],
+    rules: ['REFUNDS.REFUSED.NO_CREDIT_NOTE'],
     suites: SUITES,
     onResponse(r, res, ctx) {
       const hit = on(r, 'POST', R.refunds);

@@ -4,7 +4,6 @@
  * bounds); a client sending what the document refuses is reported, per client.
  */
 import type { PassiveUnit } from '../types.ts';
-import { brokenConstraints } from '../../engine/generators/broken.ts';
 
 export const CLIENT_REQUEST_RULE = 'VALIDATION.CLIENT.REQUEST_DOCUMENTED';
 
@@ -15,10 +14,10 @@ export const clientRequestsUnit: PassiveUnit = {
   ruleIds: [CLIENT_REQUEST_RULE],
   observe(o, ctx) {
     if (!o.documented || !o.operation) return;
-    const { bodyNotJson } = o.request;
-    const j = brokenConstraints(ctx.spec, { ...o.request, operationId: o.operation.operationId });
-    if (!j.constrained && !bodyNotJson) return;
-    const problems = [...(bodyNotJson ? ['the body is not JSON'] : []), ...j.broken.map((b) => b.what)];
+    // Read once by the judge, for the checks' context too.
+    const { notJson, constrained, broken } = o.breaks;
+    if (!constrained && !notJson) return;
+    const problems = [...(notJson ? ['the body is not JSON'] : []), ...broken.map((b) => b.what)];
     ctx.client(o.client).check([CLIENT_REQUEST_RULE], problems.length === 0, () => ({
       source: 'passive:client-requests',
       title: `Request the document refuses: ${o.operation!.operationId}`,

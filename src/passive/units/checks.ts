@@ -41,7 +41,7 @@ export function checksUnit(): PassiveUnit {
         );
         return;
       }
-      const check = checkContextFor(ctx, o.exchange, { unauthenticated: !o.authenticated }, o.request);
+      const check = checkContextFor(ctx, o.exchange, { unauthenticated: !o.authenticated }, o.request, o.breaks);
       record(
         tally,
         stream.observe({ exchange: o.exchange, ctx: check, ...(o.authenticated ? { credential: o.client } : {}) }),
