@@ -96,6 +96,17 @@ describe('one place judges each rule part', () => {
     expect(doubles(keys, units)).toEqual({});
   });
 
+  test('no part is judged both by a passive unit and by the registry or the state model', () => {
+    const units = createUnits().filter((u) => u.name !== 'checks');
+    expect(
+      doubles(
+        units.flatMap((u) => u.ruleIds),
+        [...CHECKS],
+      ),
+    ).toEqual({});
+    expect(doubles(modelKeys(), units)).toEqual({});
+  });
+
   test('no part is judged both by a suite and by the registry', async () => {
     expect(doubles(await suiteKeys(), [...CHECKS])).toEqual({});
   });

@@ -13,12 +13,14 @@ import { startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LATENCY_MS = 600;
 
+const CREATED = new Date().toISOString();
 let target: FakeTarget;
 let work: string;
 
 beforeAll(async () => {
   target = await startFakeTarget(async (_req, res) => {
     await new Promise((r) => setTimeout(r, LATENCY_MS));
+    // One customer, created once: its createdAt stays, its updatedAt moves on.
     const now = new Date().toISOString();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -27,7 +29,7 @@ beforeAll(async () => {
         object: 'customer',
         consumerId: 'org_c1',
         merchantId: 'org_m1',
-        createdAt: now,
+        createdAt: CREATED,
         updatedAt: now,
         validTaxAddress: { valid: true, message: null },
       }),
@@ -106,7 +108,7 @@ test('a request with no answer within the request timeout: the rest of its scena
         object: 'customer',
         consumerId: 'org_c1',
         merchantId: 'org_m1',
-        createdAt: now,
+        createdAt: CREATED,
         updatedAt: now,
         validTaxAddress: { valid: true, message: null },
       }),

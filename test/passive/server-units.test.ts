@@ -3,9 +3,14 @@ import { describe, expect, test } from 'vitest';
 import { judge, messages, rec, verdicts } from './helpers.ts';
 import { refusals } from '../../src/engine/checks/refusals.ts';
 import { rateCountingUnit } from '../../src/passive/units/rate-counting.ts';
-import { laterReadsUnit } from '../../src/passive/units/later-reads.ts';
-import { stateModelUnit } from '../../src/passive/units/state-model.ts';
 import { checksUnit } from '../../src/passive/units/checks.ts';
+import { laterReads } from '../../src/engine/checks/later-reads.ts';
+import { deletedGone } from '../../src/engine/checks/resources/gone.ts';
+import { timestampsCourse } from '../../src/engine/checks/resources/timestamps-course.ts';
+
+/** The registry's judges of what later exchanges show, alone. */
+const laterReadsUnit = () => checksUnit([laterReads]);
+const stateUnit = () => checksUnit([deletedGone, timestampsCourse]);
 import {
   fixedWindow,
   headerSeconds,
@@ -445,7 +450,7 @@ describe('rate counting per bucket', () => {
   });
 });
 
-describe('PATCH semantics against later reads', () => {
+describe('PATCH semantics against later reads (the registry’s later-reads judge)', () => {
   test('a later GET must show what a PATCH cleared; a concurrent write, or a later PATCH sending the field, leaves it unjudged', async () => {
     const patch = (start: number, sent: object, got: Record<string, unknown>) =>
       rec('PATCH', '/v0/customers/cus_1', { start, sent, got: customer('cus_1', got) });
@@ -557,15 +562,14 @@ describe('consistency between exchanges', () => {
   });
 });
 
-describe('the state model in traffic', () => {
+describe('the state in traffic (the registry’s deleted-gone and timestamps-course judges)', () => {
   const GONE = 'CUSTOMERS.DELETE.GONE#reads-404';
   const del = rec('DELETE', '/v0/customers/cus_1', { status: 204, start: 1_000_000, duration: 10 });
   const readAt = (start: number, status: number) =>
     rec('GET', '/v0/customers/cus_1', { start, status, got: status === 200 ? customer('cus_1') : { message: 'gone' } });
 
   test('a customer read after its delete was answered must be gone: 200 fails, 404 holds; a read sent before the answer judges nothing', async () => {
-    const v = async (...records: ReturnType<typeof rec>[]) =>
-      verdicts(await judge(records, [stateModelUnit()])).get(GONE);
+    const v = async (...records: ReturnType<typeof rec>[]) => verdicts(await judge(records, [stateUnit()])).get(GONE);
     expect(await v(del, readAt(1_000_020, 200))).toBe('failed');
     expect(await v(del, readAt(1_000_020, 404))).toBe('passed');
     expect(await v(del, readAt(1_000_005, 200))).toBeUndefined();
@@ -578,7 +582,7 @@ describe('the state model in traffic', () => {
     const at = (start: number, createdAt: string, updatedAt: string) =>
       rec('GET', '/v0/customers/cus_1', { start, got: customer('cus_1', { createdAt, updatedAt }) });
     const first = at(1_000_000, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z');
-    const v = async (later: ReturnType<typeof rec>) => verdicts(await judge([first, later], [stateModelUnit()]));
+    const v = async (later: ReturnType<typeof rec>) => verdicts(await judge([first, later], [stateUnit()]));
     const moved = await v(at(1_000_100, '2026-01-01T00:00:01Z', '2026-01-02T00:00:00Z'));
     expect(moved.get('CONV.TIMESTAMPS.LIFECYCLE#created-fixed')).toBe('failed');
     const back = await v(at(1_000_100, '2026-01-01T00:00:00Z', '2026-01-01T12:00:00Z'));
@@ -747,7 +751,7 @@ describe('a PATCH keeps what it does not send (the registry’s partial-updates 
     expect(verdicts(overlapping).get('CUSTOMERS.UPDATE.PARTIAL')).toBeUndefined();
   });
 
-  test('a PATCH of some notificationSettings flags keeps the others (CUSTOMERS.NOTIFICATIONS.PARTIAL); a PATCH without them judges nothing of it', async () => {
+  test('a PATCH of some notificationSettings flags keeps the others (CUSTOMERS.NOTIFICATIONS.PARTIAL), and so does a PATCH without them', async () => {
     const flags = (invoiceIssued: boolean, invoicePaid: boolean) => ({
       notificationSettings: { invoiceIssued, invoicePaid, renewalReminder: true },
     });
@@ -765,9 +769,11 @@ describe('a PATCH keeps what it does not send (the registry’s partial-updates 
     );
     expect(verdicts(reset).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('failed');
     expect(messages(reset, 'CUSTOMERS.NOTIFICATIONS.PARTIAL')[0]).toContain('invoiceIssued was true, now false');
-    // Only the flags the first answer holds as sent are judged (customer-updated): a PATCH without them compares none.
-    const other = await judge([first, patch(100, { taxId: 'T' }, flags(false, false))], [checksUnit()]);
+    // A PATCH without flags: the flags an earlier PATCH set still read as set (the later-reads judge).
+    const other = await judge([first, patch(100, { taxId: 'T' }, flags(true, false))], [checksUnit()]);
     expect(verdicts(other).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('passed');
+    const otherReset = await judge([first, patch(100, { taxId: 'T' }, flags(false, false))], [checksUnit()]);
+    expect(verdicts(otherReset).get('CUSTOMERS.NOTIFICATIONS.PARTIAL')).toBe('failed');
   });
 
   test("an item PATCH that does not send archived keeps whether archivedAt is set (its time is the target's own)", async () => {

@@ -26,6 +26,7 @@ import { migrationAnswer, migrationConflictCode, migrationTargetRange } from './
 import { migrationRangeShown, migrationSameVersion } from './migration-stream.ts';
 import { rateMessages } from './rate-messages.ts';
 import { partialUpdates } from './partial-updates.ts';
+import { laterReads } from './later-reads.ts';
 import { refusals } from './refusals.ts';
 import { deleteBlockers } from './delete-blockers.ts';
 import { readById } from './reads.ts';
@@ -41,6 +42,7 @@ import {
 import { alertsPage, scheduleIntervals } from './pages.ts';
 import { roundTrip } from './resources/round-trip.ts';
 import { deletedGone } from './resources/gone.ts';
+import { timestampsCourse } from './resources/timestamps-course.ts';
 import { ownedByKeyMerchant } from './resources/owner.ts';
 import { listWalks } from './resources/list-walks.ts';
 import { derivedAmounts } from './resources/derived.ts';
@@ -60,6 +62,7 @@ import {
 export const RESOURCE_CHECKS: readonly Check[] = [
   roundTrip,
   deletedGone,
+  timestampsCourse,
   ownedByKeyMerchant,
   listWalks,
   derivedAmounts,
@@ -109,6 +112,7 @@ export const CHECKS: readonly Check[] = [
   migrationSameVersion,
   rateMessages,
   partialUpdates,
+  laterReads,
   refusals,
   deleteBlockers,
   ...ANSWER_CHECKS,

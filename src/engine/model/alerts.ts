@@ -12,7 +12,7 @@ import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadSpec } from '../../contract/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { ALERT, CREATED_FIXED, SOURCE_RULE, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import { ALERT, SOURCE_RULE, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { walkStill } from './lists.ts';
 import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
@@ -36,7 +36,7 @@ type Cmd = fc.AsyncCommand<AlertsModel, AlertsReal>;
  * What the alerts-and-source-rules model sets out to judge (its scenario cites these). It also
  * judges, as sequences reach them, valid requests not refused.
  */
-export const ALERTS_MODEL_PARTS = [ALERT.updates, SOURCE_RULE.accepted, CREATED_FIXED, UPDATED_NOT_BACK] as const;
+export const ALERTS_MODEL_PARTS = [ALERT.updates, SOURCE_RULE.accepted] as const;
 const brief = (v: unknown) => {
   const s = JSON.stringify(v) ?? 'undefined';
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;

@@ -3,20 +3,19 @@
  * generated bodies (valid and boundary values of the document's PATCH body), deleted where
  * destructive scenarios may run, and looked for in the pages of GET /v0/customers. What needs
  * the model's knowledge (Endpoints > Customers): an existing customer reads and updates, later
- * reads hold the last answer (a field cleared with null too), a deleted customer answers 404 and
- * leaves the list; every representation names the key's merchant as owner and keeps its
- * createdAt, and its updatedAt never goes back. What one answer shows (null clears, the single
- * tax rate, the flags sent, what an update keeps) is the check registry's: its finding ends the
+ * reads hold the last answer (a field cleared with null too), a deleted customer leaves the
+ * list; every representation names the key's merchant as owner. What the exchanges show by
+ * themselves (null clears, the single tax rate, the flags sent, what an update keeps, a deleted
+ * customer answering 404, timestamps on course) is the check registry's: its finding ends the
  * sequence.
  */
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
-import type { Exchange } from '../types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadRules, loadSpec } from '../../contract/index.ts';
 import { keptFields, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { CREATED_FIXED, CUSTOMER, OWNER, UPDATED_NOT_BACK, VALID_NOT_400 } from './parts.ts';
+import { CUSTOMER, OWNER, VALID_NOT_400 } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { walkList, walkStill, type ListTarget } from './lists.ts';
 import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
@@ -60,11 +59,8 @@ export const CUSTOMERS_MODEL_PARTS = [
   CUSTOMER.read,
   CUSTOMER.holdsSent,
   CUSTOMER.readBack,
-  CUSTOMER.gone,
   CUSTOMER.leavesList,
   OWNER,
-  CREATED_FIXED,
-  UPDATED_NOT_BACK,
 ] as const;
 
 const brief = (v: unknown) => {
@@ -75,19 +71,10 @@ const pick = (m: CustomersModel, i: number) => m.customers[i % m.customers.lengt
 const label = (c: Customer) =>
   `customer ${c.id}${c.deleted ? ` (deleted earlier in the sequence: DELETE answered ${c.deletedWith})` : ''}`;
 
-/** A deleted customer is gone: any request naming it gets 404. */
-function judgeGone(r: CustomersReal, c: Customer, ex: Exchange): void {
-  r.judge.judge(
-    CUSTOMER.gone,
-    ex.status === 404,
-    `${ex.method} of ${label(c)} answered ${ex.status ?? ex.transportError}`,
-    ex,
-  );
-}
-
 async function readCustomer(m: CustomersModel, r: CustomersReal, c: Customer): Promise<void> {
   const ex = await r.http.send('GET', path(c.id));
-  if (c.deleted) return judgeGone(r, c, ex);
+  // A deleted customer answering 404 is the registry's (deleted-gone).
+  if (c.deleted) return;
   const b = bodyOf(ex);
   // That the customer read is the one asked for is the registry's (read-by-id).
   r.judge.judge(CUSTOMER.read, ex.status === 200, `GET of ${label(c)} answered ${ex.status ?? ex.transportError}`, ex);
@@ -127,7 +114,8 @@ class PatchCustomer implements Cmd {
     const c = pick(m, this.which);
     const sent = this.body;
     const ex = await r.http.send('PATCH', path(c.id), sent);
-    if (c.deleted) return judgeGone(r, c, ex);
+    // A deleted customer answering 404 is the registry's (deleted-gone).
+    if (c.deleted) return;
     const what = `PATCH ${brief(sent)} of ${label(c)}`;
     if (ex.status !== undefined && ex.status < 500)
       r.judge.judge(
@@ -165,7 +153,8 @@ class DeleteCustomer implements Cmd {
   async run(m: CustomersModel, r: CustomersReal): Promise<void> {
     const c = pick(m, this.which);
     const ex = await r.http.send('DELETE', path(c.id));
-    if (c.deleted) return judgeGone(r, c, ex);
+    // A deleted customer answering 404 is the registry's (deleted-gone).
+    if (c.deleted) return;
     // The success status is not shown: any 2xx is a delete done. A refusal (blockers) leaves it live.
     if (is2xx(ex)) {
       c.deleted = true;
@@ -245,12 +234,12 @@ export async function customersModel(
     parts: CUSTOMERS_MODEL_PARTS,
     commands,
     async setup(http, judge) {
-      if (!deletes.allowed) judge.cannot([CUSTOMER.gone, CUSTOMER.leavesList], deletes.reason, deletes.category);
+      if (!deletes.allowed) judge.cannot(CUSTOMER.leavesList, deletes.reason, deletes.category);
       const ids = new Set<string>();
       for (let i = 0; i < 2; i++) ids.add((await t.fixture((f) => f.customer())).customerId);
       if (deletes.allowed && ids.size < 2)
         judge.cannot(
-          [CUSTOMER.gone, CUSTOMER.leavesList],
+          CUSTOMER.leavesList,
           'the fixtures give the same customer on every call (a pre-seeded one): it is never deleted',
           'fixture',
         );

@@ -11,6 +11,8 @@ export class ModelViolation extends Error {
     readonly key: string,
     readonly detail: string,
     readonly exchange?: Exchange,
+    /** Other parts the same answer broke (a registry finding citing several). */
+    readonly also: readonly string[] = [],
   ) {
     super(`[${key}] ${detail}`);
     this.name = 'ModelViolation';

@@ -6,15 +6,12 @@
  * through the fixtures), none of them a part a registered check cites.
  */
 export const OWNER = 'MERCHANTS.OWNER.NAMED';
-export const CREATED_FIXED = 'CONV.TIMESTAMPS.LIFECYCLE#created-fixed';
-export const UPDATED_NOT_BACK = 'CONV.TIMESTAMPS.LIFECYCLE#updated-not-back';
 export const VALID_NOT_400 = 'VALIDATION.VALID_REQUEST.NOT_400';
 
 export const CUSTOMER = {
   read: 'CUSTOMERS.GET.BY_ID#reads-existing',
   holdsSent: 'CUSTOMERS.UPDATE.APPLIED#holds-sent',
   readBack: 'CUSTOMERS.UPDATE.APPLIED#read-back',
-  gone: 'CUSTOMERS.DELETE.GONE#reads-404',
   leavesList: 'CUSTOMERS.DELETE.GONE#leaves-list',
 } as const;
 

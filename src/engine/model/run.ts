@@ -129,21 +129,22 @@ function record<M extends object, R>(
   details: fc.RunDetails<[Iterable<fc.AsyncCommand<M, R>>]> | undefined,
 ): void {
   for (const [key, n] of judge.judged) {
-    if (failure?.violation.key === key) continue;
+    if (failure && [failure.violation.key, ...failure.violation.also].includes(key)) continue;
     for (let i = 0; i < Math.min(n, MAX_RECORDED); i++) t.softExpectRule(key, true, `${m.label}: held`);
   }
   if (failure && details?.failed) {
     const v = failure.violation;
     const shrunk = details.interrupted ? ' (shrinking stopped at the time limit: the sequence may not be minimal)' : '';
-    t.softExpectRule(
-      v.key,
-      false,
-      `${v.detail}\n  after the generated sequence ${failure.sequence}, shrunk from a failing run of ${m.label} ` +
-        `(${details.numRuns} run(s), ${details.numShrinks} shrink(s))${shrunk}; seed ${details.seed}, ` +
-        `path ${JSON.stringify(details.counterexamplePath ?? '')} (rerun the whole run with --seed ${t.target.seed})`,
-      v.exchange,
-      { replaySequence: failure.script, seed: details.seed, counterexample: failure.sequence },
-    );
+    for (const key of [v.key, ...v.also])
+      t.softExpectRule(
+        key,
+        false,
+        `${v.detail}\n  after the generated sequence ${failure.sequence}, shrunk from a failing run of ${m.label} ` +
+          `(${details.numRuns} run(s), ${details.numShrinks} shrink(s))${shrunk}; seed ${details.seed}, ` +
+          `path ${JSON.stringify(details.counterexamplePath ?? '')} (rerun the whole run with --seed ${t.target.seed})`,
+        v.exchange,
+        { replaySequence: failure.script, seed: details.seed, counterexample: failure.sequence },
+      );
   }
   for (const key of m.parts) {
     if (judge.judged.has(key)) continue;

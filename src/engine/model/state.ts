@@ -1,15 +1,13 @@
 /**
  * The documented state the model holds for one sequence: the resources the run created or was
  * given, as the target last showed them, and the properties every representation of them must
- * keep (its owner, createdAt, updatedAt), whichever operation answered it.
+ * keep (its owner), whichever operation answered it.
  */
 import type { Exchange } from '../types.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { RequestSequence } from '../http/replay-script.ts';
-import { CREATED_FIXED, OWNER, UPDATED_NOT_BACK } from './parts.ts';
+import { OWNER } from './parts.ts';
 import { ModelViolation, type ModelJudge } from './judge.ts';
-import { compareInstants } from '../predicates.ts';
-
 export { compareInstants } from '../predicates.ts';
 
 export type Json = Record<string, any>;
@@ -23,8 +21,6 @@ export interface Tracked {
   id: string;
   /** The last representation the target answered for it, in the target's own form. */
   seen?: Json;
-  createdAt?: string;
-  updatedAt?: string;
   /** Its DELETE succeeded. */
   deleted: boolean;
 }
@@ -41,8 +37,8 @@ export function bodyOf(ex: Exchange): Json {
 export const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
 
 /**
- * Judges what every representation of a tracked resource keeps, then remembers its timestamps:
- * its owner names the key's merchant, createdAt never changes, updatedAt never goes back.
+ * Judges what every representation of a tracked resource keeps that only the model knows: its
+ * owner names the key's merchant. Its timestamps on course are the registry's (timestamps-course).
  */
 export function observe(
   judge: ModelJudge,
@@ -59,26 +55,6 @@ export function observe(
       `${where}: ${r.kind} ${r.id}, made for the merchant of the API key (${merchantId}), names merchantId ${show(body.merchantId)}`,
       ex,
     );
-  const created = compareInstants(body.createdAt, r.createdAt);
-  if (created !== undefined)
-    judge.judge(
-      CREATED_FIXED,
-      created === 0,
-      `${where}: ${r.kind} ${r.id} has createdAt ${body.createdAt}, earlier answers ${r.createdAt}`,
-      ex,
-    );
-  const updated = compareInstants(body.updatedAt, r.updatedAt);
-  if (updated !== undefined)
-    judge.judge(
-      UPDATED_NOT_BACK,
-      updated >= 0,
-      `${where}: ${r.kind} ${r.id} has updatedAt ${body.updatedAt}, before the ${r.updatedAt} an earlier answer gave`,
-      ex,
-    );
-  if (r.createdAt === undefined && compareInstants(body.createdAt, body.createdAt) !== undefined)
-    r.createdAt = body.createdAt;
-  if (compareInstants(body.updatedAt, body.updatedAt) !== undefined && !(updated !== undefined && updated < 0))
-    r.updatedAt = body.updatedAt;
 }
 
 /**
@@ -106,7 +82,12 @@ export class ModelHttp {
     // The registry's findings (source check:<name>), not the scenario's own.
     const found = this.t.findings.slice(before).find((f) => f.source.startsWith('check:') && f.ruleIds.length);
     if (found)
-      this.pending = new ModelViolation(found.ruleIds[0], `${found.title}: ${found.message}`, found.exchange ?? ex);
+      this.pending = new ModelViolation(
+        found.ruleIds[0],
+        `${found.title}: ${found.message}`,
+        found.exchange ?? ex,
+        found.ruleIds.slice(1),
+      );
     return ex;
   }
 

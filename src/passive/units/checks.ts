@@ -9,13 +9,14 @@
  * broken on purpose, so the refusals check only fails an answer that accepted it.
  * Exchanges with no usable response cite no rule (nothing to judge).
  */
-import { CHECKS, checkContextFor, type CheckOutcome } from '../../engine/checks/index.ts';
+import { CHECKS, checkContextFor, type Check, type CheckOutcome } from '../../engine/checks/index.ts';
 import { CheckStream } from '../../engine/checks/stream.ts';
 import type { Tally } from '../tally.ts';
 import type { PassiveUnit } from '../types.ts';
 
-export function checksUnit(): PassiveUnit {
-  const stream = new CheckStream();
+/** `checks`: the whole registry, or some of its judges (a test of one of them). */
+export function checksUnit(checks: readonly Check[] = CHECKS): PassiveUnit {
+  const stream = new CheckStream(checks);
   const record = (tally: Tally, outcome: CheckOutcome) => {
     tally.judge(...outcome.judged);
     for (const f of outcome.findings) {
@@ -30,7 +31,7 @@ export function checksUnit(): PassiveUnit {
     name: 'checks',
     scope: 'server',
     title: 'the check registry of conform run, on every exchange and over the traffic',
-    ruleIds: [...new Set(CHECKS.flatMap((c) => c.ruleIds))],
+    ruleIds: [...new Set(checks.flatMap((c) => c.ruleIds))],
     observe(o, ctx) {
       const tally = ctx.server(this);
       tally.exchanges += 1;

@@ -2,13 +2,11 @@
 import type { PassiveUnit } from '../types.ts';
 import { checksUnit } from './checks.ts';
 import { rateCountingUnit } from './rate-counting.ts';
-import { laterReadsUnit } from './later-reads.ts';
-import { stateModelUnit } from './state-model.ts';
 import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
-  return [checksUnit(), rateCountingUnit(), laterReadsUnit(), stateModelUnit(), retryUnit(), clientRequestsUnit];
+  return [checksUnit(), rateCountingUnit(), retryUnit(), clientRequestsUnit];
 }
 
 /** Every rule a passive unit can judge, by scope. */

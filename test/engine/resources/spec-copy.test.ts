@@ -139,6 +139,7 @@ describe('a resource added to a copy of the spec', () => {
       'CONV.OWNER.KEY_MERCHANT#owner-field',
       'CONV.ROUND_TRIP.AS_SENT#answer',
       'CONV.ROUND_TRIP.AS_SENT#later-reads',
+      'CONV.TIMESTAMPS.LIFECYCLE#created-fixed',
     ]);
   });
 

@@ -4,6 +4,7 @@
  * for later holds it. Only requests sent after the delete was answered count. A list showing
  * it fails on the second sighting: one page may have been read before the delete reached it.
  */
+import type { RuleIndex } from '../../../contract/index.ts';
 import { describeStatus, finding, type Check, type Evaluation } from '../types.ts';
 import { keyOf } from './ledger.ts';
 
@@ -12,34 +13,54 @@ const SECOND = 'CONV.DELETE.GONE#second-delete';
 const LISTS = 'CONV.DELETE.GONE#leaves-lists';
 const NAME = 'deleted-gone';
 
+/**
+ * The family rules that say the same of one resource's operations (CUSTOMERS.DELETE.GONE#reads-404):
+ * operation id → their `reads-404` parts, from spec/rules.yaml.
+ */
+const familyReads = new WeakMap<object, Map<string, string[]>>();
+function familyReadsOf(rules: Pick<RuleIndex, 'rules'>, operationId: string): string[] {
+  let m = familyReads.get(rules);
+  if (!m) {
+    m = new Map();
+    for (const r of rules.rules)
+      if (r.id !== 'CONV.DELETE.GONE' && r.parts?.some((p) => p.id === 'reads-404'))
+        for (const op of r.operations) m.set(op, [...(m.get(op) ?? []), `${r.id}#reads-404`]);
+    familyReads.set(rules, m);
+  }
+  return m.get(operationId) ?? [];
+}
+
 /** Answers that come before the resource is looked up (credentials, permission, rate, a request refused as such). */
 const FIRST = new Set([400, 401, 403, 429]);
 
 export const deletedGone: Check = {
   name: NAME,
-  ruleIds: [READS, SECOND, LISTS],
+  ruleIds: [READS, SECOND, LISTS, 'CUSTOMERS.DELETE.GONE#reads-404'],
   description:
     'A resource whose DELETE succeeded answers 404 to later reads, updates and deletes, and leaves every list.',
   open() {
     /** Resource key → ids seen once in a list after the delete. */
     const sighted = new Set<string>();
     return {
-      observe(ex, ctx) {
+      observe(ex, ctx, op) {
         const s = ctx.shown;
         if (!s || s.resource.gone !== true || ctx.unauthenticated) return undefined;
         const judged = new Set<string>();
         const findings: Evaluation['findings'] = [];
-        const judge = (rule: string, ok: boolean, title: string, message: string) => {
-          judged.add(rule);
-          if (!ok) findings.push(finding(NAME, [rule], title, `${describeStatus(ex)}: ${message}`, ex));
+        const judge = (rule: string | string[], ok: boolean, title: string, message: string) => {
+          const ids = Array.isArray(rule) ? rule : [rule];
+          for (const id of ids) judged.add(id);
+          if (!ok) findings.push(finding(NAME, ids, title, `${describeStatus(ex)}: ${message}`, ex));
         };
         const what = (key: string) => `${s.resource.object ?? s.resource.schema} ${key}`;
         if (s.pathKey !== undefined) {
           const d = ctx.ledger.deleted.get(keyOf(s.resource, s.pathKey));
           if (d && ctx.startMs >= d.endMs && ex.status !== undefined && ex.status < 500 && !FIRST.has(ex.status)) {
             const again = s.role === 'delete';
+            // A family rule saying the same of this resource (the customers') is judged with it.
+            const family = op ? familyReadsOf(ctx.rules, op.operationId) : [];
             judge(
-              again ? SECOND : READS,
+              again ? [SECOND, ...family] : [READS, ...family],
               ex.status === 404,
               again ? 'A deleted resource was deleted again' : 'A deleted resource is still there',
               `${what(s.pathKey)}, whose DELETE answered ${d.status} before this request was sent, answered ${ex.status} (404 expected)`,
