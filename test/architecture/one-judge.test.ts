@@ -10,7 +10,8 @@
  * registry's: a suite or a model makes the exchange happen and a finding of the registry on it
  * fails the scenario (and ends a model's sequence, through ModelHttp, or a generated
  * property's case, which fast-check then shrinks). The suites and the models judge what needs
- * their own knowledge (what they set up, the state before), under parts no check cites.
+ * their own knowledge (what they set up, the state before), under parts no check cites; where a
+ * suite and the model both judge such a part, each on its own exchanges, the part is listed.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -23,6 +24,34 @@ import { CHECKS } from '../../src/engine/checks/index.ts';
 import * as modelParts from '../../src/engine/model/parts.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Parts a scenario suite and the state model both judge, each on exchanges of its own with what it
+ * set up (an existing resource answers, a migration to an archived version gets 404): scenarios of
+ * two kinds, neither a judge of traffic. Listed, so that a new one is a decision.
+ */
+const SUITE_AND_MODEL = [
+  'ALERTS.UPDATE.OK#updates-existing',
+  'CUSTOMERS.GET.BY_ID#reads-existing',
+  'ITEMS.ARCHIVED.READABLE',
+  'ITEMS.UPDATE.APPLIED#accepted',
+  'ITEMS.UPDATE.APPLIED#keeps-active',
+  'ITEMS.UPDATE.APPLIED#read-back',
+  'MIGRATION.404.ARCHIVED_VERSION',
+  'MIGRATION.404.MISSING_VERSION',
+  'MIGRATION.EFFECT.PERIOD_END#current-period-unchanged',
+  'MIGRATION.EFFECT.PERIOD_END#effective-at-boundary',
+  'MIGRATION.EFFECT.SECOND_REPLACES_FIRST#replaces-pending',
+  'MIGRATION.RESPONSE.VERSION_NUMBERS#from-in-use',
+  'MIGRATION.SAME_VERSION.REPEATABLE',
+  'MIGRATION.TARGET.OLDER_OR_NEWER#newer',
+  'MIGRATION.TARGET.OLDER_OR_NEWER#older',
+  'PRICES.GET.BY_ID#reads-existing',
+  'STATE.ITEM.ARCHIVE',
+  'STATE.ITEM.UNARCHIVE',
+  'STATE.SUBSCRIPTION.MIGRATE#pins',
+  'VALIDATION.VALID_REQUEST.NOT_400',
+];
 
 /** Keys of `judged` that touch a rule key a judge cites: key to the judges' names. */
 export function doubles(judged: Iterable<string>, judges: { name: string; ruleIds: readonly string[] }[]) {
@@ -105,6 +134,12 @@ describe('one place judges each rule part', () => {
       ),
     ).toEqual({});
     expect(doubles(modelKeys(), units)).toEqual({});
+  });
+
+  test('the parts a suite and the state model both judge are the listed ones', async () => {
+    const model = modelKeys();
+    const both = [...new Set((await suiteKeys()).filter((k) => model.some((m) => touches(k, m))))].sort();
+    expect(both).toEqual(SUITE_AND_MODEL);
   });
 
   test('no part is judged both by a suite and by the registry', async () => {
