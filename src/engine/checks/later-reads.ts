@@ -12,6 +12,7 @@ import type { Exchange } from '../types.ts';
 import { isObject, keptFields } from '../predicates.ts';
 import { holds, Judgement, show, type Json } from './answer.ts';
 import { is2xx, type Check, type Evaluation } from './types.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const NAME = 'later-reads';
 const READ_WINDOW_MS = 5 * 60_000;
@@ -116,13 +117,8 @@ export const laterReads: Check = {
   description: 'A later read of a customer or source rule shows what an earlier PATCH of it set.',
   open() {
     /** Path → what the latest writes to it set. */
-    const written = new Map<string, Written>();
+    const written = new CappedMap<string, Written>(RESOURCES_KEPT);
     const forget = (path: string) => written.delete(path);
-    const remember = (path: string, w: Written) => {
-      written.delete(path);
-      written.set(path, w);
-      if (written.size > RESOURCES_KEPT) written.delete(written.keys().next().value!);
-    };
     return {
       observe(ex, ctx, op): Evaluation | undefined {
         if (!op || ex.status === undefined) return undefined;
@@ -171,7 +167,7 @@ export const laterReads: Check = {
             const kept = (current?.expectations ?? []).filter(
               (e) => sentAt(sentNow, e.key) === undefined && !fresh.some((f) => f.key === e.key),
             );
-            remember(path, { expectations: [...kept, ...fresh], writeEnd: ctx.endMs });
+            written.set(path, { expectations: [...kept, ...fresh], writeEnd: ctx.endMs });
           }
         }
         return j.done();

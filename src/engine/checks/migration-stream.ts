@@ -14,17 +14,11 @@
 import type { Finding } from '../types.ts';
 import { MIGRATE, TARGET_RANGE, targetOf } from './migration.ts';
 import { describeStatus, finding, is2xx, isObject, type Check } from './types.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const NO_CHANGE = 'MIGRATION.SAME_VERSION.NO_CHANGE';
 const WINDOW_MS = 10 * 60_000;
 const KEPT = 20_000;
-
-/** Sets `key` in a map that forgets its oldest entries past KEPT (a long proxy session meets many). */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > KEPT) map.delete(map.keys().next().value!);
-}
 
 const decoded = (segment: string): string => {
   try {
@@ -48,15 +42,15 @@ export const migrationRangeShown: Check = {
     'An invalid targetVersionNumber gets 400, not 404, on a subscription the stream shows to exist to the same key.',
   open() {
     /** When each (credential, subscription) was last shown to exist. */
-    const seen = new Map<string, number>();
+    const seen = new CappedMap<string, number>(KEPT);
     /** 404s to an invalid target whose subscription the stream had not shown yet, with their finding. */
-    const pending = new Map<string, { finding: Finding; endMs: number }>();
+    const pending = new CappedMap<string, { finding: Finding; endMs: number }>(KEPT);
     /** Findings on earlier 404s that an extension's answer confirmed: reported with the next judgement. */
     let confirmed: Finding[] = [];
     const show = (ids: string[], credential: string, startMs: number, endMs: number) => {
       for (const s of ids) {
         const key = `${credential}\n${s}`;
-        remember(seen, key, endMs);
+        seen.set(key, endMs);
         const earlier = pending.get(key);
         pending.delete(key);
         if (earlier && startMs - earlier.endMs <= WINDOW_MS) confirmed.push(earlier.finding);
@@ -90,7 +84,7 @@ export const migrationRangeShown: Check = {
             ex,
           );
           if (at !== undefined && ctx.startMs - at <= WINDOW_MS) confirmed.push(f);
-          else if (!pending.has(key)) remember(pending, key, { finding: f, endMs: ctx.endMs });
+          else if (!pending.has(key)) pending.set(key, { finding: f, endMs: ctx.endMs });
         }
         return report();
       },
@@ -110,7 +104,7 @@ export const migrationSameVersion: Check = {
     'Migrating again to the version a same-version migration left a subscription on changes nothing (changed false).',
   open() {
     /** Subscription → the version a same-version migration by `credential` left it on, nothing pending. */
-    const settled = new Map<string, { credential: string; version: number; endMs: number }>();
+    const settled = new CappedMap<string, { credential: string; version: number; endMs: number }>(KEPT);
     return {
       // A write the judges do not read (a reference extension's) may have moved any subscription its path names.
       unread(ex) {
@@ -135,7 +129,7 @@ export const migrationSameVersion: Check = {
         const m = isObject(body.migration) ? body.migration : {};
         const sub = isObject(body.subscription) ? body.subscription : {};
         if (target.inRange && m.fromVersionNumber === target.value && m.toVersionNumber === target.value)
-          remember(settled, id, { credential: ctx.credential, version: target.value as number, endMs: ctx.endMs });
+          settled.set(id, { credential: ctx.credential, version: target.value as number, endMs: ctx.endMs });
         const same =
           was !== undefined &&
           was.credential === ctx.credential &&

@@ -8,6 +8,7 @@
 import { perRules, unsentFields } from '../predicates.ts';
 import { show } from './answer.ts';
 import { describeStatus, finding, is2xx, isObject, type Check, type Evaluation } from './types.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const NAME = 'partial-updates';
 /** The "changes only what it is sent" parts; each applies to the operations its rule names. */
@@ -43,12 +44,7 @@ export const partialUpdates: Check = {
   description: 'Between two answers of one resource’s PATCH, the fields the second did not send are kept.',
   open() {
     /** Path → the last answer to a PATCH of it that the next one is compared with. */
-    const last = new Map<string, Last>();
-    const remember = (path: string, l: Last) => {
-      last.delete(path);
-      last.set(path, l);
-      if (last.size > RESOURCES_KEPT) last.delete(last.keys().next().value!);
-    };
+    const last = new CappedMap<string, Last>(RESOURCES_KEPT);
     return {
       observe(ex, ctx, op): Evaluation | undefined {
         if (ex.method === 'GET' || !op || ex.status === undefined) return undefined;
@@ -63,7 +59,7 @@ export const partialUpdates: Check = {
           return undefined;
         }
         const got = ex.body;
-        remember(path, { op: op.operationId, answer: got, endMs: ctx.endMs });
+        last.set(path, { op: op.operationId, answer: got, endMs: ctx.endMs });
         // Sent before the previous answer came, or long after it: its order or what came between is unknown.
         const follows =
           before?.op === op.operationId && ctx.startMs >= before.endMs && ctx.startMs - before.endMs <= WINDOW_MS;

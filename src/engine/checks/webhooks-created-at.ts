@@ -5,6 +5,7 @@
  * toggled.
  */
 import { describeStatus, finding, isObject, type Check } from './types.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const RULE = 'WEBHOOKS.CREATED_AT.FIRST_ENABLED';
 const NAME = 'webhooks-created-at';
@@ -15,8 +16,8 @@ export const webhooksCreatedAt: Check = {
   ruleIds: [RULE],
   description: 'Every answer of a merchant’s webhook updates states the createdAt of the first one.',
   open() {
-    /** Merchant (or, when the answer names none, the credential) → the first createdAt seen. */
-    const first = new Map<string, string>();
+    /** Merchant (or, when the answer names none, the credential) → the first createdAt seen; the oldest forgotten past a bound. */
+    const first = new CappedMap<string, string>(MERCHANTS_KEPT);
     return {
       observe(ex, ctx, op) {
         if (op?.operationId !== 'updateWebhooks' || ex.status === undefined || ex.status < 200 || ex.status >= 300)
@@ -29,8 +30,6 @@ export const webhooksCreatedAt: Check = {
         const stated = typeof body.createdAt === 'string' && !Number.isNaN(Date.parse(body.createdAt));
         if (!stated && was === undefined) return undefined;
         if (was === undefined) {
-          // A long proxy session meets many merchants: the oldest are forgotten past a bound.
-          if (first.size >= MERCHANTS_KEPT) first.delete(first.keys().next().value!);
           first.set(owner, body.createdAt as string);
           return undefined;
         }

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { backoffMs, parseRetryAfter, MAX_ATTEMPTS } from '../../engine/http/retry.ts';
 import type { Exchange } from '../../engine/types.ts';
-import { Lru } from '../lru.ts';
+import { CappedMap } from '../../engine/capped-map.ts';
 import type { JudgeContext, Observed, PassiveUnit } from '../types.ts';
 
 export const RETRY_WAIT = 'RETRY.CLIENT.WAIT';
@@ -53,7 +53,7 @@ export function retryUnit(): PassiveUnit {
     // Five rejections and no sixth attempt: the condition that could have failed held.
     if (c.rejections >= MAX_ATTEMPTS && !c.maxFailed && ctxRef) ctxRef.client(c.client).judge(RETRY_MAX_ATTEMPTS);
   };
-  const chains = new Lru<string, Chain>(MAX_CHAINS, (_k, c) => close(c));
+  const chains = new CappedMap<string, Chain>(MAX_CHAINS, (_k, c) => close(c));
   const expired = (c: Chain, at: number) => at - c.lastEnd > (requiredWaitMs(c) ?? 0) + CHAIN_GAP_MS;
 
   const sweep = () => {

@@ -15,7 +15,7 @@
 import { LIMIT, RESET, rateHeaders } from '../../engine/ratelimit/headers.ts';
 import { sameWindow, type Timed } from '../../engine/ratelimit/timing.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
-import { Lru } from '../lru.ts';
+import { CappedMap } from '../../engine/capped-map.ts';
 import { expect, is2xx, opId } from './support.ts';
 
 const U = 'rate-counting';
@@ -33,7 +33,7 @@ interface Window {
 const timed = (o: Observed): Timed => ({ ex: o.exchange, sentAt: o.startMs, receivedAt: o.endMs });
 
 export function rateCountingUnit(): PassiveUnit {
-  const windows = new Lru<string, Window>(MAX_BUCKETS);
+  const windows = new CappedMap<string, Window>(MAX_BUCKETS);
   return {
     name: U,
     scope: 'server',

@@ -7,6 +7,7 @@
  */
 import type { Resource, ResourceList, Role } from '../../../contract/index.ts';
 import type { Exchange } from '../../types.ts';
+import { CappedMap } from '../../capped-map.ts';
 
 export type Json = Record<string, any>;
 
@@ -79,19 +80,6 @@ export const keyOf = (resource: Resource, key: string): string => `${resource.sc
 const MAX_ENTRIES = 20_000;
 const MAX_WALKS = 200;
 
-/** A Map that forgets its oldest entries past `max`. */
-class Capped<K, V> extends Map<K, V> {
-  constructor(private readonly max = MAX_ENTRIES) {
-    super();
-  }
-  override set(key: K, value: V): this {
-    if (this.has(key)) this.delete(key);
-    super.set(key, value);
-    while (this.size > this.max) this.delete(this.keys().next().value as K);
-    return this;
-  }
-}
-
 export interface Timing {
   credential?: string;
   startMs: number;
@@ -102,13 +90,13 @@ export class Ledger {
   /** The merchant a credential acts for ('primary' is the run's own key). */
   readonly merchantOf = new Map<string, string>();
   /** The merchant that owns a resource id, as the run made or was given it, and its kind (`object` name) when known. */
-  readonly ownerOf = new Capped<string, { merchant: string; object?: string }>();
+  readonly ownerOf = new CappedMap<string, { merchant: string; object?: string }>(MAX_ENTRIES);
   /** What the run was told of resources it holds (a fixture's invoice amounts): object → id → fields. */
-  readonly facts = new Map<string, Capped<string, Json>>();
+  readonly facts = new Map<string, CappedMap<string, Json>>();
   /** Resources whose DELETE succeeded: key → when the answer came. */
-  readonly deleted = new Capped<string, { endMs: number; status: number }>();
+  readonly deleted = new CappedMap<string, { endMs: number; status: number }>(MAX_ENTRIES);
   /** The last representation of each resource seen, and when. */
-  readonly last = new Capped<string, { body: Json; endMs: number; resource: Resource }>();
+  readonly last = new CappedMap<string, { body: Json; endMs: number; resource: Resource }>(MAX_ENTRIES);
   /** Complete walks, newest last. */
   readonly walks: Walk[] = [];
   private readonly unrelated = new Set<string>();
@@ -125,7 +113,7 @@ export class Ledger {
 
   fact(object: string, id: string, fields: Json): void {
     let m = this.facts.get(object);
-    if (!m) this.facts.set(object, (m = new Capped<string, Json>()));
+    if (!m) this.facts.set(object, (m = new CappedMap<string, Json>(MAX_ENTRIES)));
     m.set(id, { ...(m.get(id) ?? {}), ...fields });
   }
 

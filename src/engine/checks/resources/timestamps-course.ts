@@ -7,6 +7,7 @@
 import { compareInstants, isObject } from '../../predicates.ts';
 import { show, type Json } from '../answer.ts';
 import { describeStatus, finding, is2xx, type Check, type Evaluation } from '../types.ts';
+import { CappedMap } from '../../capped-map.ts';
 
 const NAME = 'timestamps-course';
 const CREATED = 'CONV.TIMESTAMPS.LIFECYCLE#created-fixed';
@@ -44,12 +45,7 @@ export const timestampsCourse: Check = {
   description:
     "Across a stream's answers, a resource's createdAt stays as first shown and its updatedAt never goes back.",
   open() {
-    const seen = new Map<string, Seen>();
-    const remember = (key: string, s: Seen) => {
-      seen.delete(key);
-      seen.set(key, s);
-      if (seen.size > RESOURCES_KEPT) seen.delete(seen.keys().next().value!);
-    };
+    const seen = new CappedMap<string, Seen>(RESOURCES_KEPT);
     return {
       observe(ex, ctx): Evaluation | undefined {
         if (!is2xx(ex)) return undefined;
@@ -85,7 +81,7 @@ export const timestampsCourse: Check = {
               if (updated < 0) now.updatedAt = before.updatedAt;
             }
           }
-          remember(key, now);
+          seen.set(key, now);
         }
         return judged.size ? { judged: [...judged], findings } : undefined;
       },
