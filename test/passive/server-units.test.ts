@@ -813,3 +813,45 @@ describe('a PATCH keeps what it does not send (the registry’s partial-updates 
     ).toBe('passed');
   });
 });
+
+describe('answers whose rule gained a part the registry judges (split from what a scenario knows)', () => {
+  const verdictOf = async (r: ReturnType<typeof rec>, key: string) =>
+    verdicts(await judge([r], [checksUnit()])).get(key);
+
+  test('an alerts page asked with a limit holds at most that many, and pagination.limit, where present, is it', async () => {
+    const alert = (i: number) => ({ id: `alert_${i}`, object: 'alert', resourceId: 'wal_1' });
+    const page = (n: number, limit: unknown) =>
+      rec('GET', '/v0/alerts?resourceId=wal_1&limit=2', {
+        got: { object: 'list', data: [...Array(n).keys()].map(alert), pagination: { limit, offset: 0, total: 5 } },
+      });
+    const key = 'ALERTS.LIST.LIMIT_RANGE#page-within-limit';
+    expect(await verdictOf(page(2, 2), key)).toBe('passed');
+    expect(await verdictOf(page(3, 2), key)).toBe('failed');
+    expect(await verdictOf(page(2, 10), key)).toBe('failed');
+  });
+
+  test('a schedule created carries the endDate sent (the instant, whatever its form) and is owned by the order sent', async () => {
+    const sent = { orderId: 'ord_1', startDate: '2026-01-01T00:00:00Z', endDate: '2026-04-01T00:00:00Z' };
+    const created = (got: Record<string, unknown>) =>
+      rec('POST', '/v0/billingSchedules', {
+        status: 201,
+        sent,
+        got: { id: 'bs_1', object: 'billing_schedule', orderId: 'ord_1', endDate: sent.endDate, ...got },
+      });
+    expect(await verdictOf(created({ endDate: '2026-04-01T00:00:00.000+00:00' }), 'SCHEDULES.END_DATE.PRESENT')).toBe(
+      'passed',
+    );
+    expect(await verdictOf(created({ endDate: '2026-05-01T00:00:00Z' }), 'SCHEDULES.END_DATE.PRESENT')).toBe('failed');
+    expect(await verdictOf(created({ orderId: 'ord_2' }), 'SCHEDULES.CREATE.BY_ORDER#owned-by-order')).toBe('failed');
+  });
+
+  test('an auto top-up configuration answered to limit.period day keeps day', async () => {
+    const updated = (period: string) =>
+      rec('PATCH', '/v0/wallets/wal_1/autoTopupConfig', {
+        sent: { limit: { amount: 100, period: 'day' } },
+        got: { object: 'autoTopupConfig', limit: { amount: 100, period } },
+      });
+    expect(await verdictOf(updated('day'), 'WALLETS.AUTO_TOPUP.PERIOD_DAY#kept')).toBe('passed');
+    expect(await verdictOf(updated('week'), 'WALLETS.AUTO_TOPUP.PERIOD_DAY#kept')).toBe('failed');
+  });
+});
