@@ -18,12 +18,13 @@ import {
   negativeRequests,
   positiveEdgeExamples,
   positiveRequests,
+  undocumentedEdgeRequests,
   type ConstraintKind,
   type GenOperation,
   type PlanOptions,
   type RequestPlan,
 } from '../src/engine/generators/index.ts';
-import { checkNegatives, checkPositives } from '../src/engine/generators/live.ts';
+import { checkNegatives, checkPositives, sendEdges, type FreshParent } from '../src/engine/generators/live.ts';
 import { requireSuccess } from './support.ts';
 import type { Exchange } from '../src/engine/types.ts';
 
@@ -36,6 +37,8 @@ interface Inputs {
   /** Real ids for the path parameters (a random well-formed id would only get 404). */
   ids: Record<string, unknown>;
   options?: PlanOptions;
+  /** A create under a parent: where each valid case gets a fresh one (live.ts). */
+  parent?: FreshParent;
 }
 
 interface Positives {
@@ -68,7 +71,8 @@ interface OperationCases {
  * with a broken one, so no fixture is needed.
  */
 const PLACEHOLDER_ID = 'placeholder-replaced-by-a-broken-id';
-const decimal = fc.integer({ min: 0, max: 100_000 }).map((c) => (c / 100).toFixed(2));
+// Positive amounts, as the document writes money: a zero or negative one is an edge (edges.ts).
+const decimal = fc.integer({ min: 1, max: 100_000 }).map((c) => (c / 100).toFixed(2));
 const merchantId = async (t: ScenarioContext) =>
   t.target.merchantId ?? (await t.fixture((f) => f.merchant())).merchantId;
 
@@ -207,6 +211,14 @@ const CASES: OperationCases[] = [
       });
       return {
         ids: {},
+        // Whether an order may have several schedules the document does not say: a case on an order
+        // an earlier case made a schedule for is a repeat (an edge); each valid case takes a fresh order.
+        parent: {
+          location: 'body',
+          pointer: '/orderId',
+          fresh: () => t.fixture((f) => f.order()).then((o) => o.orderId),
+          why: 'a second schedule for an order that has one (the document does not say whether an order may have several)',
+        },
         options: {
           body: {
             pin: { '/orderId': orderId },
@@ -239,7 +251,7 @@ const CASES: OperationCases[] = [
             '/amount': decimal,
             '/threshold': decimal,
             '/limit': fc.record({
-              amount: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
+              amount: fc.integer({ min: 1, max: 100_000 }).map((c) => c / 100),
               period: fc.constant('day'),
             }),
           },
@@ -284,8 +296,8 @@ function edgeRules(c: OperationCases, op: GenOperation, plan: RequestPlan): stri
 }
 
 async function inputsOf(c: OperationCases, t: ScenarioContext): Promise<Inputs> {
-  const { ids, options = {} } = await c.inputs(t);
-  return { ids, options };
+  const { options = {}, ...rest } = await c.inputs(t);
+  return { ...rest, options };
 }
 
 function operation(operationId: string): GenOperation {
@@ -306,9 +318,10 @@ describe('contract: generated requests', () => {
         [...own, ...(p.registry ?? [])],
         `${where}: valid generated requests are not refused and conform`,
         async (t) => {
-          const { ids, options } = await inputsOf(c, t);
+          const { ids, options, parent } = await inputsOf(c, t);
           const label = `${c.operationId} positive`;
           await checkPositives(t, positiveRequests(op, ids, options), {
+            op,
             label,
             numRuns: RUNS[t.target.profile].positive,
             rules: own,
@@ -316,7 +329,11 @@ describe('contract: generated requests', () => {
             inspect: p.inspect,
             examples: positiveEdgeExamples(op, ids, options, t.target.seed),
             citeAlso: (plan) => edgeRules(c, op, plan),
+            ...(parent ? { parent } : {}),
           });
+          // Values the document neither allows nor forbids: the registry judges each answer; a
+          // well-formed refusal is the target's own rule (counted apart, never a failure).
+          await sendEdges(t, undocumentedEdgeRequests(op, ids, options, t.target.seed), parent);
         },
         { concurrent: true },
       );

@@ -38,7 +38,7 @@ scenario(
       },
       billingAddress: {
         line1: '2 Side Street',
-        line2: '',
+        line2: 'Unit 5',
         city: 'Hamburg',
         state: 'HH',
         country: 'DE',

@@ -22,6 +22,7 @@ import { buildReport, writeReports, type Report } from './reporters/index.ts';
 import type { KeptRequest } from './reporters/model.ts';
 import { probe } from './target-probe.ts';
 import { RunNotStarted, type BootedTarget, type TargetContext } from './target.ts';
+import { expectationProblems } from './expectations.ts';
 
 export { RunNotStarted, type BootedTarget } from './target.ts';
 
@@ -132,6 +133,7 @@ export async function run(req: RunRequest): Promise<RunOutcome> {
       rules,
       results: outcome.results,
       errors: outcome.errors,
+      expectedFailures: config.expectedFailures,
       acceptance: {
         ...config.acceptance,
         ...(req.failOnSkip ? { failOnSkip: true } : {}),
@@ -163,6 +165,17 @@ async function prepareTarget(
     timeoutMs: 10_000,
     retry429: false,
   });
+  // Declared expected failures are checked against the rules and the spec before anything is judged.
+  if (config.expectedFailures.length) {
+    const c = await import('../contract/index.ts');
+    const [spec, rules] = await Promise.all([c.loadSpec(), c.loadRules()]);
+    const problems = expectationProblems(config.expectedFailures, rules, spec);
+    if (problems.length)
+      throw new RunNotStarted(
+        `${config.configPath ?? 'conform.config.yaml'}: ${problems[0]}` +
+          (problems.length > 1 ? ` (and ${problems.length - 1} more problem(s) in expectedFailures)` : ''),
+      );
+  }
   await probe(client, booted.apiKey.from);
   markPhase('target-probed');
   const base = {
@@ -181,6 +194,7 @@ async function prepareTarget(
     timeoutMs: config.timeoutMs,
     scenarioTimeoutMs: config.scenarioTimeoutMs,
     runDeadline: Date.now() + config.runTimeoutMs,
+    ...(config.expectedFailures.length ? { expectedFailures: config.expectedFailures } : {}),
   };
   const fixtures = await fixtureChoice(config, booted.bundled, client, base);
   markPhase('fixtures-chosen');

@@ -16,6 +16,7 @@ import { CheckStream } from './checks/stream.ts';
 import { learnGiven } from './checks/resources/given.ts';
 import type { CheckOutcome } from './checks/index.ts';
 import type { Fixtures } from './fixtures/methods.ts';
+import { ExpectationBook } from './expectations.ts';
 import { noteFailure, workerFixtures, type TargetContext } from './context.ts';
 import {
   ConformanceFailure,
@@ -36,6 +37,9 @@ const MAX_STACK = 4000;
 /** Rules of one rate-limit scenario whose first finding carries the replay script of its whole sequence. */
 const MAX_SEQUENCE_RULES = 8;
 const MAX_RAW_BODY = 8 * 1024;
+/** Refusals of the target's own kept as examples per scenario and operation (every one is counted). */
+const MAX_REFUSAL_EXAMPLES = 3;
+const UNKNOWN_OPERATION = '(unknown operation)';
 
 /** A copy of an exchange small enough for the task meta and the reports. */
 export function compactExchange(ex: Exchange): Exchange {
@@ -76,6 +80,8 @@ export class Scenario implements ScenarioContext {
   private stopped?: string;
   /** The registry over this scenario's exchanges: checks of one exchange and judges of the stream. */
   private readonly stream = new CheckStream();
+  /** The declared expected failures: what they cover fails nothing. */
+  private readonly book: ExpectationBook;
 
   /** Why the scenario's judging ended for good (the target was too slow), if it did. */
   get stoppedBecause(): string | undefined {
@@ -102,6 +108,7 @@ export class Scenario implements ScenarioContext {
       fixtureStrategy: targetCtx.fixtures.strategy,
     };
     if (targetCtx.merchantId) this.stream.ledger.merchantOf.set('primary', targetCtx.merchantId);
+    this.book = new ExpectationBook(targetCtx.expectedFailures ?? [], contract.rules);
     const request = (method: string, path: string, opts: ScenarioRequestOptions = {}) => this.send(method, path, opts);
     this.http = {
       request,
@@ -147,14 +154,17 @@ export class Scenario implements ScenarioContext {
           unauthenticated,
           brokenOnPurpose,
         });
-        this.recordOutcome(this.stream.observe({ exchange, ctx, ...(unauthenticated ? {} : { credential }) }));
+        this.recordOutcome(
+          this.stream.observe({ exchange, ctx, ...(unauthenticated ? {} : { credential }) }),
+          exchange,
+        );
         opts.onExchange?.(exchange);
       },
     });
   }
 
-  private recordOutcome(outcome: CheckOutcome): void {
-    for (const r of outcome.judged) this.record.judged[r] = (this.record.judged[r] ?? 0) + 1;
+  private recordOutcome(outcome: CheckOutcome, exchange?: Exchange): void {
+    for (const r of outcome.judged) this.countJudgement(r, exchange);
     // No usable response (the transport check cites no rule): the scenario's rules fail with it.
     for (const f of outcome.findings)
       this.addFinding(f.ruleIds.length ? f : { ...f, ruleIds: [...this.record.ruleIds] });
@@ -166,7 +176,48 @@ export class Scenario implements ScenarioContext {
     this.recordOutcome(this.stream.finish());
   }
 
+  /** One judgement of `key` (on `exchange`), and of the expectations it concerns. */
+  private countJudgement(key: string, exchange: Exchange | undefined): void {
+    this.record.judged[key] = (this.record.judged[key] ?? 0) + 1;
+    if (this.book.empty) return;
+    for (const i of this.book.concerned(key, exchange)) {
+      const e = (this.record.expectations ??= { matched: {}, judged: {} });
+      e.judged[i] = (e.judged[i] ?? 0) + 1;
+    }
+  }
+
+  /**
+   * A finding, less the rule keys a declared expected failure covers: those are counted apart
+   * (record.expected) and fail nothing; a finding they cover whole is kept as evidence only.
+   */
   private addFinding(f: Finding): void {
+    if (!this.book.empty) {
+      const covered = new Map<string, number>();
+      for (const k of f.ruleIds) {
+        const i = this.book.covering(k, f);
+        if (i !== undefined) covered.set(k, i);
+      }
+      if (covered.size) {
+        const e = (this.record.expectations ??= { matched: {}, judged: {} });
+        const expected = (this.record.expected ??= {});
+        for (const [k, i] of covered) {
+          expected[k] = (expected[k] ?? 0) + 1;
+          e.matched[i] = (e.matched[i] ?? 0) + 1;
+        }
+        if (this.record.findings.length < MAX_FINDINGS)
+          this.record.findings.push(
+            redactDeep({
+              ...f,
+              ruleIds: [...covered.keys()],
+              expected: [...covered.values()][0],
+              exchange: f.exchange ? compactExchange(f.exchange) : undefined,
+            }),
+          );
+        const rest = f.ruleIds.filter((k) => !covered.has(k));
+        if (!rest.length) return;
+        f = { ...f, ruleIds: rest };
+      }
+    }
     noteFailure();
     this.findings.push(f);
     this.record.findingCount += 1;
@@ -251,7 +302,7 @@ export class Scenario implements ScenarioContext {
   ): boolean {
     if (this.stopped) throw new NotJudged(this.stopped, 'slow');
     const ruleId = judgementKey(this.contract.rules, key);
-    this.record.judged[ruleId] = (this.record.judged[ruleId] ?? 0) + 1;
+    this.countJudgement(ruleId, exchange);
     if (condition) return true;
     const detail = exchange
       ? `${exchange.method} ${exchange.path} → ${exchange.status ?? exchange.transportError ?? 'no response'}`
@@ -322,9 +373,42 @@ export class Scenario implements ScenarioContext {
     this.record.notes.push(redact(message));
   }
 
+  targetRefusal(exchange: Exchange, sent: string): void {
+    const r = (this.record.refusals ??= { count: 0, byOperation: {}, examples: [] });
+    const op = exchange.operationId ?? UNKNOWN_OPERATION;
+    r.count += 1;
+    r.byOperation[op] = (r.byOperation[op] ?? 0) + 1;
+    // The first examples of each operation: one busy operation does not hide another.
+    if (r.examples.filter((e) => (e.operationId ?? UNKNOWN_OPERATION) === op).length < MAX_REFUSAL_EXAMPLES)
+      r.examples.push(
+        redactDeep({
+          ...(exchange.operationId ? { operationId: exchange.operationId } : {}),
+          request: `${exchange.method} ${exchange.path.split('?')[0]}`,
+          sent,
+          answer: refusalAnswer(exchange),
+        }),
+      );
+  }
+
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
+}
+
+/** `400 validation_error: notifyPeriod must be positive (notifyPeriod)`: a refusal in one line. */
+export function refusalAnswer(ex: Exchange): string {
+  const b = (ex.body ?? {}) as { error?: unknown; code?: unknown; message?: unknown; errors?: unknown };
+  const label = [b.error, b.code].filter((x) => typeof x === 'string').join(' ');
+  const fields = Array.isArray(b.errors)
+    ? b.errors.map((e) => (e as { field?: unknown })?.field).filter((f): f is string => typeof f === 'string')
+    : [];
+  const message = typeof b.message === 'string' ? b.message.slice(0, 120) : '';
+  return [
+    `${ex.status ?? 'no answer'}${label ? ` ${label}` : ''}${message ? `: ${message}` : ''}`,
+    fields.length ? `(${fields.join(', ')})` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** One line on what a target answered: the status and what its body says. */

@@ -33,10 +33,32 @@ export interface ScenarioRecord {
   engineErrors: EngineErrorRecord[];
   /** The fixture methods it asked for, in order of first use: what a team's fixtures must offer for its rules. */
   fixtures?: string[];
+  /** Rule key → findings a declared expected failure covered (they fail nothing). */
+  expected?: Record<string, number>;
+  /** By expectation index: findings it covered, and judgements of its part on its operation (and field). */
+  expectations?: { matched: Record<string, number>; judged: Record<string, number> };
+  /** Requests the target refused by a rule of its own where the document leaves it the choice (never failures). */
+  refusals?: { count: number; byOperation: Record<string, number>; examples: TargetRefusal[] };
+}
+
+/**
+ * A request the target refused by a rule of its own, where the document leaves the choice to it:
+ * a value the document neither allows nor forbids (an empty name, a negative period, a second
+ * schedule for one order), or a refusal whose status the document does not give. Counted and
+ * reported apart, never a failure: its answer was still judged (no 5xx, Error shape).
+ */
+export interface TargetRefusal {
+  operationId?: string;
+  /** `PATCH /v0/alerts/al_1`. */
+  request: string;
+  /** What the document leaves open in it: `body /notifyPeriod = -1 (a negative number where ...)`. */
+  sent: string;
+  /** `400 validation_error: notifyPeriod must be positive`. */
+  answer: string;
 }
 
 /** Evidence a finding carries beyond its exchange. */
-export type FindingEvidence = Pick<Finding, 'replaySequence' | 'seed' | 'counterexample'>;
+export type FindingEvidence = Pick<Finding, 'replaySequence' | 'seed' | 'counterexample' | 'fields'>;
 
 export interface ScenarioRequestOptions extends RequestOptions {
   /** Sent without valid credentials on purpose (checks then expect no rate headers, etc.). */
@@ -112,6 +134,11 @@ export interface ScenarioContext {
   ruleNotJudged(ruleIds: string | string[], reason: string, category?: NotJudgedCategory): void;
   /** An advisory note (never a failure, never a judgement): shown in the reports. */
   note(message: string): void;
+  /**
+   * The target refused `exchange` by a rule of its own where the document leaves the choice open
+   * (`sent` says what); counted and shown apart, never a failure, never a judgement.
+   */
+  targetRefusal(exchange: Exchange, sent: string): void;
   sleep(ms: number): Promise<void>;
   readonly findings: readonly Finding[];
 }

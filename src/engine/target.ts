@@ -3,6 +3,7 @@
  * handed to every suite worker (context.ts reads it there).
  */
 import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
+import type { Expectation } from './expectations.ts';
 
 export interface TargetContext {
   runId: string;
@@ -33,6 +34,8 @@ export interface TargetContext {
    * it (JSON lines of removal requests): the run's report lists them. None: nothing is kept.
    */
   keptFile?: string;
+  /** Known differences declared in the config (expectations.ts): a finding one covers fails nothing. */
+  expectedFailures?: Expectation[];
 }
 
 /** The target a run goes against, as booted or configured, and how to let go of it when the run ends. */

@@ -39,6 +39,10 @@ export interface Finding {
   /** fast-check seed and path, when the failure came from generation. */
   seed?: number;
   counterexample?: unknown;
+  /** The fields it concerns, as JSON Pointers, where the judge knows them (an expected failure may be limited to one). */
+  fields?: string[];
+  /** The index of the declared expected failure (conform.config.yaml `expectedFailures`) covering it: it fails nothing. */
+  expected?: number;
 }
 
 /**

@@ -3,7 +3,7 @@ import { CHECKS, checkRuleIds, readRequest, runChecks } from '../../src/engine/c
 import type { Check, CheckContext, Evaluation } from '../../src/engine/checks/types.ts';
 import { isJsonContentType } from '../../src/engine/checks/content-type.ts';
 import { judgedPart, loadRules } from '../../src/contract/rules.ts';
-import { fakeSpec } from './helpers/fake-spec.ts';
+import { fakeOperations, fakeSpec } from './helpers/fake-spec.ts';
 import { ex } from './helpers/exchange.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 
@@ -209,12 +209,29 @@ describe('status-documented', () => {
     );
     expect(r.findings[0].ruleIds).toEqual(['STATUS.SUCCESS.CODE']);
   });
-  test('5xx, 418 and 3xx are never documented, even with a default response', () => {
-    for (const s of [500, 503, 418, 302])
+  test('5xx and 3xx are never documented, even with a default response', () => {
+    for (const s of [500, 503, 302])
       expect(
         run('status-documented', ex('GET', '/v0/customers/cus_1', s, { message: 'x' })).findings,
         String(s),
       ).toHaveLength(1);
+  });
+  test('a default response (errors exist, their status not shown): any 4xx; without one, only the status table', () => {
+    for (const s of [409, 418, 422])
+      expect(
+        run('status-documented', ex('GET', '/v0/customers/cus_1', s, { message: 'x' })).findings,
+        String(s),
+      ).toEqual([]);
+    const noDefault = fakeSpec({
+      getCustomer: { ...fakeOperations.getCustomer, responses: { '200': {}, '404': {} } },
+    });
+    const strictCtx = { spec: noDefault, rules: ctx.rules };
+    expect(
+      run('status-documented', ex('GET', '/v0/customers/cus_1', 422, { message: 'x' }), strictCtx).findings,
+    ).toHaveLength(1);
+    expect(
+      run('status-documented', ex('GET', '/v0/customers/cus_1', 409, { message: 'x' }), strictCtx).findings,
+    ).toEqual([]);
   });
 });
 

@@ -207,7 +207,7 @@ describe('verdicts', () => {
     expect(v['CUSTOMERS.GET.BY_ID'].verdict).toBe('failed');
     expect(v['CUSTOMERS.TAX_ID.NULL_CLEARS']).toMatchObject({
       verdict: 'not_judged',
-      reasons: ["scenario 'stops' stopped on a failure before judging it"],
+      reasons: ["scenario 'stops' stopped when CUSTOMERS.GET.BY_ID failed, before judging it"],
     });
   });
 

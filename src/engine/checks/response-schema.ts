@@ -44,9 +44,11 @@ export const responseSchema = defineCheck({
         .join('; ');
     // For `required` the path is the missing field's own pointer: name it in the title every output shows.
     const names = [...new Set(missing.map((e) => (e.path || '(body)').replace(/^\//, '').replace(/\//g, '.')))];
+    // The fields each finding concerns: an expected failure may be limited to one (expectations.ts).
+    const fields = (errs: typeof result.errors) => ({ fields: [...new Set(errs.map((e) => e.path || '/'))] });
     if (missing.length)
-      findings.push(
-        finding(
+      findings.push({
+        ...finding(
           'response-schema',
           ['SCHEMA.REQUIRED.PRESENT'],
           `Required field${names.length > 1 ? 's' : ''} ${names.slice(0, 3).join(', ')}${names.length > 3 ? '…' : ''} ` +
@@ -54,17 +56,19 @@ export const responseSchema = defineCheck({
           `${describeStatus(ex)}: ${list(missing)}`,
           ex,
         ),
-      );
+        ...fields(missing),
+      });
     // A body off its schema for any reason, a missing required field included, does not match it.
-    findings.push(
-      finding(
+    findings.push({
+      ...finding(
         'response-schema',
         ['SCHEMA.RESPONSE.MATCHES'],
         `${op.operationId} response does not match its schema at ${result.errors[0]?.path || '(body)'}`,
         `${describeStatus(ex)}: ${list(result.errors)}`,
         ex,
       ),
-    );
+      ...fields(result.errors),
+    });
     return { judged, findings };
   },
 });

@@ -9,6 +9,7 @@ import { didYouMean } from '../did-you-mean.ts';
 import { yamlProblem } from '../yaml-error.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
+import type { Expectation } from '../expectations.ts';
 
 export type Profile = 'quick' | 'full';
 export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'none';
@@ -32,6 +33,7 @@ export interface ConfigFile {
   concurrency?: number;
   allowUnjudged?: boolean | string[];
   minJudged?: number;
+  expectedFailures?: Expectation[];
 }
 
 /** Flags of `conform run` that override the file. */
@@ -86,6 +88,8 @@ export interface RunConfig {
   runTimeoutMs: number;
   concurrency?: number;
   configPath?: string;
+  /** Known differences of the target, declared with their reasons (expectations.ts); checked against the rules before the run. */
+  expectedFailures: Expectation[];
   /** Gaps (applicable rules not judged) the user accepts. */
   acceptance: {
     allowUnjudged?: boolean | string[];
@@ -139,7 +143,25 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
   if (!validateSchema(doc)) {
     for (const e of validateSchema.errors ?? []) {
       const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
-      if (where.startsWith('allowUnjudged')) {
+      const expectation = /^expectedFailures\.(\d+)(?:\.(\w+))?/.exec(where);
+      if (expectation) {
+        const at = `expectedFailures[${expectation[1]}]`;
+        const msg =
+          e.keyword === 'required'
+            ? `${at}: missing '${(e.params as { missingProperty: string }).missingProperty}' ` +
+              '(rule, operation and reason are required; a reason says why the target differs)'
+            : e.keyword === 'additionalProperties'
+              ? `${at}: unknown key '${(e.params as { additionalProperty: string }).additionalProperty}' ` +
+                '(keys: rule, operation, field, reason)'
+              : expectation[2] === 'rule'
+                ? `${at}.rule must be one rule id (RULE.ID, or RULE.ID#part for a rule of several parts), not a family`
+                : expectation[2] === 'reason'
+                  ? `${at}: give a reason (why the target differs), required for every expected failure`
+                  : `${at}${expectation[2] ? `.${expectation[2]}` : ''} ${e.message}`;
+        if (!problems.includes(msg)) problems.push(msg);
+      } else if (where === 'expectedFailures') {
+        problems.push('expectedFailures must be a list of {rule, operation, field?, reason}');
+      } else if (where.startsWith('allowUnjudged')) {
         const msg =
           'allowUnjudged must be true, false or a list of rule ids and families (e.g. [AUTH, RATE.PORTAL.LIMIT])';
         if (!problems.includes(msg)) problems.push(msg);
@@ -272,6 +294,7 @@ export function resolveConfig(
     runTimeoutMs: flags.runTimeoutMs ?? file.runTimeoutMs ?? DEFAULT_TIMEOUTS.runMs,
     concurrency: file.concurrency,
     configPath,
+    expectedFailures: file.expectedFailures ?? [],
     acceptance: acceptanceOf(file, flags),
   };
 }

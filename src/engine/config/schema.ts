@@ -142,6 +142,44 @@ export const configSchema = {
       minimum: 0,
       description: 'Accept such gaps when at least this many applicable rules were judged. --min-judged overrides it.',
     },
+    expectedFailures: {
+      type: 'array',
+      description:
+        'Known differences of the target, each limited to one rule part on one documented operation ' +
+        '(and one field where it applies), with its reason: a failure an entry covers fails nothing and is ' +
+        'reported apart with the reason; an entry whose rule part was judged there without failing is stale ' +
+        'and fails the run until it is removed.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['rule', 'operation', 'reason'],
+        properties: {
+          rule: {
+            type: 'string',
+            pattern: '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+){2}(#[a-z0-9-]+)?$',
+            description: 'The rule (RULE.ID), with #part for a rule of several parts (RULE.ID#part).',
+          },
+          operation: {
+            type: 'string',
+            minLength: 1,
+            description: 'The documented operation (operationId, e.g. updateAlert) the failure is limited to.',
+          },
+          field: {
+            type: 'string',
+            minLength: 1,
+            description:
+              "A field of that operation's request or answer (notifyPeriod, limit.amount or /limit/amount): " +
+              'only failures naming it are covered.',
+          },
+          reason: {
+            type: 'string',
+            minLength: 1,
+            pattern: '\\S',
+            description: 'Why the target differs (shown beside every failure it covers). Required.',
+          },
+        },
+      },
+    },
   },
 } as const;
 

@@ -12,6 +12,7 @@ export { edgeValidValues } from './breakers.ts';
 export {
   positiveRequests,
   positiveEdgeExamples,
+  undocumentedEdgeRequests,
   negativeRequests,
   anyNegativeRequest,
   describeNegative,
@@ -26,4 +27,5 @@ export { deriveSeed, curlFor, failureOf, formatFailure, API_KEY_VARIABLE } from 
 export { fromSpec } from './spec.ts';
 export { DOCUMENT_STATES, statedFor } from './stated.ts';
 export { segmentsOf } from './schema.ts';
+export { edgeValues, describeEdges, type EdgeValue } from './edges.ts';
 export type { JsonSchema } from './schema.ts';

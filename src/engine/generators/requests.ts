@@ -5,6 +5,7 @@ import { edgeBreakingValues, edgeValidValues } from './breakers.ts';
 import { breakingArbitrary, valueAt, withValueAt } from './negative.ts';
 import type { JsonSchema, Location } from './schema.ts';
 import { statedFor } from './stated.ts';
+import { edgeRequests, type EdgeValue } from './edges.ts';
 import { arbitraryFromSchema, type ValueOptions } from './valid.ts';
 
 /** What the generators need to know of an operation (see `fromSpec` for the adapter). */
@@ -17,6 +18,8 @@ export interface GenOperation {
   extension?: boolean;
   /** Object schemas whose properties are the parameters (path, query), and the body schema. */
   inputs: Partial<Record<Location, JsonSchema>>;
+  /** The document says errors exist but not their status (a `default` response): any 4xx may carry one. */
+  statusOpen?: boolean;
 }
 
 export interface RequestPlan {
@@ -204,9 +207,36 @@ export function negativeRequests(
   return plans;
 }
 
+/** A seeded valid plan with only its required, pinned and shaped inputs: so that a refusal points at what was added. */
+function minimalBase(op: GenOperation, ids: Record<string, unknown>, options: PlanOptions, seed: number): RequestPlan {
+  const sampled = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
+  return minimalPlan(op, withIds(op, ids, options), sampled);
+}
+
+/**
+ * Requests carrying one edge value each (edges.ts: an empty string, zero, a negative number...
+ * where the document gives only a type), on a seeded minimal valid base. Pinned, shaped or
+ * omitted inputs are left alone.
+ */
+export function undocumentedEdgeRequests(
+  op: GenOperation,
+  ids: Record<string, unknown>,
+  options: PlanOptions = {},
+  seed = 0,
+): { plan: RequestPlan; edge: EdgeValue }[] {
+  if (!isGeneratable(op)) return [];
+  const opts = withIds(op, ids, options);
+  const shaped = (location: Location, pointer: string) => {
+    const o = opts[location] ?? {};
+    return o.pin?.[pointer] !== undefined || o.arbitraries?.[pointer] !== undefined || !!o.omit?.includes(pointer);
+  };
+  return edgeRequests(op, minimalBase(op, ids, options, seed), shaped);
+}
+
 /**
  * Valid requests at the documented bounds (255 characters, 0 and 100, 1 and 100, offset 0...):
- * one per bound, each on a seeded valid base. Pinned, shaped or omitted inputs are left alone.
+ * one per bound, each on a seeded valid base, after the base itself where the body has required
+ * fields (a body of those alone). Pinned, shaped or omitted inputs are left alone.
  */
 export function positiveEdgeExamples(
   op: GenOperation,
@@ -215,10 +245,9 @@ export function positiveEdgeExamples(
   seed = 0,
 ): RequestPlan[] {
   const opts = withIds(op, ids, options);
-  const sampled = fc.sample(positiveRequests(op, ids, options), { seed, numRuns: 1 })[0];
-  // A minimal base, so that a refusal points at the edge.
-  const base = minimalPlan(op, opts, sampled);
-  const out: RequestPlan[] = [];
+  const base = minimalBase(op, ids, options, seed);
+  // A body of the required fields alone (and what the scenario pins) is valid by the document itself.
+  const out: RequestPlan[] = op.inputs.body?.required?.length ? [base] : [];
   for (const location of ['path', 'query', 'body'] as const) {
     const o = opts[location] ?? {};
     for (const c of documentedConstraints(

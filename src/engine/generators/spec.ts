@@ -12,5 +12,13 @@ export function fromSpec(spec: Pick<Spec, 'operation' | 'requestSchemas'>, opera
   if (schemas.path) inputs.path = schemas.path as JsonSchema;
   if (schemas.query) inputs.query = schemas.query as JsonSchema;
   if (schemas.body) inputs.body = schemas.body as JsonSchema;
-  return { operationId, method: op.method, path: op.pathTemplate, extension: op.extension, inputs };
+  return {
+    operationId,
+    method: op.method,
+    path: op.pathTemplate,
+    extension: op.extension,
+    inputs,
+    // "Errors in Error shape" with no status given: the `default` response, whose status is not shown.
+    ...(op.responses.default ? { statusOpen: true } : {}),
+  };
 }

@@ -1,6 +1,12 @@
-/** Valid values from a JSON Schema, as fast-check arbitraries built from small parts. */
+/**
+ * Valid values from a JSON Schema, as fast-check arbitraries built from small parts. They are
+ * the values the document makes valid: documented enums, bounds and patterns, and where the
+ * document gives only a type, ordinary values of it that no reasonable service refuses (a
+ * non-blank string of words, a positive number, a non-empty list). The values it neither allows
+ * nor forbids (empty strings, zero, negatives...) are edges.ts's, sent apart.
+ */
 import fc from 'fast-check';
-import { formatArbitrary } from './formats.ts';
+import { alphanumerics, formatArbitrary, letters } from './formats.ts';
 import { isNotShown, pointerOf, typesOf, type JsonSchema, type JsonType } from './schema.ts';
 
 /** Per-pointer shaping of generated values (pointers are JSON Pointers inside the value). */
@@ -81,6 +87,23 @@ export function ofType(
   }
 }
 
+/** Words of letters and digits joined by single spaces: a string no reasonable service refuses. */
+export function wordsArbitrary(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const fits = (s: string) => s.length >= minLength && s.length <= maxLength;
+  if (maxLength < 1) return fc.constant('');
+  return (
+    fc
+      // Each word starts with a letter: a word of digits alone would read as an amount.
+      .array(
+        fc.tuple(letters(1, 1), alphanumerics(0, Math.min(7, maxLength - 1))).map(([a, b]) => a + b),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((w) => w.join(' '))
+      .map((s) => (s.length < minLength ? s + 'x'.repeat(minLength - s.length) : s))
+      .filter(fits)
+  );
+}
+
 export function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? min + SMALL;
@@ -92,10 +115,11 @@ export function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   }
   const format = schema.format ? formatArbitrary(schema.format) : undefined;
   if (format) return format.filter(fits);
-  const small = fc.string({ minLength: min, maxLength: Math.min(max, min + SMALL) });
+  // An empty string is valid only where the document allows it (minLength 0 written down).
+  const small = wordsArbitrary(Math.max(min, schema.minLength === undefined ? 1 : 0), Math.min(max, min + SMALL));
   if (schema.maxLength === undefined || schema.maxLength <= min + SMALL) return small;
   // The documented boundary (e.g. 255) is a valid value worth sending.
-  const boundary = fc.string({ minLength: max, maxLength: max });
+  const boundary = fc.tuple(letters(1, 1), alphanumerics(max - 1, max - 1)).map(([a, b]) => a + b);
   return fc.oneof({ arbitrary: small, weight: 4 }, { arbitrary: boundary, weight: 1 });
 }
 
@@ -108,18 +132,23 @@ export function integerBounds(schema: JsonSchema): { min?: number; max?: number 
   return { min, max };
 }
 
+/**
+ * Integers within the documented bounds; without a lower bound, positive ones (zero and
+ * negatives are edges where the document gives only a type).
+ */
 export function integerArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
   const b = integerBounds(schema);
-  const min = b.min ?? (b.max !== undefined ? Math.min(0, b.max) - SPAN : -SPAN);
+  const min = b.min ?? (b.max !== undefined && b.max < 1 ? b.max - SPAN : 1);
   const max = b.max ?? Math.max(min, 0) + SPAN;
   return fc.integer({ min, max });
 }
 
-/** Numbers with at most two decimals, as amounts and percentages are written. */
+/** Numbers with at most two decimals, as amounts and percentages are written; positive without a lower bound. */
 export function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
   const lo = schema.minimum ?? schema.exclusiveMinimum;
   const hi = schema.maximum ?? schema.exclusiveMaximum;
-  const minCents = lo === undefined ? (hi !== undefined ? Math.min(0, hi) - SPAN : -SPAN) * 100 : Math.ceil(lo * 100);
+  const minCents =
+    lo === undefined ? Math.round((hi !== undefined && hi <= 0 ? hi - SPAN : 0.01) * 100) : Math.ceil(lo * 100);
   const maxCents = hi === undefined ? (Math.max(minCents / 100, 0) + SPAN) * 100 : Math.floor(hi * 100);
   const ok = (n: number) =>
     (schema.exclusiveMinimum === undefined || n > schema.exclusiveMinimum) &&
@@ -132,15 +161,16 @@ export function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
     .filter(ok);
 }
 
+/** Lists of the documented length; without a minimum, not empty (an empty list is an edge). */
 export function arrayArbitrary(schema: JsonSchema, options: ValueOptions, pointer: string): fc.Arbitrary<unknown[]> {
-  const minLength = schema.minItems ?? 0;
+  const minLength = schema.minItems ?? 1;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
   const items = schema.items ?? {};
   return fc.array(arbitraryFromSchema(items, options, `${pointer}/0`), { minLength, maxLength });
 }
 
-/** Free-form objects (e.g. metadata) get a few short string, number or boolean entries. */
-const freeFormValue = fc.oneof(fc.string({ maxLength: SMALL }), fc.integer({ min: -SPAN, max: SPAN }), fc.boolean());
+/** Free-form objects (e.g. metadata) get a few entries of words (other values there are edges). */
+const freeFormValue = wordsArbitrary(1, SMALL);
 
 /**
  * An object: required properties always, optional ones sometimes; `replace` swaps one

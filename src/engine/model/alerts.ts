@@ -12,7 +12,7 @@ import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadSpec } from '../../contract/index.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { ALERT, SOURCE_RULE, VALID_NOT_400 } from './parts.ts';
+import { ALERT, SOURCE_RULE } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { walkStill } from './lists.ts';
 import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
@@ -43,8 +43,7 @@ const brief = (v: unknown) => {
 };
 
 function notRefused(r: AlertsReal, ex: Awaited<ReturnType<ModelHttp['send']>>, what: string): void {
-  if (ex.status !== undefined && ex.status < 500)
-    r.judge.judge(VALID_NOT_400, ex.status !== 400, `${what}: a body meeting every documented constraint got 400`, ex);
+  r.judge.notRefused(ex, what);
 }
 
 class PatchAlert implements Cmd {

@@ -15,7 +15,7 @@ import { is2xx } from '../checks/types.ts';
 import { loadRules, loadSpec } from '../../contract/index.ts';
 import { keptFields, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
-import { CUSTOMER, OWNER, VALID_NOT_400 } from './parts.ts';
+import { CUSTOMER, OWNER } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { walkList, walkStill, type ListTarget } from './lists.ts';
 import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
@@ -117,13 +117,7 @@ class PatchCustomer implements Cmd {
     // A deleted customer answering 404 is the registry's (deleted-gone).
     if (c.deleted) return;
     const what = `PATCH ${brief(sent)} of ${label(c)}`;
-    if (ex.status !== undefined && ex.status < 500)
-      r.judge.judge(
-        VALID_NOT_400,
-        ex.status !== 400,
-        `${what}: a body meeting every documented constraint got 400`,
-        ex,
-      );
+    r.judge.notRefused(ex, what);
     const b = bodyOf(ex);
     r.judge.judge(
       CUSTOMER.holdsSent,

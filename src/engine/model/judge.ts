@@ -3,6 +3,9 @@
  * part, the parts it could not judge and why, and the violation that ends a sequence.
  */
 import type { Exchange, NotJudgedCategory } from '../types.ts';
+import type { Spec } from '../../contract/index.ts';
+import { edgesOfExchange } from '../generators/live.ts';
+import { VALID_NOT_400 } from './parts.ts';
 
 /** A property of the model broken by an answer: it ends the sequence, and fast-check shrinks it. */
 export class ModelViolation extends Error {
@@ -29,6 +32,19 @@ export class ModelJudge {
   readonly judged = new Map<string, number>();
   /** Judgement key → why it could not be judged (the first reason given). */
   readonly unjudged = new Map<string, Unjudged>();
+
+  /** `spec` tells the values the document makes valid from those it leaves to the vendor (generators/edges.ts). */
+  constructor(private readonly spec?: Pick<Spec, 'operation' | 'requestSchemas'>) {}
+
+  /**
+   * A request of values the document makes valid is not refused with 400; an answer that tells
+   * nothing of the request (no answer, a 5xx) or a request carrying an edge value judges nothing.
+   */
+  notRefused(ex: Exchange, what: string): void {
+    if (ex.status === undefined || ex.status >= 500) return;
+    if (this.spec && edgesOfExchange(this.spec, ex).length) return;
+    this.judge(VALID_NOT_400, ex.status !== 400, `${what}: a request of values the document makes valid got 400`, ex);
+  }
 
   /** Judges `key` on `condition`; a false one throws the violation that ends the sequence. */
   judge(key: string, condition: unknown, detail: string, exchange?: Exchange): void {

@@ -12,6 +12,7 @@ import type { ScenarioContext } from '../scenario-types.ts';
 import { deriveSeed } from '../generators/seed-replay.ts';
 import { ModelJudge, ModelViolation } from './judge.ts';
 import { ModelHttp } from './state.ts';
+import { loadSpec } from '../../contract/index.ts';
 
 export interface ModelBounds {
   /** Sequences per batch. */
@@ -69,7 +70,7 @@ const MAX_RECORDED = 1000;
 /** Runs the model's sequences and records its judgements, failure and gaps on the scenario. */
 export async function runModel<M extends object, R>(t: ScenarioContext, m: StateModel<M, R>): Promise<void> {
   const bounds = MODEL_BOUNDS[t.target.profile];
-  const judge = new ModelJudge();
+  const judge = new ModelJudge(await loadSpec());
   let failure: Failure | undefined;
   // Anything but a violation (a fixture missing, the scenario's time up, the tool's own bug) stops the runs.
   let aborted: unknown;
@@ -146,12 +147,20 @@ function record<M extends object, R>(
         { replaySequence: failure.script, seed: details.seed, counterexample: failure.sequence },
       );
   }
+  // A failure ends the runs: what no sequence reached by then was stopped by it, and says so.
+  const stoppedBy =
+    failure && details?.failed
+      ? `${m.label}: not reached before the failure of ${failure.violation.key} ended the sequences ` +
+        `(${failure.violation.detail.split('\n')[0].slice(0, 160)})`
+      : undefined;
   for (const key of m.parts) {
     if (judge.judged.has(key)) continue;
     const u = judge.unjudged.get(key);
     t.ruleNotJudged(
       key,
-      u ? u.reason : `${m.label}: none of the ${runs} generated sequences (seed ${t.target.seed}) reached it`,
+      u
+        ? u.reason
+        : (stoppedBy ?? `${m.label}: none of the ${runs} generated sequences (seed ${t.target.seed}) reached it`),
       u?.category ?? 'target',
     );
   }

@@ -42,6 +42,15 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
       if (f.evidence || f.detail) out.push(`      ${[f.evidence, f.detail].filter(Boolean).join(': ')}`);
     }
   }
+  for (const line of n.stale) out.push(paint(style, 'red', line));
+  if (n.expected.length) {
+    out.push(`failed as expected (declared in expectedFailures; no failure of the run): ${n.expected.length} rule(s)`);
+    for (const e of n.expected)
+      out.push(
+        `  ${e.key}: ${e.title}${e.findings > 1 ? ` (${e.findings} findings)` : ''}` +
+          `${e.reason ? ` — declared: ${e.reason}` : ''}`,
+      );
+  }
   if (n.keptLine) out.push(n.keptLine);
   if (style.detail === 'quiet') {
     for (const e of n.runErrors) out.push(paint(style, 'yellow', `error: ${e}`));
@@ -70,6 +79,11 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
       const reason = g.reason.length > 200 ? `${g.reason.slice(0, 200)}…` : g.reason;
       out.push(`  [${g.label}${g.accepted ? ', accepted' : ''}] ${reason} — ${list(g.keys)}`);
     }
+  }
+  for (const line of n.unconfirmed) out.push(line);
+  if (n.refusals) {
+    out.push(n.refusals.line);
+    for (const e of n.refusals.examples.slice(0, 5)) out.push(`  e.g. ${e.length > 220 ? `${e.slice(0, 220)}…` : e}`);
   }
   if (n.nothingJudged) out.push(paint(style, 'yellow', `nothing was judged: ${n.nothingJudged}`));
   if (n.gapLine) out.push(s.gaps.unaccepted.length ? paint(style, 'yellow', n.gapLine) : n.gapLine);

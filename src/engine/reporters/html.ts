@@ -15,6 +15,7 @@ export function htmlEscape(s: string): string {
 const LABEL: Record<RuleVerdict['verdict'], string> = {
   passed: 'passed',
   failed: 'failed',
+  expected_failure: 'failed as expected',
   not_judged: 'not judged',
   engine_error: 'engine error',
 };
@@ -25,7 +26,7 @@ header{background:#1d232a;color:#fff;padding:16px 24px}header h1{margin:0 0 4px;
 header .meta{opacity:.8;font-size:13px}main{padding:16px 24px;max-width:1200px}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
 .passed{background:#d6f5dd;color:#14532d}.failed{background:#fde0e0;color:#7f1d1d}.not_judged{background:#fff2cc;color:#713f12}
-.engine_error{background:#ffedd5;color:#9a3412}.tool{background:#e0e7ff;color:#3730a3}
+.engine_error{background:#ffedd5;color:#9a3412}.expected_failure{background:#f3e8ff;color:#6b21a8}.tool{background:#e0e7ff;color:#3730a3}
 .verdict-passed{color:#86efac}.verdict-failed{color:#fca5a5}.verdict-error,.verdict-unjudged{color:#fcd34d}
 table{border-collapse:collapse;width:100%;background:#fff;margin:8px 0 20px}
 th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}
@@ -106,11 +107,21 @@ function ruleHtml(r: RuleVerdict): string {
     ? `<details open><summary>${r.failureCount} finding${r.failureCount > 1 ? 's' : ''}${kept}</summary>` +
       `${r.failures.map(failureHtml).join('<hr>')}</details>`
     : '';
+  const expected = r.expected?.length
+    ? `<details open><summary>${r.expectedCount ?? r.expected.length} finding(s) failed as expected (expectedFailures)</summary>` +
+      r.expected
+        .map(
+          (f) =>
+            `${f.expectedReason ? `<div class="reasons">declared: ${htmlEscape(f.expectedReason)}</div>` : ''}${failureHtml(f)}`,
+        )
+        .join('<hr>') +
+      '</details>'
+    : '';
   const errors =
     r.verdict === 'engine_error'
       ? `<details open><summary>engine error (the tool broke, not the target)</summary>${engineErrorHtml(r)}</details>`
       : '';
-  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${partsHtml(r)}${reasons}${evidence}${errors}</div>`;
+  return `<div class="rule" id="${htmlEscape(r.id)}">${head}${partsHtml(r)}${reasons}${evidence}${expected}${errors}</div>`;
 }
 
 /** The conditions of a rule of several parts, each with its verdict. */
@@ -192,6 +203,9 @@ function overview(s: Report['summary'], notes: number): string {
   return (
     `<span class="badge failed">${s.rules.failed} failed</span> ` +
     `<span class="badge passed">${s.rules.passed} passed</span> ` +
+    (s.rules.expectedFailure
+      ? `<span class="badge expected_failure">${s.rules.expectedFailure} failed as expected</span> `
+      : '') +
     `<span class="badge not_judged">${s.rules.notJudged} not judged</span> ` +
     `<span class="badge engine_error">${s.rules.engineError} engine error</span> of ${s.rules.total} rules · ` +
     `${s.scenarios.total} scenarios (${s.scenarios.failed} failed, ${s.scenarios.skipped} ended early, ` +
@@ -232,6 +246,24 @@ export function renderHtml(report: Report): string {
       '(never failures, never judgements)</summary>' +
       `<ul>${notes.map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul></details>`
     : '';
+  const n = narrative(report);
+  const apartLines = [
+    ...n.stale.map((l) => `<li class="verdict-failed">${htmlEscape(l)}</li>`),
+    ...n.expected.map(
+      (e) =>
+        `<li>failed as expected: <a href="#${htmlEscape(e.key.split('#')[0])}">${htmlEscape(e.key)}</a> ${htmlEscape(e.title)}` +
+        `${e.reason ? ` — declared: ${htmlEscape(e.reason)}` : ''}</li>`,
+    ),
+    ...n.unconfirmed.map((l) => `<li>${htmlEscape(l)}</li>`),
+    ...(n.refusals
+      ? [
+          `<li>${htmlEscape(n.refusals.line)}<ul>${n.refusals.examples.map((e) => `<li>${htmlEscape(e)}</li>`).join('')}</ul></li>`,
+        ]
+      : []),
+  ];
+  const apartHtml = apartLines.length
+    ? `<section id="apart"><h2>Declared and vendor's choices</h2><ul>${apartLines.join('')}</ul></section>`
+    : '';
   const errorText = report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message}`).join('\n\n');
   const errors = report.errors.length
     ? `<section id="run-errors"><h2>Run errors</h2><pre>${htmlEscape(errorText)}</pre></section>`
@@ -257,6 +289,7 @@ export function renderHtml(report: Report): string {
 <div class="meta">${metaLine(run)}</div></header>
 <main>
 ${failedSection(target)}
+${apartHtml}
 ${notJudgedSection(report)}
 <section id="overview"><p>${overview(s, notes.length)}</p>
 ${apart.length ? `<p class="reasons">Not counted: ${apart.join('; ')}.</p>` : ''}</section>
@@ -272,5 +305,5 @@ ${tool.length ? `<section id="tool-rules"><h2>Rules about the tool itself (not c
 }
 
 function rank(r: RuleVerdict): number {
-  return { failed: 0, engine_error: 1, not_judged: 2, passed: 3 }[r.verdict];
+  return { failed: 0, engine_error: 1, expected_failure: 2, not_judged: 3, passed: 4 }[r.verdict];
 }

@@ -17,6 +17,7 @@ import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Acceptance, ty
 import { renderJunit } from './junit.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
+import { expectationOutcomes, type Expectation, type ExpectationOutcome } from '../expectations.ts';
 
 export { renderJunit, renderHtml, renderMarkdown };
 export type { Report, Acceptance } from './model.ts';
@@ -43,6 +44,23 @@ export interface BuildReportInput {
   acceptance?: Acceptance;
   /** What the fixtures made and the run kept for a failure's replay. */
   kept?: Report['kept'];
+  /** The known differences declared in the config (expectedFailures). */
+  expectedFailures?: Expectation[];
+}
+
+/** Each expected finding kept as evidence gets its expectation's reason. */
+function withReasons(rules: RuleVerdict[], list: readonly Expectation[]): RuleVerdict[] {
+  if (!list.length) return rules;
+  return rules.map((r) =>
+    r.expected?.length
+      ? {
+          ...r,
+          expected: r.expected.map((f) =>
+            f.expected !== undefined && list[f.expected] ? { ...f, expectedReason: list[f.expected].reason } : f,
+          ),
+        }
+      : r,
+  );
 }
 
 export function buildReport(input: BuildReportInput): Report {
@@ -51,10 +69,20 @@ export function buildReport(input: BuildReportInput): Report {
   const acceptance: Acceptance = input.shard
     ? { ...given, narrowed: { ...given.narrowed, shard: input.shard } }
     : given;
-  const rules = computeVerdicts(input.rules, input.results, {
-    bundled: input.target.bundled,
-    referenceServer: input.target.referenceServer,
-  });
+  const declared = input.expectedFailures ?? [];
+  const rules = withReasons(
+    computeVerdicts(input.rules, input.results, {
+      bundled: input.target.bundled,
+      referenceServer: input.target.referenceServer,
+    }),
+    declared,
+  );
+  const expectations = declared.length
+    ? expectationOutcomes(
+        declared,
+        input.results.map((r) => r.expectations ?? { matched: {}, judged: {} }),
+      )
+    : undefined;
   const scenarios = input.results.map(toReportScenario);
   const unknown = unknownRuleIds(input.rules, input.results);
   const finishedAt = new Date(Date.parse(input.startedAt) + input.durationMs).toISOString();
@@ -76,11 +104,12 @@ export function buildReport(input: BuildReportInput): Report {
       ...(input.specVersion ? { specVersion: input.specVersion } : {}),
       acceptance,
     },
-    summary: aboutTarget(summarize(rules, scenarios, input.errors, unknown, acceptance), input.target),
+    summary: aboutTarget(summarize(rules, scenarios, input.errors, unknown, acceptance, expectations), input.target),
     rules,
     scenarios,
     errors: input.errors,
     unknownRuleIds: unknown,
+    ...(expectations ? { expectations } : {}),
     ...(input.kept && (input.kept.requests.length || input.kept.module) ? { kept: input.kept } : {}),
   };
 }
@@ -158,16 +187,33 @@ function mergeReasons(list: NotJudgedReason[]): NotJudgedReason[] {
 function mergePart(a: PartVerdict, b: PartVerdict): PartVerdict {
   const judgements = a.judgements + b.judgements;
   const failureCount = a.failureCount + b.failureCount;
+  const expectedCount = (a.expectedCount ?? 0) + (b.expectedCount ?? 0);
   const engineError = a.verdict === 'engine_error' || b.verdict === 'engine_error';
   const verdict: Verdict =
-    failureCount > 0 ? 'failed' : judgements > 0 ? 'passed' : engineError ? 'engine_error' : 'not_judged';
+    failureCount > 0
+      ? 'failed'
+      : expectedCount > 0
+        ? 'expected_failure'
+        : judgements > 0
+          ? 'passed'
+          : engineError
+            ? 'engine_error'
+            : 'not_judged';
   const notJudged = mergeReasons([...(a.notJudged ?? []), ...(b.notJudged ?? [])]);
-  const { notJudged: _drop, ...rest } = a;
-  return { ...rest, verdict, judgements, failureCount, ...(verdict === 'not_judged' ? { notJudged } : {}) };
+  const { notJudged: _drop, expectedCount: _e, ...rest } = a;
+  return {
+    ...rest,
+    verdict,
+    judgements,
+    failureCount,
+    ...(expectedCount ? { expectedCount } : {}),
+    ...(verdict === 'not_judged' ? { notJudged } : {}),
+  };
 }
 
 function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   const failureCount = a.failureCount + b.failureCount;
+  const expectedCount = (a.expectedCount ?? 0) + (b.expectedCount ?? 0);
   const judgements = a.judgements + b.judgements;
   const engineErrors = [...a.engineErrors, ...b.engineErrors];
   const parts = a.parts.map((p) => {
@@ -181,6 +227,7 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
   if (notApplicable) verdict = 'not_judged';
   else if (failureCount > 0) verdict = 'failed';
   else if (engineErrors.length) verdict = 'engine_error';
+  else if (expectedCount > 0) verdict = 'expected_failure';
   else if (parts.every((p) => p.judgements > 0)) verdict = 'passed';
   else verdict = 'not_judged';
   const from = [a, b].filter((r) => r.verdict === verdict);
@@ -203,8 +250,29 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
     judgements,
     failureCount,
     failures: [...a.failures, ...b.failures].slice(0, MAX_FAILURES_PER_RULE),
+    ...(expectedCount
+      ? { expectedCount, expected: [...(a.expected ?? []), ...(b.expected ?? [])].slice(0, MAX_FAILURES_PER_RULE) }
+      : {}),
     engineErrors: engineErrors.slice(0, 5),
   };
+}
+
+/** The shards' expectation outcomes added up, index by index (every shard read the same config). */
+function mergedExpectations(reports: Report[]): ExpectationOutcome[] | undefined {
+  const lists = reports.map((r) => r.expectations ?? []);
+  const first = lists.find((l) => l.length);
+  if (!first) return undefined;
+  const declared = first.map(({ rule, operation, field, reason }) => ({
+    rule,
+    operation,
+    ...(field !== undefined ? { field } : {}),
+    reason,
+  }));
+  const tally = (l: ExpectationOutcome[], k: 'matched' | 'judged') => Object.fromEntries(l.map((e, i) => [i, e[k]]));
+  return expectationOutcomes(
+    declared,
+    lists.map((l) => ({ matched: tally(l, 'matched'), judged: tally(l, 'judged') })),
+  );
 }
 
 export class MergeError extends Error {}
@@ -236,6 +304,7 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
   const started = Math.min(...reports.map((r) => Date.parse(r.run.startedAt)));
   const finished = Math.max(...reports.map((r) => Date.parse(r.run.finishedAt)));
   const ruleList = [...rules.values()];
+  const expectations = mergedExpectations(reports);
   const { shard: _shard, ...run } = first.run;
   return {
     ...first,
@@ -249,13 +318,14 @@ export function mergeReports(reports: Report[], sources: string[] = []): Report 
       mergedFrom: sources.length ? sources : reports.map((r) => r.run.id),
     },
     summary: aboutTarget(
-      summarize(ruleList, scenarios, errors, unknown, mergedAcceptance(first.run.acceptance)),
+      summarize(ruleList, scenarios, errors, unknown, mergedAcceptance(first.run.acceptance), expectations),
       first.run.target,
     ),
     rules: ruleList,
     scenarios,
     errors,
     unknownRuleIds: unknown,
+    ...(expectations ? { expectations } : {}),
     ...mergedKept(reports),
   };
 }

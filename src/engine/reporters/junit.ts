@@ -83,7 +83,6 @@ function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): st
   const open =
     `    <testcase name="${xmlEscape(r.id)}" ` +
     `classname="${xmlEscape(`${classPrefix}.${r.family}`)}" time="${time(r).toFixed(3)}">`;
-  const statement = `      <system-out>${xmlEscape(`${r.statement}\nSection: ${r.section}${partsText(r)}${scenarioList(r)}`)}</system-out>`;
   const body =
     r.verdict === 'failed'
       ? `      <failure message="${xmlEscape(failureMessage(r))}" type="ConformanceFailure">${xmlEscape(failureText(r))}</failure>`
@@ -93,6 +92,16 @@ function testcase(r: RuleVerdict, time: Timing, classPrefix = 'conformance'): st
         : r.verdict === 'not_judged'
           ? `      <skipped message="${xmlEscape(notJudgedText(r))}"/>`
           : '';
+  // Failed as declared: a passing testcase whose output says what failed and the declared reason.
+  const expected =
+    r.verdict === 'expected_failure'
+      ? `\nFailed as expected (expectedFailures): ${r.expected
+          ?.map((f) => `${f.title}${f.expectedReason ? ` — declared: ${f.expectedReason}` : ''}`)
+          .filter((x, i, all) => all.indexOf(x) === i)
+          .join('; ')}`
+      : '';
+  const out = `${r.statement}\nSection: ${r.section}${partsText(r)}${scenarioList(r)}${expected}`;
+  const statement = `      <system-out>${xmlEscape(out)}</system-out>`;
   return [open, ...(body ? [body] : []), statement, '    </testcase>'].join('\n');
 }
 
@@ -117,6 +126,8 @@ function summarySuite(report: Report): string {
     ...n.failed.map(
       (f) => `failed ${f.key}: ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}${f.detail ? `: ${f.detail}` : ''}`,
     ),
+    ...n.stale,
+    ...n.expected.map((e) => `failed as expected ${e.key}: ${e.title}${e.reason ? ` — declared: ${e.reason}` : ''}`),
     ...n.engineErrors.map((e) => `engine error ${e.id}: ${e.reason}`),
     ...n.runErrors.map((e) => `error: ${e}`),
     ...n.unjudged.map(
@@ -132,7 +143,9 @@ function summarySuite(report: Report): string {
   const gap = unjudged
     ? `      <failure message="${xmlEscape(n.nothingJudged ?? n.gapLine ?? n.skipLine ?? n.verdictLine)}" ` +
       `type="UnjudgedRules">${xmlEscape(s.gaps.unaccepted.join('\n'))}</failure>`
-    : '';
+    : n.stale.length
+      ? `      <failure message="${xmlEscape(n.stale[0])}" type="StaleExpectedFailure">${xmlEscape(n.stale.join('\n'))}</failure>`
+      : '';
   return [
     `  <testsuite name="summary" tests="1" failures="${gap ? 1 : 0}" errors="0" skipped="0" ` +
       `timestamp="${xmlEscape(report.run.startedAt)}">`,
@@ -167,7 +180,7 @@ export function renderJunit(report: Report): string {
     : [];
   const all = report.rules;
   const n = (v: RuleVerdict['verdict']) => all.filter((r) => r.verdict === v).length;
-  const gap = report.summary.exitCode === 3 ? 1 : 0;
+  const gap = report.summary.exitCode === 3 || (report.summary.expectations?.stale ?? 0) > 0 ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlEscape(`billing-conform ${report.run.id}: ${narrative(report).verdictLine}`)}" ` +

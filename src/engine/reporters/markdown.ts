@@ -40,6 +40,26 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
       );
     if (n.failed.length > maxFailures) lines.push(`- … and ${n.failed.length - maxFailures} more (see report.html)`);
   }
+  if (n.stale.length) {
+    lines.push('', `### Stale expected failures (${n.stale.length}; fail the run)`, '');
+    for (const line of n.stale) lines.push(`- ${cell(line)}`);
+  }
+  if (n.expected.length) {
+    lines.push(
+      '',
+      `### Failed as expected (${n.expected.length}; declared in expectedFailures, no failure of the run)`,
+      '',
+    );
+    for (const e of n.expected)
+      lines.push(
+        `- **${e.key}**: ${cell(e.title)}${e.evidence ? ` — \`${cell(e.evidence)}\`` : ''}` +
+          `${e.findings > 1 ? ` (${e.findings} findings)` : ''}${e.reason ? `; declared: ${cell(e.reason)}` : ''}`,
+      );
+  }
+  if (n.unconfirmed.length) {
+    lines.push('');
+    for (const line of n.unconfirmed) lines.push(`- ${cell(line)}`);
+  }
   if (n.engineErrors.length) {
     lines.push('', "### Engine errors (the tool broke; not the target's fault)", '');
     for (const e of n.engineErrors.slice(0, 10)) lines.push(`- **${e.id}**: ${cell(e.reason)}`);
@@ -57,14 +77,27 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
       lines.push(`- **${g.label}**${g.accepted ? ' (accepted)' : ''}: ${cell(g.reason)} — ${ids(g.keys)}`);
     if (n.unjudged.length > 20) lines.push(`- … and ${n.unjudged.length - 20} more reasons (see report.html)`);
   }
+  if (n.refusals) {
+    lines.push(
+      '',
+      `### Refused by the target's own rule (${s.refusals.count}; never failures)`,
+      '',
+      cell(n.refusals.line),
+    );
+    lines.push('');
+    for (const e of n.refusals.examples.slice(0, 10)) lines.push(`- ${cell(e)}`);
+  }
   if (n.nothingJudged) lines.push('', `**Nothing was judged**: ${cell(n.nothingJudged)}.`);
   if (n.gapLine) lines.push('', s.gaps.unaccepted.length ? `**${cell(n.gapLine)}**` : cell(n.gapLine));
   if (n.skipLine) lines.push('', `**${cell(n.skipLine)}**`);
   lines.push('');
-  lines.push('| Family | Passed | Failed | Not judged | Engine error |');
-  lines.push('|---|---:|---:|---:|---:|');
+  const withExpected = s.rules.expectedFailure > 0;
+  lines.push(`| Family | Passed | Failed |${withExpected ? ' Failed as expected |' : ''} Not judged | Engine error |`);
+  lines.push(`|---|---:|---:|${withExpected ? '---:|' : ''}---:|---:|`);
   for (const f of s.families)
-    lines.push(`| ${f.family} | ${f.passed} | ${f.failed} | ${f.notJudged} | ${f.engineError} |`);
+    lines.push(
+      `| ${f.family} | ${f.passed} | ${f.failed} |${withExpected ? ` ${f.expectedFailure} |` : ''} ${f.notJudged} | ${f.engineError} |`,
+    );
   if (n.notCounted) lines.push('', `Not counted above: ${n.notCounted}.`);
   if (n.keptLine) lines.push('', `${cell(n.keptLine)}.`);
   lines.push('', `**${n.verdictLine}**`, '');

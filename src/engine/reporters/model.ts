@@ -1,6 +1,8 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
 import type { NotJudgedCategory, RuleVerdict, Verdict } from '../runner/verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
+import type { TargetRefusal } from '../scenario-types.ts';
+import type { ExpectationOutcome } from '../expectations.ts';
 
 /**
  * An applicable rule left unjudged, whatever the reason: exit 0 claims every applicable rule
@@ -17,12 +19,13 @@ export function isApplicable(r: Pick<RuleVerdict, 'verdict' | 'scope' | 'notJudg
   );
 }
 
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 export interface FamilySummary {
   family: string;
   passed: number;
   failed: number;
+  expectedFailure: number;
   notJudged: number;
   engineError: number;
 }
@@ -45,6 +48,8 @@ export interface ReportScenario {
   engineErrors?: ScenarioResult['engineErrors'];
   error?: string;
   notes: string[];
+  /** Requests the target refused by a rule of its own where the document leaves it the choice. */
+  refusals?: ScenarioResult['refusals'];
 }
 
 /**
@@ -102,6 +107,8 @@ export interface Report {
   scenarios: ReportScenario[];
   errors: RunError[];
   unknownRuleIds: string[];
+  /** The declared expected failures (conform.config.yaml) and how each fared: matched, stale or unconfirmed. */
+  expectations?: ExpectationOutcome[];
   /**
    * What the fixtures made and the run kept, because a failure may name it (its replay then finds
    * it): the requests that remove it, with the run's key unless `otherKey` (a key the fixtures
@@ -126,6 +133,8 @@ export interface Summary {
     judged: number;
     passed: number;
     failed: number;
+    /** Failed as declared (expectedFailures): every finding covered, with its reason; no failure of the run. */
+    expectedFailure: number;
     notJudged: number;
     engineError: number;
     notApplicable: number;
@@ -138,6 +147,13 @@ export interface Summary {
   toolRules: { total: number; passed: number; failed: number; notJudged: number };
   scenarios: { total: number; passed: number; failed: number; skipped: number; error: number };
   families: FamilySummary[];
+  /**
+   * Requests the target refused by a rule of its own, where the document leaves it the choice (an
+   * edge value, a second create on one parent, a refusal of open status): counted, never failures.
+   */
+  refusals: { count: number; byOperation: { operationId: string; count: number; examples: TargetRefusal[] }[] };
+  /** The declared expected failures by outcome; a stale one (its difference gone) fails the run (exit 1). */
+  expectations?: { declared: number; matched: number; stale: number; unconfirmed: number };
 }
 
 export function toReportScenario(s: ScenarioResult): ReportScenario {
@@ -156,7 +172,29 @@ export function toReportScenario(s: ScenarioResult): ReportScenario {
     ...(s.engineErrors.length ? { engineErrors: s.engineErrors } : {}),
     ...(s.error ? { error: s.error } : {}),
     notes: s.notes,
+    ...(s.refusals?.count ? { refusals: s.refusals } : {}),
   };
+}
+
+/** Examples of the target's own refusals kept per operation in the summary. */
+const REFUSAL_EXAMPLES = 3;
+
+/** The target's own refusals of the run, by operation (most first): never failures, shown apart. */
+export function refusalsOf(scenarios: readonly ReportScenario[]): Summary['refusals'] {
+  const byOp = new Map<string, { operationId: string; count: number; examples: TargetRefusal[] }>();
+  let count = 0;
+  for (const s of scenarios) {
+    if (!s.refusals) continue;
+    count += s.refusals.count;
+    for (const [op, n] of Object.entries(s.refusals.byOperation)) {
+      const g = byOp.get(op) ?? { operationId: op, count: 0, examples: [] };
+      g.count += n;
+      for (const e of s.refusals.examples)
+        if ((e.operationId ?? '(unknown operation)') === op && g.examples.length < REFUSAL_EXAMPLES) g.examples.push(e);
+      byOp.set(op, g);
+    }
+  }
+  return { count, byOperation: [...byOp.values()].sort((a, b) => b.count - a.count) };
 }
 
 /** Whether the acceptance covers a gap on rule `r`: its id or family named, its reasons' categories, or enough judged. */
@@ -199,16 +237,26 @@ export function summarize(
   errors: RunError[],
   unknown: string[],
   acceptance: Acceptance = {},
+  expectations?: readonly ExpectationOutcome[],
 ): Summary {
   const target = rules.filter((r) => r.scope === 'target');
   const applicable = target.filter(isApplicable);
   const count = (v: Verdict, list = applicable) => list.filter((r) => r.verdict === v).length;
-  const judged = count('passed') + count('failed');
+  const judged = count('passed') + count('failed') + count('expected_failure');
+  const stale = (expectations ?? []).filter((e) => e.status === 'stale').length;
   const families = new Map<string, FamilySummary>();
   for (const r of applicable) {
-    const f = families.get(r.family) ?? { family: r.family, passed: 0, failed: 0, notJudged: 0, engineError: 0 };
+    const f = families.get(r.family) ?? {
+      family: r.family,
+      passed: 0,
+      failed: 0,
+      expectedFailure: 0,
+      notJudged: 0,
+      engineError: 0,
+    };
     if (r.verdict === 'passed') f.passed++;
     else if (r.verdict === 'failed') f.failed++;
+    else if (r.verdict === 'expected_failure') f.expectedFailure++;
     else if (r.verdict === 'engine_error') f.engineError++;
     else f.notJudged++;
     families.set(r.family, f);
@@ -225,14 +273,22 @@ export function summarize(
   );
   const broken = errors.length > 0 || count('engine_error') > 0 || unknown.length > 0;
   const skipped = acceptance.failOnSkip ? endedEarly(scenarios).length : 0;
+  // A stale expectation (its difference gone) fails the run: the list of known differences cannot rot.
   const exitCode =
-    count('failed') > 0 || orphanFailure ? 1 : broken ? 2 : gapsOpen.length || judged === 0 || skipped ? 3 : 0;
+    count('failed') > 0 || orphanFailure || stale > 0
+      ? 1
+      : broken
+        ? 2
+        : gapsOpen.length || judged === 0 || skipped
+          ? 3
+          : 0;
   const tool = rules.filter((r) => r.scope === 'tool');
   const rulesSummary = {
     total: applicable.length,
     judged,
     passed: count('passed'),
     failed: count('failed'),
+    expectedFailure: count('expected_failure'),
     notJudged: count('not_judged'),
     engineError: count('engine_error'),
     notApplicable: target.length - applicable.length,
@@ -258,12 +314,27 @@ export function summarize(
       error: scenarios.filter((s) => s.state === 'error').length,
     },
     families: [...families.values()],
+    refusals: refusalsOf(scenarios),
+    ...(expectations?.length
+      ? {
+          expectations: {
+            declared: expectations.length,
+            matched: expectations.filter((e) => e.status === 'matched').length,
+            stale,
+            unconfirmed: expectations.filter((e) => e.status === 'unconfirmed').length,
+          },
+        }
+      : {}),
   };
 }
 
 /** `judged 120 of 149 rules (118 passed, 2 failed; 29 not judged)`, and what a narrowed run covered. */
 export function headline(s: Summary['rules'], narrowed?: string): string {
-  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  const parts = [
+    `${s.passed} passed`,
+    `${s.failed} failed`,
+    ...(s.expectedFailure ? [`${s.expectedFailure} failed as expected`] : []),
+  ];
   const rest = [
     s.notJudged ? `${s.notJudged} not judged` : '',
     s.engineError ? `${s.engineError} engine error${s.engineError > 1 ? 's' : ''}` : '',

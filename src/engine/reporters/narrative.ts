@@ -35,6 +35,12 @@ export interface Narrative {
   /** `FAILED (exit 1): judged 3 of 5 rules (...)`: the first and the last line. */
   verdictLine: string;
   failed: FailedLine[];
+  /** Rules that failed as declared (expectedFailures), each with the declared reason: no failure of the run. */
+  expected: { key: string; title: string; reason: string; evidence?: string; findings: number }[];
+  /** Declared expected failures whose difference is gone (exit 1): remove the entry. */
+  stale: string[];
+  /** Declared expected failures this run could not confirm (their part not judged there): nothing to tell. */
+  unconfirmed: string[];
   engineErrors: { id: string; reason: string }[];
   runErrors: string[];
   unknownRuleIds: string[];
@@ -49,6 +55,11 @@ export interface Narrative {
   notCounted?: string;
   /** What the run kept for a failure's replay, and where the requests that remove it are. */
   keptLine?: string;
+  /**
+   * The target's own refusals (where the document leaves it the choice): a headline and one
+   * example per operation. Never failures.
+   */
+  refusals?: { line: string; examples: string[] };
 }
 
 export function narrative(report: Report): Narrative {
@@ -70,6 +81,33 @@ export function narrative(report: Report): Narrative {
         findings: r.failureCount,
       };
     });
+  const expected = report.rules
+    .filter((r) => r.verdict === 'expected_failure')
+    .map((r) => {
+      const first = r.expected?.[0];
+      const ex = first?.exchange;
+      return {
+        key: first?.part ? `${r.id}#${first.part}` : r.id,
+        title: first?.title ?? r.reasons[0] ?? 'failed as expected',
+        reason: first?.expectedReason ?? '',
+        ...(ex ? { evidence: `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}` } : {}),
+        findings: r.expectedCount ?? 0,
+      };
+    });
+  const where = (e: { rule: string; operation: string; field?: string }) =>
+    `${e.rule} on ${e.operation}${e.field ? ` (field ${e.field})` : ''}`;
+  const stale = (report.expectations ?? [])
+    .filter((e) => e.status === 'stale')
+    .map(
+      (e) =>
+        `expected failure ${where(e)} no longer happens: judged ${e.judged} time(s) there, held every time ` +
+        `(declared: ${e.reason}); remove the entry from expectedFailures`,
+    );
+  const unconfirmed = (report.expectations ?? [])
+    .filter((e) => e.status === 'unconfirmed')
+    .map(
+      (e) => `expected failure ${where(e)}: not judged there in this run, nothing to confirm (declared: ${e.reason})`,
+    );
   const engineErrors = report.rules
     .filter((r) => r.verdict === 'engine_error')
     .map((r) => ({ id: r.id, reason: r.reasons[0] ?? 'engine error' }));
@@ -91,6 +129,9 @@ export function narrative(report: Report): Narrative {
   return {
     verdictLine,
     failed,
+    expected,
+    stale,
+    unconfirmed,
     engineErrors,
     runErrors: report.errors.map((e) => `${e.suite ? `${e.suite}: ` : ''}${e.message.split('\n')[0]}`),
     unknownRuleIds: report.unknownRuleIds,
@@ -100,6 +141,24 @@ export function narrative(report: Report): Narrative {
     ...(s.rules.judged === 0 ? { nothingJudged: nothingJudged(report) } : {}),
     ...(apart.length ? { notCounted: apart.join('; ') } : {}),
     ...(keptLine(report) ? { keptLine: keptLine(report) } : {}),
+    ...refusalLines(report),
+  };
+}
+
+/** `refused by the target's own rule: 7 request(s) ...` and an example per operation. */
+function refusalLines(report: Report): Pick<Narrative, 'refusals'> {
+  const r = report.summary.refusals;
+  if (!r?.count) return {};
+  const ops = r.byOperation.map((o) => `${o.operationId} ${o.count}`).join(', ');
+  return {
+    refusals: {
+      line:
+        `refused by the target's own rule, where the document leaves it the choice (never failures): ` +
+        `${r.count} request(s) (${ops})`,
+      examples: r.byOperation
+        .filter((o) => o.examples.length)
+        .map((o) => `${o.examples[0].request} with ${o.examples[0].sent} → ${o.examples[0].answer}`),
+    },
   };
 }
 

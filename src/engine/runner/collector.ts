@@ -157,6 +157,9 @@ function toResult(tc: TestCase, root: string): ScenarioResult {
     notJudged,
     engineErrors,
     ...(record?.fixtures?.length ? { fixtures: record.fixtures } : {}),
+    ...(record?.expected ? { expected: record.expected } : {}),
+    ...(record?.expectations ? { expectations: record.expectations } : {}),
+    ...(record?.refusals?.count ? { refusals: record.refusals } : {}),
     ...(ended ? { skipReason: ended.reason } : {}),
     ...(engineErrors.length ? { error: engineErrors[0].message.split('\n')[0] } : {}),
   };

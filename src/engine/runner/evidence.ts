@@ -32,6 +32,9 @@ export interface RuleFailure {
   replaySequence?: string;
   seed?: number;
   counterexample?: unknown;
+  /** The declared expected failure covering it (its index in expectedFailures), and its reason. */
+  expected?: number;
+  expectedReason?: string;
 }
 
 const RELEVANT_RESPONSE_HEADERS = [

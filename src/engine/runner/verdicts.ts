@@ -17,12 +17,14 @@ export type { EvidenceExchange, RuleFailure } from './evidence.ts';
 
 /**
  * passed: a condition that could have failed was evaluated on the target and never failed;
- * failed: at least one finding; not_judged: no judgement, with reasons and categories;
- * engine_error: the tool broke while judging it (never the target's fault).
+ * failed: at least one finding; expected_failure: every finding was covered by a declared
+ * expected failure (conform.config.yaml `expectedFailures`, with its reason), none else;
+ * not_judged: no judgement, with reasons and categories; engine_error: the tool broke while
+ * judging it (never the target's fault).
  */
-export type Verdict = 'passed' | 'failed' | 'not_judged' | 'engine_error';
+export type Verdict = 'passed' | 'failed' | 'expected_failure' | 'not_judged' | 'engine_error';
 
-export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'not_judged', 'engine_error'];
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'expected_failure', 'not_judged', 'engine_error'];
 
 /**
  * Rules not judged because nothing of this run covers them (the suite selection or shard
@@ -69,6 +71,9 @@ export interface RuleVerdict {
   /** Every finding against it, however many are kept in `failures`. */
   failureCount: number;
   failures: RuleFailure[];
+  /** Findings a declared expected failure covered (they fail nothing), and some of them as evidence. */
+  expectedCount?: number;
+  expected?: RuleFailure[];
   engineErrors: RuleEngineError[];
   /** Each condition of the statement (one for most rules): passed needs every one judged. */
   parts: PartVerdict[];
@@ -81,6 +86,8 @@ export interface PartVerdict {
   verdict: Verdict;
   judgements: number;
   failureCount: number;
+  /** Findings a declared expected failure covered. */
+  expectedCount?: number;
   /** Why it was not judged (verdict not_judged). */
   notJudged?: NotJudgedReason[];
 }
@@ -97,6 +104,7 @@ function failureOf(f: Finding, s: JudgementSource): RuleFailure {
     ...(f.replaySequence ? { replaySequence: f.replaySequence } : {}),
     ...(f.seed !== undefined ? { seed: f.seed } : {}),
     ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
+    ...(f.expected !== undefined ? { expected: f.expected } : {}),
   };
 }
 
@@ -116,6 +124,8 @@ export interface JudgementSource {
   judged: Record<string, number>;
   /** Rule id → findings against it (every one); derived from `findings` when absent. */
   failed?: Record<string, number>;
+  /** Rule id → findings a declared expected failure covered (they fail nothing). */
+  expected?: Record<string, number>;
   /** Findings kept as evidence. */
   findings?: Finding[];
   notJudged?: NotJudgedMark[];
@@ -142,6 +152,7 @@ export function computeVerdicts(
       ...s.ruleIds,
       ...Object.keys(s.judged),
       ...Object.keys(failedOf(s)),
+      ...Object.keys(s.expected ?? {}),
       ...(s.notJudged ?? []).flatMap((m) => m.ruleIds),
       ...(s.engineErrors ?? []).flatMap((e) => e.ruleIds),
     ];
@@ -153,7 +164,8 @@ export function computeVerdicts(
 function failedOf(s: JudgementSource): Record<string, number> {
   if (s.failed) return s.failed;
   const out: Record<string, number> = {};
-  for (const f of s.findings ?? []) for (const id of new Set(f.ruleIds)) out[id] = (out[id] ?? 0) + 1;
+  for (const f of s.findings ?? [])
+    if (f.expected === undefined) for (const id of new Set(f.ruleIds)) out[id] = (out[id] ?? 0) + 1;
   return out;
 }
 
@@ -168,6 +180,7 @@ export function isToolRule(rule: Pick<Rule, 'kind'>): boolean {
 class PartTally {
   judgements = 0;
   failureCount = 0;
+  expectedCount = 0;
   readonly notJudged: NotJudgedReason[] = [];
   constructor(readonly part: RulePart) {}
 }
@@ -189,8 +202,10 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
   const multi = parts.length > 1;
   const tallies = new Map(parts.map((p) => [p.id, new PartTally(p)]));
   const failures: RuleFailure[] = [];
+  const expected: RuleFailure[] = [];
   const engineErrors: RuleEngineError[] = [];
   let failureCount = 0;
+  let expectedCount = 0;
   const named = (key: string) => partsNamed(rule, parts, key);
   const badKey = (s: JudgementSource, key: string, message: string) =>
     engineErrors.push({ scenario: label(s), source: 'verdicts', message: `${message} (${key})` });
@@ -214,11 +229,18 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
       failureCount += n;
       if (ps !== 'invalid') for (const p of ps) tallies.get(p.id)!.failureCount += n;
     }
+    for (const [key, n] of Object.entries(s.expected ?? {})) {
+      const ps = named(key);
+      if (!ps || ps === 'invalid') continue;
+      expectedCount += n;
+      for (const p of ps) tallies.get(p.id)!.expectedCount += n;
+    }
     for (const f of s.findings ?? []) {
       const key = f.ruleIds.find((k) => named(k));
-      if (key && failures.length < MAX_FAILURES_PER_RULE) {
+      const kept = f.expected === undefined ? failures : expected;
+      if (key && kept.length < MAX_FAILURES_PER_RULE) {
         const part = multi ? parseRuleKey(key).part : undefined;
-        failures.push({ ...failureOf(f, s), ...(part ? { part } : {}) });
+        kept.push({ ...failureOf(f, s), ...(part ? { part } : {}) });
       }
     }
     const covered = new Set<string>();
@@ -255,10 +277,11 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
     for (const p of cited) {
       if (judgedHere.has(p.id) || covered.has(p.id)) continue;
       covered.add(p.id);
+      const cause = Object.keys(failedOf(s)).join(', ');
       tallies.get(p.id)!.notJudged.push({
         reason:
           s.state === 'failed'
-            ? `scenario '${s.title}' stopped on a failure before judging it`
+            ? `scenario '${s.title}' stopped when ${cause || 'a rule'} failed, before judging it`
             : `scenario '${s.title}' ended without judging it`,
         category: 'target',
         scenario: label(s),
@@ -278,12 +301,17 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
     failureCount,
   };
   const partList = [...tallies.values()];
-  const decided = decide({ parts: partList, failureCount, failures, engineErrors }, rule, opts);
+  const decided = decide(
+    { parts: partList, failureCount, expectedCount, failures, expected, engineErrors },
+    rule,
+    opts,
+  );
   return {
     ...base,
     ...decided,
     parts: partList.map((t) => partVerdict(t, decided.verdict)),
     failures: decided.verdict === 'failed' ? failures : [],
+    ...(expectedCount ? { expectedCount, expected } : {}),
     engineErrors: engineErrors.slice(0, MAX_ERRORS_PER_RULE),
   };
 }
@@ -292,17 +320,20 @@ function partVerdict(t: PartTally, ruleVerdict: Verdict): PartVerdict {
   const verdict: Verdict =
     t.failureCount > 0
       ? 'failed'
-      : t.judgements > 0
-        ? 'passed'
-        : ruleVerdict === 'engine_error'
-          ? 'engine_error'
-          : 'not_judged';
+      : t.expectedCount > 0
+        ? 'expected_failure'
+        : t.judgements > 0
+          ? 'passed'
+          : ruleVerdict === 'engine_error'
+            ? 'engine_error'
+            : 'not_judged';
   return {
     id: t.part.id,
     statement: t.part.statement,
     verdict,
     judgements: t.judgements,
     failureCount: t.failureCount,
+    ...(t.expectedCount ? { expectedCount: t.expectedCount } : {}),
     ...(verdict === 'not_judged' ? { notJudged: dedupe(t.notJudged.length ? t.notJudged : [notRun(t)]) } : {}),
   };
 }
@@ -316,7 +347,9 @@ const notRun = (t: PartTally): NotJudgedReason => ({
 interface Tally {
   parts: PartTally[];
   failureCount: number;
+  expectedCount: number;
   failures: RuleFailure[];
+  expected: RuleFailure[];
   engineErrors: RuleEngineError[];
 }
 
@@ -328,7 +361,7 @@ const TOOL_REASON: Record<string, string> = {
 };
 
 /**
- * failed > engine_error > passed > not_judged. Passed needs every part judged: a part left
+ * failed > engine_error > expected_failure > passed > not_judged. Passed needs every part judged: a part left
  * without a judgement keeps the rule not judged, with that part's reasons. Rules that do not
  * apply are not judged whatever was seen.
  */
@@ -358,6 +391,15 @@ function decide(
       ],
       notJudged: [],
     };
+  // Every finding covered by a declared expected failure: known and explained, failing nothing.
+  if (t.expectedCount > 0) {
+    const titles = [...new Set(t.expected.map((f) => f.title))];
+    return {
+      verdict: 'expected_failure',
+      reasons: titles.length ? titles : [`${t.expectedCount} expected finding(s)`],
+      notJudged: [],
+    };
+  }
   const open = t.parts.filter((p) => p.judgements === 0);
   if (!open.length) return { verdict: 'passed', reasons: [], notJudged: [] };
   const list = dedupe(open.flatMap((p) => (p.notJudged.length ? p.notJudged : [notRun(p)])));

@@ -132,12 +132,18 @@ export const T0 = '2030-01-01T00:00:00.000Z';
  */
 export function composeFaults(name: string, ...faults: Fault[]): Fault {
   const isResponse = (x: unknown): x is ProxyResponse => !!x && typeof (x as ProxyResponse).status === 'number';
+  // Each fault's onResponse gets the request as its own onRequest saw it (a fault before it may have
+  // replaced it): a fault that keeps state per request object finds it again.
+  const seen = new WeakMap<ProxyRequest, ProxyRequest[]>();
   return {
     name,
     description: faults.map((f) => f.description ?? f.name).join('; '),
     async onRequest(req, ctx) {
       let current = req;
+      const each: ProxyRequest[] = [];
+      seen.set(req, each);
       for (const f of faults) {
+        each.push(current);
         const out = await f.onRequest?.(current, ctx);
         if (isResponse(out)) return out;
         if (out) current = out;
@@ -146,10 +152,11 @@ export function composeFaults(name: string, ...faults: Fault[]): Fault {
     },
     async onResponse(req, res, ctx) {
       let current = res;
-      for (const f of faults) {
+      const each = seen.get(req) ?? [];
+      for (const [i, f] of faults.entries()) {
         const bytes = current.body;
         const json = JSON.stringify(current.json);
-        const out = (await f.onResponse?.(req, current, ctx)) ?? current;
+        const out = (await f.onResponse?.(each[i] ?? req, current, ctx)) ?? current;
         const edited = out.body === bytes && out.json !== undefined && JSON.stringify(out.json) !== json;
         current = edited ? { ...out, body: Buffer.from(JSON.stringify(out.json)) } : out;
       }

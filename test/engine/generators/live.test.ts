@@ -13,8 +13,9 @@ import {
   checkNegatives,
   checkPositives,
   negativeProblem,
-  positiveProblem,
+  positiveOutcome,
   REPLAY_VARIABLE,
+  sendEdges,
   type LiveContext,
 } from '../../../src/engine/generators/live.ts';
 import { clearSecrets, registerSecret } from '../../../src/engine/redact.ts';
@@ -52,10 +53,11 @@ const contract = { spec: await loadSpec(), rules: await loadRules() };
  */
 function fakeContext(answer: Answer, seed = 7) {
   const findings: Finding[] = [];
-  const judged: { ruleId: string; ok: boolean; message: string }[] = [];
+  const judged: { ruleId: string; ok: boolean; message: string; fields?: string[] }[] = [];
   /** Rule ids the registry judged, one entry per judgement. */
   const registry: string[] = [];
   const sent: string[] = [];
+  const ownRefusals: { status?: number; sent: string }[] = [];
   const t: LiveContext = {
     findings,
     target: { seed },
@@ -70,17 +72,29 @@ function fakeContext(answer: Answer, seed = 7) {
         return ex;
       },
     },
-    softExpectRule(ruleId, condition, message, ex) {
-      judged.push({ ruleId, ok: !!condition, message });
+    softExpectRule(ruleId, condition, message, ex, extra) {
+      judged.push({ ruleId, ok: !!condition, message, ...(extra?.fields ? { fields: extra.fields } : {}) });
       if (!condition) findings.push({ source: 'scenario', ruleIds: [ruleId], title: message, message, exchange: ex });
       return !!condition;
     },
     note() {},
+    targetRefusal(ex, what) {
+      ownRefusals.push({ status: ex.status, sent: what });
+    },
   };
-  return { t, judged, sent, findings, registry };
+  return { t, judged, sent, findings, registry, ownRefusals };
 }
 
 const customer = byId('updateCustomer');
+/** A plan of updateCustomer to put a body on. */
+const positiveRequestsSample = () => ({
+  operationId: 'updateCustomer',
+  method: 'PATCH',
+  pathTemplate: '/v0/customers/{id}',
+  pathParams: { id: 'cus_a' },
+  query: {},
+  body: {},
+});
 afterEach(() => {
   delete process.env[REPLAY_VARIABLE];
   clearSecrets();
@@ -89,16 +103,30 @@ afterEach(() => {
 describe('live runner', () => {
   test('verdict helpers: positives must not get 400 (nor, when accepted is named, anything but 2xx); negatives their expected status', () => {
     const ex = (status?: number, body?: unknown) => exchange('GET', '/x', undefined, { status, body });
-    expect(positiveProblem(ex(200))).toBeUndefined();
-    expect(positiveProblem(ex(404))).toBeUndefined();
-    expect(positiveProblem(ex(400))?.ruleId).toBe('VALIDATION.VALID_REQUEST.NOT_400');
+    const problem = (o: ReturnType<typeof positiveOutcome>) => (o && 'problem' in o ? o.problem : undefined);
+    expect(positiveOutcome(ex(200), [])).toBeUndefined();
+    expect(positiveOutcome(ex(404), [])).toBeUndefined();
+    expect(problem(positiveOutcome(ex(400), []))?.ruleId).toBe('VALIDATION.VALID_REQUEST.NOT_400');
     // No response, a 5xx or another success code are the registry's (transport, status-documented).
-    expect(positiveProblem(ex(503))).toBeUndefined();
-    expect(positiveProblem(ex(undefined), 'A.B.C#accepted')).toBeUndefined();
-    expect(positiveProblem(ex(201))).toBeUndefined();
-    expect(positiveProblem(ex(404), 'A.B.C#accepted')?.ruleId).toBe('A.B.C#accepted');
-    expect(positiveProblem(ex(503), 'A.B.C#accepted')?.problem).toMatch(/got 503/);
-    expect(positiveProblem(ex(201), 'A.B.C#accepted')).toBeUndefined();
+    expect(positiveOutcome(ex(503), [])).toBeUndefined();
+    expect(positiveOutcome(ex(undefined), [], 'A.B.C#accepted')).toBeUndefined();
+    expect(positiveOutcome(ex(201), [])).toBeUndefined();
+    expect(problem(positiveOutcome(ex(404), [], 'A.B.C#accepted'))?.ruleId).toBe('A.B.C#accepted');
+    expect(problem(positiveOutcome(ex(503), [], 'A.B.C#accepted'))?.problem).toMatch(/got 503/);
+    expect(positiveOutcome(ex(201), [], 'A.B.C#accepted')).toBeUndefined();
+    // A request carrying an edge value: any 4xx is the target's own rule, never a failure.
+    const edge = [{ location: 'body' as const, pointer: '/notifyPeriod', value: -1, why: 'a negative number' }];
+    expect(positiveOutcome(ex(400), edge)).toEqual({ refusal: expect.stringContaining('/notifyPeriod = -1') });
+    expect(positiveOutcome(ex(409), edge, 'A.B.C#accepted')).toHaveProperty('refusal');
+    expect(problem(positiveOutcome(ex(503), edge, 'A.B.C#accepted'))?.ruleId).toBe('A.B.C#accepted');
+    // A refusal of open status (errors exist, their status not shown): 409 or 422 is the target's; 404 still fails.
+    expect(positiveOutcome(ex(422), [], 'A.B.C#accepted', true)).toHaveProperty('refusal');
+    expect(positiveOutcome(ex(409), [], 'A.B.C#accepted', true)).toHaveProperty('refusal');
+    expect(problem(positiveOutcome(ex(409), [], 'A.B.C#accepted', false))?.ruleId).toBe('A.B.C#accepted');
+    expect(problem(positiveOutcome(ex(404), [], 'A.B.C#accepted', true))?.ruleId).toBe('A.B.C#accepted');
+    expect(problem(positiveOutcome(ex(400), [], 'A.B.C#accepted', true))?.ruleId).toBe(
+      'VALIDATION.VALID_REQUEST.NOT_400',
+    );
     const c = {
       expected: [400, 404],
       location: 'path',
@@ -120,6 +148,7 @@ describe('live runner', () => {
   test('a conforming target: every cited rule judged passed, nothing recorded as failed', async () => {
     const { t, judged, sent } = fakeContext(() => ({ status: 200, body: { object: 'customer' } }));
     const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
       label: 'updateCustomer positive',
       numRuns: 5,
       rules: ['VALIDATION.VALID_REQUEST.NOT_400', 'CUSTOMERS.TAX_RATES.RANGE'],
@@ -139,6 +168,7 @@ describe('live runner', () => {
         : { status: 200, body: {} };
     const { t, judged } = fakeContext(refusesOver50);
     const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
       label: 'updateCustomer positive',
       numRuns: 50,
       rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
@@ -158,6 +188,7 @@ describe('live runner', () => {
     process.env[REPLAY_VARIABLE] = `updateCustomer positive|${failure!.seed}|${failure!.path}`;
     const again = fakeContext(refusesOver50, 999);
     const replayed = await checkPositives(again.t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
       label: 'updateCustomer positive',
       numRuns: 50,
       rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
@@ -232,6 +263,7 @@ describe('live runner', () => {
       return ex;
     };
     await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
       label: 'p',
       numRuns: 3,
       rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
@@ -243,9 +275,158 @@ describe('live runner', () => {
     const { t, judged } = fakeContext(() => ({ status: 200, body: {} }));
     (t.http as { request: unknown }).request = () => Promise.reject(new Error('stopped: target too slow'));
     await expect(
-      checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), { label: 'p', numRuns: 2, rules: ['R'] }),
+      checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+        op: customer,
+        label: 'p',
+        numRuns: 2,
+        rules: ['R'],
+      }),
     ).rejects.toThrow('stopped: target too slow');
     expect(judged).toEqual([]);
+  });
+
+  test('a failed property lists every distinct counterexample besides the shrunk one (one per refused field)', async () => {
+    // Refuses taxRates above 50 and, separately, externalIds longer than 8: two different faults of one operation.
+    const twoFaults: Answer = (_m, _p, body) => {
+      const b = (body ?? {}) as { taxRates?: number; externalId?: string | null };
+      const errors = [
+        ...(b.taxRates !== undefined && b.taxRates > 50 ? [{ field: 'taxRates', message: 'too high' }] : []),
+        ...(typeof b.externalId === 'string' && b.externalId.length > 8
+          ? [{ field: 'externalId', message: 'too long' }]
+          : []),
+      ];
+      return errors.length
+        ? { status: 400, body: { error: 'validation_error', message: 'invalid', errors } }
+        : { status: 200, body: {} };
+    };
+    const { t, judged } = fakeContext(twoFaults);
+    const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
+      label: 'updateCustomer positive',
+      numRuns: 40,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+    });
+    expect(failure).toBeDefined();
+    const failed = judged.filter((j) => !j.ok);
+    // The shrunk case, then another counterexample naming the other field.
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    expect(failed.slice(1).some((j) => /another counterexample \(not shrunk\)/.test(j.message))).toBe(true);
+    const fieldsOf = (j: (typeof failed)[number]) => j.fields?.join(',') ?? '';
+    expect(new Set(failed.map(fieldsOf)).size).toBe(failed.length);
+    expect(failed.map(fieldsOf).join(' ')).toMatch(/taxRates/);
+    expect(failed.map(fieldsOf).join(' ')).toMatch(/externalId/);
+  });
+
+  test('a target refusing edge values by a rule of its own: counted apart, nothing failed; documented values still judged', async () => {
+    // Refuses empty strings (a rule of its own: the document gives taxId and externalId only a type).
+    const strict: Answer = (_m, _p, body) =>
+      Object.values((body ?? {}) as Record<string, unknown>).some((v) => v === '')
+        ? {
+            status: 400,
+            body: { error: 'validation_error', message: 'empty', errors: [{ field: 'x', message: 'empty' }] },
+          }
+        : { status: 200, body: { object: 'customer' } };
+    const { t, judged, ownRefusals, sent } = fakeContext(strict);
+    const edgePlan = { ...positiveRequestsSample(), body: { taxId: '' } };
+    const failure = await checkPositives(t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
+      label: 'updateCustomer positive',
+      numRuns: 4,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+      examples: [edgePlan],
+    });
+    expect(failure).toBeUndefined();
+    expect(judged).toEqual([
+      { ruleId: 'VALIDATION.VALID_REQUEST.NOT_400', ok: true, message: 'updateCustomer positive' },
+    ]);
+    expect(ownRefusals).toEqual([{ status: 400, sent: expect.stringContaining('body /taxId = ""') }]);
+    // The generated cases carry documented values only: none was refused.
+    expect(sent).toHaveLength(5);
+    // The same rule on a documented value (taxRates 100) fails.
+    const refuses100 = fakeContext((_m, _p, body) =>
+      (body as { taxRates?: number })?.taxRates === 100 ? { status: 400, body: { message: 'no' } } : { status: 200 },
+    );
+    const f = await checkPositives(refuses100.t, positiveRequests(customer, { id: 'cus_a' }), {
+      op: customer,
+      label: 'p',
+      numRuns: 1,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+      examples: [{ ...positiveRequestsSample(), body: { taxRates: 100 } }],
+    });
+    expect(f).toBeDefined();
+    expect(refuses100.ownRefusals).toEqual([]);
+  });
+
+  test('sendEdges: a well-formed 4xx is the target’s own rule; a finding of the registry stays a finding', async () => {
+    const ctx = fakeContext((_m, _p, body) =>
+      (body as { taxId?: string })?.taxId === '' ? { status: 422, body: { message: 'empty' } } : { status: 200 },
+    );
+    await sendEdges(ctx.t, [
+      {
+        plan: { ...positiveRequestsSample(), body: { taxId: '' } },
+        edge: { location: 'body', pointer: '/taxId', value: '', why: 'empty' },
+      },
+      {
+        plan: { ...positiveRequestsSample(), body: { externalId: '' } },
+        edge: { location: 'body', pointer: '/externalId', value: '', why: 'empty' },
+      },
+    ]);
+    expect(ctx.ownRefusals).toEqual([{ status: 422, sent: 'body /taxId = "" (empty)' }]);
+  });
+
+  test('a fresh parent per case: a repeat on a used parent is an edge, a refusal of it the target’s own', async () => {
+    const schedule = byId('createBillingSchedule');
+    const has = new Set<string>();
+    // One schedule per order: a second gets 409 (the document gives no status, nor says whether several are allowed).
+    const onePerOrder: Answer = (_m, _p, body) => {
+      const order = (body as { orderId: string }).orderId;
+      if (has.has(order)) return { status: 409, body: { error: 'conflict', message: 'exists' } };
+      has.add(order);
+      return { status: 201, body: { object: 'billing_schedule', orderId: order } };
+    };
+    const plans = positiveRequests(schedule, {}, { body: { pin: { '/orderId': 'ord_1' }, omit: ['/subscriptionId'] } });
+    let n = 0;
+    const fresh = fakeContext(onePerOrder);
+    const failure = await checkPositives(fresh.t, plans, {
+      op: schedule,
+      label: 's',
+      numRuns: 4,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+      accepted: 'SCHEDULES.CREATE.BY_ORDER#accepted',
+      parent: { location: 'body', pointer: '/orderId', fresh: async () => `ord_fresh${++n}`, why: 'a repeat' },
+    });
+    expect(failure).toBeUndefined();
+    expect(fresh.ownRefusals).toEqual([]);
+    expect(n).toBe(3);
+    // No fresh order to be had: the repeats are edges, refused by the target's own rule.
+    has.clear();
+    const none = fakeContext(onePerOrder);
+    expect(
+      await checkPositives(none.t, plans, {
+        op: schedule,
+        label: 's',
+        numRuns: 4,
+        rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+        accepted: 'SCHEDULES.CREATE.BY_ORDER#accepted',
+        parent: { location: 'body', pointer: '/orderId', fresh: async () => 'ord_1', why: 'a repeat' },
+      }),
+    ).toBeUndefined();
+    expect(none.ownRefusals).toHaveLength(3);
+    expect(none.ownRefusals[0].sent).toContain('a repeat');
+    // A first create refused: the accepted part fails.
+    has.clear();
+    has.add('ord_1');
+    const refusesFirst = fakeContext((m, p, b) =>
+      (b as { orderId: string }).orderId === 'ord_1' ? { status: 404, body: { message: 'x' } } : onePerOrder(m, p, b),
+    );
+    const f = await checkPositives(refusesFirst.t, plans, {
+      op: schedule,
+      label: 's',
+      numRuns: 1,
+      rules: ['VALIDATION.VALID_REQUEST.NOT_400'],
+      accepted: 'SCHEDULES.CREATE.BY_ORDER#accepted',
+    });
+    expect(f?.reason).toMatch(/got 404/);
   });
 
   test('anyNegativeRequest mixes every constraint, each case still breaking exactly one', () => {
