@@ -59,6 +59,8 @@ async function nullClears(
   const set = await t.http.patch(path(id), { [field]: value });
   // Clearing shows only on a field that held a value.
   t.precondition(updated(t, set)[field] === value, `${field} reads back as the value written before clearing it`, set);
+  // A read holding it before it is cleared: that it reads back as sent is the registry's (round-trip).
+  await t.http.get(path(id));
   // Gone from the PATCH answer is the customer-updated check's; gone from a later read, this scenario's.
   updated(t, await t.http.patch(path(id), { [field]: null }));
   const read = await t.http.get(path(id));

@@ -17,6 +17,8 @@ export {
   idParam,
   ROLES,
   type DerivedFrom,
+  type Relation,
+  type RelationSource,
   type Resource,
   type ResourceIndex,
   type ResourceList,

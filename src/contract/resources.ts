@@ -21,6 +21,12 @@
  *     gone: true | "why not"      # whether the document makes a deleted one unknown to later requests
  *     derivedFrom:                # money of another resource it is derived from
  *       { object: invoice, param: id, sameUnit: [currency], atMost: { amount: amount } }
+ *     relations:                  # fields that name another resource, and which one they name
+ *       - { field: invoiceId, names: path.id }            # the request's path parameter (query.<p>, body.<f>)
+ *       - { field: externalReferences.*.entityId, names: key }  # the resource holding it (* : each element)
+ *       - { field: externalReferences.*.entityType, names: object }  # the holding resource's object name
+ *       - { field: sourceId, names: stable }              # the one its first answer named, in every answer
+ *       # optional: on: [operationIds] (default: every operation of the resource)
  */
 import { SpecError, type JsonObject } from './load.ts';
 import type { JsonSchema, Operation } from './operations.ts';
@@ -49,6 +55,21 @@ export interface DerivedFrom {
   atMost: Record<string, string>;
 }
 
+/**
+ * Which resource a field names: the request's path parameter, query parameter or body field; the
+ * resource holding it (its key, or its object name); the one its first answer named (it never changes).
+ */
+export type RelationSource =
+  { in: 'path' | 'query' | 'body'; name: string } | { in: 'key' } | { in: 'object' } | { in: 'stable' };
+
+export interface Relation {
+  /** Dotted path inside a representation; `*` stands for each element of an array. */
+  field: string;
+  names: RelationSource;
+  /** Operations whose answers it is judged on (empty: every operation acting on the resource). */
+  on: string[];
+}
+
 export interface Resource {
   /** The component schema it is annotated on. */
   schema: string;
@@ -69,6 +90,8 @@ export interface Resource {
   /** true when a deleted one is gone; otherwise why the document leaves it open. */
   gone: true | string;
   derivedFrom?: DerivedFrom;
+  /** Fields that name another resource, and which one each names. */
+  relations: Relation[];
   /** The schema, every $ref inlined (allOf left as written). */
   fields: JsonSchema;
 }
@@ -116,6 +139,31 @@ function derivedOf(raw: unknown, where: string): DerivedFrom | undefined {
   };
 }
 
+const RELATION_SOURCE = /^(?:(path|query|body)\.([A-Za-z0-9_]+)|(key|object|stable))$/;
+
+function relationsOf(raw: unknown, where: string): Relation[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new SpecError(`${where}.relations: must be a list of {field, names}`);
+  return raw.map((r, i) => {
+    const w = `${where}.relations[${i}]`;
+    if (!isObject(r) || typeof r.field !== 'string' || typeof r.names !== 'string')
+      throw new SpecError(`${w}: needs field and names`);
+    const m = RELATION_SOURCE.exec(r.names);
+    if (!m)
+      throw new SpecError(
+        `${w}.names: '${r.names}' is not path.<param>, query.<param>, body.<field>, key, object or stable`,
+      );
+    const names: RelationSource = m[1]
+      ? { in: m[1] as 'path' | 'query' | 'body', name: m[2] }
+      : { in: m[3] as 'key' | 'object' | 'stable' };
+    return {
+      field: r.field,
+      names,
+      on: strings(r.on, `${w}.on`),
+    };
+  });
+}
+
 /** Reads one schema's annotation. */
 function resourceFrom(doc: JsonObject, name: string, schema: JsonObject): Resource {
   const where = `components/schemas/${name}/x-resource`;
@@ -154,6 +202,7 @@ function resourceFrom(doc: JsonObject, name: string, schema: JsonObject): Resour
     decimals: strings(raw.decimals, `${where}.decimals`),
     gone: gone as true | string,
     ...(raw.derivedFrom === undefined ? {} : { derivedFrom: derivedOf(raw.derivedFrom, where) }),
+    relations: relationsOf(raw.relations, where),
     fields,
   };
 }

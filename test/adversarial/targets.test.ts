@@ -58,6 +58,12 @@ const PRISM_SHAPES: Record<string, string> = {
   'VALIDATION.BOUNDS.400': 'it refuses a value outside a declared bound with 400',
 };
 
+/** What a mock of the spec truly does for any id: it answers every read with an example, never 404. */
+const PRISM_READS: Record<string, string> = {
+  'CONV.CREATE.READABLE':
+    'it answers every read of any id with an example, never 404: the id a create answered is found, as the rule asks',
+};
+
 /** Per target: the rules it may pass, each with why. */
 const MAY_PASS: Record<AdversaryName | 'prism-static' | 'prism-dynamic', Record<string, string>> = {
   'html-500': {},
@@ -66,10 +72,11 @@ const MAY_PASS: Record<AdversaryName | 'prism-static' | 'prism-dynamic', Record<
   'json-404': {},
   'prism-static': {
     ...PRISM_SHAPES,
+    ...PRISM_READS,
     'CONV.TIMESTAMPS.LIFECYCLE':
       'it answers the same example every time: a resource it shows twice keeps its timestamps',
   },
-  'prism-dynamic': PRISM_SHAPES,
+  'prism-dynamic': { ...PRISM_SHAPES, ...PRISM_READS },
 };
 
 interface Outcome {

@@ -294,6 +294,31 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a migration answer whose versions may be 0 (the document: numbered versions start at 1)',
+    code: 'bm-stated-bounds',
+    message:
+      /VersionMigration\.migration\.toVersionNumber must carry minimum 1 \(has none\); the document states: Plans have numbered versions/,
+    spec: (s) => delete schema(s, 'VersionMigration').properties.migration.properties.toVersionNumber.minimum,
+  },
+  {
+    name: 'the alerts limit without its upper bound',
+    code: 'bm-stated-bounds',
+    message: /listAlerts query limit must carry maximum 100/,
+    spec: (s) => {
+      for (const p of op(s, '/v0/alerts', 'get').parameters) if (p.name === 'limit') delete p.schema.maximum;
+    },
+  },
+  {
+    name: 'price properties that no longer depend on the model',
+    code: 'bm-dependent-shapes',
+    message: /Price\.properties depends on model: for model standard the schema must require unitPrice/,
+    spec: (s) => {
+      schema(s, 'Price').allOf = schema(s, 'Price').allOf.filter(
+        (b: any) => b.if.properties.model.const !== 'standard',
+      );
+    },
+  },
+  {
     name: 'a timestamp that is not date-time',
     code: 'bm-timestamps',
     message: /Customer\.createdAt/,

@@ -388,8 +388,17 @@ describe('spec/openapi.yaml: resource schemas', () => {
       },
     };
     expect(spec.validateSchema('Price', price).valid).toBe(true);
-    for (const model of ['standard', 'dynamic', 'volume', 'percentage'])
+    for (const model of ['dynamic', 'volume', 'percentage'])
       expect(spec.validateSchema('Price', { ...price, model }).valid).toBe(true);
+    // properties depends on the model: a standard price holds unitPrice, a volume price tiers.
+    expect(spec.validateSchema('Price', { ...price, model: 'standard' }).valid).toBe(false);
+    expect(spec.validateSchema('Price', { ...price, model: 'standard', properties: { unitPrice: '2.00' } }).valid).toBe(
+      true,
+    );
+    expect(spec.validateSchema('Price', { ...price, properties: { unitPrice: '2.00' } }).valid).toBe(false);
+    expect(spec.validateSchema('Price', { ...price, properties: { tiers: [{ unitPrice: '1.00' }] } }).valid).toBe(
+      false,
+    );
     expect(spec.validateSchema('Price', { ...price, model: 'tiered' }).errors[0]).toMatchObject({
       path: '/model',
       keyword: 'enum',

@@ -195,3 +195,97 @@ export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ra
 export const RETRY_AFTER = 'retry-after';
 
 export const REFERENCE_EXTENSION_TAG = 'Reference extensions';
+
+/**
+ * A bound the document states in prose, and where the spec must carry it: a property of a
+ * component schema (`Schema.field.sub`), or a query or body field of an operation. The sentence is
+ * the document's, word for word: test/spec/stated-facts.test.ts finds every such sentence in the
+ * document and fails when one has no entry here, and bm-stated-bounds fails when the spec lacks one.
+ */
+export interface StatedBound {
+  sentence: string;
+  at: { schema: string; field: string } | { operationId: string; in: 'query' | 'body'; name: string };
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+}
+
+const VERSIONS = 'Plans have numbered versions (integer, starting at 1).';
+export const STATED_BOUNDS: StatedBound[] = [
+  { sentence: VERSIONS, at: { schema: 'Subscription', field: 'versionNumber' }, minimum: 1 },
+  { sentence: VERSIONS, at: { schema: 'VersionMigration', field: 'migration.fromVersionNumber' }, minimum: 1 },
+  { sentence: VERSIONS, at: { schema: 'VersionMigration', field: 'migration.toVersionNumber' }, minimum: 1 },
+  {
+    sentence: '`targetVersionNumber` integer, 1..2147483647',
+    at: { operationId: 'migrateSubscriptionVersion', in: 'body', name: 'targetVersionNumber' },
+    minimum: 1,
+    maximum: 2147483647,
+  },
+  {
+    sentence: '| quantity | number >= 0 |',
+    at: { schema: 'Price', field: 'quantity' },
+    minimum: 0,
+  },
+  {
+    sentence: "Merchant-defined id in the merchant's own system; maximum length 255.",
+    at: { schema: 'Customer', field: 'externalId' },
+    maxLength: 255,
+  },
+  {
+    sentence: '`externalId` string or null (max 255; null clears)',
+    at: { operationId: 'updateCustomer', in: 'body', name: 'externalId' },
+    maxLength: 255,
+  },
+  {
+    sentence: '`taxRates` number 0..100',
+    at: { operationId: 'updateCustomer', in: 'body', name: 'taxRates' },
+    minimum: 0,
+    maximum: 100,
+  },
+  {
+    sentence: '`limit` integer default 10, range 1..100',
+    at: { operationId: 'listAlerts', in: 'query', name: 'limit' },
+    minimum: 1,
+    maximum: 100,
+  },
+  {
+    sentence: '`offset` integer default 0, >= 0',
+    at: { operationId: 'listAlerts', in: 'query', name: 'offset' },
+    minimum: 0,
+  },
+  {
+    sentence: '| evaluationCount | integer | yes | Times evaluated. |',
+    at: { schema: 'SourceRule', field: 'evaluationCount' },
+    minimum: 0,
+  },
+  {
+    sentence: '| matchCount | integer | yes | Times matched and auto-accepted an invoice. |',
+    at: { schema: 'SourceRule', field: 'matchCount' },
+    minimum: 0,
+  },
+];
+
+/**
+ * A field whose shape the document makes depend on another ("Depends on model"): the schema must
+ * say so, with an if/then per value of the other field (bm-dependent-shapes), for each value named.
+ */
+export interface DependentShape {
+  sentence: string;
+  schema: string;
+  field: string;
+  on: string;
+  /** Value of `on` → the fields `field` then holds. */
+  shapes: Record<string, string[]>;
+}
+
+export const DEPENDENT_SHAPES: DependentShape[] = [
+  {
+    sentence:
+      'Depends on model; for volume: `tiers` array of {unitPrice: string, upTo: string or null ' +
+      '(null for the last tier)}. Also `unitPrice` for standard.',
+    schema: 'Price',
+    field: 'properties',
+    on: 'model',
+    shapes: { volume: ['tiers'], standard: ['unitPrice'] },
+  },
+];

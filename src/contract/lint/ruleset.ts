@@ -55,6 +55,16 @@ export const projectRules = {
     fn.listEnvelope,
   ),
   'bm-timestamps': rule('createdAt and updatedAt are date-time strings.', 'error', fn.timestamps),
+  'bm-stated-bounds': rule(
+    'Every bound the document states in prose (versions from 1, quantity >= 0, the Other constants) is a bound of the spec.',
+    'error',
+    fn.statedBounds,
+  ),
+  'bm-dependent-shapes': rule(
+    'A field whose shape the document makes depend on another (price properties by model) says so with an if/then per value.',
+    'error',
+    fn.dependentShapes,
+  ),
   'bm-resource-annotations': rule(
     "Each documented resource's schema carries x-resource naming the document's operations on it by role " +
       "(each with its role's method) and fields the schema has.",

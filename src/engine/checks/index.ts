@@ -46,6 +46,8 @@ import { timestampsCourse } from './resources/timestamps-course.ts';
 import { ownedByKeyMerchant } from './resources/owner.ts';
 import { listWalks } from './resources/list-walks.ts';
 import { derivedAmounts } from './resources/derived.ts';
+import { relations } from './resources/relations.ts';
+import { createdReadable } from './resources/created.ts';
 import {
   alertUpdated,
   autoTopupUpdated,
@@ -66,6 +68,8 @@ export const RESOURCE_CHECKS: readonly Check[] = [
   ownedByKeyMerchant,
   listWalks,
   derivedAmounts,
+  relations,
+  createdReadable,
 ];
 
 /** Each 2xx answer against the request it answers, one exchange at a time (the passive judge runs them too). */

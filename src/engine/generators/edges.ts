@@ -146,6 +146,8 @@ function edgeCandidates(schema: JsonSchema): unknown[] {
     if (s.maximum === undefined && s.exclusiveMaximum === undefined) out.push(LARGE_NUMBER * 1000);
   }
   if (types.includes('array') && s.minItems === undefined) out.push([]);
+  // A free-form map (metadata): values other than words, which a vendor may refuse or must keep as sent.
+  if (types.includes('object') && !s.properties && s.additionalProperties !== false) out.push({ count: 3, flag: true });
   return out;
 }
 

@@ -12,6 +12,7 @@ import { refundPaymentFaults } from './refunds-payments.ts';
 import { scheduleFaults } from './billing-schedules.ts';
 import { migrationFaults } from './version-migration.ts';
 import { webhookFaults } from './webhooks.ts';
+import { relationFaults } from './relations.ts';
 import { FAULT_AREAS, type CatalogFault, type FaultArea } from './types.ts';
 
 export {
@@ -37,6 +38,7 @@ export const CATALOG: readonly CatalogFault[] = [
   ...refundPaymentFaults,
   ...catalogFaults,
   ...conventionFaults,
+  ...relationFaults,
   ...benignVariants,
 ];
 

@@ -26,6 +26,12 @@ async function withWidgets(): Promise<Spec> {
       serverSet: ['id', 'object', 'createdAt'],
       decimals: ['weight'],
       gone: true,
+      relations: [
+        { field: 'parts.*.widgetId', names: 'key' },
+        { field: 'parts.*.kind', names: 'object' },
+        { field: 'gadgetId', names: 'stable' },
+        { field: 'orderId', names: 'body.orderId', on: ['createWidget'] },
+      ],
     },
     properties: {
       object: { const: 'widget' },
@@ -35,12 +41,15 @@ async function withWidgets(): Promise<Spec> {
       weight: { type: 'string' },
       madeAt: { type: 'string', format: 'date-time' },
       createdAt: { type: 'string', format: 'date-time' },
+      gadgetId: { type: 'string' },
+      orderId: { type: 'string' },
+      parts: { type: 'array', items: { type: 'object', properties: { widgetId: {}, kind: {} } } },
     },
   };
   const widget = { $ref: '#/components/schemas/Widget' };
   const body = {
     required: true,
-    ...json({ type: 'object', properties: { name: {}, weight: {}, madeAt: {}, merchantId: {} } }),
+    ...json({ type: 'object', properties: { name: {}, weight: {}, madeAt: {}, merchantId: {}, orderId: {} } }),
   };
   const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
   const op = (operationId: string, extra: object) => ({ operationId, summary: operationId, tags: ['Items'], ...extra });
@@ -129,6 +138,7 @@ describe('a resource added to a copy of the spec', () => {
     expect(s.errors).toEqual([]);
     expect(s.findings).toEqual([]);
     expect([...s.judged.keys()].sort()).toEqual([
+      'CONV.CREATE.READABLE',
       'CONV.DELETE.GONE#leaves-lists',
       'CONV.DELETE.GONE#reads-404',
       'CONV.DELETE.GONE#second-delete',
@@ -166,6 +176,61 @@ describe('a resource added to a copy of the spec', () => {
       'CONV.DELETE.GONE#second-delete',
       'CONV.DELETE.GONE#leaves-lists',
     ]);
+  });
+
+  test('its relations, declared in the copy alone, are judged: right ones pass, a fault on each fails', () => {
+    const made = widget({ gadgetId: 'gad_1', orderId: 'ord_1', parts: [{ widgetId: 'wid_1', kind: 'widget' }] });
+    const ok = new Stream(contract);
+    ok.send({ method: 'POST', path: '/v0/widgets', sent: { ...sent, orderId: 'ord_1' }, status: 201, got: made });
+    ok.send({ method: 'GET', path: '/v0/widgets/wid_1', status: 200, got: made });
+    expect(ok.findings).toEqual([]);
+    expect([...ok.judged.keys()].filter((k) => k.startsWith('CONV.RELATIONS')).sort()).toEqual([
+      'CONV.RELATIONS.NAME_RIGHT#holder',
+      'CONV.RELATIONS.NAME_RIGHT#request',
+      'CONV.RELATIONS.NAME_RIGHT#stable',
+    ]);
+    const faults: [string, object, object][] = [
+      ['a part naming another widget', { parts: [{ widgetId: 'wid_9', kind: 'widget' }] }, {}],
+      ['a part naming another kind', { parts: [{ widgetId: 'wid_1', kind: 'gizmo' }] }, {}],
+      ['a create naming another order than sent', {}, { orderId: 'ord_2' }],
+      ['a gadget that changes between answers', {}, { gadgetId: 'gad_2', later: true }],
+    ];
+    for (const [what, read, created] of faults) {
+      const s = new Stream(contract);
+      const { later, ...onCreate } = created as { later?: boolean };
+      s.send({
+        method: 'POST',
+        path: '/v0/widgets',
+        sent: { ...sent, orderId: 'ord_1' },
+        status: 201,
+        got: { ...made, ...(later ? {} : onCreate) },
+      });
+      s.send({
+        method: 'GET',
+        path: '/v0/widgets/wid_1',
+        status: 200,
+        got: { ...made, ...read, ...(later ? onCreate : {}) },
+      });
+      expect(s.failed('CONV.RELATIONS.NAME_RIGHT').length, what).toBe(1);
+      // A create answering another order than sent also holds not what was sent (the round trip's, on its answer).
+      const others = s.findings.map((f) => f.ruleIds[0]).filter((r) => !r.startsWith('CONV.RELATIONS'));
+      expect(others, what).toEqual(what.includes('order') ? ['CONV.ROUND_TRIP.AS_SENT#answer'] : []);
+    }
+  });
+
+  test('a create whose id then reads 404 is the target contradicting itself: CONV.CREATE.READABLE fails; after a delete it holds', () => {
+    const s = new Stream(contract);
+    s.send({ method: 'POST', path: '/v0/widgets', sent, status: 201, got: widget() });
+    s.send({ method: 'GET', path: '/v0/widgets/wid_1', status: 404, got: { message: 'not found' } });
+    expect(s.failed('CONV.CREATE.READABLE')).toHaveLength(1);
+    expect(s.failed('CONV.CREATE.READABLE')[0].message).toMatch(
+      /was answered by POST \/v0\/widgets → 201 before this request/,
+    );
+    const d = new Stream(contract);
+    d.send({ method: 'POST', path: '/v0/widgets', sent, status: 201, got: widget() });
+    d.send({ method: 'DELETE', path: '/v0/widgets/wid_1', status: 204 });
+    d.send({ method: 'GET', path: '/v0/widgets/wid_1', status: 404, got: { message: 'not found' } });
+    expect(d.failed('CONV.CREATE.READABLE')).toEqual([]);
   });
 
   test('a create naming an operation that does not exist is refused when the spec loads', async () => {

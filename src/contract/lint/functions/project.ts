@@ -1,6 +1,9 @@
 /** The project's Spectral functions: each checks one convention of the interface document. */
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import {
+  DEPENDENT_SHAPES,
+  STATED_BOUNDS,
+  type StatedBound,
   DOCUMENTED_OPERATIONS,
   PARAMETER_PATTERNS,
   RATE_HEADERS,
@@ -472,6 +475,85 @@ export const resourceAnnotations = wholeDocument((doc) => {
     for (const [what, field] of fields)
       if (!(field in props))
         out.push({ message: `${name} x-resource ${what} names ${field}, which ${name} does not have.`, path: at });
+  }
+  return out;
+});
+
+/** Every bound of a schema (through allOf), the first value of each keyword found. */
+function boundsOf(doc: Json, schema: any, depth = 0): Json {
+  const s = deref(doc, schema);
+  if (!s || typeof s !== 'object' || depth > 8) return {};
+  const out: Json = {};
+  for (const k of ['minimum', 'maximum', 'maxLength']) if (typeof s[k] === 'number') out[k] = s[k];
+  for (const part of Array.isArray(s.allOf) ? s.allOf : [])
+    for (const [k, v] of Object.entries(boundsOf(doc, part, depth + 1))) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/** The schema a stated bound sits on, and its place in the document; undefined when it is missing. */
+function boundTarget(doc: Json, at: StatedBound['at']): { schema: any; path: (string | number)[] } | undefined {
+  if ('schema' in at) {
+    let node: any = doc?.components?.schemas?.[at.schema];
+    const path: (string | number)[] = ['components', 'schemas', at.schema];
+    for (const seg of at.field.split('.')) {
+      node = propertiesOf(doc, node)[seg];
+      path.push('properties', seg);
+      if (!node) return undefined;
+    }
+    return { schema: node, path };
+  }
+  const entry = operations(doc).find((o) => o.operation.operationId === at.operationId);
+  if (!entry) return undefined;
+  if (at.in === 'body') {
+    const body = deref(doc, entry.operation.requestBody);
+    const field = propertiesOf(doc, body?.content?.['application/json']?.schema)[at.name];
+    return field ? { schema: field, path: [...entry.at, 'requestBody'] } : undefined;
+  }
+  const item = deref(doc, doc.paths[entry.path]) ?? {};
+  const params = [...(item.parameters ?? []), ...(entry.operation.parameters ?? [])].map((x: any) => deref(doc, x));
+  const param = params.find((x: any) => x?.in === 'query' && x?.name === at.name);
+  return param ? { schema: param.schema, path: [...entry.at, 'parameters'] } : undefined;
+}
+
+/** Every bound the document states in prose is a bound of the spec (STATED_BOUNDS). */
+export const statedBounds = wholeDocument((doc) => {
+  const out: Result[] = [];
+  for (const b of STATED_BOUNDS) {
+    const where = 'schema' in b.at ? `${b.at.schema}.${b.at.field}` : `${b.at.operationId} ${b.at.in} ${b.at.name}`;
+    const t = boundTarget(doc, b.at);
+    if (!t) {
+      out.push({ message: `${where} is missing; the document states: ${b.sentence}`, path: ['components'] });
+      continue;
+    }
+    const has = boundsOf(doc, t.schema);
+    for (const k of ['minimum', 'maximum', 'maxLength'] as const)
+      if (b[k] !== undefined && has[k] !== b[k])
+        out.push({
+          message: `${where} must carry ${k} ${b[k]} (has ${has[k] ?? 'none'}); the document states: ${b.sentence}`,
+          path: t.path,
+        });
+  }
+  return out;
+});
+
+/** A field whose shape the document makes depend on another carries an if/then per value named (DEPENDENT_SHAPES). */
+export const dependentShapes = wholeDocument((doc) => {
+  const out: Result[] = [];
+  for (const d of DEPENDENT_SHAPES) {
+    const schema = deref(doc, doc?.components?.schemas?.[d.schema]);
+    const branches: any[] = Array.isArray(schema?.allOf) ? schema.allOf.map((b: any) => deref(doc, b)) : [];
+    for (const [value, fields] of Object.entries(d.shapes)) {
+      const branch = branches.find((b) => constantsOf(doc, b?.if?.properties?.[d.on])?.[0] === value);
+      const required: string[] = branch?.then?.properties?.[d.field]?.required ?? [];
+      const missing = fields.filter((f) => !required.includes(f));
+      if (!branch || missing.length)
+        out.push({
+          message:
+            `${d.schema}.${d.field} depends on ${d.on}: for ${d.on} ${value} the schema must require ${fields.join(', ')} ` +
+            `(an allOf if/then)${branch ? `; missing ${missing.join(', ')}` : ''}; the document states: ${d.sentence}`,
+          path: ['components', 'schemas', d.schema],
+        });
+    }
   }
   return out;
 });
