@@ -19,7 +19,7 @@
  * reason (never failed). Methods left out are not judged either, naming the method.
  *
  *   CONFORM_ADMIN_URL       the back office (required)
- *   CONFORM_ADMIN_KEY       its credential (default: the suite's own API key)
+ *   CONFORM_ADMIN_KEY       its credential (required: the suite's own API key is never sent to a second host)
  *   CONFORM_KEEP_FIXTURES   set: what the run created stays (to replay a failure on it); else removed at the end
  */
 import { randomBytes } from 'node:crypto';
@@ -107,11 +107,19 @@ class Admin {
 export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtures> {
   const adminUrl = process.env.CONFORM_ADMIN_URL;
   if (!adminUrl) throw new Error('CONFORM_ADMIN_URL is not set: the back-office URL the fixtures are created through');
-  // A key of its own is named CONFORM_ADMIN_KEY in replay commands; without one, the suite's key
-  // keeps its own name (relabelling it would send a replay to a variable nobody set).
+  // The back office gets a credential of its own, never the sandbox key by default: a secret goes only
+  // where it was sent on purpose. Replay commands name it CONFORM_ADMIN_KEY.
   const adminKey = process.env.CONFORM_ADMIN_KEY;
+  if (!adminKey)
+    throw new Error(
+      "CONFORM_ADMIN_KEY is not set: the back office's credential (set it to the sandbox key if that key is what it takes)",
+    );
   const root = new Admin(
-    ctx.http.with({ baseUrl: adminUrl, ...(adminKey ? { apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' } : {}) }),
+    // Set to the sandbox key on purpose: it keeps the name it has in replays.
+    ctx.http.with({
+      baseUrl: adminUrl,
+      ...(adminKey === ctx.apiKey ? {} : { apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' }),
+    }),
     'fixtures',
     `CONFORM_ADMIN_URL (${adminUrl})`,
   );

@@ -4,7 +4,7 @@
  * the file (and the keys it names, in an env file readable by you alone). Use it when the
  * suite should run from pre-seeded ids instead of creating fixtures itself:
  *
- *   export BILLING_API_KEY=...  CONFORM_ADMIN_URL=https://backoffice.sandbox.example.com
+ *   export BILLING_API_KEY=...  CONFORM_ADMIN_URL=https://backoffice.sandbox.example.com  CONFORM_ADMIN_KEY=...
  *   npx tsx seed-fixtures-file.ts --base-url https://sandbox.example.com --runs 2
  *   set -a; . ./conform.fixtures.env; set +a
  *   npx conform run --config conform.file.config.yaml
@@ -150,8 +150,8 @@ async function main(): Promise<void> {
   });
   const apiKey = process.env.BILLING_API_KEY;
   const baseUrl = values['base-url'];
-  if (!apiKey || !baseUrl || !process.env.CONFORM_ADMIN_URL)
-    throw new Error('set BILLING_API_KEY and CONFORM_ADMIN_URL, and pass --base-url');
+  if (!apiKey || !baseUrl || !process.env.CONFORM_ADMIN_URL || !process.env.CONFORM_ADMIN_KEY)
+    throw new Error('set BILLING_API_KEY, CONFORM_ADMIN_URL and CONFORM_ADMIN_KEY, and pass --base-url');
   const runs = Number(values.runs ?? 2);
   registerSecret(apiKey, 'BILLING_API_KEY');
   const http = new HttpClient({ baseUrl, apiKey, apiKeyLabel: 'BILLING_API_KEY' });

@@ -479,8 +479,9 @@ describe('report files', () => {
       /^## ❌ Conformance: FAILED \(exit 1\): judged 2 of 5 rules \(1 passed, 1 failed; 3 not judged\)/,
     );
     expect(md.trimEnd()).toMatch(/\*\*FAILED \(exit 1\): judged 2 of 5 rules[^*]*\*\*$/);
+    // The failed rule, then its finding's fields, each on its own line.
     const failed = md.indexOf(
-      '- **SCHEMA.REQUIRED.PRESENT**: Required field missing — `GET /v0/customers/cus_1 → 200`',
+      '- **SCHEMA.REQUIRED.PRESENT**: Required field missing\n    - request: `GET /v0/customers/cus_1 → 200`',
     );
     const reason = md.indexOf(
       "- **missing fixture**: fixture 'merchantWithoutWebhooks' unavailable: no strategy — `WEBHOOKS.404.NEVER_ENABLED`",

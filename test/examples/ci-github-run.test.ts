@@ -41,7 +41,11 @@ const outputs: string[] = [];
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'conform-ci-github-'));
   target = await serve([process.execPath, join(ROOT, 'bin/conform.js')], work, API_KEY);
-  secrets = { BILLING_SANDBOX_API_KEY: API_KEY, BILLING_BACKOFFICE_URL: target.adminUrl };
+  secrets = {
+    BILLING_SANDBOX_API_KEY: API_KEY,
+    BILLING_BACKOFFICE_URL: target.adminUrl,
+    BILLING_BACKOFFICE_KEY: API_KEY,
+  };
   // The team's repository: npm init -y's package.json, the package linked where npm installs it.
   await writeFile(
     join(work, 'package.json'),

@@ -56,7 +56,7 @@ beforeAll(async () => {
   );
   expect(installed.code, installed.stderr).toBe(0);
   target = await serve([join(app, 'node_modules', '.bin', 'billing-conform')], app, KEY);
-  shell = { BILLING_API_KEY: KEY, CONFORM_ADMIN_URL: target.adminUrl };
+  shell = { BILLING_API_KEY: KEY, CONFORM_ADMIN_URL: target.adminUrl, CONFORM_ADMIN_KEY: KEY };
   console.log(`packed, installed and serving: ${elapsed()}`);
 }, 300_000);
 

@@ -37,9 +37,11 @@ function backOffice(keyAnswer: Answer) {
 
 beforeEach(() => {
   process.env.CONFORM_ADMIN_URL = 'http://backoffice.invalid';
+  process.env.CONFORM_ADMIN_KEY = 'sk_test_backoffice_key_0000';
 });
 afterEach(() => {
   delete process.env.CONFORM_ADMIN_URL;
+  delete process.env.CONFORM_ADMIN_KEY;
 });
 
 async function refusal(p: Promise<unknown>): Promise<{ fixture: string; reason: string }> {
@@ -71,4 +73,23 @@ test('a 201 naming no secret is no key either', async () => {
   expect(await refusal(fixtures.merchant!())).toMatchObject({ fixture: 'merchant' });
   // Nothing was sent with the key it did not get.
   expect(sent.filter((s) => s.startsWith('PATCH'))).toEqual([]);
+});
+
+test('the back office gets a credential of its own: without CONFORM_ADMIN_KEY the module refuses to start, naming it', () => {
+  delete process.env.CONFORM_ADMIN_KEY;
+  expect(() => backOffice({ status: 201, body: {} })).toThrow(/CONFORM_ADMIN_KEY is not set/);
+  // Set to another key, that key (never the sandbox's) goes to the back office.
+  process.env.CONFORM_ADMIN_KEY = 'sk_test_backoffice_key_0000';
+  const withs: unknown[] = [];
+  const http = {
+    with: (o: unknown) => (withs.push(o), http),
+    request: async () => ({}) as Exchange,
+  };
+  createFixtures({
+    baseUrl: 'http://sandbox.invalid',
+    apiKey: 'sk_test_primary_key_000000',
+    http: http as never,
+    registerSecret: () => undefined,
+  });
+  expect(withs[0]).toMatchObject({ apiKey: 'sk_test_backoffice_key_0000', apiKeyLabel: 'CONFORM_ADMIN_KEY' });
 });

@@ -115,7 +115,12 @@ describe('examples/sandbox against a documented-endpoints-only target', () => {
     'module strategy (fixtures through CONFORM_ADMIN_URL), twice in a row: 0 failed, only the documented gaps unjudged',
     async () => {
       const expected = await documentedUnjudged('module');
-      const env = { BILLING_API_KEY: target.apiKey, CONFORM_ADMIN_URL: target.adminUrl, CONFORM_API_KEY: '' };
+      const env = {
+        BILLING_API_KEY: target.apiKey,
+        CONFORM_ADMIN_URL: target.adminUrl,
+        CONFORM_ADMIN_KEY: target.apiKey,
+        CONFORM_API_KEY: '',
+      };
       for (const n of [1, 2]) {
         const o = await conformRun(['--base-url', target.baseUrl, '--seed', String(n)], {
           cwd: EXAMPLE,
@@ -136,6 +141,7 @@ describe('examples/sandbox against a documented-endpoints-only target', () => {
       // What seed-fixtures-file.ts does from the command line: the example's module creates, the file names.
       const http = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey });
       process.env.CONFORM_ADMIN_URL = target.adminUrl;
+      process.env.CONFORM_ADMIN_KEY = target.apiKey;
       const module = await createFixtures({
         baseUrl: target.baseUrl,
         apiKey: target.apiKey,
@@ -143,6 +149,7 @@ describe('examples/sandbox against a documented-endpoints-only target', () => {
         registerSecret: (v) => registerSecret(v),
       });
       delete process.env.CONFORM_ADMIN_URL;
+      delete process.env.CONFORM_ADMIN_KEY;
       const seeded = await seed(module as Parameters<typeof seed>[0], 2);
       await writeFile(join(work, 'conform.fixtures.yaml'), fixturesYaml(seeded, 2));
       // The example's file config, its fixtures file in the work folder.

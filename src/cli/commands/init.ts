@@ -27,7 +27,7 @@ Writes into the current directory (never over a file without --force):
 
 and adds reports/ (where conform run writes its reports) to .gitignore, creating it if need be.
 
-Then set BILLING_API_KEY and CONFORM_ADMIN_URL and run: conform run`;
+Then set BILLING_API_KEY, CONFORM_ADMIN_URL and CONFORM_ADMIN_KEY and run: conform run`;
 
 /** Where the module comes from: the package's own example, shipped with it. */
 export const MODULE_TEMPLATE = join(PACKAGE_ROOT, 'examples', 'sandbox', 'conform.fixtures.ts');
@@ -113,6 +113,7 @@ const init: Command = {
           'next:',
           "  export BILLING_API_KEY=...     # the sandbox merchant's key",
           "  export CONFORM_ADMIN_URL=...   # your back office (to try it: conform serve's full port)",
+          '  export CONFORM_ADMIN_KEY=...   # its credential (the sandbox key is never sent there unless you set it here)',
           `  npx conform run${values['base-url'] ? '' : ' --base-url https://your-sandbox'}`,
         ].join('\n'),
       ),

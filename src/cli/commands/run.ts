@@ -87,6 +87,8 @@ Environment:
   CONFORM_API_KEY        the target's API key (or the variable apiKeyEnv names in the config)
   CONFORM_ADMIN_URL      the back office the example fixtures module (conform init) creates
                          resources through
+  CONFORM_ADMIN_KEY      its credential (required by that module: the target's key is never
+                         sent to the back office by default)
   CONFORM_KEEP_FIXTURES  1: keep what the fixtures created after the run (resources a failure
                          names are kept anyway, and listed in report.json)
   CI                     set: plain output, and a run with no target named is refused

@@ -3,7 +3,7 @@
  * failures, then what was not judged (one line per reason), then the family table.
  */
 import { paint, type OutputStyle } from '../runner/progress.ts';
-import { narrative } from './narrative.ts';
+import { narrative, seenBy } from './narrative.ts';
 import type { Report } from './model.ts';
 
 function summaryTable(report: Report): string[] {
@@ -35,10 +35,7 @@ export function summaryLines(style: OutputStyle, report: Report, dir?: string): 
   if (n.failed.length) {
     out.push(paint(style, 'red', `failed: ${n.failed.length} rule(s)`));
     for (const f of n.failed) {
-      out.push(
-        `  ${paint(style, 'red', f.key)}${f.tool ? ' (tool rule)' : ''}: ${f.title}` +
-          `${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
-      );
+      out.push(`  ${paint(style, 'red', f.key)}${f.tool ? ' (tool rule)' : ''}: ${f.title}${seenBy(f)}`);
       if (f.evidence || f.detail) out.push(`      ${[f.evidence, f.detail].filter(Boolean).join(': ')}`);
     }
   }

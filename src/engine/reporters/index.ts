@@ -250,6 +250,7 @@ function mergeRule(a: RuleVerdict, b: RuleVerdict): RuleVerdict {
     judgements,
     failureCount,
     failures: [...a.failures, ...b.failures].slice(0, MAX_FAILURES_PER_RULE),
+    ...(verdict === 'failed' ? { failedIn: (a.failedIn ?? 0) + (b.failedIn ?? 0) } : {}),
     ...(expectedCount
       ? { expectedCount, expected: [...(a.expected ?? []), ...(b.expected ?? [])].slice(0, MAX_FAILURES_PER_RULE) }
       : {}),

@@ -1,6 +1,6 @@
 /** summary.md: short, for a CI job summary or a PR comment. Leads with "judged N of M rules". */
 import type { Report } from './model.ts';
-import { narrative } from './narrative.ts';
+import { narrative, seenBy } from './narrative.ts';
 
 const ICON = { passed: '✅', failed: '❌', error: '⚠️', unjudged: '⚠️' } as const;
 
@@ -32,12 +32,16 @@ export function renderMarkdown(report: Report, maxFailures = 15): string {
   );
   if (n.failed.length) {
     lines.push('', `### Failed rules (${n.failed.length})`, '');
-    for (const f of n.failed.slice(0, maxFailures))
-      lines.push(
-        `- **${f.key}**${f.tool ? ' (tool rule)' : ''}: ${cell(f.title)}` +
-          `${f.evidence ? ` — \`${cell(f.evidence)}\`` : ''}${f.detail ? `: ${cell(f.detail)}` : ''}` +
-          `${f.findings > 1 ? ` (${f.findings} findings)` : ''}`,
-      );
+    // Each failed rule with every distinct finding kept: the first three in full, each field on its own line.
+    for (const f of n.failed.slice(0, maxFailures)) {
+      lines.push(`- **${f.key}**${f.tool ? ' (tool rule)' : ''}: ${cell(f.title)}${seenBy(f)}`);
+      for (const d of f.distinct.slice(0, 3)) {
+        if (f.distinct.length > 1 || d.title !== f.title) lines.push(`  - ${cell(d.title)}`);
+        if (d.evidence) lines.push(`    - request: \`${cell(d.evidence)}\``);
+        if (d.detail) lines.push(`    - found: ${cell(d.detail)}`);
+      }
+      if (f.distinct.length > 3) lines.push(`  - … and ${f.distinct.length - 3} more distinct findings (report.json)`);
+    }
     if (n.failed.length > maxFailures) lines.push(`- … and ${n.failed.length - maxFailures} more (see report.html)`);
   }
   if (n.stale.length) {

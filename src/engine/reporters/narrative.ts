@@ -19,6 +19,10 @@ export interface FailedLine {
   /** What the first failure found: the field or value, what the document expects, what came back. */
   detail?: string;
   findings: number;
+  /** How many scenarios saw it (one fault many reads meet reads as one finding). */
+  scenarios?: number;
+  /** The distinct failures kept (by title and what they found), first first. */
+  distinct: { title: string; evidence?: string; detail?: string }[];
 }
 
 export interface UnjudgedLine {
@@ -62,6 +66,12 @@ export interface Narrative {
   refusals?: { line: string; examples: string[] };
 }
 
+/** `3 findings in 22 scenarios`: how many saw a failed rule, when more than one did. */
+export function seenBy(f: Pick<FailedLine, 'findings' | 'scenarios'>): string {
+  const scenarios = f.scenarios && f.scenarios > 1 ? ` in ${f.scenarios} scenarios` : '';
+  return f.findings > 1 || scenarios ? ` (${f.findings} finding${f.findings > 1 ? 's' : ''}${scenarios})` : '';
+}
+
 export function narrative(report: Report): Narrative {
   const s = report.summary;
   const verdictLine = `${s.verdict.toUpperCase()} (exit ${s.exitCode}): ${s.headline}`;
@@ -71,6 +81,21 @@ export function narrative(report: Report): Narrative {
     .map((r) => {
       const first = r.failures[0];
       const ex = first?.exchange;
+      const seen = new Set<string>();
+      const distinct = r.failures.flatMap((f) => {
+        const detail = f.message ? detailOf(f.message) : undefined;
+        const k = `${f.title}\u0000${detail ?? ''}`;
+        if (seen.has(k)) return [];
+        seen.add(k);
+        const e = f.exchange;
+        return [
+          {
+            title: f.title,
+            ...(e ? { evidence: `${e.method} ${e.path} → ${e.status ?? 'no response'}` } : {}),
+            ...(detail ? { detail } : {}),
+          },
+        ];
+      });
       return {
         id: r.id,
         key: first?.part ? `${r.id}#${first.part}` : r.id,
@@ -79,6 +104,8 @@ export function narrative(report: Report): Narrative {
         ...(ex ? { evidence: `${ex.method} ${ex.path} → ${ex.status ?? 'no response'}` } : {}),
         ...(first?.message ? { detail: detailOf(first.message) } : {}),
         findings: r.failureCount,
+        ...(r.failedIn ? { scenarios: r.failedIn } : {}),
+        distinct,
       };
     });
   const expected = report.rules
@@ -235,7 +262,9 @@ function keptLine(report: Report): string | undefined {
       'report.json `kept` lists the requests that remove them'
     : '';
   const module = k.module
-    ? 'the fixtures module was asked to keep what it made (CONFORM_KEEP_FIXTURES): remove it through your back office'
+    ? 'the fixtures module has no keep(), so what it made for the failed suites is not listed in report.json `kept`: ' +
+      'it was asked to keep it (CONFORM_KEEP_FIXTURES), so remove it through your back office, or add keep() returning ' +
+      'the requests that remove it (docs/fixtures.md) to have them listed'
     : '';
   return [made, module].filter(Boolean).join('; ');
 }

@@ -21,9 +21,16 @@ export class Collector implements Reporter {
   private vitest?: Vitest;
   private muted = false;
 
+  /** What each failure printed said (rules and title): a scenario that only repeats them prints nothing more. */
+  private readonly printed = new Set<string>();
+  /** Suite files collected so far: the progress line counts against the whole run once all are. */
+  private collectedFiles = 0;
+
   constructor(
     private readonly root: string,
     private readonly style: OutputStyle | undefined,
+    /** How many suite files the run holds, when known (a shard's own share is not). */
+    private readonly files?: number,
   ) {
     if (style) this.counter = new ProgressCounter(style);
   }
@@ -49,16 +56,35 @@ export class Collector implements Reporter {
   onTestModuleCollected(module: TestModule): void {
     if (!this.collectedOnce) markPhase('first-suite-collected');
     this.collectedOnce = true;
-    if (this.counter) this.counter.total += [...module.children.allTests()].length;
+    this.collectedFiles += 1;
+    if (this.counter) {
+      this.counter.total += [...module.children.allTests()].length;
+      // Until every suite file is collected, the whole number of scenarios is not known: no line counts against a part.
+      this.counter.complete = this.files === undefined || this.collectedFiles >= this.files;
+    }
   }
 
   onTestCaseResult(testCase: TestCase): void {
     const result = toResult(testCase, this.root);
     this.results.push(result);
     if (!this.style || this.muted) return;
-    if (worthALine(this.style, result)) for (const line of progressLine(this.style, result)) this.style.write(line);
+    if (worthALine(this.style, result) && !this.repeats(result))
+      for (const line of progressLine(this.style, result)) this.style.write(line);
     const progress = this.counter?.ended(result);
     if (progress) this.style.write(progress);
+  }
+
+  /**
+   * A failed scenario whose every finding is one already printed (the same rules and title: one
+   * fault that many scenarios meet) prints nothing more while the run goes: the closing block
+   * counts the scenarios that saw it. Only at normal detail; verbose prints every scenario.
+   */
+  private repeats(r: ScenarioResult): boolean {
+    if (r.state !== 'failed' || (this.style?.detail ?? 'normal') !== 'normal' || !r.findings.length) return false;
+    const keys = r.findings.map((f) => `${f.ruleIds.join(',')}\u0000${f.title}`);
+    const seen = keys.every((k) => this.printed.has(k)) && !r.engineErrors.length;
+    for (const k of keys) this.printed.add(k);
+    return seen;
   }
 
   onTestRunEnd(

@@ -84,7 +84,7 @@ export function preloadVitest(): Promise<typeof import('vitest/node')> {
 
 export async function runSuites(opts: RunSuitesOptions): Promise<SuitesOutcome> {
   const { startVitest } = await preloadVitest();
-  const collector = new Collector(PACKAGE_ROOT, opts.style);
+  const collector = new Collector(PACKAGE_ROOT, opts.style, opts.shard ? undefined : opts.suites.length);
   const startedAt = new Date();
   const t0 = performance.now();
   const exitCodeBefore = process.exitCode;

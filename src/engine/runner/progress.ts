@@ -73,8 +73,12 @@ export function progressLine(style: OutputStyle, r: ScenarioResult): string[] {
   const ended = r.notJudged.find((m) => m.endedScenario);
   if (ended) lines.push(`    not judged (${ended.category}): ${ended.reason}`);
   if (r.state === 'failed') {
-    for (const f of r.findings.slice(0, 5))
-      lines.push(`    ${paint(style, 'red', `[${f.ruleIds.join(', ')}]`)} ${f.title}: ${detailOf(f.message)}`);
+    for (const f of r.findings.slice(0, 5)) {
+      // A message that repeats its title (`title (METHOD /path → status)`) is printed once.
+      const detail = detailOf(f.message);
+      const text = detail.startsWith(f.title) ? detail : `${f.title}: ${detail}`;
+      lines.push(`    ${paint(style, 'red', `[${f.ruleIds.join(', ')}]`)} ${text}`);
+    }
     if (r.findingCount > 5) lines.push(`    ... ${r.findingCount - 5} more findings`);
   }
   for (const e of r.engineErrors.slice(0, 1)) lines.push(`    engine error (${e.source}): ${e.message.split('\n')[0]}`);
@@ -88,6 +92,8 @@ export class ProgressCounter {
   private lastQuarter = 0;
   private lastAt = Date.now();
   private readonly startedAt = Date.now();
+  /** Whether `total` is the run's whole number of scenarios (every suite file collected). */
+  complete = true;
 
   constructor(
     private readonly style: OutputStyle,
@@ -98,7 +104,7 @@ export class ProgressCounter {
   ended(r: ScenarioResult, now = Date.now()): string | undefined {
     this.done += 1;
     if (r.state === 'failed') this.failed += 1;
-    if ((this.style.detail ?? 'normal') !== 'normal' || this.total <= 0) return undefined;
+    if ((this.style.detail ?? 'normal') !== 'normal' || this.total <= 0 || !this.complete) return undefined;
     const quarter = Math.floor((this.done / this.total) * 4);
     if (quarter === this.lastQuarter && now - this.lastAt < 15_000) return undefined;
     if (this.done >= this.total) return undefined;

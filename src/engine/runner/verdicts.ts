@@ -70,6 +70,8 @@ export interface RuleVerdict {
   judgements: number;
   /** Every finding against it, however many are kept in `failures`. */
   failureCount: number;
+  /** How many scenarios (or other sources) had a finding against it: one fault seen by many reads once. */
+  failedIn?: number;
   failures: RuleFailure[];
   /** Findings a declared expected failure covered (they fail nothing), and some of them as evidence. */
   expectedCount?: number;
@@ -206,6 +208,7 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
   const engineErrors: RuleEngineError[] = [];
   let failureCount = 0;
   let expectedCount = 0;
+  let failedIn = 0;
   const named = (key: string) => partsNamed(rule, parts, key);
   const badKey = (s: JudgementSource, key: string, message: string) =>
     engineErrors.push({ scenario: label(s), source: 'verdicts', message: `${message} (${key})` });
@@ -223,12 +226,15 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
           judgedHere.add(p.id);
         }
     }
+    let failedHere = false;
     for (const [key, n] of Object.entries(failedOf(s))) {
       const ps = named(key);
       if (!ps) continue;
       failureCount += n;
+      if (n > 0) failedHere = true;
       if (ps !== 'invalid') for (const p of ps) tallies.get(p.id)!.failureCount += n;
     }
+    if (failedHere) failedIn += 1;
     for (const [key, n] of Object.entries(s.expected ?? {})) {
       const ps = named(key);
       if (!ps || ps === 'invalid') continue;
@@ -311,6 +317,7 @@ export function verdictFor(rule: Rule, sources: readonly JudgementSource[], opts
     ...decided,
     parts: partList.map((t) => partVerdict(t, decided.verdict)),
     failures: decided.verdict === 'failed' ? failures : [],
+    ...(decided.verdict === 'failed' ? { failedIn } : {}),
     ...(expectedCount ? { expectedCount, expected } : {}),
     engineErrors: engineErrors.slice(0, MAX_ERRORS_PER_RULE),
   };
