@@ -25,7 +25,7 @@ import { fixturesSkeleton } from '../../engine/fixtures/file/skeleton.ts';
 import { FixtureConfigError } from '../../engine/fixtures/module.ts';
 
 export const usage = `Usage: conform fixtures init [--out FILE] [--runs N] [--force]
-       conform fixtures check [--file FILE] [--config FILE] [--base-url URL] [--api-key KEY]
+       conform fixtures check [--file FILE | --module FILE | --reference] [--config FILE] [--base-url URL] [--api-key KEY]
 
 init   writes a fixtures file (strategy: file) with every key commented out: what each
        entry must be, the suites using it, and how many entries N runs need (default 1)
@@ -41,8 +41,16 @@ check  asks the target about every entry of a fixtures file: still there and in 
        --api-key (it warns): a key on the command line is visible to every user of the
        machine in the process list.
 
-Exit codes: 0 done (check: at least one run left, no problem), 1 check found fewer than
-one run left or a problem, 2 bad usage, config or file.`;
+       With a fixtures module (--module, or fixtures.strategy module in the config) or the
+       reference strategy (--reference): calls each fixture method once, as a run would,
+       and vets what it hands over through the documented API (ids of the documented
+       patterns, a documented read of what it made, keys taken or refused as expected);
+       prints one line per method: ready, not provided (with the suites it unlocks), or
+       broken (what came back, what was expected). It never runs a suite.
+
+Exit codes: 0 done (check: at least one run left, no problem; every method ready), 1 check
+found fewer than one run left, a problem, or a method not provided or broken, 2 bad usage,
+config or file.`;
 
 /** `./node_modules/...` or a path into this checkout: where the fixtures file's JSON Schema is, from `dir`. */
 function schemaRef(dir: string): string {
@@ -78,12 +86,21 @@ async function init(argv: string[]): Promise<number> {
 }
 
 async function check(argv: string[]): Promise<number> {
-  let values: { file?: string; config?: string; 'base-url'?: string; 'api-key'?: string };
+  let values: {
+    file?: string;
+    module?: string;
+    reference?: boolean;
+    config?: string;
+    'base-url'?: string;
+    'api-key'?: string;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         file: { type: 'string' },
+        module: { type: 'string' },
+        reference: { type: 'boolean' },
         config: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
@@ -108,13 +125,22 @@ async function check(argv: string[]): Promise<number> {
       throw new CliError(err.problems.length === 1 ? err.message : `${err.origin}: ${err.problems.join('; ')}`);
     throw err;
   }
-  const path = values.file ? resolve(values.file) : config.fixtures.file;
-  if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
   if (!config.baseUrl || !config.apiKey)
     throw new CliError(
       'no target: set baseUrl in conform.config.yaml or pass --base-url, the key in CONFORM_API_KEY ' +
         '(or the variable apiKeyEnv names)',
     );
+  const strategy = values.reference
+    ? 'reference'
+    : values.module
+      ? 'module'
+      : values.file
+        ? 'file'
+        : (config.fixtures.strategy ?? (config.fixtures.module ? 'module' : 'file'));
+  if (strategy === 'module' || strategy === 'reference')
+    return checkMethods(config, strategy, values.module ? resolve(values.module) : config.fixtures.module);
+  const path = values.file ? resolve(values.file) : config.fixtures.file;
+  if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
   registerSecret(config.apiKey.value, config.apiKey.label);
   const http = new HttpClient({
     baseUrl: config.baseUrl,
@@ -146,6 +172,62 @@ async function check(argv: string[]): Promise<number> {
     for (const line of fileCheckLines(result, fixtures.pool.ledgerPath)) console.log(redact(line));
     return result.problems.length || (result.runsLeft !== undefined && result.runsLeft < 1) ? 1 : 0;
   } finally {
+    await closeDefaultAgent();
+  }
+}
+
+/** The fixture methods of a module or of the reference strategy, each called once and vetted. */
+async function checkMethods(
+  config: ReturnType<typeof resolveConfig>,
+  strategy: 'module' | 'reference',
+  modulePath: string | undefined,
+): Promise<number> {
+  if (strategy === 'module' && !modulePath)
+    throw new CliError('no fixtures module: pass --module, or set fixtures.module in conform.config.yaml');
+  registerSecret(config.apiKey!.value, config.apiKey!.label);
+  const http = new HttpClient({
+    baseUrl: config.baseUrl!,
+    apiKey: config.apiKey!.value,
+    apiKeyLabel: config.apiKey!.label,
+    timeoutMs: config.timeoutMs,
+    retry429: true,
+  });
+  const reach = await http.get('/v0/customers/cus_conformcheck0');
+  if (reach.transportError) throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
+  if (reach.status === 401)
+    throw new CliError(
+      `the target at ${config.baseUrl} rejected the API key (401)${config.apiKey!.from ? `: check the key in ${config.apiKey!.from}` : ''}`,
+    );
+  const [{ loadSpec }, fx, { checkFixtureMethods, methodCheckLines }, { FixtureApi }] = await Promise.all([
+    import('../../contract/index.ts'),
+    import('../../engine/fixtures/index.ts'),
+    import('../../engine/fixtures/method-check.ts'),
+    import('../../engine/fixtures/api.ts'),
+  ]);
+  let fixtures;
+  try {
+    fixtures =
+      strategy === 'reference'
+        ? new fx.ReferenceFixtures(http, { merchantId: config.merchantId })
+        : await fx.loadModuleFixtures(modulePath!, {
+            baseUrl: config.baseUrl!,
+            apiKey: config.apiKey!.value,
+            http,
+            registerSecret: (v) => registerSecret(v),
+          });
+  } catch (err) {
+    if (err instanceof FixtureConfigError) throw new CliError(redact(err.message));
+    throw err;
+  }
+  try {
+    const checks = await checkFixtureMethods(fixtures, new FixtureApi(http), await loadSpec());
+    console.log(
+      `${commandName()} fixtures check: ${strategy === 'module' ? modulePath : 'the reference strategy'} against ${config.baseUrl}\n`,
+    );
+    for (const line of methodCheckLines(checks)) console.log(redact(line));
+    return checks.every((x) => x.status === 'ready') ? 0 : 1;
+  } finally {
+    await fixtures.close().catch(() => undefined);
     await closeDefaultAgent();
   }
 }
