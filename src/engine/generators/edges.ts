@@ -175,7 +175,8 @@ export function edgeRequests<P extends EdgePlan>(
           location === 'query'
             ? { ...base, query: withValueAt(base.query, pointer, value) as Record<string, unknown> }
             : { ...base, body: withValueAt(base.body ?? {}, pointer, value) };
-        const edges = edgeValues(op, plan).filter((e) => e.pointer === pointer);
+        // A map's edge is a value inside it (`/metadata/count`).
+        const edges = edgeValues(op, plan).filter((e) => e.pointer === pointer || e.pointer.startsWith(`${pointer}/`));
         if (edges.length) out.push({ plan, edge: edges[0] });
       }
     }

@@ -153,7 +153,8 @@ export const relationFaults: CatalogFault[] = [
     name: 'merchants-create-answers-previous-id',
     area: 'merchants-products',
     description:
-      'POST /v0/merchants answers the id of the merchant it created before this one (the first create is left alone)',
+      'POST /v0/merchants answers an id other than the one it made: the merchant it created before this one ' +
+      '(for the first, a well-formed id of no merchant)',
     rules: ['CONV.CREATE.READABLE', 'MERCHANTS.GET.ROUND_TRIP'],
     suites: MERCHANTS_PRODUCTS_SUITES,
     onResponse(r, res, ctx) {
@@ -162,8 +163,8 @@ export const relationFaults: CatalogFault[] = [
       const last = stateMap<string, string>(ctx, 'merchants');
       const previous = last.get('id');
       last.set('id', b.id);
-      if (previous === undefined) return;
-      b.id = previous;
+      // An id off by one create: the one before, or for the first one no merchant was made under.
+      b.id = previous ?? `org_${b.id.slice(4).split('').reverse().join('')}x`;
       ctx.applied();
     },
     demo: {
@@ -171,7 +172,11 @@ export const relationFaults: CatalogFault[] = [
         { req: req('POST', '/v0/merchants', { name: 'A' }), res: json(201, { object: 'merchant', id: 'org_first1' }) },
         { req: req('POST', '/v0/merchants', { name: 'B' }), res: json(201, { object: 'merchant', id: 'org_second1' }) },
       ],
-      verify: (o) => expectAll([got(o)?.id === 'org_first1', `id ${String(got(o)?.id)}`]),
+      verify: (o, all) =>
+        expectAll(
+          [got(o)?.id === 'org_first1', `id ${String(got(o)?.id)}`],
+          [got(all[0])?.id === 'org_1tsrifx', `first id ${String(got(all[0])?.id)}`],
+        ),
     },
   }),
 ];

@@ -96,3 +96,10 @@ describe('edge values', () => {
     ).not.toContain('/taxRates');
   });
 });
+
+test('a free-form map gets an edge request of its own: values other than words inside it', () => {
+  const item = fromSpec(spec, 'updateItem');
+  const cases = undocumentedEdgeRequests(item, { id: 'itm_1' }, { body: { omit: ['/archived'] } }, 2);
+  const map = cases.find((c) => c.edge.pointer.startsWith('/metadata/'));
+  expect(map?.plan.body).toMatchObject({ metadata: { count: 3, flag: true } });
+});
