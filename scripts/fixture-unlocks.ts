@@ -1,10 +1,11 @@
 /**
- * npm run fixtures:unlocks [-- REPORT.json...] — writes, above each fixture method of
- * examples/sandbox/conform.fixtures.ts (the module `billing-conform init` copies), the contract
- * rules whose scenarios asked for it ("Unlocks:"), from the reports of runs of that module
+ * npm run fixtures:unlocks [-- REPORT.json...] — writes, per fixture method, the contract rules
+ * whose scenarios asked for it, from the reports of runs of examples/sandbox/conform.fixtures.ts
  * (report.json lists per scenario the fixtures it asked for): the reports given, or two runs it
- * makes against `conform serve --documented-port`. The first-hour packaging test holds the
- * comments equal to what its own runs of the module show.
+ * makes against `conform serve --documented-port`. They go to src/engine/fixtures/unlocks.ts
+ * (what the skeleton `billing-conform init` writes, `conform fixtures check` and docs/fixtures.md
+ * say) and to the "Unlocks:" comments of the example. The first-hour packaging test holds them
+ * equal to what its own runs of the example show.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TEMPLATE = fileURLToPath(new URL('../examples/sandbox/conform.fixtures.ts', import.meta.url));
+export const UNLOCKS_MODULE = fileURLToPath(new URL('../src/engine/fixtures/unlocks.ts', import.meta.url));
 
 interface ReportLike {
   rules: Array<{ id: string; kind: string }>;
@@ -120,9 +122,33 @@ async function runTwice(): Promise<string[]> {
   }
 }
 
+/** src/engine/fixtures/unlocks.ts for `unlocks`, every method listed (in `methods`' order, an empty list where none). */
+export async function unlocksModule(unlocks: Record<string, string[]>, methods: readonly string[]): Promise<string> {
+  const { format } = await import('prettier');
+  const body = methods.map((m) => `  ${m}: ${JSON.stringify(unlocks[m] ?? []).replace(/"/g, "'")},`).join('\n');
+  const text = `/**
+ * Per fixture method, the contract rules whose scenarios ask for it: what a module that leaves
+ * the method out leaves unjudged there. Written by \`npm run fixtures:unlocks\` from two runs of
+ * examples/sandbox against a target with only the documented endpoints; the first-hour test
+ * holds it to its own runs. Do not edit by hand.
+ */
+import type { FixtureMethod } from './methods.ts';
+
+export const FIXTURE_UNLOCKS: Record<FixtureMethod, readonly string[]> = {
+${body}
+};
+`;
+  const options = (await import('prettier')).resolveConfig(UNLOCKS_MODULE);
+  return format(text, { ...(await options), filepath: UNLOCKS_MODULE });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const files = process.argv.length > 2 ? process.argv.slice(2) : await runTwice();
   const unlocks = unlocksFromReports(files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as ReportLike));
+  const { FIXTURE_METHODS } = await import('../src/engine/fixtures/methods.ts');
+  writeFileSync(UNLOCKS_MODULE, await unlocksModule(unlocks, FIXTURE_METHODS));
   writeFileSync(TEMPLATE, withUnlocks(readFileSync(TEMPLATE, 'utf8'), unlocks));
-  console.log(`wrote the Unlocks comments of ${Object.keys(unlocks).length} fixture methods into ${TEMPLATE}`);
+  console.log(
+    `wrote the rules ${Object.keys(unlocks).length} fixture methods unlock into ${UNLOCKS_MODULE} and ${TEMPLATE}`,
+  );
 }

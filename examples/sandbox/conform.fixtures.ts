@@ -1,9 +1,9 @@
 /**
  * Fixtures for a sandbox that has only the documented endpoints: every resource the
  * scenarios need is created through a back-office (admin) API whose base URL is
- * CONFORM_ADMIN_URL, while the suites talk to `baseUrl`. `billing-conform init` writes this
- * file into a repository as conform.fixtures.ts; it loads there whatever the repository's
- * `type` (CommonJS or ES module).
+ * CONFORM_ADMIN_URL, while the suites talk to `baseUrl`. `billing-conform init --example`
+ * writes this file into a repository as conform.fixtures.example.mts, beside the skeleton
+ * `init` writes; it loads there whatever the repository's `type` (CommonJS or ES module).
  *
  * THE PART YOU REPLACE: the back office. Every call to it goes through the `Admin` class
  * below (`a.post`, `a.get`, `a.send`), and each fixture method's comment names its calls
@@ -105,20 +105,15 @@ class Admin {
 }
 
 export default function createFixtures(ctx: FixtureModuleContext): Partial<Fixtures> {
-  const adminUrl = process.env.CONFORM_ADMIN_URL;
-  if (!adminUrl) throw new Error('CONFORM_ADMIN_URL is not set: the back-office URL the fixtures are created through');
   // The back office gets a credential of its own, never the sandbox key by default: a secret goes only
-  // where it was sent on purpose. Replay commands name it CONFORM_ADMIN_KEY.
-  const adminKey = process.env.CONFORM_ADMIN_KEY;
-  if (!adminKey)
-    throw new Error(
-      "CONFORM_ADMIN_KEY is not set: the back office's credential (set it to the sandbox key if that key is what it takes)",
-    );
+  // where it was sent on purpose. A variable not set stops the run before it starts, naming it.
+  const adminUrl = process.env.CONFORM_ADMIN_URL;
   const root = new Admin(
-    // Set to the sandbox key on purpose: it keeps the name it has in replays.
-    ctx.http.with({
+    ctx.backOffice({
       baseUrl: adminUrl,
-      ...(adminKey === ctx.apiKey ? {} : { apiKey: adminKey, apiKeyLabel: 'CONFORM_ADMIN_KEY' }),
+      baseUrlLabel: 'CONFORM_ADMIN_URL (the back office the fixtures are created through)',
+      bearer: process.env.CONFORM_ADMIN_KEY,
+      label: 'CONFORM_ADMIN_KEY',
     }),
     'fixtures',
     `CONFORM_ADMIN_URL (${adminUrl})`,

@@ -26,6 +26,7 @@ import {
   type Fixtures,
 } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
+import { moduleContext } from '../../src/engine/fixtures/module.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
@@ -156,12 +157,14 @@ async function main(): Promise<void> {
   registerSecret(apiKey, 'BILLING_API_KEY');
   const http = new HttpClient({ baseUrl, apiKey, apiKeyLabel: 'BILLING_API_KEY' });
   // The engine's client, as `conform run` hands it to the module.
-  const fixtures = await createFixtures({
-    baseUrl,
-    apiKey,
-    http: http as unknown as FixtureModuleContext['http'],
-    registerSecret: (v) => registerSecret(v),
-  });
+  const fixtures = await createFixtures(
+    moduleContext({
+      baseUrl,
+      apiKey,
+      http,
+      registerSecret: (v) => registerSecret(v),
+    }) as unknown as FixtureModuleContext,
+  );
   const seeded = await seed(fixtures as Parameters<typeof seed>[0], runs);
   const out = values.out ?? 'conform.fixtures.yaml';
   const envFile = values.env ?? 'conform.fixtures.env';

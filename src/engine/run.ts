@@ -215,7 +215,7 @@ async function fixtureChoice(
 ): Promise<TargetContext['fixtures']> {
   const fx = await import('./fixtures/index.ts');
   const choice = await fx.resolveFixtureStrategy({ bundled, fixtures: config.fixtures }, client);
-  if (choice.strategy === 'file' || choice.strategy === 'module') {
+  if (choice.strategy === 'file' || choice.strategy === 'module' || choice.strategy === 'command') {
     try {
       const fixtures = await fx.createFixtures({ ...target, fixtures: choice }, client);
       await fixtures.close();

@@ -2,7 +2,7 @@
  * What a suite knows about its target: resolved once by the run (config, flags, probe) and
  * handed to every suite worker (context.ts reads it there).
  */
-import type { FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
+import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
 import type { Expectation } from './expectations.ts';
 
 export interface TargetContext {
@@ -22,7 +22,13 @@ export interface TargetContext {
   seed: number;
   /** Whether destructive scenarios (deletes, refunds) may run. */
   destructive: boolean;
-  fixtures: { strategy: FixtureStrategyName; file?: string; module?: string; reason: string };
+  fixtures: {
+    strategy: FixtureStrategyName;
+    file?: string;
+    module?: string;
+    command?: FixtureCommandRef;
+    reason: string;
+  };
   /** One request to the target, in milliseconds. */
   timeoutMs: number;
   /** One scenario, in milliseconds (default 180 s): past it, its rules are not judged (target too slow). */

@@ -76,6 +76,26 @@ describe('conform.config.yaml validation', () => {
     for (const line of p) expect(line).not.toMatch(/\n/);
   });
 
+  test('a fixtures program: a command line or a list of arguments, needed by strategy command', () => {
+    expect(problems({ fixtures: { strategy: 'command' } })).toEqual([
+      "fixtures.strategy 'command' needs fixtures.command (the program serving the fixtures)",
+    ]);
+    expect(problems({ fixtures: { command: [] } })).toHaveLength(1);
+    expect(problems({ fixtures: { strategy: 'command', command: 'python3 fixtures.py' } })).toEqual([]);
+    expect(problems({ fixtures: { strategy: 'command', command: ['python3', 'fixtures.py'] } })).toEqual([]);
+    const c = resolveConfig(
+      { baseUrl: 'https://a.example', fixtures: { command: ['python3', 'fixtures.py'] } },
+      {},
+      { CONFORM_API_KEY: 'sk_conform_env_999' },
+      '/teams/billing/conform.config.yaml',
+    );
+    expect(c.fixtures.command).toEqual({ run: ['python3', 'fixtures.py'], cwd: '/teams/billing' });
+    expect(chooseFixtureStrategy(c, false, false)).toMatchObject({
+      strategy: 'command',
+      reason: 'fixtures.command is given',
+    });
+  });
+
   test('unreadable and non-YAML files give one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conform-config-'));
     await expect(loadConfigFile(join(dir, 'missing.yaml'))).rejects.toThrow(/cannot read the config file \(ENOENT\)/);
@@ -198,7 +218,7 @@ describe('schemas/config.schema.json and docs/config.md', () => {
   });
 
   test('the published schema agrees with the CLI on valid and invalid files', async () => {
-    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(
       JSON.parse(await read(SCHEMA_FILES.config)),
     );
     const samples: unknown[] = [

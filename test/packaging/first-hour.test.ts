@@ -1,12 +1,15 @@
 /**
  * A team's first hour, as a new user walks it, from the packed tarball: a fresh `npm init -y`
  * repository (CommonJS), `npm install --save-dev` of the tarball (no engine warning),
- * `billing-conform init`, the reference from the installed package as the sandbox
- * (`conform serve`: the back office on its full port, the suites on its documented port), two
- * runs green, then a proxy that drops a required field from the customer answers turns the
- * gate red and the replay command in report.json shows the field missing again. Also from that
- * install: fixtures modules of every extension load in a CommonJS and an ES-module repository,
- * and the "Unlocks:" comments of the module init writes are what the two runs show.
+ * `billing-conform init` (the skeleton: `fixtures check` names every method not provided yet,
+ * and a first run leaves their scenarios not judged, exit 3, failing nothing), then `init
+ * --example` and the config pointed at the worked example, the reference from the installed
+ * package as the sandbox (`conform serve`: the back office on its full port, the suites on its
+ * documented port): `fixtures check` all ready, two runs green, then a proxy that drops a
+ * required field from the customer answers turns the gate red and the replay command in
+ * report.json shows the field missing again. Also from that install: fixtures modules of every
+ * extension load in a CommonJS and an ES-module repository, and the "Unlocks:" comments of the
+ * example (the lists the skeleton and the docs show) are what the two runs show.
  *
  * The install takes packages from npm's cache where it can (--prefer-offline); the registry
  * is asked only for what the cache lacks.
@@ -114,13 +117,38 @@ describe('a new user’s first hour, from the packed tarball', () => {
     expect(JSON.parse(await readFile(join(app, 'package.json'), 'utf8')).type).toBe('commonjs');
   });
 
-  it('init, two runs green against the sandbox, then a field-dropping proxy turns the gate red and the replay shows it', async () => {
+  it('init writes the skeleton: fixtures check names every method not provided yet, a first run fails nothing (exit 3)', async () => {
     const init = await cli(['init', '--base-url', target.baseUrl]);
     expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('npx billing-conform fixtures check');
     expect(init.stdout).toContain('npx billing-conform run');
-    expect(await readFile(join(app, 'conform.fixtures.mts'), 'utf8')).toBe(
+    const check = await cli(['fixtures', 'check'], shell);
+    expect(check.code, check.stdout + check.stderr).toBe(1);
+    expect(check.stdout).toMatch(/^0 ready, \d+ not provided, 0 broken$/m);
+    expect(check.stdout).toMatch(/^not provided {2}customer +not provided yet \(unlocks \d+ rules: /m);
+    const first = await cli(['run', '--suite', 'customers', '--report-dir', 'reports/skeleton'], shell);
+    console.log(`skeleton run: exit ${first.code}, ${elapsed()}`);
+    expect(first.code, first.stdout.slice(-1500)).toBe(3);
+    const report = await readReport('reports/skeleton');
+    expect(report.rules.filter((r) => r.verdict === 'failed').map((r) => r.id)).toEqual([]);
+    expect(JSON.stringify(report.rules)).toContain('not provided yet');
+  }, 300_000);
+
+  it('init --example, two runs green against the sandbox, then a field-dropping proxy turns the gate red and the replay shows it', async () => {
+    const example = await cli(['init', '--example']);
+    expect(example.code, example.stderr).toBe(0);
+    expect(await readFile(join(app, 'conform.fixtures.example.mts'), 'utf8')).toBe(
       await readFile(join(app, 'node_modules/billing-conform/examples/sandbox/conform.fixtures.ts'), 'utf8'),
     );
+    // The team points its config at the worked example, as the first-hour section of the README says.
+    const config = join(app, 'conform.config.yaml');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8')).replace('./conform.fixtures.mts', './conform.fixtures.example.mts'),
+    );
+    const check = await cli(['fixtures', 'check'], shell);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/^\d+ ready, 0 not provided, 0 broken$/m);
     for (const n of [1, 2]) {
       const r = await cli(['run', '--report-dir', `reports/run-${n}`], shell);
       console.log(`run ${n}: exit ${r.code}, ${elapsed()}`);
@@ -216,9 +244,9 @@ describe('a new user’s first hour, from the packed tarball', () => {
     expect(version.code, version.stderr).toBe(0);
   }, 600_000);
 
-  it('the module init wrote unlocks, per fixture method, the contract rules whose scenarios asked for it in the two runs', async () => {
+  it('the worked example unlocks, per fixture method, the contract rules whose scenarios asked for it in the two runs', async () => {
     expect(reports.length).toBe(2);
-    const annotated = annotatedUnlocks(await readFile(join(app, 'conform.fixtures.mts'), 'utf8'));
+    const annotated = annotatedUnlocks(await readFile(join(app, 'conform.fixtures.example.mts'), 'utf8'));
     expect(annotated, '`npm run fixtures:unlocks` rewrites them from two runs of the example').toEqual(
       unlocksFromReports(reports),
     );

@@ -1,5 +1,6 @@
 /**
- * The fixtures module `billing-conform init` writes compiles, unedited, in a team's repository
+ * The fixtures modules `billing-conform init --example` writes (the skeleton, whose explicit
+ * signatures the Fixtures interface must accept, and the worked example) compile, unedited, in a team's repository
  * set up by TypeScript's own `tsc --init` (TypeScript 5.9: strict, verbatimModuleSyntax,
  * noUncheckedIndexedAccess, exactOptionalPropertyTypes, isolatedModules, module nodenext): in an
  * ES-module package, in a CommonJS package, and with "types": ["node"] as well. The module sees
@@ -37,11 +38,14 @@ async function repository(type: 'module' | undefined, initArgs: string[]): Promi
   await mkdir(join(dir, 'node_modules', '@types'), { recursive: true });
   await symlink(ROOT, join(dir, 'node_modules', 'billing-conform'), 'junction');
   await symlink(join(ROOT, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'junction');
-  const scaffolded = await run(process.execPath, [BIN, 'init'], dir, {}, 60_000);
+  const scaffolded = await run(process.execPath, [BIN, 'init', '--example'], dir, {}, 60_000);
   expect(scaffolded.code, `billing-conform init:\n${scaffolded.stdout}${scaffolded.stderr}`).toBe(0);
-  const modules = (await readdir(dir)).filter((f) => /^conform\.fixtures\.[cm]?ts$/.test(f));
-  expect(modules, 'the fixtures module billing-conform init writes').toHaveLength(1);
-  return { dir, module: modules[0] };
+  const modules = (await readdir(dir)).filter((f) => /^conform\.fixtures\.(example\.)?[cm]?ts$/.test(f)).sort();
+  expect(modules, 'the fixtures modules billing-conform init --example writes').toEqual([
+    'conform.fixtures.example.mts',
+    'conform.fixtures.mts',
+  ]);
+  return { dir, module: modules.join(' and ') };
 }
 
 const CASES = [

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import createFixtures from '../../examples/sandbox/conform.fixtures.ts';
 import { isFixtureUnavailable } from '../../src/engine/fixtures/types.ts';
 import type { Exchange } from '../../src/engine/types.ts';
+import { HttpClient } from '../../src/engine/http/index.ts';
+import { backOfficeClient, type BackOfficeOptions } from '../../src/engine/fixtures/module.ts';
 
 type Answer = Partial<Exchange>;
 
@@ -15,7 +17,6 @@ type Answer = Partial<Exchange>;
 function backOffice(keyAnswer: Answer) {
   const sent: string[] = [];
   const http = {
-    with: () => http,
     async request(method: string, path: string): Promise<Exchange> {
       sent.push(`${method} ${path}`);
       const base = { method, path, url: path, requestHeaders: {}, responseHeaders: {}, rawBody: '', durationMs: 1 };
@@ -26,13 +27,23 @@ function backOffice(keyAnswer: Answer) {
       return { ...base, startedAt: new Date().toISOString(), ...answer } as Exchange;
     },
   };
-  const fixtures = createFixtures({
+  const fixtures = createFixtures(context(http));
+  return { fixtures, sent };
+}
+
+/**
+ * A module context whose back office is `http`: backOffice() vets its options as the engine's
+ * does (a credential not set throws, naming it) and records them.
+ */
+function context(http: unknown, options: BackOfficeOptions[] = []) {
+  const real = new HttpClient({ baseUrl: 'http://sandbox.invalid', apiKey: 'sk_test_primary_key_000000' });
+  return {
     baseUrl: 'http://sandbox.invalid',
     apiKey: 'sk_test_primary_key_000000',
     http: http as never,
+    backOffice: (o: BackOfficeOptions) => (backOfficeClient(real, o), options.push(o), http as never),
     registerSecret: () => undefined,
-  });
-  return { fixtures, sent };
+  };
 }
 
 beforeEach(() => {
@@ -80,16 +91,18 @@ test('the back office gets a credential of its own: without CONFORM_ADMIN_KEY th
   expect(() => backOffice({ status: 201, body: {} })).toThrow(/CONFORM_ADMIN_KEY is not set/);
   // Set to another key, that key (never the sandbox's) goes to the back office.
   process.env.CONFORM_ADMIN_KEY = 'sk_test_backoffice_key_0000';
-  const withs: unknown[] = [];
-  const http = {
-    with: (o: unknown) => (withs.push(o), http),
-    request: async () => ({}) as Exchange,
-  };
-  createFixtures({
-    baseUrl: 'http://sandbox.invalid',
-    apiKey: 'sk_test_primary_key_000000',
-    http: http as never,
-    registerSecret: () => undefined,
+  const options: BackOfficeOptions[] = [];
+  const http = { request: async () => ({}) as Exchange };
+  createFixtures(context(http, options));
+  expect(options[0]).toMatchObject({ bearer: 'sk_test_backoffice_key_0000', label: 'CONFORM_ADMIN_KEY' });
+  // The client it makes sends that key, named by its variable, and no other.
+  const client = backOfficeClient(
+    new HttpClient({ baseUrl: 'http://sandbox.invalid', apiKey: 'sk_test_primary_key_000000' }),
+    options[0]!,
+  );
+  expect(client.options).toMatchObject({
+    baseUrl: 'http://backoffice.invalid',
+    apiKey: 'sk_test_backoffice_key_0000',
+    apiKeyLabel: 'CONFORM_ADMIN_KEY',
   });
-  expect(withs[0]).toMatchObject({ apiKey: 'sk_test_backoffice_key_0000', apiKeyLabel: 'CONFORM_ADMIN_KEY' });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { HttpClient } from '../../src/engine/http/index.ts';
+import { moduleContext } from '../../src/engine/fixtures/module.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import createFixtures from '../../examples/sandbox/conform.fixtures.ts';
 import { fixturesYaml, seed } from '../../examples/sandbox/seed-fixtures-file.ts';
@@ -142,12 +143,14 @@ describe('examples/sandbox against a documented-endpoints-only target', () => {
       const http = new HttpClient({ baseUrl: target.baseUrl, apiKey: target.apiKey });
       process.env.CONFORM_ADMIN_URL = target.adminUrl;
       process.env.CONFORM_ADMIN_KEY = target.apiKey;
-      const module = await createFixtures({
-        baseUrl: target.baseUrl,
-        apiKey: target.apiKey,
-        http: http as never,
-        registerSecret: (v) => registerSecret(v),
-      });
+      const module = await createFixtures(
+        moduleContext({
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          http,
+          registerSecret: (v) => registerSecret(v),
+        }) as never,
+      );
       delete process.env.CONFORM_ADMIN_URL;
       delete process.env.CONFORM_ADMIN_KEY;
       const seeded = await seed(module as Parameters<typeof seed>[0], 2);

@@ -15,6 +15,7 @@ import {
   loadConfigFile,
   resolveConfig,
   type ConfigFile,
+  type FixtureCommandRef,
 } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
 import { redact, registerSecret } from '../../engine/redact.ts';
@@ -25,7 +26,8 @@ import { fixturesSkeleton } from '../../engine/fixtures/file/skeleton.ts';
 import { FixtureConfigError } from '../../engine/fixtures/module.ts';
 
 export const usage = `Usage: conform fixtures init [--out FILE] [--runs N] [--force]
-       conform fixtures check [--file FILE | --module FILE | --reference] [--config FILE] [--base-url URL] [--api-key KEY]
+       conform fixtures check [--file FILE | --module FILE | --command CMD | --reference] [--config FILE]
+                              [--base-url URL] [--api-key KEY]
 
 init   writes a fixtures file (strategy: file) with every key commented out: what each
        entry must be, the suites using it, and how many entries N runs need (default 1)
@@ -41,12 +43,14 @@ check  asks the target about every entry of a fixtures file: still there and in 
        --api-key (it warns): a key on the command line is visible to every user of the
        machine in the process list.
 
-       With a fixtures module (--module, or fixtures.strategy module in the config) or the
-       reference strategy (--reference): calls each fixture method once, as a run would,
-       and vets what it hands over through the documented API (ids of the documented
-       patterns, a documented read of what it made, keys taken or refused as expected);
-       prints one line per method: ready, not provided (with the suites it unlocks), or
-       broken (what came back, what was expected). It never runs a suite.
+       With a fixtures module (--module, or fixtures.module in the config), a fixtures
+       program (--command "python3 fixtures.py", or fixtures.command) or the reference
+       strategy (--reference): calls each fixture method once, as a run would, and vets
+       what it hands over through the documented API (ids of the documented patterns, a
+       documented read of what it made, keys taken or refused as expected); prints one
+       line per method: ready, not provided (with the rules it unlocks), broken (what came
+       back, what was expected) or not tried (what it reads was not made). It never runs
+       a suite.
 
 Exit codes: 0 done (check: at least one run left, no problem; every method ready), 1 check
 found fewer than one run left, a problem, or a method not provided or broken, 2 bad usage,
@@ -89,6 +93,7 @@ async function check(argv: string[]): Promise<number> {
   let values: {
     file?: string;
     module?: string;
+    command?: string;
     reference?: boolean;
     config?: string;
     'base-url'?: string;
@@ -100,6 +105,7 @@ async function check(argv: string[]): Promise<number> {
       options: {
         file: { type: 'string' },
         module: { type: 'string' },
+        command: { type: 'string' },
         reference: { type: 'boolean' },
         config: { type: 'string' },
         'base-url': { type: 'string' },
@@ -130,15 +136,24 @@ async function check(argv: string[]): Promise<number> {
       'no target: set baseUrl in conform.config.yaml or pass --base-url, the key in CONFORM_API_KEY ' +
         '(or the variable apiKeyEnv names)',
     );
+  const given = (['file', 'module', 'command', 'reference'] as const).filter((k) => values[k] !== undefined);
+  if (given.length > 1) throw new CliError(`give one of --${given.join(', --')}, not several`);
   const strategy = values.reference
     ? 'reference'
     : values.module
       ? 'module'
-      : values.file
-        ? 'file'
-        : (config.fixtures.strategy ?? (config.fixtures.module ? 'module' : 'file'));
-  if (strategy === 'module' || strategy === 'reference')
-    return checkMethods(config, strategy, values.module ? resolve(values.module) : config.fixtures.module);
+      : values.command
+        ? 'command'
+        : values.file
+          ? 'file'
+          : (config.fixtures.strategy ??
+            (config.fixtures.module ? 'module' : config.fixtures.command ? 'command' : 'file'));
+  if (strategy === 'module' || strategy === 'reference' || strategy === 'command')
+    return checkMethods(config, {
+      strategy,
+      module: values.module ? resolve(values.module) : config.fixtures.module,
+      command: values.command ? { run: values.command, cwd: process.cwd() } : config.fixtures.command,
+    });
   const path = values.file ? resolve(values.file) : config.fixtures.file;
   if (!path) throw new CliError('no fixtures file: pass --file, or set fixtures.file in conform.config.yaml');
   registerSecret(config.apiKey.value, config.apiKey.label);
@@ -179,11 +194,17 @@ async function check(argv: string[]): Promise<number> {
 /** The fixture methods of a module or of the reference strategy, each called once and vetted. */
 async function checkMethods(
   config: ReturnType<typeof resolveConfig>,
-  strategy: 'module' | 'reference',
-  modulePath: string | undefined,
+  choice: {
+    strategy: 'module' | 'reference' | 'command';
+    module?: string | undefined;
+    command?: FixtureCommandRef | undefined;
+  },
 ): Promise<number> {
+  const { strategy, module: modulePath, command } = choice;
   if (strategy === 'module' && !modulePath)
     throw new CliError('no fixtures module: pass --module, or set fixtures.module in conform.config.yaml');
+  if (strategy === 'command' && !command)
+    throw new CliError('no fixtures command: pass --command, or set fixtures.command in conform.config.yaml');
   registerSecret(config.apiKey!.value, config.apiKey!.label);
   const http = new HttpClient({
     baseUrl: config.baseUrl!,
@@ -209,12 +230,18 @@ async function checkMethods(
     fixtures =
       strategy === 'reference'
         ? new fx.ReferenceFixtures(http, { merchantId: config.merchantId })
-        : await fx.loadModuleFixtures(modulePath!, {
-            baseUrl: config.baseUrl!,
-            apiKey: config.apiKey!.value,
-            http,
-            registerSecret: (v) => registerSecret(v),
-          });
+        : strategy === 'command'
+          ? await fx.loadCommandFixtures(command!, {
+              baseUrl: config.baseUrl!,
+              apiKey: config.apiKey!.value,
+              registerSecret: (v) => registerSecret(v),
+            })
+          : await fx.loadModuleFixtures(modulePath!, {
+              baseUrl: config.baseUrl!,
+              apiKey: config.apiKey!.value,
+              http,
+              registerSecret: (v) => registerSecret(v),
+            });
   } catch (err) {
     if (err instanceof FixtureConfigError) throw new CliError(redact(err.message));
     throw err;
@@ -222,7 +249,13 @@ async function checkMethods(
   try {
     const checks = await checkFixtureMethods(fixtures, new FixtureApi(http), await loadSpec());
     console.log(
-      `${commandName()} fixtures check: ${strategy === 'module' ? modulePath : 'the reference strategy'} against ${config.baseUrl}\n`,
+      `${commandName()} fixtures check: ${
+        strategy === 'module'
+          ? modulePath
+          : strategy === 'command'
+            ? `the fixtures command '${fx.commandLabel(command!)}'`
+            : 'the reference strategy'
+      } against ${config.baseUrl}\n`,
     );
     for (const line of methodCheckLines(checks)) console.log(redact(line));
     return checks.every((x) => x.status === 'ready') ? 0 : 1;

@@ -12,7 +12,13 @@ import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
 import type { Expectation } from '../expectations.ts';
 
 export type Profile = 'quick' | 'full';
-export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'none';
+export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'command' | 'none';
+
+/** A fixtures program (strategy command): a shell command line or an argument vector, and its folder. */
+export interface FixtureCommandRef {
+  run: string | string[];
+  cwd: string;
+}
 
 export interface ConfigFile {
   baseUrl?: string;
@@ -23,7 +29,7 @@ export interface ConfigFile {
   otherMerchantKeyEnv?: string;
   merchantId?: string;
   destructive?: boolean;
-  fixtures?: { strategy?: FixtureStrategyName; file?: string; module?: string };
+  fixtures?: { strategy?: FixtureStrategyName; file?: string; module?: string; command?: string | string[] };
   profile?: Profile;
   seed?: number;
   reportDir?: string;
@@ -76,7 +82,7 @@ export interface RunConfig {
   /** Explicit setting from the file; undefined means "default for the target". */
   destructive?: boolean;
   /** Requested strategy (undefined: decide after probing the target) and its inputs. */
-  fixtures: { strategy?: FixtureStrategyName; file?: string; module?: string };
+  fixtures: { strategy?: FixtureStrategyName; file?: string; module?: string; command?: FixtureCommandRef };
   profile: Profile;
   seed: number;
   reportDir?: string;
@@ -191,6 +197,8 @@ export function validateConfig(doc: unknown, origin = 'conform.config.yaml'): Co
     problems.push("fixtures.strategy 'file' needs fixtures.file (a YAML file of pre-seeded resource ids)");
   if (f.strategy === 'module' && !f.module)
     problems.push("fixtures.strategy 'module' needs fixtures.module (a TypeScript module exporting the fixtures)");
+  if (f.strategy === 'command' && !f.command)
+    problems.push("fixtures.strategy 'command' needs fixtures.command (the program serving the fixtures)");
   if (problems.length) throw new ConfigError(problems, origin);
   return doc as ConfigFile;
 }
@@ -275,6 +283,7 @@ export function resolveConfig(
     strategy: file.fixtures?.strategy,
     file: file.fixtures?.file ? resolve(baseDir, file.fixtures.file) : undefined,
     module: file.fixtures?.module ? resolve(baseDir, file.fixtures.module) : undefined,
+    command: file.fixtures?.command ? { run: file.fixtures.command, cwd: baseDir } : undefined,
   };
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
@@ -344,15 +353,16 @@ export function chooseFixtureStrategy(
   config: RunConfig,
   bundled: boolean,
   signedHandshake: boolean,
-): { strategy: FixtureStrategyName; file?: string; module?: string; reason: string } {
-  const { file, module } = config.fixtures;
+): { strategy: FixtureStrategyName; file?: string; module?: string; command?: FixtureCommandRef; reason: string } {
+  const { file, module, command } = config.fixtures;
   if (config.fixtures.strategy)
-    return { strategy: config.fixtures.strategy, file, module, reason: 'set in the config file' };
+    return { strategy: config.fixtures.strategy, file, module, command, reason: 'set in the config file' };
   if (bundled) return { strategy: 'reference', reason: 'the target is the bundled reference server' };
   if (signedHandshake)
     return { strategy: 'reference', reason: 'the target signed the reference handshake: it is the reference server' };
   if (file) return { strategy: 'file', file, reason: 'fixtures.file is given' };
   if (module) return { strategy: 'module', module, reason: 'fixtures.module is given' };
+  if (command) return { strategy: 'command', command, reason: 'fixtures.command is given' };
   return {
     strategy: 'none',
     reason: 'no fixtures configured and the target is not the reference server',

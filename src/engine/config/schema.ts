@@ -59,10 +59,11 @@ export const configSchema = {
       description: 'Where the resources scenarios need come from (docs/fixtures.md).',
       properties: {
         strategy: {
-          enum: ['reference', 'file', 'module', 'none'],
+          enum: ['reference', 'file', 'module', 'command', 'none'],
           description:
             'reference: created through the reference extension endpoints; file: ids read from a YAML file; ' +
-            'module: your own fixtures module; none: scenarios needing fixtures are not judged. ' +
+            'module: your own fixtures module; command: your own program serving fixtures over JSON lines; ' +
+            'none: scenarios needing fixtures are not judged. ' +
             'Default: decided by probing the target.',
         },
         file: {
@@ -75,6 +76,16 @@ export const configSchema = {
           minLength: 1,
           description:
             'The fixtures module (strategy module), a TypeScript or JavaScript file relative to this config file.',
+        },
+        command: {
+          // One type list, not oneOf: a mistake then reads as one problem, not one per branch.
+          type: ['string', 'array'],
+          minLength: 1,
+          minItems: 1,
+          items: { type: 'string', minLength: 1 },
+          description:
+            'The program serving the fixtures (strategy command), in any language, speaking JSON lines on stdin/stdout: ' +
+            'a command line run by the shell, or a list of its arguments run without one; in the folder of this config file.',
         },
       },
     },
