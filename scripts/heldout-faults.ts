@@ -1,5 +1,5 @@
 /**
- * npm run faults:heldout -- --set set-2 [--parallel N] [--seed N] [--report-dir DIR]
+ * npm run faults:heldout -- --set set-1|set-2 [--fault NAME,...] [--parallel N] [--seed N] [--report-dir DIR]
  *
  * A held-out fault set of heldout/ (written from the document alone, never tuned against the
  * suites, not shipped with the package) through the fault proxy, every suite, a fresh bundled
@@ -11,9 +11,10 @@ import { bundledTargets } from '../src/cli/commands/faults.ts';
 import { runFaults } from '../src/faults/runner.ts';
 import { progressLine, resultTable, summaryLines, writeFaultsReport } from '../src/faults/report.ts';
 import type { CatalogFault } from '../src/faults/catalog/types.ts';
+import { HELDOUT_SET_1 } from '../heldout/set-1/index.ts';
 import { HELDOUT_SET_2 } from '../heldout/set-2/index.ts';
 
-const SETS: Record<string, readonly CatalogFault[]> = { 'set-2': HELDOUT_SET_2 };
+const SETS: Record<string, readonly CatalogFault[]> = { 'set-1': HELDOUT_SET_1, 'set-2': HELDOUT_SET_2 };
 
 function value(flag: string): string | undefined {
   const i = process.argv.indexOf(flag);

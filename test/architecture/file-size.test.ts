@@ -37,8 +37,6 @@ function sourceFiles(dir: string): string[] {
 export const ONE_CONCEPT: Record<string, string> = {
   'src/engine/fixtures/methods.ts':
     "every fixture method's signature and declaration side by side: adding a method is one edit here, not one per derived file",
-  'src/faults/heldout/faults.ts':
-    'the faults of the held-out catalog, one after another: a catalog read top to bottom, written from the document alone',
 };
 
 /** What breaks the limits, given each file's size: wide lines and stale ONE_CONCEPT entries. */

@@ -20,9 +20,13 @@ describe('the walls', () => {
 
   it('the parts of src/engine and of src/faults (each folder, each top-level module) stand in layers: none imports up round a circle', () => {
     const graph = importGraph(ROOT, ['src/engine', 'src/faults']);
-    for (const dir of ['src/engine', 'src/faults']) {
+    // The scan found the parts it judges (a wrong root would find none and pass).
+    for (const [dir, least] of [
+      ['src/engine', 20],
+      ['src/faults', 7],
+    ] as const) {
       const parts = partGraph(graph, dir);
-      expect(parts.size).toBeGreaterThan(8);
+      expect(parts.size, dir).toBeGreaterThanOrEqual(least);
       expect(importCircles(parts), dir).toEqual([]);
     }
     // A folder importing a module at the top that imports the folder back is such a circle.

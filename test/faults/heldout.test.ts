@@ -4,7 +4,7 @@
  * says on a sample exchange, replayed without a server.
  */
 import { describe, expect, test } from 'vitest';
-import { HELDOUT } from '../../src/faults/heldout/index.ts';
+import { HELDOUT_SET_1 as HELDOUT } from '../../heldout/set-1/index.ts';
 import { CATALOG } from '../../src/faults/catalog/index.ts';
 import { loadRules } from '../../src/contract/rules.ts';
 import { digest, simulate } from './simulate.ts';

@@ -1,17 +1,20 @@
 /**
  * End to end: examples/sandbox/ as a team would run it, against a target with only the
  * documented endpoints (`conform serve` behind the extension-hiding proxy), run after run
- * against the same server. Nothing fails, and the contract rules left unjudged are exactly
+ * against the same server: the TypeScript module twice, the Python fixtures program (strategy
+ * command) once, judging every rule the module's run judged, and a file seeded from the module. Nothing fails, and the contract rules left unjudged are exactly
  * the ones docs/fixtures.md lists for this target, each with its reason (plus any rate-limit
  * rule the suite could not attribute at a loaded machine's pace: not judged, never failed).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { moduleContext } from '../../src/engine/fixtures/module.ts';
+import { FIXTURE_METHODS } from '../../src/engine/fixtures/methods.ts';
 import { registerSecret } from '../../src/engine/redact.ts';
 import createFixtures from '../../examples/sandbox/conform.fixtures.ts';
 import { fixturesYaml, seed } from '../../examples/sandbox/seed-fixtures-file.ts';
@@ -35,6 +38,8 @@ const RUN_TIMEOUT_MS = 240_000;
 
 let target: DocumentedOnlyTarget;
 let work: string;
+/** The module strategy's runs: the Python fixtures program must unlock what they judged. */
+const moduleRuns: RunOutcome[] = [];
 
 beforeAll(async () => {
   [target, work] = await Promise.all([
@@ -61,6 +66,19 @@ async function documentedUnjudged(strategy: 'module' | 'file'): Promise<string[]
     .filter((r) => r[column] === 'not judged')
     .map((r) => r[1].replace(/`/g, ''))
     .sort();
+}
+
+/** `conform <args>` from the work folder: its exit code and output. */
+function conformCommand(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/conform.js'), ...args], {
+    cwd: work,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (c) => (out += c));
+  proc.stderr!.on('data', (c) => (out += c));
+  return new Promise((resolve) => proc.once('exit', (code) => resolve({ code, out })));
 }
 
 /** Contract rules only: reference rules are not applicable to a target other than the reference. */
@@ -130,7 +148,50 @@ describe('examples/sandbox against a documented-endpoints-only target', () => {
         });
         console.log(`module strategy, run ${n}: ${tally(o).line}`);
         expectClean(o, expected, `module strategy, run ${n}`);
+        moduleRuns.push(o);
       }
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  test(
+    'command strategy (the Python fixtures program of examples/sandbox/python): every method ready, then a run as clean as the module, judging what it judged',
+    async () => {
+      const program = join(EXAMPLE, 'python', 'conform_fixtures.py');
+      const env = {
+        BILLING_API_KEY: target.apiKey,
+        CONFORM_ADMIN_URL: target.adminUrl,
+        CONFORM_ADMIN_KEY: target.apiKey,
+        CONFORM_API_KEY: '',
+      };
+      const check = await conformCommand(
+        ['fixtures', 'check', '--command', `python3 ${program}`, '--base-url', target.baseUrl],
+        { ...env, CONFORM_API_KEY: target.apiKey },
+      );
+      expect(check.code, check.out).toBe(0);
+      expect(check.out).toMatch(new RegExp(`^${FIXTURE_METHODS.length} ready, 0 not provided, 0 broken$`, 'm'));
+      expect(check.out).not.toContain(target.apiKey);
+
+      await writeFile(
+        join(work, 'conform.command.config.yaml'),
+        stringify({
+          apiKeyEnv: 'BILLING_API_KEY',
+          sandbox: true,
+          fixtures: { strategy: 'command', command: ['python3', program] },
+        }),
+      );
+      const o = await conformRun(
+        ['--config', join(work, 'conform.command.config.yaml'), '--base-url', target.baseUrl, '--seed', '1'],
+        { cwd: work, env, reportDir: join(work, 'command-1') },
+      );
+      console.log(`command strategy (Python), run 1: ${tally(o).line}`);
+      expectClean(o, await documentedUnjudged('module'), 'command strategy (Python)');
+      // It unlocks the same rules: every rule a module run judged, this run judged too.
+      const judged = (x: RunOutcome) =>
+        x.report.rules.filter((r) => r.verdict === 'passed' || r.verdict === 'failed').map((r) => r.id);
+      const slow = unattributable(o);
+      const missing = judged(moduleRuns[0]!).filter((id) => !judged(o).includes(id) && !slow.includes(id));
+      expect(missing, 'rules the module run judged and the Python program left unjudged').toEqual([]);
     },
     2 * RUN_TIMEOUT_MS,
   );

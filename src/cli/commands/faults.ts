@@ -14,7 +14,6 @@ import { registerSecret, redact } from '../../engine/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint } from '../../engine/runner/progress.ts';
 import { CATALOG, FAULT_AREAS, isFaultArea, type CatalogFault } from '../../faults/catalog/index.ts';
-import { HELDOUT } from '../../faults/heldout/index.ts';
 import {
   GENERATED_KINDS,
   generatedCatalog,
@@ -41,8 +40,7 @@ and faults.md. With no --base-url each fault gets a fresh bundled reference serv
 
 Options:
   --catalog NAME         hand (default): the hand-written catalog; generated: the faults and
-                         benign variants derived from spec/openapi.yaml; heldout: faults written
-                         from the document alone, never tuned against the suites; all: the three
+                         benign variants derived from spec/openapi.yaml; all: the two
   --sample N             a seeded sample of N of the selected faults, spread over the kinds
                          (generated catalog; --sample-seed S, default the --seed)
   --kind K...            generated catalog: only these kinds (${GENERATED_KINDS.join(', ')})
@@ -69,7 +67,7 @@ Options:
 
 Exit codes: 0 every fault caught and no benign variant flagged, 1 otherwise, 2 could not run.`;
 
-export type CatalogName = 'hand' | 'generated' | 'heldout' | 'all';
+export type CatalogName = 'hand' | 'generated' | 'all';
 
 export interface FaultsFlags {
   catalog: CatalogName;
@@ -160,8 +158,8 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
     throw new CliError(`--parallel must be an integer in 1..8, got '${parallel}'`);
   if (parallel !== undefined) flags.parallel = Number(parallel);
   const catalog = values.get('--catalog');
-  if (catalog !== undefined && !['hand', 'generated', 'heldout', 'all'].includes(catalog))
-    throw new CliError(`--catalog must be hand, generated, heldout or all, got '${catalog}'`);
+  if (catalog !== undefined && !['hand', 'generated', 'all'].includes(catalog))
+    throw new CliError(`--catalog must be hand, generated or all, got '${catalog}'`);
   if (catalog !== undefined) flags.catalog = catalog as CatalogName;
   for (const [flag, key] of [
     ['--sample', 'sample'],
@@ -193,10 +191,9 @@ export function parseFaultsArgs(argv: string[]): FaultsFlags {
 /** The catalog a run draws from. */
 export async function catalogNamed(name: CatalogName): Promise<readonly CatalogFault[]> {
   if (name === 'hand') return CATALOG;
-  if (name === 'heldout') return HELDOUT;
   const { loadSpec } = await import('../../contract/index.ts');
   const generated = generatedCatalog(await loadSpec());
-  return name === 'generated' ? generated : [...CATALOG, ...generated, ...HELDOUT];
+  return name === 'generated' ? generated : [...CATALOG, ...generated];
 }
 
 /** The faults the flags select, in catalog order (then the sample, when asked for). */

@@ -2,9 +2,9 @@
  * The benign variants of the held-out catalog: behaviours the interface document allows, written
  * from the document alone like its faults (index.ts), that the suites must not flag.
  */
-import type { FaultContext, ProxyRequest, ProxyResponse } from '../fault-proxy.ts';
-import { bodyOf, expectAll, fault, got, isObj, json, on, R, req, type Json } from '../catalog/helpers.ts';
-import type { CatalogFault } from '../catalog/types.ts';
+import type { FaultContext, ProxyRequest, ProxyResponse } from '../../src/faults/fault-proxy.ts';
+import { bodyOf, expectAll, fault, got, isObj, json, on, R, req, type Json } from '../../src/faults/catalog/helpers.ts';
+import type { CatalogFault } from '../../src/faults/catalog/types.ts';
 import { EVERY, customer, interval, listed, listOf, alert } from './faults.ts';
 
 /** Every string that is a UTC date-time, rewritten as `+00:00` without its fraction when the fraction is zero. */

@@ -1,5 +1,5 @@
 /**
- * The faults of the held-out catalog (`conform faults --catalog heldout`): faults written from the interface
+ * The faults of held-out set 1 (`npm run faults:heldout -- --set set-1`): faults written from the interface
  * document alone, on the properties every resource shares (a value sent reads back as sent,
  * deleted means gone, owned by the key's merchant, lists walk cleanly, derived amounts keep
  * their unit), by someone who had not read the scenario suites. Nothing here was tuned against
@@ -8,7 +8,7 @@
  * fault the suites miss is a finding about the suites.
  */
 import { Decimal } from 'decimal.js';
-import type { FaultContext, ProxyRequest, ProxyResponse } from '../fault-proxy.ts';
+import type { FaultContext, ProxyRequest, ProxyResponse } from '../../src/faults/fault-proxy.ts';
 import {
   bodyOf,
   expectAll,
@@ -23,8 +23,8 @@ import {
   stateMap,
   T0,
   type Json,
-} from '../catalog/helpers.ts';
-import type { CatalogFault } from '../catalog/types.ts';
+} from '../../src/faults/catalog/helpers.ts';
+import type { CatalogFault } from '../../src/faults/catalog/types.ts';
 
 /** Held-out faults run every suite: choosing suites would be tuning. */
 export const EVERY: string[] = [];
