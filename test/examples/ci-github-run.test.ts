@@ -1,7 +1,7 @@
 /**
  * examples/ci/github-actions.yml, run: its steps in a team's repository (package.json as
  * `npm init -y` writes it, billing-conform linked in node_modules as an install would, the two
- * files `billing-conform init` writes) against `conform serve --documented-port`, the sandbox
+ * files `billing-conform init` writes, the fixtures module filled in as the worked example) against `conform serve --documented-port`, the sandbox
  * module's back office on the full port. Every shard of the matrix runs its `run:` step with
  * the step's env, the secrets standing for a real sandbox's; the artifacts go from the shard
  * job to the report job as upload/download-artifact would move them; the merge step is the
@@ -54,8 +54,14 @@ beforeAll(async () => {
   await mkdir(join(work, 'node_modules', '.bin'), { recursive: true });
   await symlink(ROOT, join(work, 'node_modules', 'billing-conform'), 'dir');
   await symlink('../billing-conform/bin/conform.js', join(work, 'node_modules', '.bin', 'billing-conform'));
-  const init = await run(join(work, 'node_modules/.bin/billing-conform'), ['init', '--base-url', target.baseUrl], work);
+  const init = await run(
+    join(work, 'node_modules/.bin/billing-conform'),
+    ['init', '--base-url', target.baseUrl, '--example'],
+    work,
+  );
   expect(init.code, init.stderr).toBe(0);
+  // The team has filled in the skeleton: here with the worked example, its back office the reference's full port.
+  await cp(join(work, 'conform.fixtures.example.mts'), join(work, 'conform.fixtures.mts'));
 }, 120_000);
 
 afterAll(async () => {
