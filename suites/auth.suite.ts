@@ -42,7 +42,7 @@ function requestFor(op: (typeof DOCUMENTED)[number]): { path: string; body?: unk
 
 /** The body is an Error (also when it is not JSON at all, which the error-shape check leaves to the content-type check). */
 function expectErrorShape(t: ScenarioContext, ruleId: string, ex: Exchange, what: string): void {
-  const problems = errorShapeProblems(ex.body);
+  const problems = errorShapeProblems(ex.body, spec);
   t.expectRule(
     ruleId,
     problems.length === 0,

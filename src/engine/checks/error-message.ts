@@ -10,7 +10,7 @@ export const errorMessage = defineCheck({
   name: 'error-message',
   ruleIds: ['ERRORS.MESSAGE.READABLE'],
   description: 'The message of a 4xx Error body has text in it (not empty or blank).',
-  evaluate(ex, _ctx, op) {
+  evaluate(ex, ctx, op) {
     const s = ex.status;
     if (
       s === undefined ||
@@ -19,7 +19,7 @@ export const errorMessage = defineCheck({
       !op ||
       !isObject(ex.body) ||
       typeof ex.body.message !== 'string' ||
-      looksLikeValidationError(ex.body)
+      looksLikeValidationError(ex.body, ctx.spec)
     )
       return;
     return {

@@ -1,4 +1,4 @@
-import { defineCheck, finding, isObject, describeStatus } from './types.ts';
+import { defineCheck, finding, isObject, describeStatus, type SpecView } from './types.ts';
 import type { Finding } from '../types.ts';
 import { patternOf, perRules, tableOf } from '../predicates.ts';
 
@@ -8,42 +8,54 @@ const errorRules = perRules((rules) => ({
   categories: tableOf(rules, 'ERRORS.CATEGORY.MATCHES_STATUS', 'categories'),
 }));
 
-/** Problems of a body against the Error shape (message required; error, code strings; details object). */
-export function errorShapeProblems(body: unknown): string[] {
+type Schemas = Pick<SpecView, 'validateSchema' | 'componentSchema'>;
+
+/**
+ * Problems of a body against one of the spec's own schemas (Error, ValidationError), each as
+ * "where what"; a code that breaks the spec's pattern is left to ERRORS.CODE.UPPER_SNAKE.
+ */
+function schemaProblems(spec: Schemas, name: 'Error' | 'ValidationError', body: unknown): string[] {
+  const article = name === 'Error' ? 'an' : 'a';
   if (!isObject(body))
     return [
-      `body is ${body === undefined ? 'empty' : Array.isArray(body) ? 'an array' : typeof body}, not an Error object`,
+      `body is ${body === undefined ? 'empty' : Array.isArray(body) ? 'an array' : typeof body}, not ${article} ${name} object`,
     ];
-  const p: string[] = [];
-  if (typeof body.message !== 'string')
-    p.push(body.message === undefined ? 'message is missing' : 'message is not a string');
-  if (body.error !== undefined && typeof body.error !== 'string') p.push('error is not a string');
-  if (body.code !== undefined && typeof body.code !== 'string') p.push('code is not a string');
-  if (body.details !== undefined && !isObject(body.details)) p.push('details is not an object');
-  return p;
-}
-
-/** Problems of a body against the ValidationError shape (message and errors[{field, message, code?}] required). */
-export function validationErrorProblems(body: unknown): string[] {
-  if (!isObject(body)) return ['body is not a ValidationError object'];
-  const p: string[] = [];
-  if (typeof body.message !== 'string')
-    p.push(body.message === undefined ? 'message is missing' : 'message is not a string');
-  if (body.error !== undefined && body.error !== 'validation_error')
-    p.push(`error is ${JSON.stringify(body.error)}, not validation_error`);
-  if (!Array.isArray(body.errors)) p.push(body.errors === undefined ? 'errors is missing' : 'errors is not an array');
-  else
-    body.errors.forEach((e, i) => {
-      if (!isObject(e)) return void p.push(`errors[${i}] is not an object`);
-      if (typeof e.field !== 'string') p.push(`errors[${i}].field is missing or not a string`);
-      if (typeof e.message !== 'string') p.push(`errors[${i}].message is missing or not a string`);
-      if (e.code !== undefined && typeof e.code !== 'string') p.push(`errors[${i}].code is not a string`);
+  return spec
+    .validateSchema(name, body)
+    .errors.filter((e) => !(e.keyword === 'pattern' && e.path === '/code'))
+    .map((e) => {
+      const where = e.path ? e.path.slice(1).replace(/\//g, '.') : 'body';
+      return e.keyword === 'required' ? `${where} is missing` : `${where} ${e.message}`;
     });
+}
+
+/** Problems of a body against the spec's Error schema. */
+export function errorShapeProblems(body: unknown, spec: Schemas): string[] {
+  return schemaProblems(spec, 'Error', body);
+}
+
+/**
+ * Problems of a body against the spec's ValidationError schema, and an `error` other than the
+ * one that schema shows (its default: the category every ValidationError names).
+ */
+export function validationErrorProblems(body: unknown, spec: Schemas): string[] {
+  const p = schemaProblems(spec, 'ValidationError', body);
+  const shown = validationCategory(spec);
+  if (isObject(body) && body.error !== undefined && shown !== undefined && body.error !== shown)
+    p.push(`error is ${JSON.stringify(body.error)}, not ${String(shown)}`);
   return p;
 }
 
-export function looksLikeValidationError(body: unknown): boolean {
-  return isObject(body) && (body.errors !== undefined || body.error === 'validation_error');
+/** The `error` every ValidationError names: the default its schema shows. */
+function validationCategory(spec: Schemas): unknown {
+  return (spec.componentSchema('ValidationError') as { properties?: { error?: { default?: unknown } } } | undefined)
+    ?.properties?.error?.default;
+}
+
+/** A body that means to be a ValidationError: it lists errors, or names the ValidationError category. */
+export function looksLikeValidationError(body: unknown, spec: Schemas): boolean {
+  const category = validationCategory(spec);
+  return isObject(body) && (body.errors !== undefined || (category !== undefined && body.error === category));
 }
 
 /** Error bodies (4xx) match Error, or ValidationError on 400; codes are UPPER_SNAKE; categories match the status. */
@@ -76,10 +88,10 @@ export const errorShape = defineCheck({
           : ['ERRORS.ERROR_RESPONSES.SHAPE', 'ERRORS.ERROR.SHAPE'];
     if (s === 400) {
       judged.push('ERRORS.400.BODY#shape');
-      const asError = errorShapeProblems(body);
-      const asValidation = validationErrorProblems(body);
+      const asError = errorShapeProblems(body, ctx.spec);
+      const asValidation = validationErrorProblems(body, ctx.spec);
       if (asError.length && asValidation.length) {
-        const v = looksLikeValidationError(body);
+        const v = looksLikeValidationError(body, ctx.spec);
         judged.push(v ? 'ERRORS.VALIDATION.SHAPE' : 'ERRORS.ERROR.SHAPE');
         findings.push(
           finding(
@@ -90,7 +102,7 @@ export const errorShape = defineCheck({
             ex,
           ),
         );
-      } else if (looksLikeValidationError(body)) {
+      } else if (looksLikeValidationError(body, ctx.spec)) {
         judged.push('ERRORS.VALIDATION.SHAPE');
         if (asValidation.length)
           findings.push(
@@ -105,7 +117,7 @@ export const errorShape = defineCheck({
       } else judged.push('ERRORS.ERROR.SHAPE');
     } else {
       judged.push(...shapeRules.filter((r) => !judged.includes(r)));
-      const problems = errorShapeProblems(body);
+      const problems = errorShapeProblems(body, ctx.spec);
       if (problems.length)
         findings.push(
           finding(

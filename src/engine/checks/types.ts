@@ -51,6 +51,10 @@ export interface SpecView {
   findOperation(method: string, path: string): OperationInfo | undefined;
   responseFor(operationId: string, status: number): ResponseInfo | undefined;
   validateResponseBody(operationId: string, status: number, body: unknown): ValidationResult;
+  /** A value against one of the spec's component schemas (Error, ValidationError...), by the shared ajv. */
+  validateSchema(componentName: string, value: unknown): ValidationResult;
+  /** One of the spec's component schemas, inlined (a value it states: a default, a pattern). */
+  componentSchema(name: string): unknown;
   /** The documented resources (x-resource) and the operations acting on each. */
   resources: ResourceIndex;
 }

@@ -16,7 +16,34 @@ const list = {
   required: ['object', 'data', 'pagination'],
   properties: { object: { const: 'list' }, data: { type: 'array' }, pagination: { type: 'object' } },
 };
-const error = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
+const error = {
+  type: 'object',
+  required: ['message'],
+  properties: {
+    message: { type: 'string' },
+    error: { type: 'string' },
+    code: { type: 'string', pattern: '^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$' },
+    details: { type: 'object' },
+  },
+};
+const validationError = {
+  type: 'object',
+  required: ['message', 'errors'],
+  properties: {
+    error: { type: 'string', default: 'validation_error' },
+    message: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } },
+      },
+    },
+  },
+};
+/** The component schemas the checks read by name. */
+const components: Record<string, object> = { Error: error, ValidationError: validationError };
 
 export const fakeOperations: Record<string, OperationInfo> = {
   getCustomer: {
@@ -82,6 +109,25 @@ export function fakeSpec(ops: Record<string, OperationInfo> = fakeOperations): S
     findOperation: (method, path) =>
       Object.values(ops).find((o) => o.method === method.toUpperCase() && matchTemplate(o.pathTemplate, path)),
     responseFor,
+    validateSchema(name, value) {
+      const schema = components[name];
+      if (!schema)
+        return { valid: false, errors: [{ path: '', message: `unknown schema ${name}`, keyword: 'schema' }] };
+      const v = ajv.compile(schema);
+      const valid = v(value) as boolean;
+      return {
+        valid,
+        errors: (v.errors ?? []).map((e) => ({
+          path:
+            e.keyword === 'required'
+              ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`
+              : e.instancePath,
+          message: e.message ?? '',
+          keyword: e.keyword,
+        })),
+      };
+    },
+    componentSchema: (name) => components[name],
     validateResponseBody(id, status, body) {
       const schema = responseFor(id, status)?.schema;
       if (!schema) return { valid: true, errors: [] };
