@@ -7,7 +7,7 @@
 import type { RuleIndex, Spec } from '../contract/index.ts';
 import type { RunError, ScenarioResult } from '../engine/runner/types.ts';
 import { readRequest } from '../engine/checks/request.ts';
-import { requestBreaks } from '../engine/generators/broken.ts';
+import { requestBreaks } from '../engine/checks/request-breaks.ts';
 import { toExchange, endOf, type TrafficRecord } from './traffic/record.ts';
 import { ANONYMOUS } from './traffic/scrub.ts';
 import { Tally } from './tally.ts';

@@ -3,7 +3,7 @@ import type { Operation, RuleIndex, Spec } from '../contract/index.ts';
 import type { TrafficRecord } from './traffic/record.ts';
 import type { Exchange } from '../engine/types.ts';
 import type { SentRequest } from '../engine/checks/request.ts';
-import type { RequestBreaks } from '../engine/generators/broken.ts';
+import type { RequestBreaks } from '../engine/checks/request-breaks.ts';
 import type { Tally } from './tally.ts';
 
 /** One exchange of the traffic, with what the spec says about it. */

@@ -15,7 +15,7 @@ import {
   type Acceptance,
   type Report,
 } from '../../src/engine/reporters/index.ts';
-import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
 import { ex } from './helpers/exchange.ts';

@@ -12,7 +12,7 @@ import {
   unjudgedKeys,
   type RuleIndex,
 } from '../../src/contract/rules.ts';
-import { computeVerdicts, type JudgementSource } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts, type JudgementSource } from '../../src/engine/reporters/verdicts.ts';
 import { mergeReports, buildReport, type Report } from '../../src/engine/reporters/index.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 

@@ -16,7 +16,7 @@ import type { TargetContext } from '../../src/engine/context.ts';
 import { loadSpec } from '../../src/contract/index.ts';
 import { composeFaults } from '../../src/faults/catalog/helpers.ts';
 import { generatedCatalog, type GeneratedFault } from '../../src/faults/generated/index.ts';
-import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import type { Spec } from '../../src/contract/types.ts';
 
 let spec: Spec;

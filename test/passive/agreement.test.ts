@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import { runSuites, PACKAGE_ROOT } from '../../src/engine/runner/index.ts';
-import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import { loadRules } from '../../src/contract/index.ts';
 import { startPassiveProxy } from '../../src/passive/session.ts';
 import { judgeHar } from '../../src/passive/har.ts';

@@ -14,7 +14,7 @@ import {
   type GenOperation,
   type RequestPlan,
 } from '../../src/engine/generators/index.ts';
-import { brokenConstraints } from '../../src/engine/generators/broken.ts';
+import { brokenConstraints } from '../../src/engine/checks/request-breaks.ts';
 
 let spec: Spec;
 let ops: GenOperation[];

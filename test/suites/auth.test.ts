@@ -8,7 +8,7 @@ import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/r
 import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import type { TargetContext } from '../../src/engine/context.ts';
-import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import { loadRules } from '../../src/contract/rules.ts';
 
 type Json = Record<string, any>;

@@ -6,7 +6,7 @@
  * the rule not judged, with the answer as the reason, never passed and never failed.
  */
 import { describe, expect, test } from 'vitest';
-import { computeVerdicts, type RuleVerdict } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts, type RuleVerdict } from '../../src/engine/reporters/verdicts.ts';
 import type { ScenarioResult } from '../../src/engine/runner/index.ts';
 import { loadRules } from '../../src/contract/rules.ts';
 import { faultByName } from '../../src/faults/catalog/index.ts';

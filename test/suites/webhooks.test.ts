@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { loadRules } from '../../src/contract/rules.ts';
-import { computeVerdicts } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import { expectAllPassed, isPatch, useInProcessRun, type Json } from './helpers/in-process-run.ts';
 
 const SUITE = 'webhooks';

@@ -17,7 +17,7 @@ import { faultByName } from '../../src/faults/catalog/index.ts';
 import { tokenBucketLimiter } from '../../src/faults/catalog/rate-limits.ts';
 import { emulatedBuckets } from '../../src/faults/catalog/rate-emulation.ts';
 import { tokenBucket } from '../../src/faults/catalog/limiters.ts';
-import { computeVerdicts, type RuleVerdict } from '../../src/engine/runner/verdicts.ts';
+import { computeVerdicts, type RuleVerdict } from '../../src/engine/reporters/verdicts.ts';
 import { refusalsOf, summarize, toReportScenario } from '../../src/engine/reporters/model.ts';
 import { strictVendor } from './strict.ts';
 import { lenientVendor } from './lenient.ts';

@@ -1,7 +1,7 @@
 /** The check registry: every exchange a scenario sends runs through these. */
 import type { RuleIndex, Spec } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
-import { requestBreaks, type RequestBreaks } from '../generators/broken.ts';
+import { requestBreaks, type RequestBreaks } from './request-breaks.ts';
 import { replayCommand } from '../http/curl.ts';
 import { redactDeep } from '../redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
@@ -31,6 +31,10 @@ import { refusals } from './refusals.ts';
 import { deleteBlockers } from './delete-blockers.ts';
 import { readById } from './reads.ts';
 import {
+  alertUpdated,
+  autoTopupUpdated,
+  customerUpdated,
+  itemUpdated,
   productCreated,
   refundOfInvoice,
   refundReason,
@@ -38,7 +42,9 @@ import {
   refundTotal,
   scheduleBySubscription,
   scheduleCreated,
-} from './creates.ts';
+  sourceRuleUpdated,
+  webhooksUpdated,
+} from './answers-as-asked.ts';
 import { alertsPage, scheduleIntervals } from './pages.ts';
 import { roundTrip } from './resources/round-trip.ts';
 import { deletedGone } from './resources/gone.ts';
@@ -48,14 +54,6 @@ import { listWalks } from './resources/list-walks.ts';
 import { derivedAmounts } from './resources/derived.ts';
 import { relations } from './resources/relations.ts';
 import { createdReadable } from './resources/created.ts';
-import {
-  alertUpdated,
-  autoTopupUpdated,
-  customerUpdated,
-  itemUpdated,
-  sourceRuleUpdated,
-  webhooksUpdated,
-} from './updates.ts';
 
 /**
  * What every documented resource keeps across the exchanges of a stream (spec/openapi.yaml

@@ -1,6 +1,6 @@
 /**
  * The server's side of the documented constraints, on any exchange whose request breaks one
- * (generators/broken.ts reads it the same way in `conform run` and the passive judge): 400
+ * (checks/request-breaks.ts reads it the same way in `conform run` and the passive judge): 400
  * holds the VALIDATION rule of each kind broken (400 or 404 for a path parameter outside its
  * pattern). A JSON body that does not parse is "not understood" (ERRORS.400.BODY): 400 holds it.
  *

@@ -2,7 +2,7 @@
 import type { ResourceIndex, RuleIndex } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
 import type { Ledger, Shown, Walk } from './resources/ledger.ts';
-import type { Broken } from '../generators/broken.ts';
+import type { Broken } from './request-breaks.ts';
 
 export interface ResponseInfo {
   /** The key that matched: '200', '2XX', 'default'... */

@@ -1,7 +1,7 @@
 /** report.html: self-contained (no external assets), verdicts grouped by the document's sections. */
 import { CATEGORY_LABEL, unjudgedGroups, type Report } from './model.ts';
 import { narrative } from './narrative.ts';
-import type { RuleFailure, RuleVerdict } from '../runner/verdicts.ts';
+import type { RuleFailure, RuleVerdict } from './verdicts.ts';
 
 export function htmlEscape(s: string): string {
   return s

@@ -11,7 +11,7 @@ import {
   type PartVerdict,
   type RuleVerdict,
   type Verdict,
-} from '../runner/verdicts.ts';
+} from './verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
 import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Acceptance, type Report } from './model.ts';
 import { renderJunit } from './junit.ts';

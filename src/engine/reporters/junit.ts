@@ -2,7 +2,7 @@
 import { detailOf } from '../finding-text.ts';
 import type { Report } from './model.ts';
 import { narrative } from './narrative.ts';
-import type { RuleVerdict } from '../runner/verdicts.ts';
+import type { RuleVerdict } from './verdicts.ts';
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot hold are dropped.

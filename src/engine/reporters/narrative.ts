@@ -5,7 +5,7 @@
  * testcase render this; none composes its own.
  */
 import { CATEGORY_LABEL, endedEarly, narrowing, unjudgedGroups, type Report } from './model.ts';
-import type { NotJudgedCategory } from '../runner/verdicts.ts';
+import type { NotJudgedCategory } from './verdicts.ts';
 import { detailOf } from '../finding-text.ts';
 
 export interface FailedLine {

@@ -4,9 +4,9 @@
  * states them; nothing the document leaves open), read off a real request: a scenario's or
  * recorded traffic's, the same way. Path and query values travel as text and are read as their schema's type.
  */
-import { documentedConstraints, type Constraint } from './constraints.ts';
-import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from './schema.ts';
-import { statedFor } from './stated.ts';
+import { documentedConstraints, type Constraint } from '../generators/constraints.ts';
+import { hasType, regexOf, segmentsOf, typesOf, type JsonSchema, type Location } from '../generators/schema.ts';
+import { statedFor } from '../generators/stated.ts';
 import type { Spec } from '../../contract/index.ts';
 
 export interface Broken {

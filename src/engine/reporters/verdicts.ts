@@ -9,11 +9,11 @@ import {
   type RulePart,
 } from '../../contract/rules.ts';
 import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
-import type { ScenarioResult } from './types.ts';
-import { evidence, type RuleFailure } from './evidence.ts';
+import type { ScenarioResult } from '../runner/types.ts';
+import { evidence, type RuleFailure } from '../runner/evidence.ts';
 import { named } from '../command-name.ts';
 
-export type { EvidenceExchange, RuleFailure } from './evidence.ts';
+export type { EvidenceExchange, RuleFailure } from '../runner/evidence.ts';
 
 /**
  * passed: a condition that could have failed was evaluated on the target and never failed;
