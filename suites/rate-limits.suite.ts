@@ -29,6 +29,7 @@ import {
   otherUntouched,
   rateHeaders,
   rateLimitedEndpoints,
+  RESET,
   readmit,
   secondKeyRefused,
   statusOf,
@@ -64,7 +65,7 @@ const COMMON = [
 for (const ep of ENDPOINTS.filter((e) => e.windowSeconds > QUICK_WAIT_MAX_S)) {
   scenario(
     ['RATE.WINDOW.READMITS', 'RATE.EXCEEDED.STATUS', ep.limitRule],
-    `${ep.label}: admitted again x-ratelimit-reset seconds after a 429 (${ep.windowSeconds} s window)`,
+    `${ep.label}: admitted again ${RESET} seconds after a 429 (${ep.windowSeconds} s window)`,
     async (t) => {
       const d = new BucketDriver(t, ep);
       const done = await exhaust(d);

@@ -37,7 +37,7 @@ scenario(
     t.softExpectRule(
       'MIGRATION.404.MISSING_VERSION',
       top.status === 404,
-      `version 2147483647 does not exist on the plan: 404, got ${top.status ?? top.transportError}`,
+      `version ${TARGET_MAX} does not exist on the plan: 404, got ${top.status ?? top.transportError}`,
       top,
     );
     const missing = await migrate(t, m.subscriptionId, m.missingVersionNumber);

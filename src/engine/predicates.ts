@@ -94,6 +94,23 @@ export function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegEx
   return new RegExp(v);
 }
 
+/** A name a rule states (a header, a category...): its params[key] as a string, e.g. RATE.RETRY_AFTER.ON_429's header. */
+export function nameOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): string {
+  const v = params(rules, ruleId)[key];
+  if (typeof v !== 'string') throw new Error(`spec/rules.yaml: rule ${ruleId} states no ${key}`);
+  return v;
+}
+
+/** The error category ERRORS.CATEGORY.MATCHES_STATUS gives a status (rate_limit_exceeded for 429). */
+export function categoryOf(rules: Pick<RuleIndex, 'byId'>, status: number): string {
+  const found = Object.entries(tableOf(rules, 'ERRORS.CATEGORY.MATCHES_STATUS', 'categories')).filter(
+    ([, s]) => s === status,
+  );
+  if (found.length !== 1)
+    throw new Error(`spec/rules.yaml: ERRORS.CATEGORY.MATCHES_STATUS names ${found.length} categories for ${status}`);
+  return found[0]![0];
+}
+
 /** A table a rule states from names to numbers (e.g. ERRORS.CATEGORY.MATCHES_STATUS's categories to statuses). */
 export function tableOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): Readonly<Record<string, number>> {
   const v = params(rules, ruleId)[key];

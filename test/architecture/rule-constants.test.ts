@@ -21,6 +21,8 @@ const NOT_JUDGES = ['src/faults/'];
 interface Constants {
   /** Prefixes, patterns and header names, as string or regex literals. */
   literals: Set<string>;
+  /** Names distinctive inside any text (header names, error categories): found in messages and templates too. */
+  words: Set<string>;
   /** Lists (params.values, keeps, required, headers...), as sorted `a|b|c` keys of array literals. */
   enums: Map<string, string>;
   /** Tables of names to numbers (params.categories): `name:number` pairs, by rule. */
@@ -43,6 +45,7 @@ const squash = (name: string) => name.replace(/[_-]/g, '').toLowerCase();
 export function constantsOf(rules: RuleIndex): Constants {
   const c: Constants = {
     literals: new Set(),
+    words: new Set(),
     enums: new Map(),
     tables: new Map(),
     numbers: new Map(),
@@ -60,12 +63,14 @@ export function constantsOf(rules: RuleIndex): Constants {
       for (const x of v) if (typeof x === 'string' && x.startsWith('x-')) c.literals.add(x);
     } else if (v && typeof v === 'object') {
       const entries = Object.entries(v);
-      if (entries.length > 1 && entries.every(([, n]) => typeof n === 'number'))
+      if (entries.length > 1 && entries.every(([, n]) => typeof n === 'number')) {
         c.tables.set(rule, new Set(entries.map(([k, n]) => `${k}:${n}`)));
-      else for (const [, x] of entries) visit(`${key}.*`, x, rule);
+        for (const [k] of entries) if (/^[a-z]+(_[a-z]+)+$/.test(k)) c.words.add(k);
+      } else for (const [, x] of entries) visit(`${key}.*`, x, rule);
     }
   };
   for (const r of rules.rules) for (const [k, v] of Object.entries(r.params ?? {})) visit(k, v, r.id);
+  for (const l of c.literals) if (/^[a-z]+(-[a-z]+)+$/.test(l)) c.words.add(l);
   return c;
 }
 
@@ -75,8 +80,14 @@ export function copiesIn(source: string, c: Constants, fileName = 'file.ts'): st
   const found: string[] = [];
   const at = (n: ts.Node) => file.getLineAndCharacterOfPosition(n.getStart()).line + 1;
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && c.literals.has(node.text))
-      found.push(`${at(node)}: '${node.text}'`);
+    const text =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)
+        ? (node as ts.LiteralLikeNode).text
+        : undefined;
+    if (text !== undefined && c.literals.has(text)) found.push(`${at(node)}: '${text}'`);
+    else if (text !== undefined)
+      for (const w of c.words)
+        if (new RegExp(`(^|[^a-z_-])${w}([^a-z_-]|$)`).test(text)) found.push(`${at(node)}: '${w}' in a text`);
     if (ts.isRegularExpressionLiteral(node)) {
       const body = node.text.slice(1, node.text.lastIndexOf('/'));
       const copied = [...c.literals].find((l) => body === l || (l.length > 2 && body.startsWith(`^${l}`)));
@@ -125,6 +136,7 @@ describe('rule constants are read from spec/rules.yaml, never copied', () => {
       "const fine = prefixOf(rules, 'REFUNDS.ID.PREFIX'); const t = 'a crn_ in a sentence';",
       'const code = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;',
       "const h = 'x-ratelimit-reset';",
+      'const m = `429 without ${x} retry-after`; const e = `error rate_limit_exceeded`;',
       'const table = { not_found: 404, conflict: 409 };',
       "const longest = 'x'.repeat(255);",
       'const MAX_ATTEMPTS = 5;',
@@ -138,10 +150,12 @@ describe('rule constants are read from spec/rules.yaml, never copied', () => {
       '4: [notifyPeriod, config, enabled, recipients] (ALERTS.UPDATE.PARTIAL)',
       '6: /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/ (^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$)',
       "7: 'x-ratelimit-reset'",
-      '8: { not_found:404, conflict:409 } (ERRORS.CATEGORY.MATCHES_STATUS)',
-      '9: 255 (CUSTOMERS.EXTERNAL_ID.MAX_LENGTH)',
-      '10: MAX_ATTEMPTS = 5 (RETRY.CLIENT.MAX_ATTEMPTS)',
-      '11: [name, description, merchantId] (PRODUCTS.CREATE.REQUIRED)',
+      "8: 'retry-after' in a text",
+      "8: 'rate_limit_exceeded' in a text",
+      '9: { not_found:404, conflict:409 } (ERRORS.CATEGORY.MATCHES_STATUS)',
+      '10: 255 (CUSTOMERS.EXTERNAL_ID.MAX_LENGTH)',
+      '11: MAX_ATTEMPTS = 5 (RETRY.CLIENT.MAX_ATTEMPTS)',
+      '12: [name, description, merchantId] (PRODUCTS.CREATE.REQUIRED)',
     ]);
   });
 

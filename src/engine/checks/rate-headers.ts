@@ -24,7 +24,7 @@ export const rateHeaders = defineCheck({
     'RATE.REMAINING.HONOURED#counted',
   ],
   description:
-    'x-ratelimit-limit/remaining (integers) and reset (seconds) are present, limit >= published, ' +
+    'the limit and remaining (integers) and reset (seconds) headers are present, limit >= published, ' +
     'reset within the window, remaining below limit on an admitted request, on the listed endpoints.',
   evaluate(ex, ctx, op) {
     const NAMES = rateHeadersOf(ctx.rules);

@@ -1,8 +1,15 @@
 import { defineCheck, finding, isObject, describeStatus } from './types.ts';
 import type { Finding } from '../types.ts';
 import { readRetryAfter } from '../http/retry.ts';
+import { categoryOf, nameOf, perRules } from '../predicates.ts';
 
 const BODY = 'RATE.EXCEEDED.BODY#error-body';
+
+/** The wait header RATE.RETRY_AFTER.ON_429 names, and the category ERRORS.CATEGORY.MATCHES_STATUS gives 429. */
+const facts = perRules((rules) => ({
+  retryAfter: nameOf(rules, 'RATE.RETRY_AFTER.ON_429', 'header'),
+  category: categoryOf(rules, 429),
+}));
 
 /**
  * Every 429: an Error body with error rate_limit_exceeded and a message (RATE.EXCEEDED.BODY's
@@ -16,20 +23,21 @@ export const tooManyRequests = defineCheck({
   name: 'too-many-requests',
   ruleIds: ['RATE.RETRY_AFTER.ON_429', BODY],
   description:
-    'A 429 carries an Error body with error rate_limit_exceeded and a message; retry-after ' +
+    'A 429 carries an Error body with the 429 category and a message; the wait header ' +
     '(required on the listed endpoints) gives seconds or an HTTP-date.',
-  evaluate(ex, _ctx, op) {
+  evaluate(ex, ctx, op) {
     if (ex.status !== 429 || !op) return;
+    const { retryAfter: RETRY_AFTER, category } = facts(ctx.rules);
     const findings: Finding[] = [];
-    const ra = ex.responseHeaders['retry-after'];
+    const ra = ex.responseHeaders[RETRY_AFTER];
     const required = op.rateLimit !== undefined;
     if ((ra === undefined && required) || (ra !== undefined && !readRetryAfter(ra, ex.responseHeaders.date))) {
       findings.push(
         finding(
           'too-many-requests',
           ['RATE.RETRY_AFTER.ON_429'],
-          '429 without a readable retry-after',
-          `${describeStatus(ex)}: retry-after is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; ` +
+          `429 without a readable ${RETRY_AFTER}`,
+          `${describeStatus(ex)}: ${RETRY_AFTER} is ${ra === undefined ? 'missing' : JSON.stringify(ra)}; ` +
             `it must give the seconds to wait (or the HTTP-date to retry at).`,
           ex,
         ),
@@ -37,19 +45,13 @@ export const tooManyRequests = defineCheck({
     }
     const b = ex.body;
     // The document asks for an endpoint-specific message: an empty one says nothing.
-    if (!isObject(b) || b.error !== 'rate_limit_exceeded' || typeof b.message !== 'string' || b.message.trim() === '') {
+    if (!isObject(b) || b.error !== category || typeof b.message !== 'string' || b.message.trim() === '') {
       const got = isObject(b)
         ? `error ${JSON.stringify(b.error ?? null)}, ` +
           `message ${typeof b.message === 'string' ? (b.message.trim() ? 'present' : 'empty') : 'missing'}`
         : 'no JSON object body';
       findings.push(
-        finding(
-          'too-many-requests',
-          [BODY],
-          '429 body is not rate_limit_exceeded',
-          `${describeStatus(ex)}: ${got}.`,
-          ex,
-        ),
+        finding('too-many-requests', [BODY], `429 body is not ${category}`, `${describeStatus(ex)}: ${got}.`, ex),
       );
     }
     return { judged: required ? ['RATE.RETRY_AFTER.ON_429', BODY] : [BODY], findings };

@@ -10,6 +10,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Exchange } from '../types.ts';
 import { learnSecret, registerSecret, redact, redactAuthorization } from '../redact.ts';
 import { realSleep, retryDelayMs, type Sleep } from './retry.ts';
+import { RETRY_AFTER } from './headers.ts';
 import { ACCEPT_ENCODING, decodeBody } from './decode.ts';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -124,7 +125,7 @@ export class HttpClient {
       rejections += 1;
       const wait = retryDelayMs(
         rejections,
-        exchange.responseHeaders['retry-after'],
+        exchange.responseHeaders[RETRY_AFTER],
         maxWait,
         exchange.responseHeaders.date,
       );

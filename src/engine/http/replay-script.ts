@@ -8,6 +8,7 @@
 import type { Exchange } from '../types.ts';
 import { replayCommand, requiredVariable } from './curl.ts';
 import { variablesIn } from '../redact.ts';
+import { REMAINING, RESET, RETRY_AFTER } from './headers.ts';
 
 type Logged = Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>;
 
@@ -83,7 +84,7 @@ export class RequestSequence {
         : ['# The requests carry no key.']),
       'set -u',
       ...keys.map((k) => `: "${requiredVariable(k.name, k.origin)}"`),
-      "show='%{http_code} remaining=%header{x-ratelimit-remaining} reset=%header{x-ratelimit-reset} retry-after=%header{retry-after}\\n'",
+      `show='%{http_code} remaining=%header{${REMAINING}} reset=%header{${RESET}} ${RETRY_AFTER}=%header{${RETRY_AFTER}}\\n'`,
     ];
     let clock = 0;
     for (const s of this.steps) {

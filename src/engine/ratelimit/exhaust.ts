@@ -197,7 +197,7 @@ export async function exhaust(
         t.softExpectRule(
           ep.keys.limitHeader,
           h.limit >= ep.limit,
-          `x-ratelimit-limit ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
+          `${LIMIT} ${h.limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
           probe.ex,
         );
       const found: Exhausted = { exhausted: true, target, limit: h.limit ?? ep.limit, rejected: probe };
@@ -216,7 +216,7 @@ export async function exhaust(
     t.expectRule(
       'RATE.HEADERS.PRESENT',
       h.limit !== undefined && h.remaining !== undefined,
-      `${ep.label}: no numeric x-ratelimit-limit and x-ratelimit-remaining to count with`,
+      `${ep.label}: no numeric ${LIMIT} and ${REMAINING} to count with`,
       probe.ex,
     );
     const limit = h.limit!;
@@ -224,7 +224,7 @@ export async function exhaust(
     t.softExpectRule(
       ep.keys.limitHeader,
       limit >= ep.limit,
-      `x-ratelimit-limit ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
+      `${LIMIT} ${limit} is below the published ${ep.limit} per ${ep.windowSeconds} s`,
       probe.ex,
     );
     const exact = fresh && target.alone;
@@ -249,7 +249,7 @@ export async function exhaust(
       return {
         exhausted: false,
         reason:
-          `${ep.label}: x-ratelimit-remaining is ${remaining}, so using the bucket up takes more than ` +
+          `${ep.label}: ${REMAINING} is ${remaining}, so using the bucket up takes more than ` +
           `the ${REQUEST_BUDGET} requests the suite sends to one bucket (a published limit may rise)`,
         ...(spent ? { spent } : {}),
       };
@@ -315,7 +315,7 @@ export async function exhaust(
           'RATE.EXCEEDED.STATUS',
           false,
           `${ep.label}: ${window.admitted} requests admitted on ${target.label} within one window whose ` +
-            `x-ratelimit-limit is ${window.limit}`,
+            `${LIMIT} is ${window.limit}`,
           window.last.ex,
         );
       const extra = await d.send(target);
@@ -352,7 +352,7 @@ export async function exhaust(
       t.softExpectRule(
         ep.keys.admitsLimit,
         admitted >= limit,
-        `429 after only ${admitted} requests in a fresh window whose x-ratelimit-limit is ${limit}`,
+        `429 after only ${admitted} requests in a fresh window whose ${LIMIT} is ${limit}`,
         rejected.ex,
       );
     t.softExpectRule(

@@ -7,7 +7,7 @@
 import type { BucketDriver, BucketTarget } from './driver.ts';
 import { MARGIN_MS } from './driver.ts';
 import { ATTEMPTS, burst, exhaust, statusOf, type Exhausted } from './exhaust.ts';
-import { rateHeaders, REMAINING, RESET } from './headers.ts';
+import { rateHeaders, REMAINING, RESET, RETRY_AFTER } from './headers.ts';
 import { sameWindow, secondsUntilReset, windowSurelyLastsUntil, type Timed } from './timing.ts';
 
 /** A second request past the limit, right after the 429, is refused too. */
@@ -218,7 +218,7 @@ export async function otherUnmoved(
   if (o.ex.status === 401 || now === undefined) {
     t.ruleNotJudged(
       ep.keys.otherBucket,
-      `${ep.label}: ${other.target.label} answered ${statusOf(o)} without x-ratelimit-remaining: nothing to compare`,
+      `${ep.label}: ${other.target.label} answered ${statusOf(o)} without ${REMAINING}: nothing to compare`,
       o.ex.status === 401 ? 'credential' : 'target',
     );
     return;
@@ -271,7 +271,7 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   if (wait === undefined) {
     t.ruleNotJudged(
       'RATE.WINDOW.READMITS',
-      `${ep.label}: the 429 gives neither x-ratelimit-reset nor retry-after to wait for`,
+      `${ep.label}: the 429 gives neither ${RESET} nor ${RETRY_AFTER} to wait for`,
       'target',
     );
     return;
@@ -290,7 +290,7 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   t.softExpectRule(
     'RATE.WINDOW.READMITS',
     o.ex.status !== 429,
-    `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders['retry-after']} s ` +
+    `${ep.label}: still 429 after the ${reset ?? last.ex.responseHeaders[RETRY_AFTER]} s ` +
       `the ${last === done.rejected ? '429' : 'last admission'} gave had passed`,
     o.ex,
   );
@@ -391,7 +391,7 @@ export async function keysShareBucket(
   }
   return (
     `${ep.label}: in ${ATTEMPTS} tries, no window of the primary merchant surely lasted for the requests ` +
-    `(its x-ratelimit-reset too short or too coarse to tell, or other traffic used the bucket up)`
+    `(its ${RESET} too short or too coarse to tell, or other traffic used the bucket up)`
   );
 }
 

@@ -6,13 +6,9 @@
  */
 import type { Exchange } from '../types.ts';
 import { readRetryAfter } from '../http/retry.ts';
-import { loadRules } from '../../contract/rules.ts';
-import { rateHeaderNames } from '../predicates.ts';
+import { LIMIT, REMAINING, RESET, RETRY_AFTER } from '../http/headers.ts';
 
-/** The three rate headers, as RATE.HEADERS.PRESENT names them. */
-export const RATE_HEADER_NAMES = rateHeaderNames(await loadRules());
-export const { limit: LIMIT, remaining: REMAINING, reset: RESET } = RATE_HEADER_NAMES;
-export const RETRY_AFTER = 'retry-after';
+export { RATE_HEADER_NAMES, LIMIT, REMAINING, RESET, RETRY_AFTER } from '../http/headers.ts';
 
 /** A wait in seconds, and the unit of its last digit (1 for "6", 0.01 for "0.25"). */
 export interface Wait {

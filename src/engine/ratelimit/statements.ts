@@ -10,7 +10,7 @@
  * higher limit stays fine when the headers say so.
  */
 import type { BucketDriver, BucketTarget } from './driver.ts';
-import { rateHeaders, RESET } from './headers.ts';
+import { LIMIT, rateHeaders, REMAINING, RESET } from './headers.ts';
 import { sameWindow, type Timed } from './timing.ts';
 
 export const ALLOWS_WHAT_REMAINS = 'RATE.REMAINING.HONOURED#allows-what-remains';
@@ -32,7 +32,7 @@ export function judgeAgainstRemaining(d: BucketDriver, target: BucketTarget, pre
     ALLOWS_WHAT_REMAINS,
     status !== 429,
     `${d.ep.label} on ${target.label}: refused (429) ${seconds(cur.receivedAt - prev.sentAt)} s after an answer ` +
-      `showing x-ratelimit-remaining ${r} and x-ratelimit-reset ${prev.ex.responseHeaders[RESET]}, within that ` +
+      `showing ${REMAINING} ${r} and ${RESET} ${prev.ex.responseHeaders[RESET]}, within that ` +
       `window: the target said ${r} more ${r === 1 ? 'request was' : 'requests were'} allowed`,
     cur.ex,
   );
@@ -69,7 +69,7 @@ export class Admissions {
     const { limit, ep } = this;
     return (
       `${ep.label} on ${target.label}: ${n} requests admitted within ${seconds(this.span)} s, less than the ` +
-      `${ep.windowSeconds} s window, where x-ratelimit-limit says ${limit}: no limiter keeping ${limit} per ` +
+      `${ep.windowSeconds} s window, where ${LIMIT} says ${limit}: no limiter keeping ${limit} per ` +
       `${ep.windowSeconds} s admits more than ${2 * limit} (a fixed window ${2 * limit} across its reset, a ` +
       `sliding window ${limit}, a token bucket ${limit} and its refill)`
     );

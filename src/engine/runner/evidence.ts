@@ -1,6 +1,6 @@
 /** The evidence a failure keeps: the exchange that showed it, cut to what a reader needs. */
 import type { Exchange } from '../types.ts';
-import { RATE_HEADER_NAMES } from '../ratelimit/headers.ts';
+import { RATE_HEADER_NAMES, RETRY_AFTER } from '../ratelimit/headers.ts';
 
 export interface EvidenceExchange {
   operationId?: string;
@@ -37,13 +37,7 @@ export interface RuleFailure {
   expectedReason?: string;
 }
 
-const RELEVANT_RESPONSE_HEADERS = [
-  'content-type',
-  'content-length',
-  ...RATE_HEADER_NAMES.all,
-  'retry-after',
-  'location',
-];
+const RELEVANT_RESPONSE_HEADERS = ['content-type', 'content-length', ...RATE_HEADER_NAMES.all, RETRY_AFTER, 'location'];
 const RELEVANT_REQUEST_HEADERS = ['authorization', 'content-type', 'idempotency-key'];
 
 function pick(h: Record<string, string>, names: string[]): Record<string, string> {

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { backoffMs, parseRetryAfter, MAX_ATTEMPTS } from '../../engine/http/retry.ts';
 import type { Exchange } from '../../engine/types.ts';
 import { CappedMap } from '../../engine/capped-map.ts';
+import { RETRY_AFTER } from '../../engine/ratelimit/headers.ts';
 import type { JudgeContext, Observed, PassiveUnit } from '../types.ts';
 
 export const RETRY_WAIT = 'RETRY.CLIENT.WAIT';
@@ -95,7 +96,7 @@ export function retryUnit(): PassiveUnit {
         };
         chain.rejections += 1;
         chain.lastEnd = o.endMs;
-        const ra = o.record.responseHeaders['retry-after'];
+        const ra = o.record.responseHeaders[RETRY_AFTER];
         // Seconds, or an HTTP-date read against the response's own date (else its arrival).
         chain.retryAfter =
           ra === undefined ? undefined : (parseRetryAfter(ra, o.record.responseHeaders.date, o.endMs) ?? 'invalid');
@@ -121,12 +122,12 @@ function judgeAttempt(c: Chain, o: Observed, ctx: JudgeContext): void {
   const required = requiredWaitMs(c);
   const ex: Exchange = o.exchange;
   if (required === undefined) {
-    tally.note(`${c.label}: retry-after was not a number of seconds; the wait before attempt ${n} is not judged`);
+    tally.note(`${c.label}: ${RETRY_AFTER} was not a number of seconds; the wait before attempt ${n} is not judged`);
   } else {
     const why =
       c.retryAfter !== undefined
-        ? `retry-after was ${c.retryAfter} s`
-        : `no retry-after: ${required / 1000} s after rejection ${c.rejections}`;
+        ? `${RETRY_AFTER} was ${c.retryAfter} s`
+        : `no ${RETRY_AFTER}: ${required / 1000} s after rejection ${c.rejections}`;
     tally.check([RETRY_WAIT], gap >= required - WAIT_TOLERANCE_MS, () => ({
       source: 'passive:client-retry',
       title: gap < 100 ? 'Retried a 429 at once' : 'Retried a 429 too early',
