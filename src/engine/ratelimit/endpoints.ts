@@ -3,21 +3,20 @@
  * published limit, window and bucket come from spec/openapi.yaml (x-rate-limit); the rule
  * ids from spec/rules.yaml: RATE.<SUBJECT>.LIMIT and RATE.<SUBJECT>.BUCKET cite the one
  * operation they are about. Their parts are named here once (RATE_PARTS) and must be the
- * parts spec/rules.yaml lists: the keys the measuring judges under come from them.
+ * parts spec/rules.yaml lists: the keys the measuring judges under come from them. That the
+ * limit header never shows less than the published limit is one rule of its own
+ * (RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED), judged by the rate-headers check on every answer.
  */
 import type { Spec } from '../../contract/types.ts';
 import { ruleKey, type Rule } from '../../contract/rules.ts';
 
-/** The parts of a LIMIT rule, and of a BUCKET rule of a merchant bucket (a subscription bucket's rule has one). */
+/** The parts of a BUCKET rule of a merchant bucket (a LIMIT rule, and a subscription bucket's rule, have one). */
 export const RATE_PARTS = {
-  limit: { header: 'limit-header', admits: 'admits-limit' },
   merchantBucket: { keysShare: 'keys-share', otherUnaffected: 'other-merchant-unaffected' },
 } as const;
 
 /** The judgement keys (RULE#part) of one endpoint's LIMIT and BUCKET rules. */
 export interface RateLimitKeys {
-  /** x-ratelimit-limit is at least the published limit. */
-  limitHeader: string;
   /** A fresh window admits its limit: no 429 before it. */
   admitsLimit: string;
   /** Using one bucket up leaves another merchant's (or subscription's) bucket as it was. */
@@ -48,10 +47,9 @@ export function rateLimitKeys(
   bucketRule: string,
   bucket: 'merchant' | 'subscription',
 ): RateLimitKeys {
-  const { limit, merchantBucket } = RATE_PARTS;
+  const { merchantBucket } = RATE_PARTS;
   return {
-    limitHeader: ruleKey(limitRule, limit.header),
-    admitsLimit: ruleKey(limitRule, limit.admits),
+    admitsLimit: limitRule,
     ...(bucket === 'merchant'
       ? {
           otherBucket: ruleKey(bucketRule, merchantBucket.otherUnaffected),
@@ -87,13 +85,13 @@ function ruleAbout(rules: Rule[], operationId: string, aspect: 'LIMIT' | 'BUCKET
 
 export async function rateLimitedEndpoints(spec: Spec): Promise<RateLimitedEndpoint[]> {
   const { rules } = await spec.rules();
-  const { limit: limitParts, merchantBucket } = RATE_PARTS;
+  const { merchantBucket } = RATE_PARTS;
   return [...spec.operations.values()]
     .filter((op) => op.rateLimit)
     .map((op) => {
       const { limit, windowSeconds, bucket: b } = op.rateLimit!;
       const bucket = b as 'merchant' | 'subscription';
-      const limitRule = ruleAbout(rules, op.operationId, 'LIMIT', [limitParts.header, limitParts.admits]);
+      const limitRule = ruleAbout(rules, op.operationId, 'LIMIT', []);
       const bucketRule = ruleAbout(
         rules,
         op.operationId,
