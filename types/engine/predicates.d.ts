@@ -22,6 +22,10 @@ export declare function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string):
 export declare function perRules<T>(read: (rules: Pick<RuleIndex, 'byId'>) => T): (rules: Pick<RuleIndex, 'byId'>) => T;
 /** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
 export declare function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp;
+/** A name a rule states (a header, a category...): its params[key] as a string, e.g. RATE.RETRY_AFTER.ON_429's header. */
+export declare function nameOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): string;
+/** The error category ERRORS.CATEGORY.MATCHES_STATUS gives a status (rate_limit_exceeded for 429). */
+export declare function categoryOf(rules: Pick<RuleIndex, 'byId'>, status: number): string;
 /** A table a rule states from names to numbers (e.g. ERRORS.CATEGORY.MATCHES_STATUS's categories to statuses). */
 export declare function tableOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string, key: string): Readonly<Record<string, number>>;
 /** The rate-limit headers RATE.HEADERS.PRESENT names: its `headers` list the limit, remaining and reset, in that order. */
