@@ -5,7 +5,7 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, notRefused, updateInTurn, bodyOf, type Json } from './support.ts';
-import { loadRules } from '../src/contract/index.ts';
+import { loadRules, loadSpec } from '../src/contract/index.ts';
 import { numberOf } from '../src/engine/predicates.ts';
 
 /** The page sizes GET /v0/alerts accepts (ALERTS.LIST.LIMIT_RANGE). */
@@ -13,7 +13,9 @@ const RULES_FILE = await loadRules();
 const LIMIT_MIN = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'minimum');
 const LIMIT_MAX = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'maximum');
 
-const alertPath = (id: string) => `/v0/alerts/${encodeURIComponent(id)}`;
+const spec = await loadSpec();
+const ALERTS = spec.pathFor('listAlerts');
+const alertPath = (id: string) => spec.pathFor('updateAlert', { id });
 
 /**
  * A 200 list page of the wallet's alerts (judged under ALERTS.LIST.PAGINATED and under `accepted`:
@@ -41,7 +43,7 @@ scenario(
   'GET /v0/alerts pages 10 at a time from offset 0 by default',
   async (t) => {
     const { walletId, alertIds } = await t.fixture((f) => f.walletWithAlerts(11));
-    const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
+    const res = await t.http.get(ALERTS, { query: { resourceId: walletId } });
     const b = expectPage(t, res);
     // The default page size and offset, and the offset of the next page, are the alerts-page check's
     // (src/engine/checks/pages.ts) on these answers.
@@ -53,7 +55,7 @@ scenario(
       res,
     );
     // The rest, from where the default page stopped: the two pages cover every alert once.
-    const rest = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: b.data.length, limit: 100 } });
+    const rest = await t.http.get(ALERTS, { query: { resourceId: walletId, offset: b.data.length, limit: 100 } });
     const r = expectPage(t, rest);
     const ids = [...b.data, ...r.data].map((a: Json) => a.id);
     const seen = new Set(ids);
@@ -74,7 +76,7 @@ scenario(
   async (t) => {
     const { walletId } = await t.fixture((f) => f.walletWithAlerts(2));
     for (const limit of [LIMIT_MIN, LIMIT_MAX]) {
-      const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit } });
+      const res = await t.http.get(ALERTS, { query: { resourceId: walletId, limit } });
       const b = expectPage(t, res, ['ALERTS.LIST.LIMIT_RANGE#accepts-range']);
       // The wallet holds at least two alerts (maybe more): the page is not empty. At most `limit`, and
       // pagination.limit echoing it, are the alerts-page check's (ALERTS.LIST.LIMIT_RANGE#page-within-limit).
@@ -87,7 +89,7 @@ scenario(
       );
     }
     for (const limit of [LIMIT_MIN - 1, LIMIT_MAX + 1]) {
-      const res = await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit }, brokenOnPurpose: true });
+      const res = await t.http.get(ALERTS, { query: { resourceId: walletId, limit }, brokenOnPurpose: true });
       t.expectStatus('ALERTS.LIST.LIMIT_RANGE#refuses-outside', res, 400);
     }
   },
@@ -107,13 +109,13 @@ scenario(
     const { walletId } = await t.fixture((f) => f.wallet());
     // The VALIDATION rules of these refusals are the registry's (checks/refusals.ts).
     const broken = { brokenOnPurpose: true };
-    const negative = await t.http.get('/v0/alerts', { query: { resourceId: walletId, offset: -1 }, ...broken });
+    const negative = await t.http.get(ALERTS, { query: { resourceId: walletId, offset: -1 }, ...broken });
     t.expectStatus('ALERTS.LIST.OFFSET#refuses-negative', negative, 400);
-    const missing = await t.http.get('/v0/alerts', broken);
+    const missing = await t.http.get(ALERTS, broken);
     t.expectStatus('ALERTS.LIST.RESOURCE_ID_REQUIRED', missing, 400);
-    const missingWithPaging = await t.http.get('/v0/alerts', { query: { limit: 5, offset: 0 }, ...broken });
+    const missingWithPaging = await t.http.get(ALERTS, { query: { limit: 5, offset: 0 }, ...broken });
     t.expectStatus('ALERTS.LIST.RESOURCE_ID_REQUIRED', missingWithPaging, 400);
-    await t.http.get('/v0/alerts', { query: { resourceId: walletId, limit: 'ten' }, ...broken });
+    await t.http.get(ALERTS, { query: { resourceId: walletId, limit: 'ten' }, ...broken });
   },
   concurrent,
 );
@@ -167,7 +169,7 @@ scenario(
       res,
     );
     // The wallet's alerts listed after it: that the list holds what the update sent is the registry's (round-trip).
-    await t.http.get('/v0/alerts', { query: { resourceId: walletId } });
+    await t.http.get(ALERTS, { query: { resourceId: walletId } });
   },
   concurrent,
 );

@@ -165,7 +165,7 @@ scenario(
       `the fixtures enabled the webhooks of the key's merchant ${merchantId} (they name ${enabled.merchantId})`,
     );
     // enabled: true is the state the fixture left: the request changes nothing.
-    const ex = await t.http.patch('/v0/webhooks', { enabled: true });
+    const ex = await t.http.patch(spec.pathFor('updateWebhooks'), { enabled: true });
     // 404 is "webhooks never enabled": a merchant other than the key's, whose webhooks are on.
     t.expectRule(
       'AUTH.MERCHANT.DEFAULT',
@@ -191,7 +191,7 @@ scenario(
     'enabled, reaches that merchant (404), not another',
   async (t: ScenarioContext) => {
     const other = await t.fixture((f) => f.merchantWithoutWebhooks());
-    const theirs = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+    const theirs = await t.http.patch(spec.pathFor('updateWebhooks'), { enabled: true }, { key: other.key });
     t.precondition(theirs.status !== 401, `the key of merchant ${other.merchantId} authenticates`, theirs);
     t.expectRule(
       'AUTH.MERCHANT.DEFAULT',
@@ -215,7 +215,7 @@ scenario(
         'not-applicable',
       );
     const { merchantId } = await t.fixture((f) => f.merchant());
-    const created = await t.http.post('/v0/apiKeys', { name: 'conform auth suite', scope: 'read_only' });
+    const created = await t.http.post(spec.pathFor('createApiKey'), { name: 'conform auth suite', scope: 'read_only' });
     const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
     learnSecret(key?.secret);
     t.expectRule(
@@ -229,17 +229,21 @@ scenario(
     );
     const { id, secret } = key as { id: string; secret: string };
     try {
-      const read = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, { key: secret });
+      const read = await t.http.get(spec.pathFor('getMerchant', { id: merchantId }), { key: secret });
       t.expectRule(
         'AUTH.KEYS.REFERENCE#read-only-scope',
         read.status === 200,
         `a read_only key reading its merchant got ${read.status}`,
         read,
       );
-      const write = await t.http.patch('/v0/customers/cus_conform0', { externalId: 'conform' }, { key: secret });
+      const write = await t.http.patch(
+        spec.pathFor('updateCustomer', { id: 'cus_conform0' }),
+        { externalId: 'conform' },
+        { key: secret },
+      );
       t.expectStatus('AUTH.KEYS.REFERENCE#read-only-scope', write, 403);
     } finally {
-      const revoke = await t.http.delete(`/v0/apiKeys/${encodeURIComponent(id)}`);
+      const revoke = await t.http.delete(spec.pathFor('revokeApiKey', { id }));
       t.expectRule(
         'AUTH.KEYS.REFERENCE#revokes',
         revoke.status !== undefined && revoke.status < 300,
@@ -247,7 +251,7 @@ scenario(
         revoke,
       );
     }
-    const after = await t.http.get(`/v0/merchants/${encodeURIComponent(merchantId)}`, {
+    const after = await t.http.get(spec.pathFor('getMerchant', { id: merchantId }), {
       key: secret,
       unauthenticated: true,
     });

@@ -5,7 +5,11 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import { obj, is2xx, type Json } from './support.ts';
+
+const spec = await loadSpec();
+const CREATE = spec.pathFor('createBillingSchedule');
 
 const is4xx = (ex: Exchange) => ex.status !== undefined && ex.status >= 400 && ex.status < 500;
 const DAY_MS = 86_400_000;
@@ -13,7 +17,7 @@ const DAY_MS = 86_400_000;
 /** Best effort: a schedule this scenario created is removed where deletes are allowed. */
 async function discard(t: ScenarioContext, id: unknown): Promise<void> {
   if (typeof id === 'string' && t.target.destructive)
-    await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(id)}`);
+    await t.http.delete(spec.pathFor('deleteBillingSchedule', { id }));
 }
 
 // The object, owner and endDate (the one sent) of every schedule answered are the schedule checks'
@@ -26,7 +30,7 @@ scenario(
     const { orderId } = await t.fixture((f) => f.order());
     const start = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
     const end = new Date(start.getTime() + 90 * DAY_MS);
-    const res = await t.http.post('/v0/billingSchedules', {
+    const res = await t.http.post(CREATE, {
       orderId,
       startDate: start.toISOString(),
       endDate: end.toISOString(),
@@ -51,7 +55,7 @@ scenario(
   'a schedule created without an endDate still carries one',
   async (t) => {
     const { orderId } = await t.fixture((f) => f.order());
-    const res = await t.http.post('/v0/billingSchedules', { orderId });
+    const res = await t.http.post(CREATE, { orderId });
     if (!is2xx(res)) {
       // Which body fields are required is not shown: refusing this is the target's choice.
       t.notJudged(
@@ -81,7 +85,7 @@ scenario(
       ['orderId and subscriptionId together', { orderId, subscriptionId, ...dates }, 'SCHEDULES.OWNER.EXACTLY_ONE'],
     ];
     for (const [what, body, rule] of cases) {
-      const res = await t.http.post('/v0/billingSchedules', body);
+      const res = await t.http.post(CREATE, body);
       if (is2xx(res)) {
         // A schedule created: the schedule checks judged its answer (by subscriptionId alone, or two owners).
         await discard(t, obj(res.body)?.id);
@@ -102,7 +106,7 @@ scenario(
   "a schedule's intervals come as a paginated list",
   async (t) => {
     const { scheduleId, intervalCount } = await t.fixture((f) => f.scheduleWithIntervals(3));
-    const path = `/v0/billingSchedules/${encodeURIComponent(scheduleId)}/intervals`;
+    const path = spec.pathFor('listScheduleIntervals', { id: scheduleId });
     const whole = await t.http.get(path);
     t.expectRule(
       'SCHEDULES.INTERVALS.PAGINATED#pages-through',
@@ -180,7 +184,7 @@ scenario(
   'a schedule deletes; deleting an unknown one is an Error',
   async (t) => {
     const { scheduleId } = await t.fixture((f) => f.scheduleWithIntervals(1));
-    const res = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(scheduleId)}`);
+    const res = await t.http.delete(spec.pathFor('deleteBillingSchedule', { id: scheduleId }));
     t.softExpectRule(
       'SCHEDULES.DELETE.DELETED#deletes',
       is2xx(res),
@@ -188,7 +192,7 @@ scenario(
       res,
     );
     // What a later read answers is not shown; an id that never existed is an error (Error shape judged by the checks).
-    const unknown = await t.http.delete(`/v0/billingSchedules/${encodeURIComponent(`${scheduleId}x0conform`)}`);
+    const unknown = await t.http.delete(spec.pathFor('deleteBillingSchedule', { id: `${scheduleId}x0conform` }));
     t.softExpectRule(
       'SCHEDULES.DELETE.DELETED#errors-error-shape',
       is4xx(unknown),

@@ -374,7 +374,7 @@ describe('contract: bodies that are not JSON', () => {
     'a malformed JSON body is not understood: 400 in Error shape, nothing changed',
     async (t: ScenarioContext) => {
       const { customerId } = await t.fixture((f) => f.customer());
-      const path = `/v0/customers/${encodeURIComponent(customerId)}`;
+      const path = spec.pathFor('updateCustomer', { id: customerId });
       const res = await t.http.patch(path, '{"externalId": "conform-malformed"', { brokenOnPurpose: true });
       t.precondition(res.status === 400, 'the malformed body refused with 400', res);
       const read = await t.http.get(path);

@@ -10,10 +10,11 @@ import { validationErrorProblems } from '../src/engine/checks/error-shape.ts';
 import { keptFields, numberOf } from '../src/engine/predicates.ts';
 import { concurrent, updateInTurn, bodyOf, requireAccepted, type Json } from './support.ts';
 
-const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
+const SPEC = await loadSpec();
+/** GET, PATCH and DELETE /v0/customers/{id} share this path. */
+const path = (id: string) => SPEC.pathFor('getCustomer', { id });
 const RULES = await loadRules();
 /** The longest externalId (CUSTOMERS.EXTERNAL_ID.MAX_LENGTH) and the range of a tax rate (CUSTOMERS.TAX_RATES.RANGE). */
-const SPEC = await loadSpec();
 const EXTERNAL_ID_MAX = numberOf(RULES, 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'maxLength');
 const TAX_MIN = numberOf(RULES, 'CUSTOMERS.TAX_RATES.RANGE', 'minimum');
 const TAX_MAX = numberOf(RULES, 'CUSTOMERS.TAX_RATES.RANGE', 'maximum');
@@ -316,7 +317,7 @@ scenario(
 /** Pages through GET /v0/customers from offset 0 by the elements each page holds (the list's own envelope). */
 async function walkCustomers(t: ScenarioContext, pageSize = 100, maxPages = 20): Promise<void> {
   for (let offset = 0, page = 0; page < maxPages; page++) {
-    const ex = await t.http.get(`/v0/customers?limit=${pageSize}&offset=${offset}`);
+    const ex = await t.http.get(SPEC.pathFor('listCustomers'), { query: { limit: pageSize, offset } });
     const b = bodyOf(ex);
     const data = Array.isArray(b.data) ? b.data : [];
     const total = typeof b.pagination?.total === 'number' ? b.pagination.total : undefined;

@@ -6,7 +6,10 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import { obj, is2xx, type Json } from './support.ts';
+
+const spec = await loadSpec();
 
 interface Family {
   name: string;
@@ -26,7 +29,7 @@ interface Family {
 const FAMILIES: Family[] = [
   {
     name: 'customer with subscriptions',
-    path: (id) => `/v0/customers/${encodeURIComponent(id)}`,
+    path: (id) => spec.pathFor('deleteCustomer', { id }),
     fixture: (t) => t.fixture((f) => f.customerWithSubscriptions()),
     blocked: 'CUSTOMERS.DELETE.BLOCKED',
     refused: 'CUSTOMERS.DELETE.BLOCKED#refused-409',
@@ -35,7 +38,7 @@ const FAMILIES: Family[] = [
     consistent: 'CUSTOMERS.DELETE.BLOCKER_COUNT#count-consistent',
     unblocked: 'CUSTOMERS.DELETE.UNBLOCKED',
     stillThere: async (t, b) => {
-      const res = await t.http.get(`/v0/customers/${encodeURIComponent(b.id)}`);
+      const res = await t.http.get(spec.pathFor('getCustomer', { id: b.id }));
       t.softExpectRule(
         'CUSTOMERS.DELETE.BLOCKED#refused-409',
         res.status === 200 && obj(res.body)?.id === b.id,
@@ -46,7 +49,7 @@ const FAMILIES: Family[] = [
   },
   {
     name: 'fee with prices',
-    path: (id) => `/v0/fees/${encodeURIComponent(id)}`,
+    path: (id) => spec.pathFor('deleteFee', { id }),
     fixture: (t) => t.fixture((f) => f.feeWithPrices()),
     blocked: 'FEES.DELETE.BLOCKED',
     refused: 'FEES.DELETE.BLOCKED#refused-409',
@@ -56,7 +59,7 @@ const FAMILIES: Family[] = [
     unblocked: 'FEES.DELETE.UNBLOCKED',
     stillThere: async (t, b) => {
       for (const priceId of Object.values(b.dependants).flat()) {
-        const res = await t.http.get(`/v0/prices/${encodeURIComponent(priceId)}`);
+        const res = await t.http.get(spec.pathFor('getPrice', { id: priceId }));
         t.softExpectRule(
           'FEES.DELETE.BLOCKED#refused-409',
           res.status === 200 && obj(res.body)?.id === priceId,

@@ -13,13 +13,17 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Fixtures } from '../src/engine/fixtures/methods.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { bodyOf, enc, is2xx, type Json } from './support.ts';
+import { loadSpec } from '../src/contract/index.ts';
+import { bodyOf, is2xx, type Json } from './support.ts';
+
+const spec = await loadSpec();
 
 const CHANGES_NOTHING = 'AUTH.MERCHANT.ISOLATION#changes-nothing';
 
 interface Foreign {
   method: string;
   path: string;
+  query?: Record<string, string>;
   body?: unknown;
   /** After the refusal, reads the resource with the primary key: a problem when the write took effect (a precondition: the read). */
   unchanged?: (t: ScenarioContext) => Promise<string | undefined>;
@@ -64,7 +68,7 @@ const CASES: Case[] = [
   {
     operationId: 'getCustomer',
     part: 'AUTH.MERCHANT.ISOLATION#customer',
-    build: async (f) => ({ method: 'GET', path: `/v0/customers/${enc((await f.customer()).customerId)}` }),
+    build: async (f) => ({ method: 'GET', path: spec.pathFor('getCustomer', { id: (await f.customer()).customerId }) }),
   },
   {
     operationId: 'updateCustomer',
@@ -72,7 +76,7 @@ const CASES: Case[] = [
     readsBack: true,
     build: async (f, tag) => {
       const { customerId } = await f.customer();
-      const path = `/v0/customers/${enc(customerId)}`;
+      const path = spec.pathFor('updateCustomer', { id: customerId });
       return {
         method: 'PATCH',
         path,
@@ -93,7 +97,7 @@ const CASES: Case[] = [
     readsBack: true,
     destructive: true,
     build: async (f) => {
-      const path = `/v0/customers/${enc((await f.customer()).customerId)}`;
+      const path = spec.pathFor('deleteCustomer', { id: (await f.customer()).customerId });
       return { method: 'DELETE', path, unchanged: (t) => stillThere(t, path, 'the customer') };
     },
   },
@@ -102,7 +106,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#billing-schedule',
     build: async (f) => ({
       method: 'GET',
-      path: `/v0/billingSchedules/${enc((await f.scheduleWithIntervals(1)).scheduleId)}/intervals`,
+      path: spec.pathFor('listScheduleIntervals', { id: (await f.scheduleWithIntervals(1)).scheduleId }),
     }),
   },
   {
@@ -111,11 +115,11 @@ const CASES: Case[] = [
     readsBack: true,
     destructive: true,
     build: async (f) => {
-      const id = enc((await f.scheduleWithIntervals(1)).scheduleId);
+      const id = (await f.scheduleWithIntervals(1)).scheduleId;
       return {
         method: 'DELETE',
-        path: `/v0/billingSchedules/${id}`,
-        unchanged: (t) => stillThere(t, `/v0/billingSchedules/${id}/intervals`, 'the billing schedule'),
+        path: spec.pathFor('deleteBillingSchedule', { id }),
+        unchanged: (t) => stillThere(t, spec.pathFor('listScheduleIntervals', { id }), 'the billing schedule'),
       };
     },
   },
@@ -127,7 +131,7 @@ const CASES: Case[] = [
       const { itemId } = await f.item();
       return {
         method: 'PATCH',
-        path: `/v0/items/${enc(itemId)}`,
+        path: spec.pathFor('updateItem', { id: itemId }),
         body: { name: tag },
         unchanged: async () =>
           ((await f.readItem(itemId)) as Json | undefined)?.name === tag
@@ -141,7 +145,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#source-rule',
     build: async (f, tag) => ({
       method: 'PATCH',
-      path: `/v0/sourceRules/${enc((await f.sourceRule()).ruleId)}`,
+      path: spec.pathFor('updateSourceRule', { ruleId: (await f.sourceRule()).ruleId }),
       body: { name: tag },
     }),
   },
@@ -151,7 +155,7 @@ const CASES: Case[] = [
     destructive: true,
     build: async (f) => ({
       method: 'POST',
-      path: `/v2/invoices/${enc((await f.paidInvoice()).invoiceId)}/refunds`,
+      path: spec.pathFor('createInvoiceRefund', { id: (await f.paidInvoice()).invoiceId }),
       body: { reason: 'conform: foreign key' },
     }),
   },
@@ -168,22 +172,23 @@ const CASES: Case[] = [
       };
       const discard = async (t: ScenarioContext, created: unknown) => {
         const id = (created as Json | undefined)?.id;
-        if (typeof id === 'string' && t.target.destructive) await t.http.delete(`/v0/billingSchedules/${enc(id)}`);
+        if (typeof id === 'string' && t.target.destructive)
+          await t.http.delete(spec.pathFor('deleteBillingSchedule', { id }));
       };
-      return { method: 'POST', path: '/v0/billingSchedules', body, discard };
+      return { method: 'POST', path: spec.pathFor('createBillingSchedule'), body, discard };
     },
   },
   {
     operationId: 'getMerchant',
     part: 'AUTH.MERCHANT.ISOLATION#merchant',
-    build: async (f) => ({ method: 'GET', path: `/v0/merchants/${enc((await f.merchant()).merchantId)}` }),
+    build: async (f) => ({ method: 'GET', path: spec.pathFor('getMerchant', { id: (await f.merchant()).merchantId }) }),
   },
   {
     operationId: 'createProduct',
     part: 'AUTH.MERCHANT.ISOLATION#product-owner',
     build: async (f, tag) => ({
       method: 'POST',
-      path: '/v0/products',
+      path: spec.pathFor('createProduct'),
       body: {
         name: tag,
         description: 'created by a key of another merchant',
@@ -194,18 +199,21 @@ const CASES: Case[] = [
   {
     operationId: 'getPrice',
     part: 'AUTH.MERCHANT.ISOLATION#price',
-    build: async (f) => ({ method: 'GET', path: `/v0/prices/${enc((await f.prices()).standard)}` }),
+    build: async (f) => ({ method: 'GET', path: spec.pathFor('getPrice', { id: (await f.prices()).standard }) }),
   },
   {
     operationId: 'deleteFee',
     part: 'AUTH.MERCHANT.ISOLATION#fee',
     destructive: true,
-    build: async (f) => ({ method: 'DELETE', path: `/v0/fees/${enc((await f.feeWithoutPrices()).feeId)}` }),
+    build: async (f) => ({
+      method: 'DELETE',
+      path: spec.pathFor('deleteFee', { id: (await f.feeWithoutPrices()).feeId }),
+    }),
   },
   {
     operationId: 'getPayment',
     part: 'AUTH.MERCHANT.ISOLATION#payment',
-    build: async (f) => ({ method: 'GET', path: `/v0/payments/${enc((await f.payment()).paymentId)}` }),
+    build: async (f) => ({ method: 'GET', path: spec.pathFor('getPayment', { id: (await f.payment()).paymentId }) }),
   },
   {
     operationId: 'listAlerts',
@@ -214,7 +222,8 @@ const CASES: Case[] = [
       const { walletId, alertIds } = await f.walletWithAlerts(1);
       return {
         method: 'GET',
-        path: `/v0/alerts?resourceId=${enc(walletId)}`,
+        path: spec.pathFor('listAlerts'),
+        query: { resourceId: walletId },
         emptyListPasses: (body) =>
           Array.isArray((body as Json | undefined)?.data) &&
           !(body as Json).data.some((a: Json) => alertIds.includes(a?.id)),
@@ -226,7 +235,8 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#alert',
     build: async (f) => ({
       method: 'PATCH',
-      path: `/v0/alerts/${enc((await f.walletWithAlerts(1)).alertIds[0])}?resource=wallet`,
+      path: spec.pathFor('updateAlert', { id: (await f.walletWithAlerts(1)).alertIds[0] }),
+      query: { resource: 'wallet' },
       body: { notifyPeriod: 7 },
     }),
   },
@@ -235,7 +245,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#wallet',
     build: async (f) => ({
       method: 'PATCH',
-      path: `/v0/wallets/${enc((await f.wallet()).walletId)}/autoTopupConfig`,
+      path: spec.pathFor('updateAutoTopupConfig', { id: (await f.wallet()).walletId }),
       body: { amount: '25.00', threshold: '5.00' },
     }),
   },
@@ -248,7 +258,7 @@ const CASES: Case[] = [
       const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0] ?? m.currentVersionNumber;
       return {
         method: 'POST',
-        path: `/v0/subscriptions/${enc(m.subscriptionId)}/versionMigration`,
+        path: spec.pathFor('migrateSubscriptionVersion', { id: m.subscriptionId }),
         body: { targetVersionNumber: target },
         unchanged: async () => {
           const s = await f.readSubscription(m.subscriptionId);
@@ -264,7 +274,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'PATCH',
-      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}`,
+      path: spec.pathFor('updateSubscription', { id: (await f.subscription()).subscriptionId }),
       body: { versionPolicy: 'floating' },
     }),
   },
@@ -273,7 +283,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'POST',
-      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/reconciliations`,
+      path: spec.pathFor('createReconciliation', { id: (await f.subscription()).subscriptionId }),
       body: {},
     }),
   },
@@ -282,7 +292,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#subscription',
     build: async (f) => ({
       method: 'POST',
-      path: `/v0/subscriptions/${enc((await f.subscription()).subscriptionId)}/portal`,
+      path: spec.pathFor('createPortalSession', { id: (await f.subscription()).subscriptionId }),
       body: {},
     }),
   },
@@ -296,21 +306,26 @@ for (const c of CASES) {
     async (t: ScenarioContext) => {
       const other = await t.fixture((f) => f.unmanagedMerchant());
       // A key that does not work is refused everywhere: that says nothing about isolation.
-      const self = await t.http.get(`/v0/merchants/${enc(other.merchantId)}`, { key: other.key });
+      const self = await t.http.get(spec.pathFor('getMerchant', { id: other.merchantId }), { key: other.key });
       t.precondition(is2xx(self), `the other merchant's key reads its own merchant ${other.merchantId}`, self);
       const tag = `conform-foreign-${t.target.seed}-${Math.random().toString(36).slice(2, 8)}`;
       const req = await t.fixture((f) => c.build(f, tag));
       if (c.anyRefusal || req.method === 'GET') {
-        const own = await t.http.request(req.method, req.path, { body: req.body });
+        const own = await t.http.request(req.method, req.path, { query: req.query, body: req.body });
         if (is2xx(own)) await req.discard?.(t, own.body);
         t.precondition(
           is2xx(own),
-          `${req.method} ${req.path.split('?')[0]} with the primary merchant's own key succeeds ` +
+          `${req.method} ${req.path} with the primary merchant's own key succeeds ` +
             `(else a refusal of the other key would say nothing about isolation)`,
           own,
         );
       }
-      const ex = await t.http.request(req.method, req.path, { key: other.key, body: req.body, retry429: false });
+      const ex = await t.http.request(req.method, req.path, {
+        query: req.query,
+        key: other.key,
+        body: req.body,
+        retry429: false,
+      });
       if (is2xx(ex)) await req.discard?.(t, ex.body);
       if (ex.status === 429)
         t.notJudged(
@@ -321,7 +336,7 @@ for (const c of CASES) {
       t.softExpectRule(
         c.part,
         !leaked,
-        `${req.method} ${req.path.split('?')[0]} with a key of merchant ${other.merchantId} ` +
+        `${req.method} ${req.path} with a key of merchant ${other.merchantId} ` +
           `got ${ex.status ?? ex.transportError}, not ${c.anyRefusal ? 'a refusal (4xx)' : '403 or 404'}`,
         ex,
       );
@@ -342,10 +357,14 @@ scenario(
     // run was given (CONV.OWNER.KEY_MERCHANT); the scenario makes sure one exists and was read.
     const other = await t.fixture((f) => f.unmanagedMerchant());
     const { customerId } = await t.fixture((f) => f.customer());
-    const read = await t.http.get(`/v0/customers/${enc(customerId)}`);
+    const read = await t.http.get(spec.pathFor('getCustomer', { id: customerId }));
     t.precondition(is2xx(read), "the primary merchant's customer reads back with its key", read);
     for (let offset = 0, page = 0; page < 20; page++) {
-      const ex = await t.http.get(`/v0/customers?limit=100&offset=${offset}`, { key: other.key, retry429: false });
+      const ex = await t.http.get(spec.pathFor('listCustomers'), {
+        query: { limit: 100, offset },
+        key: other.key,
+        retry429: false,
+      });
       if (ex.status === 429) t.notJudged('GET /v0/customers answered 429 to the foreign key: its bucket was used up');
       const data = (ex.body as { data?: unknown[] } | undefined)?.data;
       if (!is2xx(ex) || !Array.isArray(data) || !data.length) return;

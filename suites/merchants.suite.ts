@@ -3,7 +3,11 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { concurrent, bodyOf, is2xx, requireAccepted, requireSuccess, uniqueTag, enc, type Json } from './support.ts';
+import { loadSpec } from '../src/contract/index.ts';
+import { concurrent, bodyOf, is2xx, requireAccepted, requireSuccess, uniqueTag, type Json } from './support.ts';
+
+const spec = await loadSpec();
+const merchantPath = (id: string) => spec.pathFor('getMerchant', { id });
 
 const ADDRESS_FIELDS = new Set(['line1', 'line2', 'city', 'state', 'country', 'zipCode']);
 
@@ -46,7 +50,7 @@ scenario(
       },
       phone: '+49 30 1234567',
     };
-    const created = await t.http.post('/v0/merchants', sent);
+    const created = await t.http.post(spec.pathFor('createMerchant'), sent);
     const m = requireAccepted(t, created, 'POST /v0/merchants with every documented field');
     t.expectRule(
       'MERCHANTS.CREATE.OBJECT',
@@ -64,7 +68,7 @@ scenario(
       );
     }
     // The read answering this merchant (read-by-id) with each field sent (round-trip) is the registry's.
-    requireSuccess(t, await t.http.get(`/v0/merchants/${enc(m.id)}`), 'GET /v0/merchants/{id} of the merchant created');
+    requireSuccess(t, await t.http.get(merchantPath(m.id)), 'GET /v0/merchants/{id} of the merchant created');
   },
   concurrent,
 );
@@ -73,7 +77,7 @@ scenario(
   ['STATUS.404.UNKNOWN_RESOURCE'],
   'an unknown merchant gets 404',
   async (t) => {
-    const res = await t.http.get('/v0/merchants/org_conform0unknown0merchant');
+    const res = await t.http.get(merchantPath('org_conform0unknown0merchant'));
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
   },
   concurrent,
@@ -85,7 +89,7 @@ scenario(
   async (t) => {
     if (t.target.fixtureStrategy !== 'reference')
       t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
-    const res = await t.http.post('/v0/merchants', {});
+    const res = await t.http.post(spec.pathFor('createMerchant'), {});
     t.expectRule(
       'MERCHANTS.CREATE.REFERENCE_REQUIRED',
       is2xx(res),

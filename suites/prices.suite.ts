@@ -3,12 +3,14 @@
  * price may be created with. Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import { loadRules } from '../src/contract/index.ts';
+import { loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf, idPattern } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { concurrent, bodyOf, notRefused, enc, type Json } from './support.ts';
+import { concurrent, bodyOf, notRefused, type Json } from './support.ts';
 
 const rules = await loadRules();
+const spec = await loadSpec();
+const pricePath = (id: string) => spec.pathFor('getPrice', { id });
 const ORG = idPattern(rules, 'organization');
 const FEE = idPattern(rules, 'fee');
 const PRICE_MODELS = enumOf(rules, 'PRICES.MODEL.ENUM');
@@ -16,7 +18,7 @@ const PRICE_MODELS = enumOf(rules, 'PRICES.MODEL.ENUM');
 const LEGACY = PRICE_MODELS.filter((m) => !enumOf(rules, 'PRICES.MODEL.CREATABLE', 'creatable').includes(m));
 
 async function readPrice(t: ScenarioContext, id: string): Promise<{ ex: Exchange; p: Json }> {
-  const ex = await t.http.get(`/v0/prices/${enc(id)}`);
+  const ex = await t.http.get(pricePath(id));
   notRefused(t, ex);
   t.expectStatus('PRICES.GET.BY_ID#reads-existing', ex, 200);
   // That it is the price asked for is the read-by-id check's (src/engine/checks/reads.ts, #answers-resource).
@@ -153,7 +155,7 @@ scenario(
   ['PRICES.GET.BY_ID', 'STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.PATTERN.400'],
   'an unknown price gets 404; an id breaking ^price_ gets 400 or 404',
   async (t) => {
-    const unknown = await t.http.get('/v0/prices/price_conform0unknown0price');
+    const unknown = await t.http.get(pricePath('price_conform0unknown0price'));
     t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'PRICES.GET.BY_ID#unknown-404'], unknown, 404);
     t.expectRule(
       'PRICES.GET.BY_ID#unknown-404',
@@ -162,7 +164,7 @@ scenario(
       unknown,
     );
     // Its refusal (400 or 404) is the registry's (checks/refusals.ts).
-    await t.http.get('/v0/prices/not-a-price-id', { brokenOnPurpose: true });
+    await t.http.get(pricePath('not-a-price-id'), { brokenOnPurpose: true });
   },
   concurrent,
 );
@@ -175,7 +177,7 @@ scenario(
       t.notJudged('a reference rule: judged only on a target offering the reference extensions', 'not-applicable');
     const { feeId } = await t.fixture((f) => f.feeWithoutPrices());
     for (const model of LEGACY) {
-      const res = await t.http.post('/v0/prices', {
+      const res = await t.http.post(spec.pathFor('createPrice'), {
         feeId,
         model,
         currency: 'USD',

@@ -4,11 +4,13 @@
  */
 import { scenario } from '../src/engine/scenario.ts';
 import { concurrent, requireAccepted, uniqueTag, type Json } from './support.ts';
-import { loadRules } from '../src/contract/index.ts';
+import { loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf } from '../src/engine/predicates.ts';
 
 /** What a product create must carry (PRODUCTS.CREATE.REQUIRED). */
 const REQUIRED = enumOf(await loadRules(), 'PRODUCTS.CREATE.REQUIRED', 'required');
+const spec = await loadSpec();
+const PRODUCTS = spec.pathFor('createProduct');
 
 scenario(
   ['PRODUCTS.CREATE.OBJECT', 'VALIDATION.VALID_REQUEST.NOT_400'],
@@ -21,7 +23,7 @@ scenario(
       merchantId,
       metadata: { conform: 'products-suite', tier: 'gold' },
     };
-    const res = await t.http.post('/v0/products', sent);
+    const res = await t.http.post(PRODUCTS, sent);
     // The product answered, and the values it holds, are the product-created check's (src/engine/checks/creates.ts).
     requireAccepted(t, res, 'POST /v0/products with name, description, merchantId and metadata');
   },
@@ -42,10 +44,10 @@ scenario(
     // The VALIDATION rules of these refusals are the registry's (checks/refusals.ts).
     for (const field of REQUIRED) {
       const { [field]: _, ...body } = full;
-      const res = await t.http.post('/v0/products', body, { brokenOnPurpose: true });
+      const res = await t.http.post(PRODUCTS, body, { brokenOnPurpose: true });
       t.expectStatus('PRODUCTS.CREATE.REQUIRED', res, 400);
     }
-    await t.http.post('/v0/products', { ...full, name: 42 }, { brokenOnPurpose: true });
+    await t.http.post(PRODUCTS, { ...full, name: 42 }, { brokenOnPurpose: true });
   },
   concurrent,
 );

@@ -10,12 +10,13 @@ import { enumOf, prefixOf } from '../src/engine/predicates.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';
 
 const rules = await loadRules();
+const spec = await loadSpec();
 /** An ISO 4217 code, as spec/openapi.yaml's Currency schema writes it. */
-const CURRENCY = new RegExp(String((await loadSpec()).componentSchema('Currency')?.pattern));
+const CURRENCY = new RegExp(String(spec.componentSchema('Currency')?.pattern));
 const PAYMENT_STATUSES = enumOf(rules, 'PAYMENTS.STATUS.ENUM');
 const CREDIT_NOTE = prefixOf(rules, 'REFUNDS.ID.PREFIX');
-const refundPath = (invoiceId: string) => `/v2/invoices/${encodeURIComponent(invoiceId)}/refunds`;
-const paymentPath = (id: string) => `/v0/payments/${encodeURIComponent(id)}`;
+const refundPath = (invoiceId: string) => spec.pathFor('createInvoiceRefund', { id: invoiceId });
+const paymentPath = (id: string) => spec.pathFor('getPayment', { id });
 const destructive = { destructive: true, concurrent: true } as const;
 
 // A credit note's field rules (REFUNDS.INVOICE.MATCHES, ID.PREFIX, STATUS.ENUM, TOTAL.SUM, REASON.RECORDED)

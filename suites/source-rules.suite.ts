@@ -4,10 +4,12 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { loadRules } from '../src/contract/index.ts';
-import { concurrent, isDateTime, requireAccepted, uniqueTag, enc, type Json } from './support.ts';
+import { loadRules, loadSpec } from '../src/contract/index.ts';
+import { concurrent, isDateTime, requireAccepted, uniqueTag, type Json } from './support.ts';
 
 const RULES = await loadRules();
+const spec = await loadSpec();
+const rulePath = (ruleId: string) => spec.pathFor('updateSourceRule', { ruleId });
 /** What each condition of a source rule holds (SOURCE_RULES.UPDATE.PARTIAL, params.documented.conditions). */
 const CONDITION_FIELDS = (RULES.byId('SOURCE_RULES.UPDATE.PARTIAL')?.params?.documented as { conditions: string[] })
   .conditions;
@@ -48,7 +50,7 @@ scenario(
   'PATCH /v0/sourceRules/{ruleId} changes only the fields given',
   async (t) => {
     const { ruleId } = await t.fixture((f) => f.sourceRule());
-    const path = `/v0/sourceRules/${enc(ruleId)}`;
+    const path = rulePath(ruleId);
     // No read endpoint is documented: the answer of a first PATCH is the baseline.
     const current = expectRuleObject(
       t,
@@ -72,11 +74,11 @@ scenario(
   ['STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.TYPE.400'],
   'an unknown source rule gets 404; a non-integer order gets 400',
   async (t) => {
-    const unknown = await t.http.patch('/v0/sourceRules/srule_conform0unknown', { name: 'nobody' });
+    const unknown = await t.http.patch(rulePath('srule_conform0unknown'), { name: 'nobody' });
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', unknown, 404);
     const { ruleId } = await t.fixture((f) => f.sourceRule());
     // Its refusal is the registry's (checks/refusals.ts).
-    await t.http.patch(`/v0/sourceRules/${enc(ruleId)}`, { order: 'first' }, { brokenOnPurpose: true });
+    await t.http.patch(rulePath(ruleId), { order: 'first' }, { brokenOnPurpose: true });
   },
   concurrent,
 );

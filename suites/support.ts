@@ -32,9 +32,6 @@ export function bodyOf(ex: Exchange): Json {
   return ex.body && typeof ex.body === 'object' ? (ex.body as Json) : {};
 }
 
-/** A path segment. */
-export const enc = encodeURIComponent;
-
 /** A short tag no other run shares, for names and metadata of the resources a scenario creates. */
 export function uniqueTag(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;

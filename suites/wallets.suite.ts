@@ -3,7 +3,11 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { concurrent, updateInTurn, requireAccepted, enc } from './support.ts';
+import { loadSpec } from '../src/contract/index.ts';
+import { concurrent, updateInTurn, requireAccepted } from './support.ts';
+
+const spec = await loadSpec();
+const topupPath = (id: string) => spec.pathFor('updateAutoTopupConfig', { id });
 
 scenario(
   ['WALLETS.AUTO_TOPUP.SHAPE', 'WALLETS.AUTO_TOPUP.PERIOD_DAY'],
@@ -16,7 +20,7 @@ scenario(
       paymentMethod: 'pm_conform_card',
       limit: { amount: 100, period: 'day' },
     };
-    const res = await t.http.patch(`/v0/wallets/${enc(walletId)}/autoTopupConfig`, sent);
+    const res = await t.http.patch(topupPath(walletId), sent);
     t.softExpectRule(
       'WALLETS.AUTO_TOPUP.PERIOD_DAY#accepted',
       res.status !== undefined && res.status >= 200 && res.status < 300,
@@ -41,7 +45,7 @@ scenario(
       paymentMethod: 'pm_conform_card',
       limit: { amount: 100, period: 'day' },
     };
-    const send = (body: Record<string, unknown>) => t.http.patch(`/v0/wallets/${enc(walletId)}/autoTopupConfig`, body);
+    const send = (body: Record<string, unknown>) => t.http.patch(topupPath(walletId), body);
     await updateInTurn(t, 'WALLETS.AUTO_TOPUP.PARTIAL', send, first, [{ threshold: '6.00' }, { amount: '30.00' }]);
   },
   concurrent,
@@ -51,7 +55,7 @@ scenario(
   ['STATUS.404.UNKNOWN_RESOURCE'],
   'the auto top-up configuration of an unknown wallet gets 404',
   async (t) => {
-    const res = await t.http.patch('/v0/wallets/wal_conform0unknown/autoTopupConfig', { amount: '10.00' });
+    const res = await t.http.patch(topupPath('wal_conform0unknown'), { amount: '10.00' });
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
   },
   concurrent,

@@ -6,7 +6,11 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
+import { loadSpec } from '../src/contract/index.ts';
 import { notRefused, bodyOf, requireSuccess, isDateTime, isFixtureUnavailable, type Json } from './support.ts';
+
+/** PATCH /v0/webhooks, every request of this suite. */
+const WEBHOOKS = (await loadSpec()).pathFor('updateWebhooks');
 
 /**
  * A 200 answering the configuration. Its shape, and `enabled` being the value asked for, are the
@@ -72,7 +76,7 @@ scenario(
   async (t) => {
     const { key } = await t.fixture((f) => f.merchantWithoutWebhooks());
     for (const enabled of [true, false]) {
-      const res = await t.http.patch('/v0/webhooks', { enabled }, { key });
+      const res = await t.http.patch(WEBHOOKS, { enabled }, { key });
       t.expectStatus('WEBHOOKS.404.NEVER_ENABLED', res, 404);
       t.expectRule(
         'WEBHOOKS.404.NEVER_ENABLED',
@@ -97,7 +101,7 @@ scenario(
   async (t) => {
     await t.fixture((f) => f.webhooksEnabled());
     const { merchantId } = await t.fixture((f) => f.merchant());
-    const res = await t.http.patch('/v0/webhooks', { enabled: true });
+    const res = await t.http.patch(WEBHOOKS, { enabled: true });
     const c = expectConfig(t, res, true);
     t.softExpectRule(
       'AUTH.MERCHANT.DEFAULT',
@@ -112,7 +116,7 @@ scenario(
       res,
     );
     // Naming the key's own merchant reaches the same configuration.
-    const named = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId } });
+    const named = await t.http.patch(WEBHOOKS, { enabled: true }, { query: { merchantId } });
     const n = expectConfig(t, named, true);
     t.expectRule(
       'WEBHOOKS.MERCHANT.DEFAULT',
@@ -130,7 +134,7 @@ scenario(
   async (t) => {
     await t.fixture((f) => f.webhooksEnabled());
     const other = (await t.fixture((f) => f.merchantWithoutWebhooks())).merchantId;
-    const res = await t.http.patch('/v0/webhooks', { enabled: true }, { query: { merchantId: other } });
+    const res = await t.http.patch(WEBHOOKS, { enabled: true }, { query: { merchantId: other } });
     notRefused(t, res);
     // A 200 answers the configuration of the merchant named: the webhooks-updated check judges it;
     // a status the operation does not document, the status checks.
@@ -150,7 +154,7 @@ scenario(
   async (t) => {
     const other = await t.fixture((f) => f.unmanagedMerchant());
     // That merchant's delivery is on: a target letting the key through turns it off.
-    const res = await t.http.patch('/v0/webhooks', { enabled: false }, { query: { merchantId: other.merchantId } });
+    const res = await t.http.patch(WEBHOOKS, { enabled: false }, { query: { merchantId: other.merchantId } });
     t.expectRule(
       'WEBHOOKS.MERCHANT.UNMANAGED',
       res.status === 403 || res.status === 404,
@@ -165,7 +169,7 @@ scenario(
       res,
     );
     // Its own key still reaches its configuration.
-    const own = await t.http.patch('/v0/webhooks', { enabled: true }, { key: other.key });
+    const own = await t.http.patch(WEBHOOKS, { enabled: true }, { key: other.key });
     t.softExpectRule(
       'WEBHOOKS.MERCHANT.UNMANAGED',
       own.status === 200 && bodyOf(own).merchantId === other.merchantId,
@@ -183,8 +187,8 @@ scenario(
   async (t) => {
     await t.fixture((f) => f.webhooksEnabled());
     // Their refusals are the registry's (checks/refusals.ts).
-    await t.http.patch('/v0/webhooks', {}, { brokenOnPurpose: true });
-    await t.http.patch('/v0/webhooks', { enabled: 'yes' }, { brokenOnPurpose: true });
+    await t.http.patch(WEBHOOKS, {}, { brokenOnPurpose: true });
+    await t.http.patch(WEBHOOKS, { enabled: 'yes' }, { brokenOnPurpose: true });
   },
   { concurrent: true },
 );
@@ -201,9 +205,9 @@ scenario(
   async (t: ScenarioContext) => {
     await t.fixture((f) => f.webhooksEnabled());
     const before = await readEndpoints(t);
-    const first = expectConfig(t, await t.http.patch('/v0/webhooks', { enabled: true }), true);
+    const first = expectConfig(t, await t.http.patch(WEBHOOKS, { enabled: true }), true);
 
-    const off = await t.http.patch('/v0/webhooks', { enabled: false });
+    const off = await t.http.patch(WEBHOOKS, { enabled: false });
     expectConfig(t, off, false);
     if (before) {
       const gone = lost(before, await t.fixture((f) => f.webhookEndpoints()));
@@ -211,7 +215,7 @@ scenario(
       for (const key of KEEPS) t.softExpectRule(key, gone.length === 0, message, off);
     }
 
-    const on = await t.http.patch('/v0/webhooks', { enabled: true });
+    const on = await t.http.patch(WEBHOOKS, { enabled: true });
     expectConfig(t, on, true);
     if (before) {
       const gone = lost(before, await t.fixture((f) => f.webhookEndpoints()));

@@ -6,7 +6,7 @@ import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { compile, componentValidator, createAjv, run, type ValidationResult } from './ajv.ts';
 import { SPEC_PATH, SpecError, readDocument, type JsonObject } from './load.ts';
 import { buildOperations, pickResponse, type JsonSchema, type Operation } from './operations.ts';
-import { compareSpecificity, compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
+import { compareSpecificity, compileTemplate, fillTemplate, matchTemplate, type PathTemplate } from './paths.ts';
 import { inlineSchema, stripExtensions } from './resolve.ts';
 import { loadRules } from './rules.ts';
 import { readResources } from './resources.ts';
@@ -37,7 +37,7 @@ export type {
   ResponseHeader,
 } from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
-export { compileTemplate, matchTemplate, type PathTemplate } from './paths.ts';
+export { compileTemplate, fillTemplate, matchTemplate, type PathParams, type PathTemplate } from './paths.ts';
 export type * from './types.ts';
 
 let cached: Promise<Spec> | undefined;
@@ -186,6 +186,11 @@ export function buildSpec(document: JsonObject, path = '<memory>', options: Buil
     resources,
     schemaNames,
     operation: (id) => operations.get(id),
+    pathFor(operationId, params) {
+      const op = operations.get(operationId);
+      if (!op) throw new Error(`pathFor: unknown operation ${operationId}`);
+      return fillTemplate(op.pathTemplate, params, `pathFor(${operationId})`);
+    },
     findOperation: (method, concretePath) => matchPath(method, concretePath)?.operation,
     matchPath,
     responseFor,

@@ -13,6 +13,23 @@ export function compileTemplate(template: string): PathTemplate {
   return { template, segments };
 }
 
+/** Values of path parameters, by name, for `fillTemplate` and `Spec.pathFor`. */
+export type PathParams = Record<string, string | number>;
+
+/**
+ * The template with each `{name}` replaced by `encodeURIComponent(String(params[name]))`. Throws
+ * an Error starting with `where` when a parameter of the template is missing (absent, undefined
+ * or null) or `params` names one the template lacks.
+ */
+export function fillTemplate(template: string, params: PathParams = {}, where = template): string {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const missing = names.filter((n) => params[n] === undefined || params[n] === null);
+  if (missing.length) throw new Error(`${where}: missing path parameter(s) ${missing.join(', ')} for ${template}`);
+  const extra = Object.keys(params).filter((n) => !names.includes(n));
+  if (extra.length) throw new Error(`${where}: ${template} has no path parameter(s) ${extra.join(', ')}`);
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}
+
 /** Path segments without the query string or fragment; empty segments dropped. */
 export function splitPath(path: string): string[] {
   const bare = path.split(/[?#]/, 1)[0];

@@ -2,6 +2,7 @@
 import type { ValidationResult } from './ajv.ts';
 import type { JsonObject } from './load.ts';
 import type { JsonSchema, Operation, Response } from './operations.ts';
+import type { PathParams } from './paths.ts';
 import type { RuleIndex } from './rules.ts';
 import type { ResourceIndex } from './resources.ts';
 
@@ -48,6 +49,12 @@ export interface Spec {
   /** Names of components/schemas. */
   schemaNames: string[];
   operation(operationId: string): Operation | undefined;
+  /**
+   * The operation's path: its template with each `{name}` replaced by
+   * `encodeURIComponent(String(params[name]))`, no query string. Throws an Error naming the
+   * operation when it is unknown, a path parameter is missing, or `params` has one the template lacks.
+   */
+  pathFor(operationId: string, params?: PathParams): string;
   /** The operation whose method and path template fit; literal segments win over parameters. */
   findOperation(method: string, concretePath: string): Operation | undefined;
   /** Like findOperation, with the decoded path parameters. */

@@ -3,7 +3,7 @@
  *
  *   scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a customer reads back by id', async (t) => {
  *     const { customerId } = await t.fixture((f) => f.customer());
- *     const res = await t.http.get(`/v0/customers/${customerId}`);
+ *     const res = await t.http.get(spec.pathFor('getCustomer', { id: customerId })); // spec: await loadSpec()
  *     t.expectStatus('CUSTOMERS.GET.BY_ID#answers-resource', res, 200);
  *     t.expectRule('CUSTOMERS.GET.BY_ID#answers-resource', (res.body as any)?.id === customerId, 'the one asked for', res);
  *   });

@@ -2,14 +2,17 @@
  * Before a run: is anything at the base URL, does it take the key, and does the base URL lead
  * to the API? A target that fails the probe is refused with one line saying what to fix.
  */
+import { loadSpec } from '../contract/index.ts';
 import type { HttpClient } from './http/client.ts';
 import type { Exchange } from './types.ts';
 import { RunNotStarted } from './target.ts';
 
-const UNKNOWN_CUSTOMER = '/v0/customers/cus_conformprobe0';
+const spec = await loadSpec();
+const UNKNOWN_CUSTOMER = spec.pathFor('getCustomer', { id: 'cus_conformprobe0' });
 /** No resourceId: a documented route answers 400 (a required parameter is missing), never 404. */
-const NEVER_404 = '/v0/alerts';
+const NEVER_404 = spec.pathFor('listAlerts');
 /** A route that exists nowhere, ending like UNKNOWN_CUSTOMER so that an echoed path or id reads the same. */
+// Not an operation: a path no document declares, the control a route-level 404 is compared with.
 const NO_SUCH_ROUTE = '/v0/conformProbeNoSuchRoute/cus_conformprobe0';
 
 /**

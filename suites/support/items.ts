@@ -1,10 +1,13 @@
 /** Helpers of the items suite (items.suite.ts): item updates and reads, references, a second product. */
 import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
+import { loadSpec } from '../../src/contract/index.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
 
+const spec = await loadSpec();
+
 export function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
-  return t.http.patch(`/v0/items/${encodeURIComponent(itemId)}`, body);
+  return t.http.patch(spec.pathFor('updateItem', { id: itemId }), body);
 }
 
 export async function readItem(t: ScenarioContext, itemId: string): Promise<Json> {
@@ -79,7 +82,7 @@ export function checkOnePrimary(t: ScenarioContext, items: Json[]): void {
  */
 export async function otherProduct(t: ScenarioContext): Promise<string | undefined> {
   const { merchantId } = await t.fixture((f) => f.merchant());
-  const res = await t.http.post('/v0/products', {
+  const res = await t.http.post(spec.pathFor('createProduct'), {
     name: `Conform product ${t.target.seed}`,
     description: 'Second catalog entry',
     merchantId,

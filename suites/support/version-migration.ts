@@ -6,10 +6,12 @@ import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
-import { loadRules } from '../../src/contract/index.ts';
+import { loadRules, loadSpec } from '../../src/contract/index.ts';
 import { numberOf } from '../../src/engine/predicates.ts';
 
 const rules = await loadRules();
+const spec = await loadSpec();
+const migrationPath = (id: string) => spec.pathFor('migrateSubscriptionVersion', { id });
 /** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE). */
 export const TARGET_MIN = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum');
 export const TARGET_MAX = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'maximum');
@@ -24,11 +26,7 @@ export function migrate(
   targetVersionNumber: unknown,
   opts: { brokenOnPurpose?: boolean } = {},
 ): Promise<Exchange> {
-  return t.http.post(
-    `/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`,
-    { targetVersionNumber },
-    opts,
-  );
+  return t.http.post(migrationPath(subscriptionId), { targetVersionNumber }, opts);
 }
 
 export interface Migrated {
@@ -246,7 +244,7 @@ export async function migrateToSame(
 
 /** PATCH versionPolicy floating, accepted (2xx: a refusal does not make it floating); its answer judged only on the reference. */
 export async function patchFloating(t: ScenarioContext, subscriptionId: string): Promise<void> {
-  const res = await t.http.patch(`/v0/subscriptions/${encodeURIComponent(subscriptionId)}`, {
+  const res = await t.http.patch(spec.pathFor('updateSubscription', { id: subscriptionId }), {
     versionPolicy: 'floating',
   });
   t.expectRule(
@@ -279,9 +277,5 @@ export async function patchFloating(t: ScenarioContext, subscriptionId: string):
 export async function refuseOutOfRange(t: ScenarioContext, subscriptionId: string): Promise<void> {
   for (const bad of [TARGET_MIN - 1, TARGET_MIN - 2, TARGET_MAX + 1, TARGET_MIN + 0.5, '3', null])
     await migrate(t, subscriptionId, bad, { brokenOnPurpose: true });
-  await t.http.post(
-    `/v0/subscriptions/${encodeURIComponent(subscriptionId)}/versionMigration`,
-    {},
-    { brokenOnPurpose: true },
-  );
+  await t.http.post(migrationPath(subscriptionId), {}, { brokenOnPurpose: true });
 }

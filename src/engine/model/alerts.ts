@@ -18,6 +18,8 @@ import { walkStill } from './lists.ts';
 import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
+const spec = await loadSpec();
+
 export interface AlertsModel {
   merchantId: string;
   walletId: string;
@@ -59,7 +61,7 @@ class PatchAlert implements Cmd {
 
   async run(m: AlertsModel, r: AlertsReal): Promise<void> {
     const a = m.alerts[this.which % m.alerts.length];
-    const ex = await r.http.send('PATCH', `/v0/alerts/${encodeURIComponent(a.id)}?resource=wallet`, this.body);
+    const ex = await r.http.send('PATCH', `${spec.pathFor('updateAlert', { id: a.id })}?resource=wallet`, this.body);
     const what = `PATCH ${brief(this.body)} of alert ${a.id}`;
     notRefused(r, ex, what);
     const b = bodyOf(ex);
@@ -84,7 +86,7 @@ class ListAlerts implements Cmd {
     const label = `GET /v0/alerts?resourceId=${m.walletId}`;
     const { walk } = await walkStill(r.http, {
       label,
-      path: `/v0/alerts?resourceId=${encodeURIComponent(m.walletId)}`,
+      path: `${spec.pathFor('listAlerts')}?resourceId=${encodeURIComponent(m.walletId)}`,
       pageSize: this.pageSize,
       maxPages: 20,
     });
@@ -105,7 +107,7 @@ class PatchSourceRule implements Cmd {
 
   async run(m: AlertsModel, r: AlertsReal): Promise<void> {
     const rule = m.rule;
-    const ex = await r.http.send('PATCH', `/v0/sourceRules/${encodeURIComponent(rule.id)}`, this.body);
+    const ex = await r.http.send('PATCH', spec.pathFor('updateSourceRule', { ruleId: rule.id }), this.body);
     const what = `PATCH ${brief(this.body)} of source rule ${rule.id}`;
     notRefused(r, ex, what);
     const b = bodyOf(ex);
@@ -126,7 +128,6 @@ export async function alertsModel(
   t: ScenarioContext,
   merchantId: string,
 ): Promise<StateModel<AlertsModel, AlertsReal>> {
-  const spec = await loadSpec();
   // organizationId names a merchant the key may act for: left out, the key's own applies.
   const alertBody = positiveRequests(
     fromSpec(spec, 'updateAlert'),

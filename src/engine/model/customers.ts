@@ -22,11 +22,18 @@ import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked }
 import type { StateModel } from './run.ts';
 
 const rules = await loadRules();
+const spec = await loadSpec();
 /** The fields a customer update sets (spec/rules.yaml: what CUSTOMERS.UPDATE.PARTIAL keeps). */
 const FIELDS = keptFields(rules, 'CUSTOMERS.UPDATE.PARTIAL');
 const CLEARABLE = ['taxId', 'externalId'] as const;
-const LIST: ListTarget = { label: 'GET /v0/customers', path: '/v0/customers', pageSize: 100, maxPages: 20 };
-const path = (id: string) => `/v0/customers/${encodeURIComponent(id)}`;
+const LIST: ListTarget = {
+  label: 'GET /v0/customers',
+  path: spec.pathFor('listCustomers'),
+  pageSize: 100,
+  maxPages: 20,
+};
+/** GET, PATCH and DELETE /v0/customers/{id} share this path. */
+const path = (id: string) => spec.pathFor('getCustomer', { id });
 
 interface Customer extends Tracked {
   /** Fields the sequence cleared with null and has not set since: a read holds them cleared, shown or not. */
@@ -203,7 +210,6 @@ export async function customersModel(
   merchantId: string,
   deletes: { allowed: true } | { allowed: false; reason: string; category: 'destructive' | 'fixture' },
 ): Promise<StateModel<CustomersModel, CustomersReal>> {
-  const spec = await loadSpec();
   // taxRates (0..100, one rate for all plans and metrics) carries a not-shown note the generators leave alone.
   const rate = fc.oneof(
     fc.constantFrom(0, 100),

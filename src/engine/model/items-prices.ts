@@ -23,9 +23,10 @@ import { bodyOf, observe, show, track, type Json, type ModelHttp, type Tracked }
 import type { StateModel } from './run.ts';
 
 const rules = await loadRules();
+const spec = await loadSpec();
 /** The item fields an update sets besides its archived state (spec/rules.yaml: what ITEMS.UPDATE.PARTIAL keeps). */
 const KEPT = keptFields(rules, 'ITEMS.UPDATE.PARTIAL').filter((f) => f !== 'archived');
-const itemPath = (id: string) => `/v0/items/${encodeURIComponent(id)}`;
+const itemPath = (id: string) => spec.pathFor('updateItem', { id });
 
 interface Item extends Tracked {
   productId: string;
@@ -174,7 +175,7 @@ class GetPrice implements Cmd {
 
   async run(m: ItemsPricesModel, r: ItemsPricesReal): Promise<void> {
     const p = m.prices[this.which % m.prices.length];
-    const ex = await r.http.send('GET', `/v0/prices/${encodeURIComponent(p.id)}`);
+    const ex = await r.http.send('GET', spec.pathFor('getPrice', { id: p.id }));
     const b = bodyOf(ex);
     // That the price read is the one asked for is the registry's (read-by-id).
     r.judge.judge(PRICE.read, ex.status === 200, `GET of price ${p.id} answered ${ex.status ?? ex.transportError}`, ex);
@@ -187,7 +188,6 @@ export async function itemsPricesModel(
   t: ScenarioContext,
   merchantId: string,
 ): Promise<StateModel<ItemsPricesModel, ItemsPricesReal>> {
-  const spec = await loadSpec();
   // Archiving is a transition of its own: sent as true, false or not at all, each a third of the time.
   const body = fc
     .tuple(

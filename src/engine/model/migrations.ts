@@ -16,10 +16,13 @@ import type { ScenarioContext } from '../scenario-types.ts';
 import type { MigrationFixture } from '../fixtures/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
+import { loadSpec } from '../../contract/index.ts';
 import { MIGRATION as P } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { bodyOf, compareInstants, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
+
+const spec = await loadSpec();
 
 /**
  * What the migrations model sets out to judge (its scenario cites these): every other part it
@@ -71,7 +74,7 @@ class Migrate implements Cmd {
   async run(s: MigrationsModel, r: MigrationsReal): Promise<void> {
     const { m, sub } = s;
     const v = versionFor(m, this.target, this.i)!;
-    const ex = await r.http.send('POST', `/v0/subscriptions/${encodeURIComponent(sub.id)}/versionMigration`, {
+    const ex = await r.http.send('POST', spec.pathFor('migrateSubscriptionVersion', { id: sub.id }), {
       targetVersionNumber: v,
     });
     const pending = s.pending === undefined ? 'nothing' : show(s.pending);

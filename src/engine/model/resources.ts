@@ -63,11 +63,11 @@ const brief = (v: unknown) => {
   return s.length > 100 ? `${s.slice(0, 97)}...` : s;
 };
 
-/** The path of an operation naming the instance by its key. */
-function pathFor(spec: Spec, operationId: string, key: string): string {
-  const op = spec.operation(operationId)!;
-  const named = op.parameters.filter((p) => p.in === 'path').at(-1)?.name ?? 'id';
-  return op.pathTemplate.replace(`{${named}}`, encodeURIComponent(key));
+/** The path of an operation naming the instance by its key (its last path parameter). */
+function instancePath(spec: Spec, operationId: string, key: string): string {
+  const params = spec.operation(operationId)?.parameters.filter((p) => p.in === 'path');
+  const named = params?.at(-1)?.name ?? 'id';
+  return spec.pathFor(operationId, { [named]: key });
 }
 
 class Read implements Cmd {
@@ -75,7 +75,7 @@ class Read implements Cmd {
   check = (m: Readonly<ResourcesModel>) => m.instance.key !== undefined && m.driven.resource.read.length > 0;
   toString = () => 'read it';
   async run(m: ResourcesModel, r: ResourcesReal): Promise<void> {
-    await r.http.send('GET', pathFor(this.spec, m.driven.resource.read[0], m.instance.key!));
+    await r.http.send('GET', instancePath(this.spec, m.driven.resource.read[0], m.instance.key!));
   }
 }
 
@@ -154,7 +154,7 @@ class Delete implements Cmd {
     m.deletes && m.instance.key !== undefined && m.driven.resource.delete.length > 0;
   toString = () => 'delete it';
   async run(m: ResourcesModel, r: ResourcesReal): Promise<void> {
-    await r.http.send('DELETE', pathFor(this.spec, m.driven.resource.delete[0], m.instance.key!));
+    await r.http.send('DELETE', instancePath(this.spec, m.driven.resource.delete[0], m.instance.key!));
     m.instance.deleted = true;
   }
 }
