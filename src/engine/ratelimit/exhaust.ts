@@ -8,7 +8,7 @@
  */
 import type { BucketDriver, BucketTarget } from './driver.ts';
 import { MARGIN_MS } from './driver.ts';
-import { rateHeaders, LIMIT, REMAINING } from './headers.ts';
+import { rateHeaders, LIMIT, REMAINING, unreadableRateHeader } from './headers.ts';
 import { sameWindow, windowSurelyLastsUntil, type Timed } from './timing.ts';
 import { Admissions, judgeAgainstRemaining } from './statements.ts';
 
@@ -208,11 +208,8 @@ export async function exhaust(
     // The headers' presence and the limit they show are the rate-headers check's to judge, on this
     // very answer (RATE.HEADERS.PRESENT, RATE.LIMIT_HEADER.NOT_BELOW_PUBLISHED): here they are what
     // the count stands on.
-    d.t.precondition(
-      h.limit !== undefined && h.remaining !== undefined,
-      `${ep.label}: numeric ${LIMIT} and ${REMAINING} to count with`,
-      probe.ex,
-    );
+    const lacks = unreadableRateHeader(probe.ex, [LIMIT, REMAINING]);
+    d.t.precondition(!lacks, `${ep.label}: ${lacks} on ${target.label}'s answer: nothing to count with`, probe.ex);
     const limit = h.limit!;
     const remaining = h.remaining!;
     const exact = fresh && target.alone;

@@ -7,7 +7,7 @@
 import type { BucketDriver, BucketTarget } from './driver.ts';
 import { MARGIN_MS } from './driver.ts';
 import { ATTEMPTS, burst, exhaust, statusOf, type Exhausted } from './exhaust.ts';
-import { rateHeaders, REMAINING, RESET, RETRY_AFTER } from './headers.ts';
+import { rateHeaders, REMAINING, RESET, RETRY_AFTER, unreadableRateHeader } from './headers.ts';
 import { sameWindow, secondsUntilReset, windowSurelyLastsUntil, type Timed } from './timing.ts';
 
 /** A second request past the limit, right after the 429, is refused too. */
@@ -296,20 +296,6 @@ export async function readmit(d: BucketDriver, done: Exhausted): Promise<void> {
   );
 }
 
-/** Why an answer gives nothing to count with: a rate header absent or not a number (undefined when both are). */
-function unreadable(ex: Timed['ex']): string | undefined {
-  const h = rateHeaders(ex);
-  for (const [name, value] of [
-    [REMAINING, h.remaining],
-    [RESET, h.reset],
-  ] as const) {
-    const raw = ex.responseHeaders[name];
-    if (raw === undefined) return `${name} absent`;
-    if (value === undefined) return `${name} ${JSON.stringify(raw)} is not a number`;
-  }
-  return undefined;
-}
-
 /** B-requests sent between the two A-requests, at least: a shared bucket then falls by several, separate ones by one. */
 const KEYS_SHARE_MIN_B = 3;
 /** Of the primary merchant's bucket, at most this share is spent to lengthen a short window (a nearly full token bucket). */
@@ -336,7 +322,7 @@ export async function keysShareBucket(
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     let a1 = await d.send(target);
     // No wait makes a header appear: what the answer lacks is the reason.
-    const lacks = a1.ex.status === 429 ? undefined : unreadable(a1.ex);
+    const lacks = a1.ex.status === 429 ? undefined : unreadableRateHeader(a1.ex, [REMAINING, RESET]);
     if (lacks) return `${ep.label}: ${lacks} on the primary merchant's answer (${statusOf(a1)}): nothing to count with`;
     const limit = rateHeaders(a1.ex).limit ?? ep.limit;
     // The three steps take about three round trips: the window must surely last that long. A window

@@ -46,3 +46,21 @@ export function rateHeaders(ex: Exchange | undefined): RateHeaders {
     retryAfter: ra && (ra.form === 'delay-seconds' ? seconds(h[RETRY_AFTER]) : { seconds: ra.seconds, precision: 1 }),
   };
 }
+
+/**
+ * Why an answer gives nothing to count with: the first of the named rate headers that is absent
+ * or not a number, named; undefined when all of them read.
+ */
+export function unreadableRateHeader(
+  ex: Exchange,
+  names: readonly (typeof LIMIT | typeof REMAINING | typeof RESET)[],
+): string | undefined {
+  const h = rateHeaders(ex);
+  const read = { [LIMIT]: h.limit, [REMAINING]: h.remaining, [RESET]: h.reset } as Record<string, unknown>;
+  for (const name of names) {
+    const raw = ex.responseHeaders[name];
+    if (raw === undefined) return `${name} absent`;
+    if (read[name] === undefined) return `${name} ${JSON.stringify(raw)} is not a number`;
+  }
+  return undefined;
+}
