@@ -3,6 +3,7 @@ import './http/types.ts';
 import { authHook, scopeHook } from './http/auth.ts';
 import type { Contract } from './http/contract.ts';
 import { installErrorHandler } from './http/errorHandler.ts';
+import { KeyedQueue } from './http/keyedQueue.ts';
 import type { PluginDeps, ResourcePlugin } from './http/plugin.ts';
 import { rateLimitHook } from './http/rateLimit.ts';
 import {
@@ -47,29 +48,57 @@ const isRead = (method: string | string[]) => [method].flat().every((m) => m ===
  * or not at all. The handler returns its answer (see plugins/common.ts `created`); it is
  * sent only after the commit, so an acknowledged write is a committed one.
  *
- * On PostgreSQL the merchant's writes take turns: each first takes a lock on its merchant
- * (held to commit). Writes of several kinds of row lock their merchant's counter rows
+ * One merchant's writes take turns. On PostgreSQL each takes a lock on its merchant (held to
+ * commit): writes of several kinds of row lock their merchant's counter rows
  * (resource_counts) in the order they write them, and two writes in opposite orders (a
  * schedule then its intervals; intervals then their schedule) would deadlock, each costing
- * PostgreSQL's deadlock_timeout before a rerun. Writes of different merchants still run
- * side by side. PGlite runs one transaction at a time anyway. A deadlock or serialization
- * failure that still happens runs the handler again (Db.transaction).
+ * PostgreSQL's deadlock_timeout before a rerun. Writes of different merchants still run side
+ * by side. A deadlock or serialization failure that still happens runs the handler again
+ * (Db.transaction).
+ *
+ * Before it takes a connection, a write waits for its turn in this process's queue of its
+ * merchant (`writeTurns`, WRITE_TURNS): a merchant busy writing holds at most two connections,
+ * never a pool's worth of them waiting on its lock, so other merchants' requests find
+ * connections (docs/reference-storage.md).
  */
-function inRequestTransaction(repo: Repository, handler: RouteHandlerMethod): RouteHandlerMethod {
+function inRequestTransaction(
+  repo: Repository,
+  writeTurns: KeyedQueue,
+  handler: RouteHandlerMethod,
+): RouteHandlerMethod {
   const serialiseMerchants = repo.db.kind === 'postgres';
   return async function (this: FastifyInstance, request, reply) {
-    return repo.transaction(async () => {
-      if (serialiseMerchants && request.auth) await lockKey(repo, `merchant-writes:${request.auth.merchantId}`);
-      const answer = await handler.call(this, request, reply);
-      if (reply.sent)
-        throw new Error(
-          `${request.method} ${request.routeOptions.url}: the handler sent its reply before its ` +
-            `transaction committed; return the body instead`,
-        );
-      return answer;
-    });
+    const transaction = () =>
+      repo.transaction(async () => {
+        if (serialiseMerchants && request.auth) await lockKey(repo, `merchant-writes:${request.auth.merchantId}`);
+        const answer = await handler.call(this, request, reply);
+        if (reply.sent)
+          throw new Error(
+            `${request.method} ${request.routeOptions.url}: the handler sent its reply before its ` +
+              `transaction committed; return the body instead`,
+          );
+        return answer;
+      });
+    return request.auth ? writeTurns.run(request.auth.merchantId, transaction) : transaction();
   };
 }
+
+/**
+ * How one merchant's write transactions take turns in this process, by store.
+ *
+ * PostgreSQL: two at once. One holds the merchant's lock, the next waits on it with its
+ * transaction begun, so the lock passes on at the holder's commit with no round trip in between.
+ *
+ * PGlite: one at a time (it runs one transaction at a time anyway), each started after the I/O
+ * already pending. Its queries run on this thread, and a write runs start to end without
+ * yielding to the event loop: writes started as they arrive would take whole turns of the loop
+ * one after the other, and other merchants' requests would wait unread behind them.
+ */
+const WRITE_TURNS = {
+  postgres: { width: 2, startAfterPendingIo: false },
+  memory: { width: 1, startAfterPendingIo: true },
+  file: { width: 1, startAfterPendingIo: true },
+} as const;
 
 /**
  * Builds the reference server's Fastify app. Cross-cutting behaviour comes from hooks
@@ -84,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const repo = deps.repo ?? createRepository(deps.db, { now });
   const rateLimits = deps.rateLimits ?? resolveRateLimits(deps.contract.publishedLimits());
   const transport = { ...DEFAULT_TRANSPORT_LIMITS, ...deps.transport };
+  const turns = WRITE_TURNS[deps.db.kind];
+  const writeTurns = new KeyedQueue(turns.width, { startAfterPendingIo: turns.startAfterPendingIo });
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
@@ -111,7 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         `route ${route.method} ${route.url} declares no config.operationId (see src/reference/README.md)`,
       );
     }
-    if (!isRead(route.method)) route.handler = inRequestTransaction(repo, route.handler as RouteHandlerMethod);
+    if (!isRead(route.method))
+      route.handler = inRequestTransaction(repo, writeTurns, route.handler as RouteHandlerMethod);
   });
   installErrorHandler(app, deps.errorLog ?? ((line) => process.stderr.write(`${line}\n`)));
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CATEGORY } from '../errors.ts';
-import { isRetryable } from '../storage/db.ts';
+import { DatabaseUnavailableError, isRetryable } from '../storage/db.ts';
 
 /** Fastify's own errors, mapped to a status and a message a client can act on. */
 function fromFastify(err: FastifyError): ApiError | null {
@@ -28,6 +28,20 @@ function fromFastify(err: FastifyError): ApiError | null {
  * long...) can only come from a value the client sent: a 400, never a 500.
  */
 function fromDatabase(err: unknown): ApiError | null {
+  // A lost or refused database connection: the server goes on, and answers again once the database does.
+  if (err instanceof DatabaseUnavailableError) {
+    return err.inDoubt
+      ? new ApiError(
+          503,
+          'The database connection was lost while this change was being committed: it may or may not be stored; ' +
+            'read it back before retrying',
+          { code: 'COMMIT_OUTCOME_UNKNOWN', headers: { 'retry-after': '1' } },
+        )
+      : new ApiError(503, 'The database is unavailable or too busy to answer: retry shortly', {
+          code: 'DATABASE_UNAVAILABLE',
+          headers: { 'retry-after': '1' },
+        });
+  }
   const code = (err as { code?: unknown })?.code;
   const severity = (err as { severity?: unknown })?.severity;
   // Still a deadlock or serialization failure after every retry (storage/pg.ts): contention, not a bug.

@@ -45,6 +45,23 @@ export function parseDatabaseUrl(value: string | undefined): DatabaseLocation {
   throw new Error(`unsupported database '${v}': use memory, file:<dir> or postgres://...`);
 }
 
+/**
+ * The database could not be reached, or dropped the connection a request was using
+ * (terminated session, restart, reset): answered 503, and the server goes on. `inDoubt`
+ * when the connection went while its COMMIT was under way and the outcome could not be
+ * learnt: the write may or may not be stored.
+ */
+export class DatabaseUnavailableError extends Error {
+  readonly code = 'DATABASE_UNAVAILABLE';
+  readonly inDoubt: boolean;
+  constructor(cause: unknown, opts: { inDoubt?: boolean } = {}) {
+    const why = (cause as { message?: string } | null)?.message || String(cause);
+    super(`database unavailable: ${why}`, { cause });
+    this.name = 'DatabaseUnavailableError';
+    this.inDoubt = opts.inDoubt ?? false;
+  }
+}
+
 /** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply run again. */
 export function isRetryable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { isRetryable, type Db } from './db.ts';
+import { DatabaseUnavailableError, isRetryable, type Db } from './db.ts';
 
 // timestamptz and int8 come back as strings, like PGlite's JSON-friendly output would need.
 const types = {
@@ -15,6 +15,40 @@ const MAX_ATTEMPTS = 8;
 
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
 
+/**
+ * Errors of a connection that is gone or cannot be had: class 08 (connection exception), a
+ * session terminated (by an administrator, a crash of another backend), a server starting
+ * or stopping, no connection slot left, and the socket's own errors.
+ */
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+/** pg's own words for a socket that ended, a client already broken, a pool that could not connect in time. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|not queryable|timeout exceeded when trying to connect/;
+
+/** True when `err` says the database connection is lost or cannot be had (not what a statement did). */
+export function isConnectionFailure(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (err instanceof AggregateError && err.errors.some(isConnectionFailure)) return true;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && (e.code.startsWith('08') || UNAVAILABLE_CODES.has(e.code))) return true;
+  return typeof e?.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
+}
+
+const unavailable = (err: unknown) =>
+  isConnectionFailure(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError(err) : err;
+
 /** A connection inside one transaction; unusable once the transaction ended. */
 function txDb(client: pg.PoolClient): Db & { ended: boolean } {
   const tx: Db & { ended: boolean } = {
@@ -22,12 +56,12 @@ function txDb(client: pg.PoolClient): Db & { ended: boolean } {
     ended: false,
     async query<T>(sql: string, params?: unknown[]) {
       if (tx.ended) throw new Error('query on a transaction that already ended');
-      const res = await client.query(sql, params as any[]);
+      const res = await client.query(sql, params as any[]).catch((err: unknown) => Promise.reject(unavailable(err)));
       return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(sql: string) {
       if (tx.ended) throw new Error('query on a transaction that already ended');
-      await client.query(sql);
+      await client.query(sql).catch((err: unknown) => Promise.reject(unavailable(err)));
     },
     transaction: (fn) => fn(tx),
     inTransaction: () => true,
@@ -48,25 +82,60 @@ function poolDb(pool: pg.Pool): Db {
     const tx = current.getStore();
     return tx && !tx.ended ? tx : undefined;
   };
-  const once = async <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    const tx = txDb(client);
-    let broken: Error | undefined;
+  /** What became of a transaction whose connection went during its COMMIT, when a new connection can tell. */
+  const commitOutcome = async (xid: string): Promise<'committed' | 'not committed' | 'unknown'> => {
     try {
-      await client.query('BEGIN');
-      const out = await current.run(tx, () => fn(tx));
+      const { rows } = await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]);
+      if (rows[0]?.status === 'committed') return 'committed';
+      // Aborted, or in progress on a backend that is gone (a live one may still commit: unknown).
+      return rows[0]?.status === 'aborted' ? 'not committed' : 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  };
+  const once = async <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
+    const client = await pool.connect().catch((err: unknown) => Promise.reject(unavailable(err)));
+    // The pool listens for a client's errors only while it is idle: a session terminated or a
+    // restart while checked out would be an 'error' event nobody handles, which ends the process.
+    let lost: unknown;
+    const onLost = (err: Error) => void (lost ??= err);
+    client.on('error', onLost);
+    /** Why the client must not go back to the pool (its connection lost, or a ROLLBACK that failed). */
+    let broken: unknown;
+    const tx = txDb(client);
+    let xid: string | undefined;
+    let answer: { out: T } | undefined;
+    try {
+      // The transaction id, asked with BEGIN (one round trip), tells a lost COMMIT's outcome.
+      const begun = (await client.query('BEGIN; SELECT txid_current()::text AS xid')) as unknown as pg.QueryResult[];
+      xid = begun[1].rows[0].xid as string;
+      answer = { out: await current.run(tx, () => fn(tx)) };
       await client.query('COMMIT');
-      return out;
+      return answer.out;
     } catch (err) {
-      // A connection that cannot even roll back is broken: drop it from the pool.
-      broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      throw err;
+      if (lost === undefined && isConnectionFailure(err)) lost = err;
+      if (lost === undefined) {
+        broken = await client.query('ROLLBACK').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        throw err;
+      }
+      broken = lost;
+      // Cut during COMMIT (the handler had its answer): the database knows whether it committed.
+      if (answer && xid) {
+        const outcome = await commitOutcome(xid);
+        if (outcome === 'committed') return answer.out;
+        throw new DatabaseUnavailableError(lost, { inDoubt: outcome === 'unknown' });
+      }
+      throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError(lost);
     } finally {
       tx.ended = true;
-      client.release(broken);
+      broken ??= lost; // lost after COMMIT returned: the answer stands, the client goes
+      // A client released with an error is closed, never handed out again; the pool's own
+      // listener takes over from ours (it is attached on release).
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
+      client.removeListener('error', onLost);
     }
   };
   return {
@@ -74,13 +143,13 @@ function poolDb(pool: pg.Pool): Db {
     async query<T>(sql: string, params?: unknown[]) {
       const tx = active();
       if (tx) return tx.query<T>(sql, params);
-      const res = await pool.query(sql, params as any[]);
+      const res = await pool.query(sql, params as any[]).catch((err: unknown) => Promise.reject(unavailable(err)));
       return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(sql: string) {
       const tx = active();
       if (tx) return tx.exec(sql);
-      await pool.query(sql);
+      await pool.query(sql).catch((err: unknown) => Promise.reject(unavailable(err)));
     },
     async transaction(fn) {
       const tx = active();
