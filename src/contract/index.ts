@@ -38,6 +38,16 @@ export type {
 } from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
 export { compileTemplate, fillTemplate, matchTemplate, type PathParams, type PathTemplate } from './paths.ts';
+export {
+  idPrefix,
+  schemaAt,
+  schemaBound,
+  schemaConst,
+  schemaDefault,
+  schemaEnum,
+  type BoundKeyword,
+  type SchemaSource,
+} from './schema-values.ts';
 export type * from './types.ts';
 
 let cached: Promise<Spec> | undefined;

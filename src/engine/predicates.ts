@@ -2,10 +2,13 @@
  * The JSON predicates every judge shares (checks, scenarios, passive units), and the contract
  * constants they read from spec/rules.yaml: written once, so a rule means the same thing in
  * `conform run`, `conform proxy` and `conform judge`. test/architecture/rule-constants.test.ts
- * fails when a rule's constant is copied into code instead.
+ * fails when a rule's constant is copied into code instead. The values of the document's enums
+ * the engine and the suites name (a pinned subscription, a read-only key...) are read here from
+ * spec/openapi.yaml, by meaning; test/architecture/contract-literals.test.ts fails on a copy.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RuleIndex } from '../contract/rules.ts';
+import { schemaDefault, schemaEnum, type SchemaSource } from '../contract/schema-values.ts';
 
 /** A JSON object (not an array, not null). */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -209,4 +212,79 @@ export function unsentFields(
 function documentedPart(v: unknown, keys: readonly string[] | undefined): unknown {
   if (!keys || !Array.isArray(v)) return v;
   return v.map((item) => (isObject(item) ? Object.fromEntries(keys.map((k) => [k, item[k]])) : item));
+}
+
+/** `read` memoised per spec (the loader's Spec, a check's SpecView): a document's values read once. */
+export function perSpec<T>(read: (spec: SchemaSource) => T): (spec: SchemaSource) => T {
+  const memo = new WeakMap<object, T>();
+  return (spec) => {
+    if (!memo.has(spec)) memo.set(spec, read(spec));
+    return memo.get(spec)!;
+  };
+}
+
+/** The two values of the enum `ref` names: the one its schema states as default, and the other. */
+function defaultAndOther(spec: SchemaSource, ref: string): [byDefault: string, other: string] {
+  const values = schemaEnum(spec, ref, 2);
+  const byDefault = schemaDefault(spec, ref);
+  if (typeof byDefault !== 'string' || !values.includes(byDefault))
+    throw new Error(`${ref}: default ${JSON.stringify(byDefault)} is none of [${values.join(', ')}]`);
+  return [byDefault, values.find((v) => v !== byDefault)!];
+}
+
+/**
+ * A subscription's versionPolicy (floating: following the plan's default version; pinned: on its
+ * version), as the document's VersionPolicy enum lists it. A type is written, not read: a team's
+ * fixtures module is compiled against it (src/engine/fixtures/types.ts gives it them). Its values
+ * at run time are read from spec/openapi.yaml (versionPolicies, below);
+ * test/architecture/contract-literals.test.ts checks that this union is that enum.
+ */
+export type VersionPolicy = 'floating' | 'pinned';
+
+/** A subscription's versionPolicy values, VersionPolicy's two in the document's order: pinned (a migration pins), floating. */
+export const versionPolicies = perSpec((spec) => {
+  const [pinned, floating] = schemaEnum(spec, 'VersionPolicy', 2) as VersionPolicy[];
+  return { pinned, floating };
+});
+
+/** An API key's scopes: full, createApiKey's default, and the other, read-only. */
+export const apiKeyScopes = perSpec((spec) => {
+  const [full, readOnly] = defaultAndOther(spec, 'createApiKey:body.scope');
+  return { full, readOnly };
+});
+
+/** A price's payment terms: in arrears, createPrice's default, and the other, in advance. */
+export const paymentTerms = perSpec((spec) => {
+  const [inArrears, inAdvance] = defaultAndOther(spec, 'createPrice:body.paymentTerm');
+  return { inArrears, inAdvance };
+});
+
+/** What a price's unitPrice means: an amount, createPrice's default, or the other, a proportion. */
+export const unitBases = perSpec((spec) => {
+  const [amount, proportion] = defaultAndOther(spec, 'createPrice:body.unitBasis');
+  return { amount, proportion };
+});
+
+/** Price models: the two createPrice takes, in the document's order (standard, volume), and the legacy rest of PriceModel. */
+export const priceModels = perSpec((spec) => {
+  const creatable = schemaEnum(spec, 'createPrice:body.model', 2);
+  const [standard, volume] = creatable;
+  return { standard, volume, legacy: schemaEnum(spec, 'PriceModel').filter((m) => !creatable.includes(m)) };
+});
+
+/** A subscription's statuses, in the document's order: active (live), cancelled, ended. */
+export const subscriptionStatuses = perSpec((spec) => {
+  const [active, cancelled, ended] = schemaEnum(spec, 'ReferenceSubscription.status', 3);
+  return { active, cancelled, ended };
+});
+
+/** An invoice's statuses, in the document's order: draft, open, paid, void. */
+export const invoiceStatuses = perSpec((spec) => {
+  const [draft, open, paid, voided] = schemaEnum(spec, 'Invoice.status', 4);
+  return { draft, open, paid, void: voided };
+});
+
+/** The one value an enum of one value allows (the alert type, the resource PATCH /v0/alerts/{id} takes...). */
+export function onlyValue(spec: SchemaSource, ref: string): string {
+  return schemaEnum(spec, ref, 1)[0];
 }
