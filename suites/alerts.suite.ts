@@ -6,16 +6,20 @@ import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, notRefused, updateInTurn, bodyOf, type Json } from './support.ts';
 import { loadRules, loadSpec } from '../src/contract/index.ts';
-import { numberOf } from '../src/engine/predicates.ts';
+import { numberOf, onlyValue } from '../src/engine/predicates.ts';
 
 /** The page sizes GET /v0/alerts accepts (ALERTS.LIST.LIMIT_RANGE). */
 const RULES_FILE = await loadRules();
 const LIMIT_MIN = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'minimum');
 const LIMIT_MAX = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_RANGE', 'maximum');
+/** The page size GET /v0/alerts gives without limit (ALERTS.LIST.LIMIT_DEFAULT). */
+const LIMIT_DEFAULT = numberOf(RULES_FILE, 'ALERTS.LIST.LIMIT_DEFAULT', 'default');
 
 const spec = await loadSpec();
 const ALERTS = spec.pathFor('listAlerts');
 const alertPath = (id: string) => spec.pathFor('updateAlert', { id });
+/** The resource PATCH /v0/alerts/{id} names in its query: the one its enum allows. */
+const RESOURCE = onlyValue(spec, 'updateAlert:query.resource');
 
 /**
  * A 200 list page of the wallet's alerts (judged under ALERTS.LIST.PAGINATED and under `accepted`:
@@ -47,7 +51,7 @@ scenario(
     const b = expectPage(t, res);
     // The default page size and offset, and the offset of the next page, are the alerts-page check's
     // (src/engine/checks/pages.ts) on these answers.
-    if (b.data.length < 10) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
+    if (b.data.length < LIMIT_DEFAULT) t.note(`a default page held ${b.data.length} of ${alertIds.length} alerts`);
     t.expectRule(
       'ALERTS.LIST.PAGINATED',
       b.pagination.total === alertIds.length,
@@ -55,7 +59,7 @@ scenario(
       res,
     );
     // The rest, from where the default page stopped: the two pages cover every alert once.
-    const rest = await t.http.get(ALERTS, { query: { resourceId: walletId, offset: b.data.length, limit: 100 } });
+    const rest = await t.http.get(ALERTS, { query: { resourceId: walletId, offset: b.data.length, limit: LIMIT_MAX } });
     const r = expectPage(t, rest);
     const ids = [...b.data, ...r.data].map((a: Json) => a.id);
     const seen = new Set(ids);
@@ -156,7 +160,7 @@ scenario(
       recipients: ['ops@conform.invalid', 'billing@conform.invalid'],
       config: { threshold: '12.34' },
     };
-    const res = await t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+    const res = await t.http.patch(alertPath(alertId), body, { query: { resource: RESOURCE } });
     notRefused(t, res);
     t.expectStatus('ALERTS.UPDATE.OK#updates-existing', res, 200);
     // The alert of the path, holding enabled, notifyPeriod and recipients sent, is the alert-updated
@@ -181,7 +185,7 @@ scenario(
     const res = await t.http.patch(
       alertPath('alert_conform0unknown'),
       { enabled: true },
-      { query: { resource: 'wallet' } },
+      { query: { resource: RESOURCE } },
     );
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
   },
@@ -202,7 +206,7 @@ scenario(
       config: { threshold: '5.00' },
     };
     const send = (body: Record<string, unknown>) =>
-      t.http.patch(alertPath(alertId), body, { query: { resource: 'wallet' } });
+      t.http.patch(alertPath(alertId), body, { query: { resource: RESOURCE } });
     await updateInTurn(t, 'ALERTS.UPDATE.PARTIAL', send, first, [{ notifyPeriod: 7200 }, { enabled: false }]);
   },
   concurrent,

@@ -10,10 +10,13 @@ import type { Exchange } from '../src/engine/types.ts';
 import { learnSecret } from '../src/engine/redact.ts';
 import { targetContext } from '../src/engine/context.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
-import { loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadSpec } from '../src/contract/index.ts';
+import { apiKeyScopes } from '../src/engine/predicates.ts';
 import { bodyOf, requireSuccess } from './support.ts';
 
 const spec = await loadSpec();
+/** The scope of a key that reads but may not write. */
+const READ_ONLY = apiKeyScopes(spec).readOnly;
 
 /** Documented operations (reference extensions are never judged). */
 const DOCUMENTED = [...spec.operations.values()].filter((op) => !op.extension);
@@ -207,7 +210,7 @@ scenario(
 
 scenario(
   ['AUTH.KEYS.REFERENCE'],
-  'reference keys: a read_only key reads but may not write (403), a revoked key gets 401',
+  `reference keys: a ${READ_ONLY} key reads but may not write (403), a revoked key gets 401`,
   async (t) => {
     if (t.target.fixtureStrategy !== 'reference')
       t.notJudged(
@@ -215,7 +218,7 @@ scenario(
         'not-applicable',
       );
     const { merchantId } = await t.fixture((f) => f.merchant());
-    const created = await t.http.post(spec.pathFor('createApiKey'), { name: 'conform auth suite', scope: 'read_only' });
+    const created = await t.http.post(spec.pathFor('createApiKey'), { name: 'conform auth suite', scope: READ_ONLY });
     const key = created.body as { id?: string; secret?: string; scope?: string } | undefined;
     learnSecret(key?.secret);
     t.expectRule(
@@ -223,8 +226,8 @@ scenario(
       (created.status === 201 || created.status === 200) &&
         typeof key?.secret === 'string' &&
         typeof key?.id === 'string' &&
-        key?.scope === 'read_only',
-      `POST /v0/apiKeys returned no read_only key with id and secret (${created.status ?? created.transportError})`,
+        key?.scope === READ_ONLY,
+      `POST /v0/apiKeys returned no ${READ_ONLY} key with id and secret (${created.status ?? created.transportError})`,
       created,
     );
     const { id, secret } = key as { id: string; secret: string };
@@ -233,11 +236,11 @@ scenario(
       t.expectRule(
         'AUTH.KEYS.REFERENCE#read-only-scope',
         read.status === 200,
-        `a read_only key reading its merchant got ${read.status}`,
+        `a ${READ_ONLY} key reading its merchant got ${read.status}`,
         read,
       );
       const write = await t.http.patch(
-        spec.pathFor('updateCustomer', { id: 'cus_conform0' }),
+        spec.pathFor('updateCustomer', { id: `${idPrefix(spec, 'CustomerId')}conform0` }),
         { externalId: 'conform' },
         { key: secret },
       );

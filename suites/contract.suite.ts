@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import { loadSpec } from '../src/contract/index.ts';
+import { onlyValue } from '../src/engine/predicates.ts';
 import {
   CONSTRAINT_RULE,
   documentedConstraints,
@@ -133,7 +134,7 @@ const CASES: OperationCases[] = [
       return {
         ids: { id: alertIds[0] },
         options: {
-          query: { pin: { '/resource': 'wallet' } },
+          query: { pin: { '/resource': onlyValue(spec, 'updateAlert:query.resource') } },
           body: { arbitraries: { '/organizationId': fc.constant(await merchantId(t)) } },
         },
       };

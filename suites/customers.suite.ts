@@ -5,7 +5,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { loadRules, loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadRules, loadSpec, schemaBound } from '../src/contract/index.ts';
 import { validationErrorProblems } from '../src/engine/checks/error-shape.ts';
 import { keptFields, numberOf } from '../src/engine/predicates.ts';
 import { concurrent, updateInTurn, bodyOf, requireAccepted, type Json } from './support.ts';
@@ -13,6 +13,8 @@ import { concurrent, updateInTurn, bodyOf, requireAccepted, type Json } from './
 const SPEC = await loadSpec();
 /** GET, PATCH and DELETE /v0/customers/{id} share this path. */
 const path = (id: string) => SPEC.pathFor('getCustomer', { id });
+/** A customer id's prefix, as CustomerId's pattern states it. */
+const CUS = idPrefix(SPEC, 'CustomerId');
 const RULES = await loadRules();
 /** The longest externalId (CUSTOMERS.EXTERNAL_ID.MAX_LENGTH) and the range of a tax rate (CUSTOMERS.TAX_RATES.RANGE). */
 const EXTERNAL_ID_MAX = numberOf(RULES, 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH', 'maxLength');
@@ -100,9 +102,9 @@ scenario(
 
 scenario(
   ['CUSTOMERS.GET.BY_ID', 'STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.PATTERN.400'],
-  'an unknown customer gets 404; an id breaking ^cus_ gets 400 or 404',
+  `an unknown customer gets 404; an id breaking ^${CUS} gets 400 or 404`,
   async (t) => {
-    const unknown = await t.http.get(path('cus_conform0unknown0customer'));
+    const unknown = await t.http.get(path(`${CUS}conform0unknown0customer`));
     t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'CUSTOMERS.GET.BY_ID#unknown-404'], unknown, 404);
     t.expectRule(
       'CUSTOMERS.GET.BY_ID#unknown-404',
@@ -110,7 +112,7 @@ scenario(
       'the 404 body is an Error with a message',
       unknown,
     );
-    const patchUnknown = await t.http.patch(path('cus_conform0unknown0customer'), { externalId: 'conform' });
+    const patchUnknown = await t.http.patch(path(`${CUS}conform0unknown0customer`), { externalId: 'conform' });
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', patchUnknown, 404);
     // Its refusal (400 or 404) is the registry's (checks/refusals.ts).
     await t.http.get(path('customer-without-prefix'), { brokenOnPurpose: true });
@@ -315,7 +317,11 @@ scenario(
 );
 
 /** Pages through GET /v0/customers from offset 0 by the elements each page holds (the list's own envelope). */
-async function walkCustomers(t: ScenarioContext, pageSize = 100, maxPages = 20): Promise<void> {
+async function walkCustomers(
+  t: ScenarioContext,
+  pageSize = schemaBound(SPEC, 'listCustomers:query.limit', 'maximum'),
+  maxPages = 20,
+): Promise<void> {
   for (let offset = 0, page = 0; page < maxPages; page++) {
     const ex = await t.http.get(SPEC.pathFor('listCustomers'), { query: { limit: pageSize, offset } });
     const b = bodyOf(ex);

@@ -13,7 +13,8 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
 import type { Fixtures } from '../src/engine/fixtures/methods.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { loadSpec } from '../src/contract/index.ts';
+import { loadSpec, schemaBound } from '../src/contract/index.ts';
+import { onlyValue, versionPolicies } from '../src/engine/predicates.ts';
 import { bodyOf, is2xx, type Json } from './support.ts';
 
 const spec = await loadSpec();
@@ -236,7 +237,7 @@ const CASES: Case[] = [
     build: async (f) => ({
       method: 'PATCH',
       path: spec.pathFor('updateAlert', { id: (await f.walletWithAlerts(1)).alertIds[0] }),
-      query: { resource: 'wallet' },
+      query: { resource: onlyValue(spec, 'updateAlert:query.resource') },
       body: { notifyPeriod: 7 },
     }),
   },
@@ -254,7 +255,7 @@ const CASES: Case[] = [
     part: 'AUTH.MERCHANT.ISOLATION#subscription',
     readsBack: true,
     build: async (f) => {
-      const m = await f.migration('floating');
+      const m = await f.migration(versionPolicies(spec).floating);
       const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0] ?? m.currentVersionNumber;
       return {
         method: 'POST',
@@ -275,7 +276,7 @@ const CASES: Case[] = [
     build: async (f) => ({
       method: 'PATCH',
       path: spec.pathFor('updateSubscription', { id: (await f.subscription()).subscriptionId }),
-      body: { versionPolicy: 'floating' },
+      body: { versionPolicy: versionPolicies(spec).floating },
     }),
   },
   {
@@ -361,7 +362,7 @@ scenario(
     t.precondition(is2xx(read), "the primary merchant's customer reads back with its key", read);
     for (let offset = 0, page = 0; page < 20; page++) {
       const ex = await t.http.get(spec.pathFor('listCustomers'), {
-        query: { limit: 100, offset },
+        query: { limit: schemaBound(spec, 'listCustomers:query.limit', 'maximum'), offset },
         key: other.key,
         retry429: false,
       });

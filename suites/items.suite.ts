@@ -13,6 +13,7 @@ import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
 import { obj, isDateTime, type Json } from './support.ts';
 import {
   checkOnePrimary,
+  ITEM,
   otherProduct,
   patchItem,
   readArchived,
@@ -46,7 +47,7 @@ scenario(
     const read = await readArchived(t, itemId);
     t.softExpectRule(
       'ITEMS.ARCHIVED.READABLE',
-      read.id === itemId && read.object === 'item',
+      read.id === itemId && read.object === ITEM,
       `the archived item still reads back (id ${JSON.stringify(read.id)})`,
     );
     t.softExpectRule(

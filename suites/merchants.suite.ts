@@ -3,7 +3,7 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadSpec } from '../src/contract/index.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, requireSuccess, uniqueTag, type Json } from './support.ts';
 
 const spec = await loadSpec();
@@ -77,7 +77,7 @@ scenario(
   ['STATUS.404.UNKNOWN_RESOURCE'],
   'an unknown merchant gets 404',
   async (t) => {
-    const res = await t.http.get(merchantPath('org_conform0unknown0merchant'));
+    const res = await t.http.get(merchantPath(`${idPrefix(spec, 'OrganizationId')}conform0unknown0merchant`));
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
   },
   concurrent,

@@ -3,14 +3,18 @@
  * price may be created with. Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
-import { loadRules, loadSpec } from '../src/contract/index.ts';
-import { enumOf, idPattern } from '../src/engine/predicates.ts';
+import { idPrefix, loadRules, loadSpec } from '../src/contract/index.ts';
+import { enumOf, idPattern, priceModels } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, bodyOf, notRefused, type Json } from './support.ts';
 
 const rules = await loadRules();
 const spec = await loadSpec();
 const pricePath = (id: string) => spec.pathFor('getPrice', { id });
+/** A price id's prefix, as PriceId's pattern states it. */
+const PRICE = idPrefix(spec, 'PriceId');
+/** The two models a price is created with. */
+const { standard: STANDARD, volume: VOLUME } = priceModels(spec);
 const ORG = idPattern(rules, 'organization');
 const FEE = idPattern(rules, 'fee');
 const PRICE_MODELS = enumOf(rules, 'PRICES.MODEL.ENUM');
@@ -78,7 +82,7 @@ scenario(
     const { ex, p } = await readPrice(t, standard);
     t.expectRule(
       'PRICES.MODEL.ENUM#enum',
-      p.model === 'standard',
+      p.model === STANDARD,
       `the standard price reads as standard (got ${JSON.stringify(p.model)})`,
       ex,
     );
@@ -97,7 +101,7 @@ scenario(
     const { ex, p } = await readPrice(t, volume);
     t.expectRule(
       'PRICES.MODEL.ENUM#enum',
-      p.model === 'volume',
+      p.model === VOLUME,
       `the volume price reads as volume (got ${JSON.stringify(p.model)})`,
       ex,
     );
@@ -153,9 +157,9 @@ scenario(
 
 scenario(
   ['PRICES.GET.BY_ID', 'STATUS.404.UNKNOWN_RESOURCE', 'VALIDATION.PATTERN.400'],
-  'an unknown price gets 404; an id breaking ^price_ gets 400 or 404',
+  `an unknown price gets 404; an id breaking ^${PRICE} gets 400 or 404`,
   async (t) => {
-    const unknown = await t.http.get(pricePath('price_conform0unknown0price'));
+    const unknown = await t.http.get(pricePath(`${PRICE}conform0unknown0price`));
     t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'PRICES.GET.BY_ID#unknown-404'], unknown, 404);
     t.expectRule(
       'PRICES.GET.BY_ID#unknown-404',

@@ -5,7 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { scenario } from '../src/engine/scenario.ts';
-import { loadRules, loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf, prefixOf } from '../src/engine/predicates.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';
 
@@ -32,7 +32,7 @@ scenario(
     'REFUNDS.REASON.RECORDED',
     'CONV.MONEY.DECIMAL_STRING',
   ],
-  'a refund of a paid invoice is a crn_ credit note with total = amount + taxAmount and the reason recorded',
+  `a refund of a paid invoice is a ${CREDIT_NOTE} credit note with total = amount + taxAmount and the reason recorded`,
   async (t) => {
     const inv = await t.fixture((f) => f.paidInvoice());
     const reason = `conform: customer asked for a refund ${Date.now()}`;
@@ -135,7 +135,7 @@ scenario(
   ['PAYMENTS.GET.BY_ID', 'STATUS.404.UNKNOWN_RESOURCE'],
   'an unknown payment gets 404 in Error shape',
   async (t) => {
-    const res = await t.http.get(paymentPath('pay_conform0unknown0payment'));
+    const res = await t.http.get(paymentPath(`${idPrefix(spec, 'PaymentId')}conform0unknown0payment`));
     t.expectStatus(['STATUS.404.UNKNOWN_RESOURCE', 'PAYMENTS.GET.BY_ID#unknown-404'], res, 404);
     t.expectRule(
       'PAYMENTS.GET.BY_ID#unknown-404',

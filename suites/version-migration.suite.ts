@@ -15,6 +15,7 @@ import {
   migrationFixture,
   migrateToSame,
   patchFloating,
+  POLICY,
   readIfAvailable,
   refuseOutOfRange,
   sameInstant,
@@ -98,7 +99,7 @@ scenario(
   ],
   'a migration of a floating subscription answers the documented shape, pins it and takes effect at the period end',
   async (t) => {
-    const m = await migrationFixture(t, 'floating');
+    const m = await migrationFixture(t, POLICY.floating);
     const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
     const before = await readIfAvailable(t, m.subscriptionId);
@@ -121,7 +122,7 @@ scenario(
     t.softExpectRule('MIGRATION.EFFECT.PERIOD_END#effective-at-boundary', atPeriodEnd, effective, res);
     t.softExpectRule(
       'STATE.SUBSCRIPTION.MIGRATE#pins',
-      subscription.versionPolicy === 'pinned',
+      subscription.versionPolicy === POLICY.pinned,
       `the accepted migration leaves the subscription pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
       res,
     );
@@ -131,7 +132,7 @@ scenario(
     if (!after) return;
     t.softExpectRule(
       'STATE.SUBSCRIPTION.MIGRATE#pins',
-      after.versionPolicy === 'pinned',
+      after.versionPolicy === POLICY.pinned,
       `the migration left the subscription pinned: it reads ${JSON.stringify(after.versionPolicy)}`,
     );
     // The current period bills as before: until the boundary the subscription is on the version in use.
@@ -151,7 +152,7 @@ scenario(
   ['MIGRATION.EFFECT.SECOND_REPLACES_FIRST', 'MIGRATION.TARGET.OLDER_OR_NEWER'],
   'newer and older versions are both valid targets, and a second migration before the boundary replaces the first',
   async (t) => {
-    const m = await migrationFixture(t, 'floating');
+    const m = await migrationFixture(t, POLICY.floating);
     const first = m.newerVersionNumbers[0];
     const second = m.olderVersionNumbers[0];
     if (first === undefined || second === undefined)
@@ -198,7 +199,7 @@ scenario(
     // The plan's default is still the fixture's current version: a pinned subscription stays on its own.
     t.softExpectRule(
       'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
-      after.versionPolicy === 'pinned' && after.versionNumber === second,
+      after.versionPolicy === POLICY.pinned && after.versionNumber === second,
       `the pinned subscription stays on version ${second} while the plan default ` +
         `is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
     );
@@ -210,7 +211,7 @@ scenario(
   ['MIGRATION.EFFECT.BILLS_TARGET', 'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS'],
   'after the boundary the subscription bills from the target version',
   async (t) => {
-    const m = await migrationFixture(t, 'pinned');
+    const m = await migrationFixture(t, POLICY.pinned);
     const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
     // Accepting the migration is the transition's rule (judged above); here a precondition of what the next period bills.
@@ -230,7 +231,7 @@ scenario(
     );
     t.softExpectRule(
       'SUBSCRIPTIONS.VERSION_POLICY.PINNED_STAYS',
-      after.versionPolicy === 'pinned' && after.versionNumber === target,
+      after.versionPolicy === POLICY.pinned && after.versionNumber === target,
       `the pinned subscription stays on version ${target} while the plan default ` +
         `is ${m.currentVersionNumber} (reads ${after.versionPolicy} on ${after.versionNumber})`,
     );
@@ -250,7 +251,7 @@ scenario(
   ],
   'migrating to the version in use changes nothing but pins, and can be repeated',
   async (t) => {
-    const m = await migrationFixture(t, 'floating');
+    const m = await migrationFixture(t, POLICY.floating);
     const answers = [];
     const subscriptions = [];
     for (let i = 0; i < 2; i++) {
@@ -277,7 +278,7 @@ scenario(
     if (!after) return;
     t.softExpectRule(
       'MIGRATION.SAME_VERSION.PINS_FLOATING',
-      after.versionPolicy === 'pinned',
+      after.versionPolicy === POLICY.pinned,
       `the subscription reads pinned (got ${after.versionPolicy})`,
     );
     t.softExpectRule(
@@ -300,7 +301,7 @@ scenario(
   ],
   'PATCH versionPolicy floating returns a pinned subscription to the plan default',
   async (t) => {
-    const m = await migrationFixture(t, 'floating');
+    const m = await migrationFixture(t, POLICY.floating);
     const target = m.newerVersionNumbers[0] ?? m.olderVersionNumbers[0];
     if (target === undefined) t.notJudged('the migration fixture names no other published version', 'fixture');
     // A floating subscription is on the plan's default version: the fixture's current one. Only a read shows the policy.
@@ -310,7 +311,7 @@ scenario(
     if (start)
       t.softExpectRule(
         'SUBSCRIPTIONS.VERSION_POLICY.FLOATING_FOLLOWS_DEFAULT#on-default',
-        start.versionPolicy === 'floating' && start.versionNumber === m.currentVersionNumber,
+        start.versionPolicy === POLICY.floating && start.versionNumber === m.currentVersionNumber,
         `a floating subscription is on the default version ${m.currentVersionNumber} ` +
           `(reads ${start.versionPolicy} on ${start.versionNumber})`,
       );
@@ -326,7 +327,7 @@ scenario(
     checkVersioned(t, after, 'the subscription read after PATCH');
     t.softExpectRule(
       'STATE.SUBSCRIPTION.FLOATING#becomes-floating',
-      after.versionPolicy === 'floating',
+      after.versionPolicy === POLICY.floating,
       `the subscription reads floating (got ${JSON.stringify(after.versionPolicy)})`,
     );
     const onDefault = `it follows the default version ${m.currentVersionNumber} (reads ${after.versionNumber})`;
@@ -346,7 +347,7 @@ scenario(
     const later = await t.fixture((f) => f.readSubscription(m.subscriptionId));
     t.softExpectRule(
       'STATE.SUBSCRIPTION.FLOATING#follows-default',
-      later.versionPolicy === 'floating' && later.versionNumber === m.currentVersionNumber,
+      later.versionPolicy === POLICY.floating && later.versionNumber === m.currentVersionNumber,
       `after the boundary the subscription is still floating on the ` +
         `default ${m.currentVersionNumber}, the dropped migration to ${target} did not happen ` +
         `(reads ${later.versionPolicy} on ${later.versionNumber})`,

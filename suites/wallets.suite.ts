@@ -3,7 +3,7 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario.ts';
-import { loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadSpec } from '../src/contract/index.ts';
 import { concurrent, updateInTurn, requireAccepted } from './support.ts';
 
 const spec = await loadSpec();
@@ -55,7 +55,7 @@ scenario(
   ['STATUS.404.UNKNOWN_RESOURCE'],
   'the auto top-up configuration of an unknown wallet gets 404',
   async (t) => {
-    const res = await t.http.patch(topupPath('wal_conform0unknown'), { amount: '10.00' });
+    const res = await t.http.patch(topupPath(`${idPrefix(spec, 'Wallet.id')}conform0unknown`), { amount: '10.00' });
     t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', res, 404);
   },
   concurrent,

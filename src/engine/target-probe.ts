@@ -2,18 +2,20 @@
  * Before a run: is anything at the base URL, does it take the key, and does the base URL lead
  * to the API? A target that fails the probe is refused with one line saying what to fix.
  */
-import { loadSpec } from '../contract/index.ts';
+import { idPrefix, loadSpec } from '../contract/index.ts';
 import type { HttpClient } from './http/client.ts';
 import type { Exchange } from './types.ts';
 import { RunNotStarted } from './target.ts';
 
 const spec = await loadSpec();
-const UNKNOWN_CUSTOMER = spec.pathFor('getCustomer', { id: 'cus_conformprobe0' });
+/** An id of CustomerId's pattern no target makes. */
+const PROBE_ID = `${idPrefix(spec, 'CustomerId')}conformprobe0`;
+const UNKNOWN_CUSTOMER = spec.pathFor('getCustomer', { id: PROBE_ID });
 /** No resourceId: a documented route answers 400 (a required parameter is missing), never 404. */
 const NEVER_404 = spec.pathFor('listAlerts');
 /** A route that exists nowhere, ending like UNKNOWN_CUSTOMER so that an echoed path or id reads the same. */
 // Not an operation: a path no document declares, the control a route-level 404 is compared with.
-const NO_SUCH_ROUTE = '/v0/conformProbeNoSuchRoute/cus_conformprobe0';
+const NO_SUCH_ROUTE = `/v0/conformProbeNoSuchRoute/${PROBE_ID}`;
 
 /**
  * Before the run: is anything there, does it take the key, and does the base URL lead to

@@ -1,10 +1,12 @@
 /** Helpers of the items suite (items.suite.ts): item updates and reads, references, a second product. */
 import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
-import { loadSpec } from '../../src/contract/index.ts';
+import { loadSpec, schemaConst } from '../../src/contract/index.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
 
 const spec = await loadSpec();
+/** An item's object name, as the Item schema states it. */
+export const ITEM = schemaConst(spec, 'Item.object');
 
 export function patchItem(t: ScenarioContext, itemId: string, body: Json): Promise<Exchange> {
   return t.http.patch(spec.pathFor('updateItem', { id: itemId }), body);
@@ -41,14 +43,14 @@ export function refsOf(item: Json): Json[] {
 export function updated(t: ScenarioContext, rule: string, ex: Exchange, what: string): Json {
   t.expectRule(rule, is2xx(ex), `${what} is accepted (2xx), got ${ex.status ?? ex.transportError}`, ex);
   const item = obj(ex.body);
-  t.expectRule(rule, item?.object === 'item', `${what} answers the item (object ${JSON.stringify(item?.object)})`, ex);
+  t.expectRule(rule, item?.object === ITEM, `${what} answers the item (object ${JSON.stringify(item?.object)})`, ex);
   return item!;
 }
 
 /** The updated item of a 2xx answer, as a precondition: an update the scenario needs done, judging nothing. */
 export function requireUpdated(t: ScenarioContext, ex: Exchange, what: string): Json {
   const item = requireAccepted(t, ex, what);
-  t.precondition(item.object === 'item', `${what} answers the item`, ex);
+  t.precondition(item.object === ITEM, `${what} answers the item`, ex);
   return item;
 }
 

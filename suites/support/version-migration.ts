@@ -4,14 +4,16 @@
  */
 import type { ScenarioContext } from '../../src/engine/scenario.ts';
 import type { Exchange } from '../../src/engine/types.ts';
-import type { MigrationConflictKind, MigrationFixture } from '../../src/engine/fixtures/types.ts';
+import type { MigrationConflictKind, MigrationFixture, VersionPolicy } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
-import { loadRules, loadSpec } from '../../src/contract/index.ts';
-import { numberOf } from '../../src/engine/predicates.ts';
+import { loadRules, loadSpec, schemaEnum } from '../../src/contract/index.ts';
+import { numberOf, versionPolicies } from '../../src/engine/predicates.ts';
 
 const rules = await loadRules();
 const spec = await loadSpec();
 const migrationPath = (id: string) => spec.pathFor('migrateSubscriptionVersion', { id });
+/** A subscription's versionPolicy values (pinned: a migration pins; floating: following the plan's default). */
+export const POLICY = versionPolicies(spec);
 /** The range of targetVersionNumber (MIGRATION.400.TARGET_RANGE). */
 export const TARGET_MIN = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'minimum');
 export const TARGET_MAX = numberOf(rules, 'MIGRATION.400.TARGET_RANGE', 'maximum');
@@ -71,13 +73,13 @@ export function checkVersioned(t: ScenarioContext, sub: Json, where: string, ex?
   );
   t.softExpectRule(
     'SUBSCRIPTIONS.VERSION.NUMBERED',
-    sub.versionPolicy === 'pinned' || sub.versionPolicy === 'floating',
+    schemaEnum(spec, 'VersionPolicy').includes(sub.versionPolicy),
     `${where}: versionPolicy is pinned or floating (${JSON.stringify(sub.versionPolicy)})`,
     ex,
   );
 }
 
-export const migrationFixture = (t: ScenarioContext, policy: 'floating' | 'pinned' = 'floating') =>
+export const migrationFixture = (t: ScenarioContext, policy: VersionPolicy = POLICY.floating) =>
   t.fixture((f) => f.migration(policy));
 
 /**
@@ -222,8 +224,8 @@ export async function migrateToSame(
   );
   t.softExpectRule(
     rule,
-    subscription.versionPolicy === 'pinned',
-    `the ${first ? 'floating' : 'pinned'} subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
+    subscription.versionPolicy === POLICY.pinned,
+    `the ${first ? POLICY.floating : POLICY.pinned} subscription is pinned (got ${JSON.stringify(subscription.versionPolicy)})`,
     res,
   );
   if (first) return { subscription, migration };
@@ -245,7 +247,7 @@ export async function migrateToSame(
 /** PATCH versionPolicy floating, accepted (2xx: a refusal does not make it floating); its answer judged only on the reference. */
 export async function patchFloating(t: ScenarioContext, subscriptionId: string): Promise<void> {
   const res = await t.http.patch(spec.pathFor('updateSubscription', { id: subscriptionId }), {
-    versionPolicy: 'floating',
+    versionPolicy: POLICY.floating,
   });
   t.expectRule(
     'STATE.SUBSCRIPTION.FLOATING#becomes-floating',
@@ -258,7 +260,7 @@ export async function patchFloating(t: ScenarioContext, subscriptionId: string):
     const body = obj(res.body);
     t.softExpectRule(
       'SUBSCRIPTIONS.UPDATE.BODY',
-      body?.object === 'subscription' && body?.id === subscriptionId && body?.versionPolicy === 'floating',
+      body?.object === 'subscription' && body?.id === subscriptionId && body?.versionPolicy === POLICY.floating,
       'the reference answers the floating subscription',
       res,
     );

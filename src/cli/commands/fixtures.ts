@@ -23,6 +23,7 @@ import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
 import { FileFixtures } from '../../engine/fixtures/file/strategy.ts';
 import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file/check.ts';
 import { fixturesSkeleton } from '../../engine/fixtures/file/skeleton.ts';
+import { keyProbe } from '../../engine/fixtures/api.ts';
 import { FixtureConfigError } from '../../engine/fixtures/module.ts';
 
 export const usage = `Usage: conform fixtures init [--out FILE] [--runs N] [--force]
@@ -81,7 +82,8 @@ async function init(argv: string[]): Promise<number> {
     throw new CliError(`--runs must be an integer in 1..1000, got '${values.runs}'`);
   const out = resolve(values.out ?? 'conform.fixtures.yaml');
   if (existsSync(out) && !values.force) throw new CliError(`${out} exists; pass --force to overwrite it`);
-  await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs }));
+  const { loadSpec } = await import('../../contract/index.ts');
+  await writeFile(out, fixturesSkeleton({ schemaRef: schemaRef(dirname(out)), runs, spec: await loadSpec() }));
   console.log(
     `wrote ${out}: every key commented out, counts for ${runs} run${runs === 1 ? '' : 's'}; ` +
       `fill in your sandbox's ids, then run ${commandName()} fixtures check`,
@@ -172,7 +174,8 @@ async function check(argv: string[]): Promise<number> {
       if (err instanceof FixtureConfigError) throw new CliError(redact(err.message));
       throw err;
     }
-    const reach = await http.get('/v0/customers/cus_conformcheck0');
+    const { loadSpec } = await import('../../contract/index.ts');
+    const reach = await http.get(keyProbe(await loadSpec()));
     if (reach.transportError)
       throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
     if (reach.status === 401)
@@ -213,14 +216,14 @@ async function checkMethods(
     timeoutMs: config.timeoutMs,
     retry429: true,
   });
-  const reach = await http.get('/v0/customers/cus_conformcheck0');
+  const { loadSpec } = await import('../../contract/index.ts');
+  const reach = await http.get(keyProbe(await loadSpec()));
   if (reach.transportError) throw new CliError(`cannot reach the target at ${config.baseUrl}: ${reach.transportError}`);
   if (reach.status === 401)
     throw new CliError(
       `the target at ${config.baseUrl} rejected the API key (401)${config.apiKey!.from ? `: check the key in ${config.apiKey!.from}` : ''}`,
     );
-  const [{ loadSpec }, fx, { checkFixtureMethods, methodCheckLines }, { FixtureApi }] = await Promise.all([
-    import('../../contract/index.ts'),
+  const [fx, { checkFixtureMethods, methodCheckLines }, { FixtureApi }] = await Promise.all([
     import('../../engine/fixtures/index.ts'),
     import('../../engine/fixtures/method-check.ts'),
     import('../../engine/fixtures/api.ts'),

@@ -44,7 +44,7 @@ export const idPatterns = defineCheck({
   name: 'id-patterns',
   ruleIds: ['CONV.ID.PATTERNS', 'PAYMENTS.ID.PREFIX', 'REFUNDS.ID.PREFIX'],
   description:
-    'Ids match their documented patterns (itm_, prod_, org_, cus_, price_, bm_, fee_, pu_; pay_ and crn_ prefixes).',
+    'Ids match their documented patterns (CONV.ID.PATTERNS) and prefixes (PAYMENTS.ID.PREFIX, REFUNDS.ID.PREFIX).',
   evaluate(ex, ctx, op) {
     if (!op || !is2xx(ex) || !bodyShown(ctx, op, ex.status)) return;
     const byObject = idFields(ctx.rules);

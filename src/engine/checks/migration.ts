@@ -6,7 +6,7 @@
  * left out) is refused with 400. What needs earlier exchanges is in migration-stream.ts.
  */
 import type { Exchange, Finding } from '../types.ts';
-import { isDateTime, numberOf, patternOf, perRules } from '../predicates.ts';
+import { isDateTime, numberOf, patternOf, perRules, versionPolicies } from '../predicates.ts';
 import { defineCheck, describeStatus, finding, is2xx, isObject, type CheckContext } from './types.ts';
 
 export const MIGRATE = 'migrateSubscriptionVersion';
@@ -96,7 +96,7 @@ export const migrationAnswer = defineCheck({
     if (isObject(body.subscription)) {
       judged.push(PINS);
       const policy = body.subscription.versionPolicy;
-      if (policy !== 'pinned')
+      if (policy !== versionPolicies(ctx.spec).pinned)
         fail(
           PINS,
           'The migrated subscription is not pinned',

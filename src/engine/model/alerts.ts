@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadSpec } from '../../contract/index.ts';
+import { onlyValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { ALERT, SOURCE_RULE } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
@@ -132,7 +133,10 @@ export async function alertsModel(
   const alertBody = positiveRequests(
     fromSpec(spec, 'updateAlert'),
     { id: 'placeholder' },
-    { query: { pin: { '/resource': 'wallet' } }, body: { omit: ['/organizationId'] } },
+    {
+      query: { pin: { '/resource': onlyValue(spec, 'updateAlert:query.resource') } },
+      body: { omit: ['/organizationId'] },
+    },
   ).map((p) => (p.body ?? {}) as Json);
   // Condition types and operators are not shown: updates leave conditions as they are.
   const ruleBody = positiveRequests(

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { is2xx } from '../checks/types.ts';
-import { loadRules, loadSpec } from '../../contract/index.ts';
+import { loadRules, loadSpec, schemaBound } from '../../contract/index.ts';
 import { keptFields, sameValue } from '../predicates.ts';
 import { fromSpec, positiveRequests } from '../generators/index.ts';
 import { CUSTOMER, OWNER } from './parts.ts';
@@ -29,9 +29,11 @@ const CLEARABLE = ['taxId', 'externalId'] as const;
 const LIST: ListTarget = {
   label: 'GET /v0/customers',
   path: spec.pathFor('listCustomers'),
-  pageSize: 100,
+  pageSize: schemaBound(spec, 'listCustomers:query.limit', 'maximum'),
   maxPages: 20,
 };
+/** The customer's one tax rate, bounded by its schema. */
+const TAX_RATES = 'updateCustomer:body.taxRates';
 /** GET, PATCH and DELETE /v0/customers/{id} share this path. */
 const path = (id: string) => spec.pathFor('getCustomer', { id });
 
@@ -211,9 +213,11 @@ export async function customersModel(
   deletes: { allowed: true } | { allowed: false; reason: string; category: 'destructive' | 'fixture' },
 ): Promise<StateModel<CustomersModel, CustomersReal>> {
   // taxRates (0..100, one rate for all plans and metrics) carries a not-shown note the generators leave alone.
+  const low = schemaBound(spec, TAX_RATES, 'minimum');
+  const high = schemaBound(spec, TAX_RATES, 'maximum');
   const rate = fc.oneof(
-    fc.constantFrom(0, 100),
-    fc.integer({ min: 0, max: 10_000 }).map((n) => n / 100),
+    fc.constantFrom(low, high),
+    fc.integer({ min: Math.ceil(low * 100), max: Math.floor(high * 100) }).map((n) => n / 100),
   );
   const body = fc
     .tuple(

@@ -17,12 +17,14 @@ import type { MigrationFixture } from '../fixtures/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { loadSpec } from '../../contract/index.ts';
+import { versionPolicies } from '../predicates.ts';
 import { MIGRATION as P } from './parts.ts';
 import type { ModelJudge } from './judge.ts';
 import { bodyOf, compareInstants, observe, show, track, type Json, type ModelHttp, type Tracked } from './state.ts';
 import type { StateModel } from './run.ts';
 
 const spec = await loadSpec();
+const POLICY = versionPolicies(spec);
 
 /**
  * What the migrations model sets out to judge (its scenario cites these): every other part it
@@ -139,7 +141,7 @@ async function readBack(s: MigrationsModel, r: MigrationsReal): Promise<void> {
   if (s.pinned)
     r.judge.judge(
       P.accepted,
-      got.versionPolicy === 'pinned',
+      got.versionPolicy === POLICY.pinned,
       `${where} after a migration: versionPolicy ${show(got.versionPolicy)}`,
     );
   r.judge.judge(
@@ -151,7 +153,7 @@ async function readBack(s: MigrationsModel, r: MigrationsReal): Promise<void> {
 
 /** The migrations model of a scenario: one migration fixture for all its sequences. */
 export async function migrationsModel(t: ScenarioContext): Promise<StateModel<MigrationsModel, MigrationsReal>> {
-  const m = await t.fixture((f) => f.migration('floating'));
+  const m = await t.fixture((f) => f.migration(POLICY.floating));
   const shared = { pinned: false };
   let reads = true;
   const read = async (): Promise<Json | undefined> => {

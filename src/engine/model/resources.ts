@@ -10,7 +10,7 @@
  * reported with a replay.
  */
 import fc from 'fast-check';
-import { limitsTable, loadSpec, type Operation, type Resource, type Spec } from '../../contract/index.ts';
+import { limitsTable, loadSpec, schemaBound, type Operation, type Resource, type Spec } from '../../contract/index.ts';
 import type { ScenarioContext } from '../scenario-types.ts';
 import { FIXTURE_DECLARATIONS, type FixtureDeclaration, type FixtureMethod, type Gives } from '../fixtures/methods.ts';
 import { fromSpec, positiveRequests, requestPath } from '../generators/index.ts';
@@ -190,7 +190,12 @@ export async function resourcesModel(
     commands.push(plans.map((p) => new Update(operationId, { query: p.query, body: p.body })));
     commands.push(plans.map((p) => new Update(operationId, { query: p.query, body: p.body })));
   }
-  if (resource.list.length) commands.push(fc.constantFrom(1, 100).map((n) => new Walk(spec, n)));
+  if (resource.list.length) {
+    // Pages of the smallest and the largest size its list's limit takes.
+    const limit = `${resource.list[0].operation}:query.limit`;
+    const sizes = [schemaBound(spec, limit, 'minimum'), schemaBound(spec, limit, 'maximum')];
+    commands.push(fc.constantFrom(...sizes).map((n) => new Walk(spec, n)));
+  }
   if (resource.delete.length && deletes) commands.push(fc.constant(new Delete(spec)));
   return {
     label: `${resource.object ?? resource.schema} model (fixture ${method})`,
