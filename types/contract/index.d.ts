@@ -7,6 +7,7 @@ export type { JsonObject } from './load.ts';
 export type { JsonSchema, Operation, Parameter, RateLimit, RequestBody, Response, ResponseHeader, } from './operations.ts';
 export type { ValidationIssue, ValidationResult } from './ajv.ts';
 export { compileTemplate, fillTemplate, matchTemplate, type PathParams, type PathTemplate } from './paths.ts';
+export { idPrefix, schemaAt, schemaBound, schemaConst, schemaDefault, schemaEnum, type BoundKeyword, type SchemaSource, } from './schema-values.ts';
 export type * from './types.ts';
 /** spec/openapi.yaml, loaded and compiled once per process. */
 export declare function loadSpec(): Promise<Spec>;

@@ -1,4 +1,5 @@
 import type { RuleIndex } from '../contract/rules.ts';
+import { type SchemaSource } from '../contract/schema-values.ts';
 /** A JSON object (not an array, not null). */
 export declare function isObject(v: unknown): v is Record<string, unknown>;
 /** A decimal-number string: the document's "Decimal format" and "decimal dollars". */
@@ -67,3 +68,54 @@ export interface UnsentField {
  * source rule's conditions as {type, operator, value}) is compared on those alone.
  */
 export declare function unsentFields(rules: Pick<RuleIndex, 'byId'>, ruleId: string, sent: Record<string, unknown>, before: Record<string, unknown>, after: Record<string, unknown>): UnsentField[];
+/** `read` memoised per spec (the loader's Spec, a check's SpecView): a document's values read once. */
+export declare function perSpec<T>(read: (spec: SchemaSource) => T): (spec: SchemaSource) => T;
+/**
+ * A subscription's versionPolicy (floating: following the plan's default version; pinned: on its
+ * version), as the document's VersionPolicy enum lists it. A type is written, not read: a team's
+ * fixtures module is compiled against it (src/engine/fixtures/types.ts gives it them). Its values
+ * at run time are read from spec/openapi.yaml (versionPolicies, below);
+ * test/architecture/contract-literals.test.ts checks that this union is that enum.
+ */
+export type VersionPolicy = 'floating' | 'pinned';
+/** A subscription's versionPolicy values, VersionPolicy's two in the document's order: pinned (a migration pins), floating. */
+export declare const versionPolicies: (spec: SchemaSource) => {
+    pinned: VersionPolicy;
+    floating: VersionPolicy;
+};
+/** An API key's scopes: full, createApiKey's default, and the other, read-only. */
+export declare const apiKeyScopes: (spec: SchemaSource) => {
+    full: string;
+    readOnly: string;
+};
+/** A price's payment terms: in arrears, createPrice's default, and the other, in advance. */
+export declare const paymentTerms: (spec: SchemaSource) => {
+    inArrears: string;
+    inAdvance: string;
+};
+/** What a price's unitPrice means: an amount, createPrice's default, or the other, a proportion. */
+export declare const unitBases: (spec: SchemaSource) => {
+    amount: string;
+    proportion: string;
+};
+/** Price models: the two createPrice takes, in the document's order (standard, volume), and the legacy rest of PriceModel. */
+export declare const priceModels: (spec: SchemaSource) => {
+    standard: string;
+    volume: string;
+    legacy: string[];
+};
+/** A subscription's statuses, in the document's order: active (live), cancelled, ended. */
+export declare const subscriptionStatuses: (spec: SchemaSource) => {
+    active: string;
+    cancelled: string;
+    ended: string;
+};
+/** An invoice's statuses, in the document's order: draft, open, paid, void. */
+export declare const invoiceStatuses: (spec: SchemaSource) => {
+    draft: string;
+    open: string;
+    paid: string;
+    void: string;
+};
+/** The one value an enum of one value allows (the alert type, the resource PATCH /v0/alerts/{id} takes...). */
+export declare function onlyValue(spec: SchemaSource, ref: string): string;
