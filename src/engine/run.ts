@@ -2,7 +2,7 @@
  * One conformance run, from a target to its reports: the target is booted (by the caller's
  * `boot`, for the bundled reference) or taken from the config, probed, and given a fixture
  * strategy, while the suites' workers start (runner/index.ts; the vitest plumbing is
- * vitest-bridge.ts); every scenario's exchanges go through the check registry and its own
+ * scenario/vitest-bridge.ts); every scenario's exchanges go through the check registry and its own
  * judgements; the verdicts per rule part and the exit code come from reporters/ (buildReport),
  * which writes report.json, junit.xml, report.html and summary.md. `conform run`
  * (src/cli/commands/run.ts) parses the flags, calls this and prints.

@@ -1,6 +1,6 @@
 /**
  * What a suite knows about its target: resolved once by the run (config, flags, probe) and
- * handed to every suite worker (context.ts reads it there).
+ * handed to every suite worker (scenario/worker.ts reads it there).
  */
 import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
 import type { Expectation } from './expectations.ts';

@@ -1,7 +1,7 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
 import type { NotJudgedCategory, RuleVerdict, Verdict } from './verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
-import type { TargetRefusal } from '../scenario-types.ts';
+import type { TargetRefusal } from '../scenario/types.ts';
 import type { ExpectationOutcome } from '../expectations.ts';
 
 /**
