@@ -5,7 +5,7 @@
  */
 import { CliError } from './command.ts';
 import { registerSecret, redact } from '../engine/redact.ts';
-import type { BootedTarget } from '../engine/target.ts';
+import type { BootedTarget } from '../engine/target/index.ts';
 
 /**
  * The bundled reference, in a child process (src/cli/reference-process.ts), on a free

@@ -20,11 +20,11 @@ import { runSuites, type SuiteFile } from './runner/index.ts';
 import type { OutputStyle } from './runner/progress.ts';
 import { buildReport, writeReports, type Report } from './reporters/index.ts';
 import type { KeptRequest } from './reporters/model.ts';
-import { probe } from './target-probe.ts';
-import { RunNotStarted, type BootedTarget, type TargetContext } from './target.ts';
+import { probe } from './target/probe.ts';
+import { RunNotStarted, type BootedTarget, type TargetContext } from './target/index.ts';
 import { expectationProblems } from './expectations.ts';
 
-export { RunNotStarted, type BootedTarget } from './target.ts';
+export { RunNotStarted, type BootedTarget } from './target/index.ts';
 
 export interface RunRequest {
   config: RunConfig;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { probe } from '../../src/engine/target-probe.ts';
+import { probe } from '../../src/engine/target/probe.ts';
 import {
   createFixtures,
   isFixtureUnavailable,

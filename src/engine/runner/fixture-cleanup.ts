@@ -6,7 +6,7 @@
  */
 import { afterAll } from 'vitest';
 import { closeWorkerFixtures, knownTarget } from '../scenario/worker.ts';
-import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../time-limits.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../target/time-limits.ts';
 
 afterAll(() => {
   const target = knownTarget();

@@ -50,7 +50,7 @@ export function selectSuites(all: SuiteFile[], names: string[] | undefined): Sui
 export interface RunSuitesOptions {
   /**
    * The target, or its promise: the workers then start at once and their scenarios wait for it
-   * (target-channel.ts). When the promise rejects, the run is cancelled, prints nothing more,
+   * (target/channel.ts). When the promise rejects, the run is cancelled, prints nothing more,
    * and runSuites resolves; the caller reports the reason.
    */
   target: TargetContext | Promise<TargetContext>;

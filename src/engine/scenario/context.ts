@@ -10,7 +10,7 @@ import type { HttpClient } from '../http/client.ts';
 import { replayCommand } from '../http/curl.ts';
 import { RequestSequence } from '../http/replay-script.ts';
 import { redact, redactDeep } from '../redact.ts';
-import { latencySummary, recordLatency } from '../time-limits.ts';
+import { latencySummary, recordLatency } from '../target/time-limits.ts';
 import { checkContextFor } from '../checks/index.ts';
 import { CheckStream } from '../checks/stream.ts';
 import { learnGiven } from '../checks/resources/given.ts';

@@ -25,7 +25,7 @@ import { loadRules, loadSpec } from '../../contract/index.ts';
 import type { NotJudgedCategory } from '../types.ts';
 import { HttpClient, SETUP_REQUEST_HEADER } from '../http/client.ts';
 import { redact } from '../redact.ts';
-import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from '../time-limits.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from '../target/time-limits.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { inFixtureScope } from '../fixtures/scope.ts';
 import { awaitTarget } from './worker.ts';

@@ -4,7 +4,7 @@
  *
  * - **The target** (TargetContext, keys included), run → workers: through vitest's `provide`
  *   when the run knows it before the workers start, else over a BroadcastChannel of the run's
- *   own (target-channel.ts) whose name `provide` carries. A worker waits for it in its first
+ *   own (target/channel.ts) whose name `provide` carries. A worker waits for it in its first
  *   scenario (scenario/worker.ts, awaitTarget).
  * - **Each scenario's record** (ScenarioRecord: the rules it cites and judged, its findings,
  *   not-judged marks and engine errors), workers → run: on the test's task meta, written by
@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { TestCase } from 'vitest/node';
 import type { ScenarioRecord } from './types.ts';
-import type { TargetContext } from '../target.ts';
-import { offerTarget, receiveTarget } from '../target-channel.ts';
+import type { TargetContext } from '../target/index.ts';
+import { offerTarget, receiveTarget } from '../target/channel.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -10,10 +10,10 @@ import { registerSecret } from '../redact.ts';
 import { FixtureUnavailable } from '../fixtures/types.ts';
 import { providedTarget } from './vitest-bridge.ts';
 import type { Fixtures, KeptStep } from '../fixtures/methods.ts';
-import type { TargetContext } from '../target.ts';
+import type { TargetContext } from '../target/index.ts';
 import type { CreateFixtures } from '../fixtures/index.ts';
 
-export type { TargetContext } from '../target.ts';
+export type { TargetContext } from '../target/index.ts';
 
 let cached: TargetContext | undefined;
 let pending: Promise<TargetContext> | undefined;

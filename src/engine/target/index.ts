@@ -2,8 +2,8 @@
  * What a suite knows about its target: resolved once by the run (config, flags, probe) and
  * handed to every suite worker (scenario/worker.ts reads it there).
  */
-import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
-import type { Expectation } from './expectations.ts';
+import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from '../config/index.ts';
+import type { Expectation } from '../expectations.ts';
 
 export interface TargetContext {
   runId: string;
