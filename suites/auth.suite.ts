@@ -7,7 +7,7 @@
  */
 import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { learnSecret } from '../src/engine/redact.ts';
+import { learnSecret } from '../src/engine/http/redact.ts';
 import { targetContext } from '../src/engine/scenario/worker.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
 import { loadSpec } from '../src/contract/index.ts';

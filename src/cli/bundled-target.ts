@@ -4,7 +4,7 @@
  * fresh key, let go when the run ends.
  */
 import { CliError } from './command.ts';
-import { registerSecret, redact } from '../engine/redact.ts';
+import { registerSecret, redact } from '../engine/http/redact.ts';
 import type { BootedTarget } from '../engine/target/index.ts';
 
 /**

@@ -14,15 +14,15 @@ import { join, resolve } from 'node:path';
 import type { RuleIndex } from '../contract/index.ts';
 import { destructiveAllowed, type RunConfig } from './config/index.ts';
 import { HttpClient } from './http/client.ts';
-import { redact } from './redact.ts';
-import { markPhase } from './phases.ts';
+import { redact } from './http/redact.ts';
+import { markPhase } from './runner/phases.ts';
 import { runSuites, type SuiteFile } from './runner/index.ts';
 import type { OutputStyle } from './runner/progress.ts';
 import { buildReport, writeReports, type Report } from './reporters/index.ts';
 import type { KeptRequest } from './reporters/model.ts';
 import { probe } from './target/probe.ts';
 import { RunNotStarted, type BootedTarget, type TargetContext } from './target/index.ts';
-import { expectationProblems } from './expectations.ts';
+import { expectationProblems } from './config/expectations.ts';
 
 export { RunNotStarted, type BootedTarget } from './target/index.ts';
 

@@ -18,7 +18,7 @@ import {
   ReferenceFixtures,
 } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
-import { clearSecrets, redact } from '../../src/engine/redact.ts';
+import { clearSecrets, redact } from '../../src/engine/http/redact.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'sk_test_prism_target_key_93e1f0';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { CliError, parseProfile, parseSeed, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
 import { commandName, named } from '../../engine/command-name.ts';
 import { ConfigError, loadConfigFile, resolveConfig, type ConfigFile } from '../../engine/config/index.ts';
-import { registerSecret, redact } from '../../engine/redact.ts';
+import { registerSecret, redact } from '../../engine/http/redact.ts';
 import { DEFAULT_SUITES_DIR, discoverSuites } from '../../engine/runner/index.ts';
 import { outputStyle, paint } from '../../engine/runner/progress.ts';
 import { CATALOG, FAULT_AREAS, isFaultArea, type CatalogFault } from '../../faults/catalog/index.ts';

@@ -18,7 +18,7 @@ import {
   type FixtureCommandRef,
 } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
-import { redact, registerSecret } from '../../engine/redact.ts';
+import { redact, registerSecret } from '../../engine/http/redact.ts';
 import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
 import { FileFixtures } from '../../engine/fixtures/file/strategy.ts';
 import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file/check.ts';

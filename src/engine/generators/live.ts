@@ -23,7 +23,7 @@ import { valueAt } from './negative.ts';
 import { typesOf, type Location } from './schema.ts';
 import { fromSpec } from './spec.ts';
 import type { Spec } from '../../contract/index.ts';
-import { fieldPointer } from '../expectations.ts';
+import { fieldPointer } from '../config/expectations.ts';
 
 /** The part of the scenario context the live runner uses (see src/engine/scenario/index.ts). */
 export interface LiveContext {

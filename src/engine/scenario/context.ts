@@ -9,14 +9,14 @@ import type { Exchange, Finding, NotJudgedCategory } from '../types.ts';
 import type { HttpClient } from '../http/client.ts';
 import { replayCommand } from '../http/curl.ts';
 import { RequestSequence } from '../http/replay-script.ts';
-import { redact, redactDeep } from '../redact.ts';
+import { redact, redactDeep } from '../http/redact.ts';
 import { latencySummary, recordLatency } from '../target/time-limits.ts';
 import { checkContextFor } from '../checks/index.ts';
 import { CheckStream } from '../checks/stream.ts';
 import { learnGiven } from '../checks/resources/given.ts';
 import type { CheckOutcome } from '../checks/index.ts';
 import type { Fixtures } from '../fixtures/methods.ts';
-import { ExpectationBook } from '../expectations.ts';
+import { ExpectationBook } from '../config/expectations.ts';
 import { noteFailure, workerFixtures, type TargetContext } from './worker.ts';
 import {
   ConformanceFailure,

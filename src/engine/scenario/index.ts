@@ -24,7 +24,7 @@ import { test, type TestContext } from 'vitest';
 import { loadRules, loadSpec } from '../../contract/index.ts';
 import type { NotJudgedCategory } from '../types.ts';
 import { HttpClient, SETUP_REQUEST_HEADER } from '../http/client.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../http/redact.ts';
 import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from '../target/time-limits.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { inFixtureScope } from '../fixtures/scope.ts';

@@ -6,7 +6,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { HttpClient } from '../http/client.ts';
-import { registerSecret } from '../redact.ts';
+import { registerSecret } from '../http/redact.ts';
 import { FixtureUnavailable } from '../fixtures/types.ts';
 import { providedTarget } from './vitest-bridge.ts';
 import type { Fixtures, KeptStep } from '../fixtures/methods.ts';
