@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import {
   ConfigError,
   destructiveAllowed,

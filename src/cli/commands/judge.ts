@@ -1,6 +1,6 @@
 /** `conform judge FILE.har`: the passive judgement of recorded traffic. */
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { redact } from '../../engine/http/redact.ts';
 import { judgeHar } from '../../passive/har.ts';

@@ -16,7 +16,7 @@ import {
   warnKeyOnCommandLine,
   type Command,
 } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
   ConfigError,

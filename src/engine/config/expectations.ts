@@ -9,7 +9,7 @@
 import { parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../../contract/rules.ts';
 import type { Spec } from '../../contract/types.ts';
 import type { Exchange, Finding } from '../types.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../messages/did-you-mean.ts';
 
 /** One entry of `expectedFailures`, as written. */
 export interface Expectation {

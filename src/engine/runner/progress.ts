@@ -6,7 +6,7 @@
  */
 import type { ScenarioResult } from './types.ts';
 import { redact } from '../http/redact.ts';
-import { detailOf } from '../finding-text.ts';
+import { detailOf } from '../messages/finding-text.ts';
 
 export type Detail = 'quiet' | 'normal' | 'verbose';
 
