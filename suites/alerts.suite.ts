@@ -2,7 +2,7 @@
  * Alerts: GET /v0/alerts paging and PATCH /v0/alerts/{id} (Endpoints > Alerts, Limits).
  * Each scenario reads or patches alerts of a wallet of its own: all run concurrently.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, notRefused, updateInTurn, bodyOf, type Json } from './support.ts';
 import { loadRules, loadSpec } from '../src/contract/index.ts';

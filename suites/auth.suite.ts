@@ -5,10 +5,10 @@
  * Rate allowances belonging to the merchant (AUTH.ALLOWANCE.PER_MERCHANT) are judged in
  * rate-limits.suite.ts, next to the buckets they are about.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
-import { learnSecret } from '../src/engine/redact.ts';
-import { targetContext } from '../src/engine/context.ts';
+import { learnSecret } from '../src/engine/http/redact.ts';
+import { targetContext } from '../src/engine/scenario/worker.ts';
 import { errorShapeProblems } from '../src/engine/checks/error-shape.ts';
 import { idPrefix, loadSpec } from '../src/contract/index.ts';
 import { apiKeyScopes } from '../src/engine/predicates.ts';

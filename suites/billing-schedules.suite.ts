@@ -3,7 +3,7 @@
  * the SCHEDULES family. Every scenario builds its own order or schedule. The success
  * status codes are not shown: any 2xx is accepted.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadSpec } from '../src/contract/index.ts';
 import { obj, is2xx, type Json } from './support.ts';

@@ -6,7 +6,7 @@
  * Seeded by --seed; failures shrink to a minimal case and carry a replay command.
  */
 import fc from 'fast-check';
-import { describe, scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { describe, scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import { loadSpec } from '../src/contract/index.ts';
 import { onlyValue } from '../src/engine/predicates.ts';
 import {

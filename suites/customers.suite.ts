@@ -3,7 +3,7 @@
  * Delete blockers live in delete-blockers.suite.ts. Each scenario patches a customer of
  * its own, so all run concurrently.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { idPrefix, loadRules, loadSpec, schemaBound } from '../src/contract/index.ts';
 import { validationErrorProblems } from '../src/engine/checks/error-shape.ts';

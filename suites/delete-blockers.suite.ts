@@ -3,7 +3,7 @@
  * DELETE /v0/fees/{id} (prices). The delete-blocker rules of CUSTOMERS and the FEES family.
  * Every scenario builds its own customer or fee.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
 import { loadSpec } from '../src/contract/index.ts';

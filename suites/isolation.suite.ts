@@ -10,7 +10,7 @@
  * judged. A refusal says something about isolation only from a key that works: the other
  * merchant's key first reads its own merchant, and a read is first sent with the owner's key.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Fixtures } from '../src/engine/fixtures/methods.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadSpec, schemaBound } from '../src/contract/index.ts';

@@ -7,7 +7,7 @@
  * The transitions (STATE.ITEM.ARCHIVE, UNARCHIVE) need the state before: they are judged here.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import type { BlockedDelete } from '../src/engine/fixtures/types.ts';
 import { obj, isDateTime, type Json } from './support.ts';

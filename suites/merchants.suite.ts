@@ -2,7 +2,7 @@
  * Merchants (Endpoints > Merchants): creating a merchant organization and reading it back.
  * Every scenario works on resources of its own: all run concurrently.
  */
-import { scenario } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario/index.ts';
 import { idPrefix, loadSpec } from '../src/contract/index.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, requireSuccess, uniqueTag, type Json } from './support.ts';
 

@@ -2,7 +2,7 @@
  * Prices (Endpoints > Prices and fees): reading prices of every model, and the models a
  * price may be created with. Every scenario works on resources of its own: all run concurrently.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import { idPrefix, loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf, idPattern, priceModels } from '../src/engine/predicates.ts';
 import type { Exchange } from '../src/engine/types.ts';

@@ -2,7 +2,7 @@
  * Products (Endpoints > Products): creating a product, and the fields it requires.
  * Every scenario works on resources of its own: all run concurrently.
  */
-import { scenario } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario/index.ts';
 import { concurrent, requireAccepted, uniqueTag, type Json } from './support.ts';
 import { loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf } from '../src/engine/predicates.ts';

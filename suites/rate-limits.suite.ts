@@ -17,7 +17,7 @@
  * run: one an earlier run used up within its window is swapped for another, and the bucket
  * compared with is read before, so its 429 counts against the target only where it had room.
  */
-import { scenario, type ScenarioRequestOptions } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioRequestOptions } from '../src/engine/scenario/index.ts';
 import { loadSpec } from '../src/contract/index.ts';
 import {
   BucketDriver,

@@ -4,7 +4,7 @@
  * Money is compared as exact decimals (decimal.js), never as binary floats.
  */
 import { Decimal } from 'decimal.js';
-import { scenario } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario/index.ts';
 import { idPrefix, loadRules, loadSpec } from '../src/contract/index.ts';
 import { enumOf, prefixOf } from '../src/engine/predicates.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, DECIMAL, type Json } from './support.ts';

@@ -2,7 +2,7 @@
  * Source rules (Endpoints > Source rules): a PATCH changes only the fields it gives.
  * Every scenario works on resources of its own: all run concurrently.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadRules, loadSpec } from '../src/contract/index.ts';
 import { concurrent, isDateTime, requireAccepted, uniqueTag, type Json } from './support.ts';

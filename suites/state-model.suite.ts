@@ -8,7 +8,7 @@
  * own, so the scenarios run beside the other suites (the migrations model's sequences share one
  * subscription, and never cross its boundary).
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import {
   alertsModel,
   itemsPricesModel,

@@ -1,6 +1,6 @@
 /** Helpers shared by the scenario suites (not a suite itself: only *.suite.ts files are run). */
 import type { Exchange } from '../src/engine/types.ts';
-import type { ScenarioContext } from '../src/engine/scenario.ts';
+import type { ScenarioContext } from '../src/engine/scenario/index.ts';
 
 import { is2xx } from '../src/engine/checks/types.ts';
 import { loadRules, loadSpec } from '../src/contract/index.ts';

@@ -3,7 +3,7 @@
  * (PATCH /v0/subscriptions/{id}): the MIGRATION and SUBSCRIPTIONS families and the
  * subscription transitions of STATE. Every scenario builds its own subscription.
  */
-import { scenario } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario/index.ts';
 import {
   accepted,
   checkBilledFrom,

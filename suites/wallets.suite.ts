@@ -2,7 +2,7 @@
  * Wallets (Endpoints > Wallets): the auto top-up configuration.
  * Every scenario works on resources of its own: all run concurrently.
  */
-import { scenario } from '../src/engine/scenario.ts';
+import { scenario } from '../src/engine/scenario/index.ts';
 import { idPrefix, loadSpec } from '../src/contract/index.ts';
 import { concurrent, updateInTurn, requireAccepted } from './support.ts';
 

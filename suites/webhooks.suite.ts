@@ -4,7 +4,7 @@
  * configuration, so it runs on its own; the others only ask for enabled=true or use a
  * fresh merchant, and run concurrently.
  */
-import { scenario, type ScenarioContext } from '../src/engine/scenario.ts';
+import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { loadSpec } from '../src/contract/index.ts';
 import { notRefused, bodyOf, requireSuccess, isDateTime, isFixtureUnavailable, type Json } from './support.ts';

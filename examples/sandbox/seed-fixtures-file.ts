@@ -27,7 +27,7 @@ import {
 } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { moduleContext } from '../../src/engine/fixtures/module.ts';
-import { registerSecret } from '../../src/engine/redact.ts';
+import { registerSecret } from '../../src/engine/http/redact.ts';
 import type { FixtureModuleContext } from 'billing-conform/fixtures';
 import createFixtures from './conform.fixtures.ts';
 

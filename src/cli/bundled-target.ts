@@ -4,8 +4,8 @@
  * fresh key, let go when the run ends.
  */
 import { CliError } from './command.ts';
-import { registerSecret, redact } from '../engine/redact.ts';
-import type { BootedTarget } from '../engine/target.ts';
+import { registerSecret, redact } from '../engine/http/redact.ts';
+import type { BootedTarget } from '../engine/target/index.ts';
 
 /**
  * The bundled reference, in a child process (src/cli/reference-process.ts), on a free

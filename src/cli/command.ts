@@ -51,4 +51,4 @@ export function parseSeed(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-export { didYouMean } from '../engine/did-you-mean.ts';
+export { didYouMean } from '../engine/messages/did-you-mean.ts';

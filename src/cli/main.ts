@@ -1,6 +1,6 @@
 import { CliError, didYouMean, type Command } from './command.ts';
 import { toolVersion } from './version.ts';
-import { named, recordCommandName } from '../engine/command-name.ts';
+import { named, recordCommandName } from '../engine/messages/command-name.ts';
 
 /** Sub-commands, loaded on demand so `conform rules` does not pay for the server or vitest. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {

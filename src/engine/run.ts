@@ -2,7 +2,7 @@
  * One conformance run, from a target to its reports: the target is booted (by the caller's
  * `boot`, for the bundled reference) or taken from the config, probed, and given a fixture
  * strategy, while the suites' workers start (runner/index.ts; the vitest plumbing is
- * vitest-bridge.ts); every scenario's exchanges go through the check registry and its own
+ * scenario/vitest-bridge.ts); every scenario's exchanges go through the check registry and its own
  * judgements; the verdicts per rule part and the exit code come from reporters/ (buildReport),
  * which writes report.json, junit.xml, report.html and summary.md. `conform run`
  * (src/cli/commands/run.ts) parses the flags, calls this and prints.
@@ -14,17 +14,17 @@ import { join, resolve } from 'node:path';
 import type { RuleIndex } from '../contract/index.ts';
 import { destructiveAllowed, type RunConfig } from './config/index.ts';
 import { HttpClient } from './http/client.ts';
-import { redact } from './redact.ts';
-import { markPhase } from './phases.ts';
+import { redact } from './http/redact.ts';
+import { markPhase } from './runner/phases.ts';
 import { runSuites, type SuiteFile } from './runner/index.ts';
 import type { OutputStyle } from './runner/progress.ts';
 import { buildReport, writeReports, type Report } from './reporters/index.ts';
 import type { KeptRequest } from './reporters/model.ts';
-import { probe } from './target-probe.ts';
-import { RunNotStarted, type BootedTarget, type TargetContext } from './target.ts';
-import { expectationProblems } from './expectations.ts';
+import { probe } from './target/probe.ts';
+import { RunNotStarted, type BootedTarget, type TargetContext } from './target/index.ts';
+import { expectationProblems } from './config/expectations.ts';
 
-export { RunNotStarted, type BootedTarget } from './target.ts';
+export { RunNotStarted, type BootedTarget } from './target/index.ts';
 
 export interface RunRequest {
   config: RunConfig;

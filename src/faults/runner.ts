@@ -10,7 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../engine/runner/index.ts';
-import { redact } from '../engine/redact.ts';
+import { redact } from '../engine/http/redact.ts';
 import { startProxy } from './fault-proxy.ts';
 import { judge, summarize, type Applied, type FaultResult, type FaultsReport, type RunRecord } from './results.ts';
 import type { CatalogFault } from './catalog/index.ts';

@@ -3,7 +3,7 @@
  * at all (what cannot be attributed to the target is never guessed).
  */
 import { partsOf, ruleKey, type Rule } from '../contract/rules.ts';
-import { named } from '../engine/command-name.ts';
+import { named } from '../engine/messages/command-name.ts';
 
 export interface PassiveNotJudged {
   reason: string;

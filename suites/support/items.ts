@@ -1,5 +1,5 @@
 /** Helpers of the items suite (items.suite.ts): item updates and reads, references, a second product. */
-import type { ScenarioContext } from '../../src/engine/scenario.ts';
+import type { ScenarioContext } from '../../src/engine/scenario/index.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { loadSpec, schemaConst } from '../../src/contract/index.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';

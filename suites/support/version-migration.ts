@@ -2,7 +2,7 @@
  * Helpers of the version-migration suite (version-migration.suite.ts): migration requests and
  * answers, subscription reads through the fixtures, billing past the boundary, 409 conflicts.
  */
-import type { ScenarioContext } from '../../src/engine/scenario.ts';
+import type { ScenarioContext } from '../../src/engine/scenario/index.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture, VersionPolicy } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';

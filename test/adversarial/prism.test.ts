@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { probe } from '../../src/engine/target-probe.ts';
+import { probe } from '../../src/engine/target/probe.ts';
 import {
   createFixtures,
   isFixtureUnavailable,
@@ -18,7 +18,7 @@ import {
   ReferenceFixtures,
 } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
-import { clearSecrets, redact } from '../../src/engine/redact.ts';
+import { clearSecrets, redact } from '../../src/engine/http/redact.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'sk_test_prism_target_key_93e1f0';

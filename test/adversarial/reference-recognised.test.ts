@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { probe } from '../../src/engine/target-probe.ts';
+import { probe } from '../../src/engine/target/probe.ts';
 import { probeReferenceExtensions } from '../../src/engine/fixtures/index.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { conformRun, ROOT, startDocumentedOnlyTarget, type DocumentedOnlyTarget } from '../sandbox/harness.ts';

@@ -1,13 +1,17 @@
 /**
  * docs/architecture.md states the walls and the layout: its walls table is the ALLOWED table
- * of walls.ts, its layout names every folder under src/, and its walk of a run is the import graph.
+ * of walls.ts, its layout names and describes every folder under src/ and every module left at
+ * the top of src/engine, its walk of a run is the import graph, every path it names exists, and
+ * its rule families are those of spec/rules.yaml.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { RULE_FAMILIES } from '../../src/contract/rules.ts';
 import { ALLOWED, importGraph, zoneOf } from './walls.ts';
+import { existsAt, missingInProse, projectFiles, TICKED_PATH, TOP_PATH } from './doc-paths.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -50,6 +54,37 @@ export function runWalk(doc: string): { from: string; to: string; byPath: boolea
   if (start < 0) return [];
   const block = doc.slice(start).split('```')[1] ?? '';
   return [...block.matchAll(/^(\S+) (→|⇢) (\S+)/gm)].map((m) => ({ from: m[1], to: m[3], byPath: m[2] === '⇢' }));
+}
+
+/** The lines of the layout block, each with the folder (or module) of the entry it belongs to. */
+export function layoutLines(doc: string): { entry: string; text: string }[] {
+  const block = doc.slice(doc.indexOf('## Layout')).split('```')[1] ?? '';
+  let entry = '';
+  return block
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((line) => {
+      const own = /^(\S+)(?:\s+|$)/.exec(line);
+      if (own) entry = own[1];
+      return { entry, text: own ? line.slice(own[0].length) : line.trim() };
+    });
+}
+
+/**
+ * The paths the doc names that do not exist: each path from a top folder of the project; in the
+ * layout, each ticked name read from its entry's folder (or the root); elsewhere each ticked
+ * file name that no file of `files` (project-relative) ends with.
+ */
+export function missingPaths(root: string, doc: string, files: readonly string[]): string[] {
+  const layoutBlock = doc.slice(doc.indexOf('## Layout')).split('```').slice(0, 2).join('```');
+  const missing = new Set(missingInProse(root, doc.replace(layoutBlock, ''), files));
+  for (const [path] of layoutBlock.matchAll(TOP_PATH)) if (!existsAt(root, path)) missing.add(path);
+  for (const { entry, text } of layoutLines(doc))
+    for (const [, name] of text.matchAll(TICKED_PATH)) {
+      const folder = entry.endsWith('/') ? entry : entry.slice(0, entry.lastIndexOf('/') + 1);
+      if (!existsAt(root, name) && !existsAt(root, `${folder}${name}`)) missing.add(`${entry} ${name}`);
+    }
+  return [...missing];
 }
 
 describe('docs/architecture.md', () => {
@@ -105,5 +140,46 @@ describe('docs/architecture.md', () => {
     const layout = DOC.slice(DOC.indexOf('## Layout'));
     const named = new Set([...layout.matchAll(/^(src\/\S+\/)/gm)].map((m) => m[1].replace(/\/$/, '')));
     expect(folders(join(ROOT, 'src')).filter((f) => !named.has(f))).toEqual([]);
+  });
+
+  it('its layout says what each entry under src/ holds, every folder of src/engine included', () => {
+    const lines = layoutLines(DOC).filter((l) => l.entry.startsWith('src/'));
+    const described = new Set(lines.filter((l) => /\w{3}/.test(l.text)).map((l) => l.entry));
+    const entries = [...new Set(lines.map((l) => l.entry))];
+    const engine = folders(join(ROOT, 'src/engine'));
+    expect(engine.length).toBeGreaterThan(10);
+    expect(engine.filter((f) => !described.has(`${f}/`))).toEqual([]);
+    expect(entries.filter((e) => !described.has(e))).toEqual([]);
+  });
+
+  it('its layout names each module left at the top of src/engine (each with why), and only those', () => {
+    const named = layoutLines(DOC)
+      .map((l) => /^src\/engine\/([^/]+\.ts)$/.exec(l.entry)?.[1])
+      .filter((f): f is string => !!f);
+    const top = readdirSync(join(ROOT, 'src/engine')).filter((f) => f.endsWith('.ts'));
+    expect(top.length).toBeGreaterThan(0);
+    expect([...new Set(named)].sort()).toEqual(top.sort());
+  });
+
+  it('every path it names exists (from the root; in the layout, from the folder of its entry)', () => {
+    const files = projectFiles(ROOT);
+    expect(files.length).toBeGreaterThan(300);
+    expect(missingPaths(ROOT, DOC, files)).toEqual([]);
+  });
+
+  it('the path reader finds a path that is gone, in the prose and in the layout', () => {
+    const doc =
+      'See `src/engine/gone.ts`, src/engine/run.ts and `checks/types.ts`, `nowhere.ts`.\n\n## Layout\n\n```\n' +
+      'src/engine/http/   the client (`client.ts`, `lost.ts`)\n                   more (`curl.ts`)\n```\n';
+    const files = ['src/engine/checks/types.ts', 'src/engine/run.ts'];
+    expect(missingPaths(ROOT, doc, files).sort()).toEqual(
+      ['nowhere.ts', 'src/engine/gone.ts', 'src/engine/http/ lost.ts'].sort(),
+    );
+  });
+
+  it('its rule families are those of spec/rules.yaml', () => {
+    const paragraph = DOC.split('Families and id prefixes:')[1]?.split('\n\n')[0] ?? '';
+    const named = [...paragraph.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]);
+    expect(named.sort()).toEqual([...RULE_FAMILIES].sort());
   });
 });

@@ -1,22 +1,27 @@
 /**
  * CONTRIBUTING's "Adding a judge" against the tree: the edits it lists are the ones a judge
  * needs. A judge exported under src/engine/checks/ and missing from CHECKS would judge nothing
- * (the list's third edit forgotten); a file the list names that is gone would send a newcomer
- * nowhere; the count it states must be the count it lists.
+ * (the list's third edit forgotten); a file the recipe names that is gone (an edit, a model to
+ * copy, a test) would send a newcomer nowhere; the count it states must be the count it lists.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { CHECKS, type Check } from '../../src/engine/checks/index.ts';
+import { missingInProse, projectFiles } from './doc-paths.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECKS_DIR = join(ROOT, 'src/engine/checks');
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
 
+/** A section's text, from its heading to the next. */
+const sectionOf = (doc: string, title: string) =>
+  doc.split(new RegExp(`^## ${title}$`, 'm'))[1]?.split(/^## /m)[0] ?? '';
+
 /** A section's numbered edits (the first path each names) and the count its opening sentence states. */
 export function recipe(doc: string, title: string): { stated: number | undefined; edits: string[] } {
-  const section = doc.split(new RegExp(`^## ${title}$`, 'm'))[1]?.split(/^## /m)[0] ?? '';
+  const section = sectionOf(doc, title);
   const stated = /takes (\w+) (?:edits|files)/.exec(section)?.[1];
   const edits = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]);
   return { stated: stated === undefined ? undefined : WORDS.indexOf(stated), edits };
@@ -45,6 +50,17 @@ describe("CONTRIBUTING's recipes", () => {
       expect(existsSync(join(ROOT, real)), path).toBe(true);
     }
     expect(edits).toContain(named);
+    // Every other file it names (a model to copy, a test, a command's output) exists too.
+    expect(missingInProse(ROOT, sectionOf(CONTRIBUTING, title), projectFiles(ROOT))).toEqual([]);
+  });
+
+  test('the path reader finds a file a recipe names that is gone', () => {
+    const text =
+      'Copy `src/engine/checks/gone.ts` or `src/engine/checks/<name>.ts`, then `nowhere.ts`; `checks/types.ts`.';
+    expect(missingInProse(ROOT, text, ['src/engine/checks/types.ts'])).toEqual([
+      'src/engine/checks/gone.ts',
+      'nowhere.ts',
+    ]);
   });
 
   test('the reader finds a mismatch between the count and the list', () => {

@@ -26,7 +26,7 @@ interface Allowed {
 /** The path literals that stay, each with why no operation's path fits (file relative to the root, forward slashes). */
 export const ALLOWED: Allowed[] = [
   {
-    file: 'src/engine/target-probe.ts',
+    file: 'src/engine/target/probe.ts',
     literal: '/v0/conformProbeNoSuchRoute/',
     reason: 'the control of the probe: a route no document declares, whose 404 a route-level 404 is compared with',
   },

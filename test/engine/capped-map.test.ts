@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CappedMap } from '../../src/engine/capped-map.ts';
+import { CappedMap } from '../../src/engine/checks/capped-map.ts';
 
 describe('CappedMap', () => {
   test('keeps at most max entries, dropping the least recently set first, and hands each to onEvict', () => {

@@ -1,5 +1,5 @@
 /**
- * conform run's probe of the base URL (src/engine/target-probe.ts): route-level 404s
+ * conform run's probe of the base URL (src/engine/target/probe.ts): route-level 404s
  * under the base URL are refused before the run (exit 2, one line), a target whose 404s are
  * the document's Error for an unknown resource, or that takes no unauthenticated request, is not.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { probe } from '../../src/engine/target-probe.ts';
+import { probe } from '../../src/engine/target/probe.ts';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
 import { json, startFakeTarget, type Handler } from './helpers/fake-target.ts';

@@ -425,7 +425,7 @@ describe('scenario API through a run', () => {
     await mkdir(only, { recursive: true });
     await writeFile(
       join(only, 'crash.suite.ts'),
-      `import { scenario } from '${join(ROOT, 'src/engine/scenario.ts')}';\nscenario(['PRICES.GET.BY_ID'], 'the tool breaks', async (t) => { const res = await t.http.get('/v0/customers/cus_demo1'); (res.body as any).missing.deeper; });\n`,
+      `import { scenario } from '${join(ROOT, 'src/engine/scenario/index.ts')}';\nscenario(['PRICES.GET.BY_ID'], 'the tool breaks', async (t) => { const res = await t.http.get('/v0/customers/cus_demo1'); (res.body as any).missing.deeper; });\n`,
     );
     const r = await conform([
       'run',

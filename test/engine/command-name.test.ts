@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadCommand } from '../../src/cli/main.ts';
-import { COMMAND_NAME_VARIABLE, commandName, named, recordCommandName } from '../../src/engine/command-name.ts';
+import {
+  COMMAND_NAME_VARIABLE,
+  commandName,
+  named,
+  recordCommandName,
+} from '../../src/engine/messages/command-name.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'conform.js');
@@ -37,7 +42,7 @@ describe('the name of the command', () => {
 
   it('is the link it was started through, else what a parent recorded, else billing-conform inside node_modules', () => {
     delete process.env[COMMAND_NAME_VARIABLE];
-    expect(recordCommandName('/repo/node_modules/.bin/billing-conform', '/x/src/engine/command-name.ts')).toBe(
+    expect(recordCommandName('/repo/node_modules/.bin/billing-conform', '/x/src/engine/messages/command-name.ts')).toBe(
       'billing-conform',
     );
     // A child started as `node .../bin/conform.js` keeps the parent's name...
@@ -47,9 +52,9 @@ describe('the name of the command', () => {
     // ...but a link named conform is conform.
     expect(recordCommandName('/repo/node_modules/.bin/conform')).toBe('conform');
     delete process.env[COMMAND_NAME_VARIABLE];
-    expect(recordCommandName('/work/checkout/bin/conform.js', '/work/checkout/src/engine/command-name.ts')).toBe(
-      'conform',
-    );
+    expect(
+      recordCommandName('/work/checkout/bin/conform.js', '/work/checkout/src/engine/messages/command-name.ts'),
+    ).toBe('conform');
     delete process.env[COMMAND_NAME_VARIABLE];
     expect(
       recordCommandName(

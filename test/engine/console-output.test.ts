@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { outputStyle, progressLine, ProgressCounter, worthALine } from '../../src/engine/runner/progress.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
-import { detailOf } from '../../src/engine/finding-text.ts';
+import { detailOf } from '../../src/engine/messages/finding-text.ts';
 
 const base: ScenarioResult = {
   id: '1',

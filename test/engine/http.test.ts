@@ -9,7 +9,7 @@ import {
   parseRetryAfter,
   readRetryAfter,
 } from '../../src/engine/http/index.ts';
-import { clearSecrets, registerFixtureKey, registerSecret } from '../../src/engine/redact.ts';
+import { clearSecrets, registerFixtureKey, registerSecret } from '../../src/engine/http/redact.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import { json, startFakeTarget, type FakeTarget } from './helpers/fake-target.ts';
 

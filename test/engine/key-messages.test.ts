@@ -96,7 +96,7 @@ describe('the primary key', () => {
     await mkdir(suites, { recursive: true });
     await writeFile(
       join(suites, 'one.suite.ts'),
-      `import { scenario } from ${JSON.stringify(join(ROOT, 'src/engine/scenario.ts'))};\n` +
+      `import { scenario } from ${JSON.stringify(join(ROOT, 'src/engine/scenario/index.ts'))};\n` +
         "scenario(['STATUS.404.UNKNOWN_RESOURCE'], 'an unknown customer gets 404', async (t) => {\n" +
         "  t.expectStatus('STATUS.404.UNKNOWN_RESOURCE', await t.http.get('/v0/customers/cus_nope'), 404);\n" +
         '});\n',

@@ -10,7 +10,7 @@ import {
   registerSecret,
   secretVariable,
   variablesIn,
-} from '../../src/engine/redact.ts';
+} from '../../src/engine/http/redact.ts';
 import { outputStyle, paint, progressLine } from '../../src/engine/runner/progress.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { RequestSequence } from '../../src/engine/http/replay-script.ts';
-import { registerFixtureKey, registerSecret } from '../../src/engine/redact.ts';
+import { registerFixtureKey, registerSecret } from '../../src/engine/http/redact.ts';
 
 const get = (url: string, key = 'sk_test_replay_sequence_key') => ({
   method: 'GET',

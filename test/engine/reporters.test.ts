@@ -17,7 +17,7 @@ import {
 } from '../../src/engine/reporters/index.ts';
 import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import type { ScenarioResult } from '../../src/engine/runner/types.ts';
-import { clearSecrets, registerSecret } from '../../src/engine/redact.ts';
+import { clearSecrets, registerSecret } from '../../src/engine/http/redact.ts';
 import { ex } from './helpers/exchange.ts';
 
 const RULES_YAML = `

@@ -3,8 +3,8 @@
  * gets it once the run has it (or the run's reason when it has none).
  */
 import { describe, expect, test } from 'vitest';
-import { offerTarget, receiveTarget } from '../../src/engine/target-channel.ts';
-import type { TargetContext } from '../../src/engine/target.ts';
+import { offerTarget, receiveTarget } from '../../src/engine/target/channel.ts';
+import type { TargetContext } from '../../src/engine/target/index.ts';
 
 const target = {
   runId: 'r1',

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
 import { startProxy, type Fault, type FaultContext, type RunningProxy } from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
+import type { TargetContext } from '../../src/engine/scenario/worker.ts';
 import { loadSpec } from '../../src/contract/index.ts';
 import { composeFaults } from '../../src/faults/catalog/helpers.ts';
 import { generatedCatalog, type GeneratedFault } from '../../src/faults/generated/index.ts';

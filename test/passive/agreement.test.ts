@@ -17,7 +17,7 @@ import { loadRules } from '../../src/contract/index.ts';
 import { startPassiveProxy } from '../../src/passive/session.ts';
 import { judgeHar } from '../../src/passive/har.ts';
 import { buildPassiveReport, isClientRule } from '../../src/passive/report.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
+import type { TargetContext } from '../../src/engine/scenario/worker.ts';
 
 const SUITES = [
   'auth',

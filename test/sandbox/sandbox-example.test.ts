@@ -15,7 +15,7 @@ import { parse, stringify } from 'yaml';
 import { HttpClient } from '../../src/engine/http/index.ts';
 import { moduleContext } from '../../src/engine/fixtures/module.ts';
 import { FIXTURE_METHODS } from '../../src/engine/fixtures/methods.ts';
-import { registerSecret } from '../../src/engine/redact.ts';
+import { registerSecret } from '../../src/engine/http/redact.ts';
 import createFixtures from '../../examples/sandbox/conform.fixtures.ts';
 import { fixturesYaml, seed } from '../../examples/sandbox/seed-fixtures-file.ts';
 import {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
 import { startProxy, type Fault, type RunningProxy } from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
+import type { TargetContext } from '../../src/engine/scenario/worker.ts';
 import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import { loadRules } from '../../src/contract/rules.ts';
 

@@ -18,7 +18,7 @@ import {
   type RunningProxy,
 } from '../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
+import type { TargetContext } from '../../src/engine/scenario/worker.ts';
 import { loadSpec } from '../../src/contract/index.ts';
 import type { Spec } from '../../src/contract/types.ts';
 import { faultByName } from '../../src/faults/catalog/index.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { runSuites, PACKAGE_ROOT, type ScenarioResult } from '../../src/engine/runner/index.ts';
 import { startReferenceServer, type RunningReference } from '../../src/reference/index.ts';
-import type { TargetContext } from '../../src/engine/context.ts';
+import type { TargetContext } from '../../src/engine/scenario/worker.ts';
 import { computeVerdicts } from '../../src/engine/reporters/verdicts.ts';
 import { rateLimitedEndpoints } from '../../src/engine/ratelimit/index.ts';
 import { loadSpec } from '../../src/contract/index.ts';

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import {
   ConfigError,
   destructiveAllowed,
@@ -18,7 +18,7 @@ import {
   type FixtureCommandRef,
 } from '../../engine/config/index.ts';
 import { HttpClient, closeDefaultAgent } from '../../engine/http/client.ts';
-import { redact, registerSecret } from '../../engine/redact.ts';
+import { redact, registerSecret } from '../../engine/http/redact.ts';
 import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
 import { FileFixtures } from '../../engine/fixtures/file/strategy.ts';
 import { checkFixturesFile, fileCheckLines } from '../../engine/fixtures/file/check.ts';

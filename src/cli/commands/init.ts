@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import { PACKAGE_ROOT } from '../../engine/runner/index.ts';
 import { fixtureSkeleton } from '../../engine/fixtures/skeleton.ts';
 

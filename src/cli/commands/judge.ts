@@ -1,8 +1,8 @@
 /** `conform judge FILE.har`: the passive judgement of recorded traffic. */
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
-import { redact } from '../../engine/redact.ts';
+import { redact } from '../../engine/http/redact.ts';
 import { judgeHar } from '../../passive/har.ts';
 import { HarError } from '../../passive/traffic/har-entry.ts';
 import { finishPassive, parseArgs, parseBaseUrl, parseFailOn, parseMinJudged } from '../passive.ts';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 import {
   DEFAULT_RULES_PATH,
   DEFAULT_SPEC_PATH,

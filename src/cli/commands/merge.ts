@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 import { MergeError, mergeReports, readReport, writeReports, type Report } from '../../engine/reporters/index.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { summaryLines } from '../../engine/reporters/console.ts';

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import { outputStyle } from '../../engine/runner/progress.ts';
 import { startPassiveProxy } from '../../passive/session.ts';
 import {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 import { loadRules, loadRulesFrom, RULE_FAMILIES, type Rule } from '../../contract/rules.ts';
 
 const usage = `Usage: conform rules [--family NAME] [--json] [--rules PATH]

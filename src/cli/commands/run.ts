@@ -16,7 +16,7 @@ import {
   warnKeyOnCommandLine,
   type Command,
 } from '../command.ts';
-import { commandName, named } from '../../engine/command-name.ts';
+import { commandName, named } from '../../engine/messages/command-name.ts';
 import { toolVersion } from '../version.ts';
 import {
   ConfigError,
@@ -27,7 +27,7 @@ import {
   type RunConfig,
 } from '../../engine/config/index.ts';
 import { closeDefaultAgent } from '../../engine/http/client.ts';
-import { registerSecret, redact } from '../../engine/redact.ts';
+import { registerSecret, redact } from '../../engine/http/redact.ts';
 import {
   DEFAULT_SUITES_DIR,
   SuiteSelectionError,
@@ -37,7 +37,7 @@ import {
 } from '../../engine/runner/index.ts';
 import { outputStyle, type OutputStyle } from '../../engine/runner/progress.ts';
 import { unstartedReport, writeReports } from '../../engine/reporters/index.ts';
-import { markPhase, printPhases } from '../../engine/phases.ts';
+import { markPhase, printPhases } from '../../engine/runner/phases.ts';
 import { inCi } from '../reference-fork.js';
 import { bootReference } from '../bundled-target.ts';
 import { summaryLines } from '../../engine/reporters/console.ts';

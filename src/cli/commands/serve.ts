@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, wantsHelp, warnKeyOnCommandLine, type Command } from '../command.ts';
-import { named } from '../../engine/command-name.ts';
+import { named } from '../../engine/messages/command-name.ts';
 
 const usage = `Usage: conform serve [options]
 

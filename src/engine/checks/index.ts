@@ -3,7 +3,7 @@ import type { RuleIndex, Spec } from '../../contract/index.ts';
 import type { Exchange, Finding } from '../types.ts';
 import { requestBreaks, type RequestBreaks } from './request-breaks.ts';
 import { replayCommand } from '../http/curl.ts';
-import { redactDeep } from '../redact.ts';
+import { redactDeep } from '../http/redact.ts';
 import { operationOf, type Check, type CheckContext, type OperationInfo } from './types.ts';
 import { readRequest, type SentRequest } from './request.ts';
 import { transport } from './transport.ts';

@@ -12,7 +12,7 @@ import type { Exchange } from '../types.ts';
 import { isObject, keptFields } from '../predicates.ts';
 import { holds, Judgement, show, type Json } from './answer.ts';
 import { is2xx, type Check, type Evaluation } from './types.ts';
-import { CappedMap } from '../capped-map.ts';
+import { CappedMap } from './capped-map.ts';
 
 const NAME = 'later-reads';
 const READ_WINDOW_MS = 5 * 60_000;

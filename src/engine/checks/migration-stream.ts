@@ -14,7 +14,7 @@
 import type { Finding } from '../types.ts';
 import { MIGRATE, TARGET_RANGE, targetOf } from './migration.ts';
 import { describeStatus, finding, is2xx, isObject, type Check } from './types.ts';
-import { CappedMap } from '../capped-map.ts';
+import { CappedMap } from './capped-map.ts';
 
 const NO_CHANGE = 'MIGRATION.SAME_VERSION.NO_CHANGE';
 const WINDOW_MS = 10 * 60_000;

@@ -8,7 +8,7 @@
 import { perRules, unsentFields } from '../predicates.ts';
 import { show } from './answer.ts';
 import { describeStatus, finding, is2xx, isObject, type Check, type Evaluation } from './types.ts';
-import { CappedMap } from '../capped-map.ts';
+import { CappedMap } from './capped-map.ts';
 
 const NAME = 'partial-updates';
 /** The "changes only what it is sent" parts; each applies to the operations its rule names. */

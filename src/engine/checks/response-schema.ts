@@ -44,7 +44,7 @@ export const responseSchema = defineCheck({
         .join('; ');
     // For `required` the path is the missing field's own pointer: name it in the title every output shows.
     const names = [...new Set(missing.map((e) => (e.path || '(body)').replace(/^\//, '').replace(/\//g, '.')))];
-    // The fields each finding concerns: an expected failure may be limited to one (expectations.ts).
+    // The fields each finding concerns: an expected failure may be limited to one (config/expectations.ts).
     const fields = (errs: typeof result.errors) => ({ fields: [...new Set(errs.map((e) => e.path || '/'))] });
     if (missing.length)
       findings.push({

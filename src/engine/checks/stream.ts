@@ -7,7 +7,7 @@
  */
 import type { Exchange, Finding } from '../types.ts';
 import { replayCommand } from '../http/curl.ts';
-import { redactDeep } from '../redact.ts';
+import { redactDeep } from '../http/redact.ts';
 import { runChecks, CHECKS, type CheckOutcome } from './index.ts';
 import { operationOf, type Check, type CheckContext, type Evaluation, type StreamJudge } from './types.ts';
 import { Ledger } from './resources/ledger.ts';

@@ -5,7 +5,7 @@
  * toggled.
  */
 import { describeStatus, finding, isObject, type Check } from './types.ts';
-import { CappedMap } from '../capped-map.ts';
+import { CappedMap } from './capped-map.ts';
 
 const RULE = 'WEBHOOKS.CREATED_AT.FIRST_ENABLED';
 const NAME = 'webhooks-created-at';

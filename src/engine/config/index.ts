@@ -5,11 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
 import { parse } from 'yaml';
-import { didYouMean } from '../did-you-mean.ts';
-import { yamlProblem } from '../yaml-error.ts';
+import { didYouMean } from '../messages/did-you-mean.ts';
+import { yamlProblem } from '../messages/yaml-error.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { configSchema, LITERAL_KEY_FIELDS } from './schema.ts';
-import type { Expectation } from '../expectations.ts';
+import type { Expectation } from './expectations.ts';
 
 export type Profile = 'quick' | 'full';
 export type FixtureStrategyName = 'reference' | 'file' | 'module' | 'command' | 'none';

@@ -23,9 +23,9 @@ import { valueAt } from './negative.ts';
 import { typesOf, type Location } from './schema.ts';
 import { fromSpec } from './spec.ts';
 import type { Spec } from '../../contract/index.ts';
-import { fieldPointer } from '../expectations.ts';
+import { fieldPointer } from '../config/expectations.ts';
 
-/** The part of the scenario context the live runner uses (see src/engine/scenario.ts). */
+/** The part of the scenario context the live runner uses (see src/engine/scenario/index.ts). */
 export interface LiveContext {
   readonly http: {
     request(method: string, path: string, opts?: { body?: unknown; brokenOnPurpose?: boolean }): Promise<Exchange>;
@@ -98,7 +98,7 @@ interface Problem {
 
 interface PropertyOptions<T> extends LiveOptions {
   examples?: T[];
-  /** Each case is sent broken on purpose (scenario-types.ts: the registry expects the refusal). */
+  /** Each case is sent broken on purpose (scenario/types.ts: the registry expects the refusal). */
   brokenOnPurpose?: boolean;
   /** The rules the property judges itself, passed when no case fails (default: `rules`). */
   own?: string[];

@@ -1,6 +1,6 @@
 /** Seeds and failure reports for generated cases: every failure can be replayed exactly. */
 import type fc from 'fast-check';
-import { redact } from '../redact.ts';
+import { redact } from '../http/redact.ts';
 import type { RequestPlan } from './requests.ts';
 import { requestPath } from './requests.ts';
 

@@ -8,7 +8,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { Exchange } from '../types.ts';
-import { learnSecret, registerSecret, redact, redactAuthorization } from '../redact.ts';
+import { learnSecret, registerSecret, redact, redactAuthorization } from './redact.ts';
 import { realSleep, retryDelayMs, type Sleep } from './retry.ts';
 import { RETRY_AFTER } from './headers.ts';
 import { ACCEPT_ENCODING, decodeBody } from './decode.ts';

@@ -1,5 +1,5 @@
 import type { Exchange } from '../types.ts';
-import { redact, secretVariable } from '../redact.ts';
+import { redact, secretVariable } from './redact.ts';
 
 /** Single-quotes a string for a POSIX shell. */
 function shq(s: string): string {

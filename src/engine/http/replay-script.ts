@@ -7,7 +7,7 @@
  */
 import type { Exchange } from '../types.ts';
 import { replayCommand, requiredVariable } from './curl.ts';
-import { variablesIn } from '../redact.ts';
+import { variablesIn } from './redact.ts';
 import { REMAINING, RESET, RETRY_AFTER } from './headers.ts';
 
 type Logged = Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>;

@@ -8,7 +8,7 @@
  * registry's: its finding ends the sequence.
  */
 import fc from 'fast-check';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadSpec } from '../../contract/index.ts';
 import { onlyValue } from '../predicates.ts';

@@ -10,7 +10,7 @@
  * sequence.
  */
 import fc from 'fast-check';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { loadRules, loadSpec, schemaBound } from '../../contract/index.ts';
 import { keptFields, sameValue } from '../predicates.ts';

@@ -11,7 +11,7 @@
  * sent, what an update keeps) is the check registry's: its finding ends the sequence.
  */
 import fc from 'fast-check';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';
 import { loadRules, loadSpec } from '../../contract/index.ts';

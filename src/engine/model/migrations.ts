@@ -12,7 +12,7 @@
  * registry on the exchanges the model sends (checks/migration.ts, migration-stream.ts).
  */
 import fc from 'fast-check';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import type { MigrationFixture } from '../fixtures/types.ts';
 import { is2xx } from '../checks/types.ts';
 import { isFixtureUnavailable } from '../fixtures/types.ts';

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { limitsTable, loadSpec, schemaBound, type Operation, type Resource, type Spec } from '../../contract/index.ts';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { FIXTURE_DECLARATIONS, type FixtureDeclaration, type FixtureMethod, type Gives } from '../fixtures/methods.ts';
 import { fromSpec, positiveRequests, requestPath } from '../generators/index.ts';
 import type { ModelJudge } from './judge.ts';

@@ -8,7 +8,7 @@
  * judges was judged or found unjudgeable (within the profile's bound).
  */
 import fc from 'fast-check';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { deriveSeed } from '../generators/seed-replay.ts';
 import { ModelJudge, ModelViolation } from './judge.ts';
 import { ModelHttp } from './state.ts';

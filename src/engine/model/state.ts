@@ -4,7 +4,7 @@
  * keep (its owner), whichever operation answered it.
  */
 import type { Exchange } from '../types.ts';
-import type { ScenarioContext } from '../scenario-types.ts';
+import type { ScenarioContext } from '../scenario/types.ts';
 import { RequestSequence } from '../http/replay-script.ts';
 import { OWNER } from './parts.ts';
 import { ModelViolation, type ModelJudge } from './judge.ts';

@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuleIndex } from '../../contract/rules.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../http/redact.ts';
 import {
   MAX_FAILURES_PER_RULE,
   computeVerdicts,
@@ -17,7 +17,7 @@ import { REPORT_SCHEMA_VERSION, summarize, toReportScenario, type Acceptance, ty
 import { renderJunit } from './junit.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
-import { expectationOutcomes, type Expectation, type ExpectationOutcome } from '../expectations.ts';
+import { expectationOutcomes, type Expectation, type ExpectationOutcome } from '../config/expectations.ts';
 
 export { renderJunit, renderHtml, renderMarkdown };
 export type { Report, Acceptance } from './model.ts';

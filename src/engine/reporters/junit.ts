@@ -1,5 +1,5 @@
 /** junit.xml: a testsuite per rule family, a testcase per rule. */
-import { detailOf } from '../finding-text.ts';
+import { detailOf } from '../messages/finding-text.ts';
 import type { Report } from './model.ts';
 import { narrative } from './narrative.ts';
 import type { RuleVerdict } from './verdicts.ts';

@@ -1,8 +1,8 @@
 /** The report: one JSON document (schemas/report.schema.json) from which every file is written. */
 import type { NotJudgedCategory, RuleVerdict, Verdict } from './verdicts.ts';
 import type { RunError, ScenarioResult } from '../runner/types.ts';
-import type { TargetRefusal } from '../scenario-types.ts';
-import type { ExpectationOutcome } from '../expectations.ts';
+import type { TargetRefusal } from '../scenario/types.ts';
+import type { ExpectationOutcome } from '../config/expectations.ts';
 
 /**
  * An applicable rule left unjudged, whatever the reason: exit 0 claims every applicable rule

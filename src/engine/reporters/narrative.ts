@@ -6,7 +6,7 @@
  */
 import { CATEGORY_LABEL, endedEarly, narrowing, unjudgedGroups, type Report } from './model.ts';
 import type { NotJudgedCategory } from './verdicts.ts';
-import { detailOf } from '../finding-text.ts';
+import { detailOf } from '../messages/finding-text.ts';
 
 export interface FailedLine {
   id: string;

@@ -11,7 +11,7 @@ import {
 import type { EngineErrorRecord, Finding, NotJudgedCategory as BaseCategory, NotJudgedMark } from '../types.ts';
 import type { ScenarioResult } from '../runner/types.ts';
 import { evidence, type RuleFailure } from '../runner/evidence.ts';
-import { named } from '../command-name.ts';
+import { named } from '../messages/command-name.ts';
 
 export type { EvidenceExchange, RuleFailure } from '../runner/evidence.ts';
 

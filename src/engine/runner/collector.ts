@@ -1,11 +1,11 @@
 /** A vitest reporter that turns test cases into ScenarioResults and prints progress; nothing else. */
 import { basename, relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { recordOf } from '../vitest-bridge.ts';
+import { recordOf } from '../scenario/vitest-bridge.ts';
 import type { RunError, ScenarioResult } from './types.ts';
 import { progressLine, ProgressCounter, worthALine, type OutputStyle } from './progress.ts';
-import { redact } from '../redact.ts';
-import { markPhase } from '../phases.ts';
+import { redact } from '../http/redact.ts';
+import { markPhase } from './phases.ts';
 
 export function suiteName(file: string): string {
   return basename(file)

@@ -5,8 +5,8 @@
  * the file's later blocks still need them.) A worker that never learnt the target made nothing.
  */
 import { afterAll } from 'vitest';
-import { closeWorkerFixtures, knownTarget } from '../context.ts';
-import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../time-limits.ts';
+import { closeWorkerFixtures, knownTarget } from '../scenario/worker.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS } from '../target/time-limits.ts';
 
 afterAll(() => {
   const target = knownTarget();

@@ -3,8 +3,8 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { TargetContext } from '../context.ts';
-import { provideTarget, SETUP_FILES } from '../vitest-bridge.ts';
+import type { TargetContext } from '../scenario/worker.ts';
+import { provideTarget, SETUP_FILES } from '../scenario/vitest-bridge.ts';
 import { Collector, suiteName } from './collector.ts';
 import type { OutputStyle } from './progress.ts';
 import { settleProfileMarks } from './profile-marks.ts';
@@ -50,7 +50,7 @@ export function selectSuites(all: SuiteFile[], names: string[] | undefined): Sui
 export interface RunSuitesOptions {
   /**
    * The target, or its promise: the workers then start at once and their scenarios wait for it
-   * (target-channel.ts). When the promise rejects, the run is cancelled, prints nothing more,
+   * (target/channel.ts). When the promise rejects, the run is cancelled, prints nothing more,
    * and runSuites resolves; the caller reports the reason.
    */
   target: TargetContext | Promise<TargetContext>;

@@ -5,8 +5,8 @@
  * every scenario; `quiet` nothing until the verdict.
  */
 import type { ScenarioResult } from './types.ts';
-import { redact } from '../redact.ts';
-import { detailOf } from '../finding-text.ts';
+import { redact } from '../http/redact.ts';
+import { detailOf } from '../messages/finding-text.ts';
 
 export type Detail = 'quiet' | 'normal' | 'verbose';
 

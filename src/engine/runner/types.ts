@@ -1,4 +1,4 @@
-import type { ScenarioRecord } from '../scenario-types.ts';
+import type { ScenarioRecord } from '../scenario/types.ts';
 
 /**
  * How a scenario ended: `passed` ran to its end with no finding, `failed` has findings,

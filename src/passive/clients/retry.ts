@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { backoffMs, parseRetryAfter, MAX_ATTEMPTS } from '../../engine/http/retry.ts';
 import type { Exchange } from '../../engine/types.ts';
-import { CappedMap } from '../../engine/capped-map.ts';
+import { CappedMap } from '../../engine/checks/capped-map.ts';
 import { RETRY_AFTER } from '../../engine/ratelimit/headers.ts';
 import type { JudgeContext, Observed, PassiveUnit } from '../types.ts';
 

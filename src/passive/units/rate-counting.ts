@@ -15,7 +15,7 @@
 import { LIMIT, RESET, rateHeaders } from '../../engine/ratelimit/headers.ts';
 import { sameWindow, type Timed } from '../../engine/ratelimit/timing.ts';
 import type { Observed, PassiveUnit } from '../types.ts';
-import { CappedMap } from '../../engine/capped-map.ts';
+import { CappedMap } from '../../engine/checks/capped-map.ts';
 import { expect, is2xx, opId } from './support.ts';
 
 const U = 'rate-counting';

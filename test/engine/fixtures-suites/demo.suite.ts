@@ -1,5 +1,5 @@
 // An example suite for the engine's own tests (not a conformance suite).
-import { scenario } from '../../../src/engine/scenario.ts';
+import { scenario } from '../../../src/engine/scenario/index.ts';
 
 scenario(['CUSTOMERS.GET.BY_ID'], 'a customer reads back by id', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');

@@ -18,7 +18,7 @@ import {
   sendEdges,
   type LiveContext,
 } from '../../../src/engine/generators/live.ts';
-import { clearSecrets, registerSecret } from '../../../src/engine/redact.ts';
+import { clearSecrets, registerSecret } from '../../../src/engine/http/redact.ts';
 import { loadRules, loadSpec } from '../../../src/contract/index.ts';
 import { checkContextFor, runChecks } from '../../../src/engine/checks/index.ts';
 import { refusals } from '../../../src/engine/checks/refusals.ts';

@@ -13,7 +13,7 @@ import {
   type RunningProxy,
 } from '../../../src/faults/fault-proxy.ts';
 import { startReferenceServer, type RunningReference } from '../../../src/reference/index.ts';
-import type { TargetContext } from '../../../src/engine/context.ts';
+import type { TargetContext } from '../../../src/engine/scenario/worker.ts';
 
 export type Json = Record<string, any>;
 export const isPatch = (req: ProxyRequest, prefix: string) => req.method === 'PATCH' && req.path.startsWith(prefix);

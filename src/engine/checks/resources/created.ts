@@ -7,7 +7,7 @@
  */
 import { describeStatus, finding, type Check, type Evaluation } from '../types.ts';
 import { keyOf } from './ledger.ts';
-import { CappedMap } from '../../capped-map.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const RULE = 'CONV.CREATE.READABLE';
 const NAME = 'created-readable';

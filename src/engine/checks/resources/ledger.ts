@@ -7,7 +7,7 @@
  */
 import type { Resource, ResourceList, Role } from '../../../contract/index.ts';
 import type { Exchange } from '../../types.ts';
-import { CappedMap } from '../../capped-map.ts';
+import { CappedMap } from '../capped-map.ts';
 
 export type Json = Record<string, any>;
 

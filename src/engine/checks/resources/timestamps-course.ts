@@ -7,7 +7,7 @@
 import { compareInstants, isObject } from '../../predicates.ts';
 import { show, type Json } from '../answer.ts';
 import { describeStatus, finding, is2xx, type Check, type Evaluation } from '../types.ts';
-import { CappedMap } from '../../capped-map.ts';
+import { CappedMap } from '../capped-map.ts';
 
 const NAME = 'timestamps-course';
 const CREATED = 'CONV.TIMESTAMPS.LIFECYCLE#created-fixed';

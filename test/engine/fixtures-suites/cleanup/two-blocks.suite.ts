@@ -1,5 +1,5 @@
 // For the engine's own tests: scenarios in two describe blocks of one file, each using a fixture.
-import { describe, scenario } from '../../../../src/engine/scenario.ts';
+import { describe, scenario } from '../../../../src/engine/scenario/index.ts';
 
 for (const block of ['first', 'second']) {
   describe(`${block} block`, () => {

@@ -1,5 +1,5 @@
 // For the engine's own tests: four concurrent scenarios, each one slow request.
-import { scenario } from '../../../../src/engine/scenario.ts';
+import { scenario } from '../../../../src/engine/scenario/index.ts';
 
 for (const n of [1, 2, 3, 4]) {
   scenario(

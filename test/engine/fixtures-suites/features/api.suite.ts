@@ -1,5 +1,5 @@
 // Exercises the scenario API itself (engine tests only): retry, not-judged ends, soft checks, engine errors, transport failures.
-import { scenario, describe } from '../../../../src/engine/scenario.ts';
+import { scenario, describe } from '../../../../src/engine/scenario/index.ts';
 
 describe('rate limits', () => {
   scenario(['RATE.EXCEEDED.STATUS'], 'rate-limit scenarios send once and see the 429', async (t) => {

@@ -1,5 +1,5 @@
 // For the engine's own tests: a scenario one of whose requests gets no answer within the request timeout.
-import { scenario } from '../../../../src/engine/scenario.ts';
+import { scenario } from '../../../../src/engine/scenario/index.ts';
 
 scenario(
   ['CUSTOMERS.GET.BY_ID#answers-resource', 'CUSTOMERS.VALID_TAX_ADDRESS.PRESENT'],

@@ -1,5 +1,5 @@
 // For the engine's own tests: a rate-limit scenario whose failure needs its whole sequence.
-import { scenario } from '../../../../src/engine/scenario.ts';
+import { scenario } from '../../../../src/engine/scenario/index.ts';
 
 scenario(['RATE.EXCEEDED.STATUS'], 'three requests on a bucket of two', async (t) => {
   t.rateLimitScenario();

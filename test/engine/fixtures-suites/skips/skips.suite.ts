@@ -1,5 +1,5 @@
 // A passing scenario, one that ends not judged on a property of the target, one not judged by --profile (engine tests only).
-import { scenario } from '../../../../src/engine/scenario.ts';
+import { scenario } from '../../../../src/engine/scenario/index.ts';
 
 scenario(['CUSTOMERS.GET.BY_ID#answers-resource'], 'a scenario that passes', async (t) => {
   const res = await t.http.get('/v0/customers/cus_demo1');

@@ -6,7 +6,7 @@
  * that process's memory.
  */
 import { BroadcastChannel } from 'node:worker_threads';
-import type { TargetContext } from './target.ts';
+import type { TargetContext } from './index.ts';
 
 type Message = { ask: true } | { target: TargetContext } | { error: string };
 

@@ -2,10 +2,10 @@
  * Before a run: is anything at the base URL, does it take the key, and does the base URL lead
  * to the API? A target that fails the probe is refused with one line saying what to fix.
  */
-import { idPrefix, loadSpec } from '../contract/index.ts';
-import type { HttpClient } from './http/client.ts';
-import type { Exchange } from './types.ts';
-import { RunNotStarted } from './target.ts';
+import { idPrefix, loadSpec } from '../../contract/index.ts';
+import type { HttpClient } from '../http/client.ts';
+import type { Exchange } from '../types.ts';
+import { RunNotStarted } from './index.ts';
 
 const spec = await loadSpec();
 /** An id of CustomerId's pattern no target makes. */

@@ -1,8 +1,8 @@
-/** The types and errors of the scenario API (src/engine/scenario.ts). */
-import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from './types.ts';
-import { redact } from './redact.ts';
-import type { RequestOptions } from './http/client.ts';
-import type { Fixtures } from './fixtures/methods.ts';
+/** The types and errors of the scenario API (src/engine/scenario/index.ts). */
+import type { EngineErrorRecord, Exchange, Finding, NotJudgedCategory, NotJudgedMark } from '../types.ts';
+import { redact } from '../http/redact.ts';
+import type { RequestOptions } from '../http/client.ts';
+import type { Fixtures } from '../fixtures/methods.ts';
 
 export interface ScenarioOptions {
   /** Deletes, refunds...: not judged unless the target allows destructive scenarios. */

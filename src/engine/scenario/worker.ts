@@ -5,15 +5,15 @@
  * `targetContext()` once a scenario has started.
  */
 import { appendFile } from 'node:fs/promises';
-import type { HttpClient } from './http/client.ts';
-import { registerSecret } from './redact.ts';
-import { FixtureUnavailable } from './fixtures/types.ts';
+import type { HttpClient } from '../http/client.ts';
+import { registerSecret } from '../http/redact.ts';
+import { FixtureUnavailable } from '../fixtures/types.ts';
 import { providedTarget } from './vitest-bridge.ts';
-import type { Fixtures, KeptStep } from './fixtures/methods.ts';
-import type { TargetContext } from './target.ts';
-import type { CreateFixtures } from './fixtures/index.ts';
+import type { Fixtures, KeptStep } from '../fixtures/methods.ts';
+import type { TargetContext } from '../target/index.ts';
+import type { CreateFixtures } from '../fixtures/index.ts';
 
-export type { TargetContext } from './target.ts';
+export type { TargetContext } from '../target/index.ts';
 
 let cached: TargetContext | undefined;
 let pending: Promise<TargetContext> | undefined;
@@ -95,7 +95,7 @@ async function createWorkerFixtures(target: TargetContext, http: HttpClient): Pr
     );
   let mod: { createFixtures?: CreateFixtures };
   try {
-    mod = await import('./fixtures/index.ts');
+    mod = await import('../fixtures/index.ts');
   } catch (err) {
     return unavailableFixtures(
       `fixture strategies are not available in this build (${(err as Error).message.split('\n')[0]})`,

@@ -2,22 +2,22 @@
  * The context a scenario's body gets (`t`): its requests, each through the check registry;
  * its judgements (expectRule, softExpectRule, expectStatus), preconditions and not-judged
  * ends; its fixtures. A request that runs out of time stops it: slowness is the target's, so
- * what it had not judged is not judged. scenario.ts runs one as a vitest test.
+ * what it had not judged is not judged. scenario/index.ts runs one as a vitest test.
  */
-import { judgementKey, unjudgedKeys, type RuleIndex, type Spec } from '../contract/index.ts';
-import type { Exchange, Finding, NotJudgedCategory } from './types.ts';
-import type { HttpClient } from './http/client.ts';
-import { replayCommand } from './http/curl.ts';
-import { RequestSequence } from './http/replay-script.ts';
-import { redact, redactDeep } from './redact.ts';
-import { latencySummary, recordLatency } from './time-limits.ts';
-import { checkContextFor } from './checks/index.ts';
-import { CheckStream } from './checks/stream.ts';
-import { learnGiven } from './checks/resources/given.ts';
-import type { CheckOutcome } from './checks/index.ts';
-import type { Fixtures } from './fixtures/methods.ts';
-import { ExpectationBook } from './expectations.ts';
-import { noteFailure, workerFixtures, type TargetContext } from './context.ts';
+import { judgementKey, unjudgedKeys, type RuleIndex, type Spec } from '../../contract/index.ts';
+import type { Exchange, Finding, NotJudgedCategory } from '../types.ts';
+import type { HttpClient } from '../http/client.ts';
+import { replayCommand } from '../http/curl.ts';
+import { RequestSequence } from '../http/replay-script.ts';
+import { redact, redactDeep } from '../http/redact.ts';
+import { latencySummary, recordLatency } from '../target/time-limits.ts';
+import { checkContextFor } from '../checks/index.ts';
+import { CheckStream } from '../checks/stream.ts';
+import { learnGiven } from '../checks/resources/given.ts';
+import type { CheckOutcome } from '../checks/index.ts';
+import type { Fixtures } from '../fixtures/methods.ts';
+import { ExpectationBook } from '../config/expectations.ts';
+import { noteFailure, workerFixtures, type TargetContext } from './worker.ts';
 import {
   ConformanceFailure,
   NotJudged,
@@ -27,7 +27,7 @@ import {
   type ScenarioRecord,
   type ScenarioRequestOptions,
   type TargetInfo,
-} from './scenario-types.ts';
+} from './types.ts';
 
 export type Contract = { spec: Spec; rules: RuleIndex };
 

@@ -17,20 +17,20 @@
  * credential does the same with category `fixture` / `credential`. An error that is not a
  * finding is the tool's own failure (an engine error), never the target's.
  * What was judged and found is recorded on the vitest task meta for the reporters.
- * `t` is a Scenario (scenario-context.ts); this file runs each scenario as a vitest test,
+ * `t` is a Scenario (scenario/context.ts); this file runs each scenario as a vitest test,
  * within its time limits and its fixture scope, and reports how it ended.
  */
 import { test, type TestContext } from 'vitest';
-import { loadRules, loadSpec } from '../contract/index.ts';
-import type { NotJudgedCategory } from './types.ts';
-import { HttpClient, SETUP_REQUEST_HEADER } from './http/client.ts';
-import { redact } from './redact.ts';
-import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from './time-limits.ts';
-import { isFixtureUnavailable } from './fixtures/types.ts';
-import { inFixtureScope } from './fixtures/scope.ts';
-import { awaitTarget } from './context.ts';
+import { loadRules, loadSpec } from '../../contract/index.ts';
+import type { NotJudgedCategory } from '../types.ts';
+import { HttpClient, SETUP_REQUEST_HEADER } from '../http/client.ts';
+import { redact } from '../http/redact.ts';
+import { DEFAULT_SCENARIO_TIMEOUT_MS, latencySummary, withDeadline } from '../target/time-limits.ts';
+import { isFixtureUnavailable } from '../fixtures/types.ts';
+import { inFixtureScope } from '../fixtures/scope.ts';
+import { awaitTarget } from './worker.ts';
 import { attachRecord } from './vitest-bridge.ts';
-import { Scenario, type Contract } from './scenario-context.ts';
+import { Scenario, type Contract } from './context.ts';
 import {
   ConformanceFailure,
   EngineError,
@@ -38,12 +38,12 @@ import {
   type ScenarioContext,
   type ScenarioOptions,
   type ScenarioRecord,
-} from './scenario-types.ts';
+} from './types.ts';
 
 export { describe, beforeAll, afterAll } from 'vitest';
-export * from './scenario-types.ts';
-export { FixtureUnavailable } from './fixtures/types.ts';
-export type { NotJudgedCategory } from './types.ts';
+export * from './types.ts';
+export { FixtureUnavailable } from '../fixtures/types.ts';
+export type { NotJudgedCategory } from '../types.ts';
 
 let contractPromise: Promise<Contract> | undefined;
 /** spec/openapi.yaml and spec/rules.yaml, as the checks read them. */

@@ -4,20 +4,20 @@
  *
  * - **The target** (TargetContext, keys included), run → workers: through vitest's `provide`
  *   when the run knows it before the workers start, else over a BroadcastChannel of the run's
- *   own (target-channel.ts) whose name `provide` carries. A worker waits for it in its first
- *   scenario (context.ts, awaitTarget).
+ *   own (target/channel.ts) whose name `provide` carries. A worker waits for it in its first
+ *   scenario (scenario/worker.ts, awaitTarget).
  * - **Each scenario's record** (ScenarioRecord: the rules it cites and judged, its findings,
  *   not-judged marks and engine errors), workers → run: on the test's task meta, written by
- *   scenario.ts and read by the collector (runner/collector.ts) as each test ends.
+ *   scenario/index.ts and read by the collector (runner/collector.ts) as each test ends.
  * - **The setup file** every suite file loads (runner/fixture-cleanup.ts): it releases the
  *   worker's fixtures when the file is done.
  */
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { TestCase } from 'vitest/node';
-import type { ScenarioRecord } from './scenario-types.ts';
-import type { TargetContext } from './target.ts';
-import { offerTarget, receiveTarget } from './target-channel.ts';
+import type { ScenarioRecord } from './types.ts';
+import type { TargetContext } from '../target/index.ts';
+import { offerTarget, receiveTarget } from '../target/channel.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,4 +57,4 @@ export function recordOf(test: TestCase): ScenarioRecord | undefined {
 }
 
 /** The files vitest loads before each suite file. */
-export const SETUP_FILES = [fileURLToPath(new URL('./runner/fixture-cleanup.ts', import.meta.url))];
+export const SETUP_FILES = [fileURLToPath(new URL('../runner/fixture-cleanup.ts', import.meta.url))];

@@ -6,10 +6,10 @@
  * judged on its operation (and field) without failing is stale: the difference is gone, and
  * the run fails until the entry is removed, so the list cannot rot.
  */
-import { parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../contract/rules.ts';
-import type { Spec } from '../contract/types.ts';
-import type { Exchange, Finding } from './types.ts';
-import { didYouMean } from './did-you-mean.ts';
+import { parseRuleKey, partsOf, ruleKey, type RuleIndex } from '../../contract/rules.ts';
+import type { Spec } from '../../contract/types.ts';
+import type { Exchange, Finding } from '../types.ts';
+import { didYouMean } from '../messages/did-you-mean.ts';
 
 /** One entry of `expectedFailures`, as written. */
 export interface Expectation {

@@ -1,9 +1,9 @@
 /**
  * What a suite knows about its target: resolved once by the run (config, flags, probe) and
- * handed to every suite worker (context.ts reads it there).
+ * handed to every suite worker (scenario/worker.ts reads it there).
  */
-import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from './config/index.ts';
-import type { Expectation } from './expectations.ts';
+import type { FixtureCommandRef, FixtureStrategyName, KeyRef, Profile } from '../config/index.ts';
+import type { Expectation } from '../config/expectations.ts';
 
 export interface TargetContext {
   runId: string;
@@ -40,7 +40,7 @@ export interface TargetContext {
    * it (JSON lines of removal requests): the run's report lists them. None: nothing is kept.
    */
   keptFile?: string;
-  /** Known differences declared in the config (expectations.ts): a finding one covers fails nothing. */
+  /** Known differences declared in the config (config/expectations.ts): a finding one covers fails nothing. */
   expectedFailures?: Expectation[];
 }
 
