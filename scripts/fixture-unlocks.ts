@@ -110,7 +110,14 @@ async function runTwice(): Promise<string[]> {
       const dir = join(out, `run-${n}`);
       const run = spawnSync(process.execPath, [bin, 'run', '--base-url', baseUrl, '--report-dir', dir, '--plain'], {
         cwd: dirname(TEMPLATE),
-        env: { ...process.env, BILLING_API_KEY: key, CONFORM_ADMIN_URL: adminUrl, CONFORM_API_KEY: '' },
+        // The example asks the back office with a credential of its own (CONFORM_ADMIN_KEY): here the server's key.
+        env: {
+          ...process.env,
+          BILLING_API_KEY: key,
+          CONFORM_ADMIN_URL: adminUrl,
+          CONFORM_ADMIN_KEY: key,
+          CONFORM_API_KEY: '',
+        },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       console.log(`run ${n} of examples/sandbox: exit ${run.status} (${dir})`);

@@ -298,12 +298,18 @@ scenario(
 );
 
 scenario(
-  ['CONV.DELETE.GONE#reads-404', 'CONV.DELETE.GONE#leaves-lists', 'CONV.LIST.WALK#finds-known'],
+  [
+    'CONV.DELETE.GONE#reads-404',
+    'CONV.DELETE.GONE#leaves-lists',
+    'CUSTOMERS.DELETE.GONE#reads-404',
+    'CUSTOMERS.DELETE.GONE#leaves-list',
+    'CONV.LIST.WALK#finds-known',
+  ],
   'a customer listed before its DELETE reads 404 after it and leaves GET /v0/customers',
   async (t) => {
-    // What a later request gets is judged by the registry (CONV.DELETE.GONE, CONV.LIST.WALK); the
-    // scenario sends the requests: a read, a walk of the list with the customer in it, the delete,
-    // a read and a walk after it.
+    // What a later request gets is judged by the registry (CONV.DELETE.GONE with CUSTOMERS.DELETE.GONE,
+    // CONV.LIST.WALK); the scenario sends the requests: a read, a walk of the list with the customer
+    // in it, the delete, a read and a walk after it.
     if (t.target.fixtureStrategy === 'file')
       t.notJudged('pre-seeded customers (fixtures file) are never deleted', 'fixture');
     const id = await customer(t);

@@ -4,7 +4,9 @@
  * (which may be higher) says how many requests use a bucket up.
  *
  * The measuring is the engine's (src/engine/ratelimit): which window an answer was counted
- * in, using a bucket up, and what is judged on a used-up bucket. A service may count with
+ * in, using a bucket up, and what is judged on a used-up bucket; a request past the limit
+ * refused (RATE.EXCEEDED.STATUS) is judged by the check registry's rate-exceeded judge on the
+ * requests the scenarios send, as in `conform proxy` and `conform judge`. A service may count with
  * fixed windows, a sliding window or a token bucket: an admission that a window reset may
  * explain is never held against it. What cannot be judged on a target (a bucket larger than
  * the request budget, windows the suite cannot tell apart) ends its scenario not judged,

@@ -96,7 +96,7 @@ function judgedAlone(records: TrafficRecord[], units: () => PassiveUnit[]): Reco
   return Object.fromEntries(Object.entries(found).map(([unit, seen]) => [unit, [...seen].sort()]));
 }
 
-/** The server units besides the registry's own (`checks`, which runs src/engine/checks). */
+/** The server units besides the registry's own (`checks`, which runs src/engine/checks): none today, and a new one judges streams only. */
 const streamUnits = () => createUnits().filter((u) => u.scope === 'server' && u.name !== 'checks');
 
 describe('passive units judge streams, never one exchange alone', () => {

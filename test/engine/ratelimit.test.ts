@@ -2,7 +2,8 @@
  * The rate-limit harness (src/engine/ratelimit) on a fake clock, against in-memory limiters:
  * conforming ones (fixed windows at and far above the published limits, a sliding window,
  * a token bucket, windows that roll over mid-burst) are never failed, and defective ones are,
- * on the rule they break.
+ * on the rule they break. As in a scenario, every exchange also goes through the registry's
+ * rate-exceeded judge (RATE.EXCEEDED.STATUS is its, not the harness's).
  */
 import { describe, expect, test } from 'vitest';
 import {
@@ -32,8 +33,13 @@ import {
   type LimiterModel,
 } from '../../src/faults/catalog/limiters.ts';
 import type { Exchange } from '../../src/engine/types.ts';
-import { loadSpec } from '../../src/contract/index.ts';
+import { loadRules, loadSpec } from '../../src/contract/index.ts';
 import type { Fixtures } from '../../src/engine/fixtures/methods.ts';
+import { checkContextFor } from '../../src/engine/checks/index.ts';
+import { CheckStream } from '../../src/engine/checks/stream.ts';
+import { rateExceeded } from '../../src/engine/checks/rate-exceeded.ts';
+
+const contract = { spec: await loadSpec(), rules: await loadRules() };
 
 const CUSTOMERS: RateLimitedEndpoint = {
   operationId: 'listCustomers',
@@ -105,6 +111,7 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
     async request(method: string, path: string, opts: { key?: string | null } = {}): Promise<Exchange> {
       sent += 1;
       const latency = lim.latencyMs ?? 2;
+      const startedAt = new Date(clock.now()).toISOString();
       await clock.sleep(latency / 2);
       const key = opts.key ?? 'primary';
       const who = lim.perKey ? key : (MERCHANT_OF[key] ?? key);
@@ -141,7 +148,7 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
         body,
         rawBody: JSON.stringify(body),
         durationMs: latency,
-        startedAt: new Date(0).toISOString(),
+        startedAt,
       };
     },
   };
@@ -150,13 +157,21 @@ function fakeTarget(ep: RateLimitedEndpoint, lim: Limiter, clock: FakeClock) {
 class Failed extends Error {}
 class NotMet extends Error {}
 
-/** A scenario context recording judgements; expectRule throws on a failure as the real one does. */
+/**
+ * A scenario context recording judgements; expectRule throws on a failure as the real one does.
+ * Its requests go to `send` (a test may replace it), and each answer through the registry's
+ * rate-exceeded judge, whose judgements are recorded alike.
+ */
 function fakeScenario(
   target: ReturnType<typeof fakeTarget>,
   profile: 'quick' | 'full' = 'quick',
   reused: string[] = [],
 ) {
   const judged: Array<{ rule: string; ok: boolean; message: string }> = [];
+  const stream = new CheckStream([rateExceeded]);
+  const fake = {
+    send: (method: string, path: string, opts?: { key?: string | null }) => target.request(method, path, opts),
+  };
   const notJudged: Array<{ rules: string[]; reason: string; category?: string }> = [];
   const notes: string[] = [];
   const fixtures = {
@@ -175,7 +190,25 @@ function fakeScenario(
     return !!ok;
   };
   const t: LimitScenario = {
-    http: { request: (method, path, opts) => target.request(method, path, opts) },
+    http: {
+      async request(method, path, opts = {}) {
+        const ex = await fake.send(method, path, opts);
+        const unauthenticated = !!opts.unauthenticated || opts.key === null;
+        const credential = unauthenticated ? undefined : (opts.key ?? 'primary');
+        const outcome = stream.observe({
+          exchange: ex,
+          ctx: checkContextFor(contract, ex, { unauthenticated }),
+          ...(credential === undefined ? {} : { credential }),
+        });
+        for (const rule of outcome.judged) {
+          const broke = outcome.findings.filter((f) => f.ruleIds.includes(rule));
+          if (!broke.length) judge(rule, true, 'held');
+          for (const f of broke) judge(rule, false, f.message);
+        }
+        expect(outcome.errors).toEqual([]);
+        return ex;
+      },
+    },
     target: { profile },
     fixture: (fn) => fn(fixtures),
     expectRule(rule, ok, message) {
@@ -191,6 +224,7 @@ function fakeScenario(
   };
   return {
     t,
+    fake,
     judged,
     notJudged,
     notes,
@@ -225,14 +259,22 @@ async function scenario(ep: RateLimitedEndpoint, lim: Limiter) {
 
 describe('conforming limiters are never failed', () => {
   test('fixed windows at the published limits: every rule judged and passed', async () => {
+    const outcomes = [];
     for (const ep of [CUSTOMERS, PORTAL]) {
       const r = await scenario(ep, { model: fixedWindow });
+      outcomes.push(r);
       expect(r.failed(), ep.label).toEqual([]);
       expect(r.reason).toBeUndefined();
       const { admitsLimit, otherBucket } = ep.keys;
-      for (const rule of ['RATE.EXCEEDED.STATUS', admitsLimit, otherBucket, 'RATE.WINDOW.READMITS'])
+      for (const rule of [admitsLimit, otherBucket, 'RATE.WINDOW.READMITS'])
         expect(r.passed(rule), `${ep.label} ${rule}`).toBe(true);
     }
+    // A request is surely above the limit within a 6 s window; on a 1 s window whose reset is written in whole
+    // seconds ("1" may mean a few ms) none is, so its 429 judges nothing: never passed on a 429 alone.
+    const [customers, portal] = outcomes;
+    expect(customers.passed('RATE.EXCEEDED.STATUS')).toBe(true);
+    expect(portal.judged.filter((j) => j.rule === 'RATE.EXCEEDED.STATUS')).toEqual([]);
+    expect((await scenario(PORTAL, { model: fixedWindow, fineReset: true })).passed('RATE.EXCEEDED.STATUS')).toBe(true);
     expect((await scenario(CUSTOMERS, { model: fixedWindow })).passed('RATE.REMAINING.DECREMENTS')).toBe(true);
   });
 
@@ -398,9 +440,13 @@ describe('defective limiters fail the rule they break', () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, admitsAll: true });
     expect(r.failed()).toEqual([
       expect.stringMatching(
-        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers: 61 requests admitted on merchant org_other\d+ within one window whose x-ratelimit-limit is 60/,
+        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key within one window whose x-ratelimit-limit is 60: the window the answer at .* was counted in \(x-ratelimit-reset 6\) surely lasted/,
       ),
     ]);
+    // The bucket was never used up: what follows from a used-up one is not judged, and says why.
+    expect(r.reason).toMatch(
+      /^GET \/v0\/customers: 61 requests on merchant org_other\d+ were answered without a 429 within one window whose x-ratelimit-limit is 60: the bucket was never used up/,
+    );
   });
 
   test('a 429 before the limit: the LIMIT rule', async () => {
@@ -431,33 +477,35 @@ describe('defective limiters fail the rule they break', () => {
     const d = new BucketDriver(s.t, CUSTOMERS, clock);
     const done = await exhaust(d);
     if (!done.exhausted) throw new Error(done.reason);
-    const admitting = { ...done, rejected: { ...done.rejected } };
-    const realRequest = target.request;
-    s.t.http.request = async (...args) => ({ ...(await realRequest(...args)), status: 200 });
-    await stillRefused(d, admitting);
-    expect(s.failed()).toEqual([expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: .*a second request past the limit/)]);
-    // Whole-second resets rounded up: 1 s of the 429's window is not sure to remain.
-    const coarse = fakeScenario(target);
-    const d2 = new BucketDriver(coarse.t, CUSTOMERS, clock);
-    const late = {
-      ...done,
-      rejected: {
-        ...done.rejected,
-        ex: {
-          ...done.rejected.ex,
-          responseHeaders: { ...done.rejected.ex.responseHeaders, 'x-ratelimit-reset': '1', 'retry-after': '1' },
-        },
-      },
-    };
-    coarse.t.http.request = s.t.http.request;
-    await stillRefused(d2, late);
-    expect(coarse.judged).toEqual([]);
-    expect(coarse.notes[0]).toMatch(/may have reset already; not judged/);
+    expect(s.passed('RATE.EXCEEDED.STATUS')).toBe(true);
+    s.fake.send = async (...args) => ({ ...(await target.request(...args)), status: 200 });
+    await stillRefused(d, done);
+    expect(s.failed()).toEqual([
+      expect.stringMatching(
+        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key within one window/,
+      ),
+    ]);
+    // Whole-second resets rounded up on a 1 s window: neither the window nor the 429's wait surely remains.
+    const coarseClock = new FakeClock();
+    const coarseTarget = fakeTarget(PORTAL, { model: fixedWindow }, coarseClock);
+    const coarse = fakeScenario(coarseTarget);
+    const d2 = new BucketDriver(coarse.t, PORTAL, coarseClock);
+    const used = await exhaust(d2);
+    if (!used.exhausted) throw new Error(used.reason);
+    coarse.fake.send = async (...args) => ({ ...(await coarseTarget.request(...args)), status: 200 });
+    await stillRefused(d2, used);
+    expect(coarse.failed()).toEqual([]);
+    expect(coarse.judged.filter((j) => j.rule === 'RATE.EXCEEDED.STATUS')).toEqual([]);
+    expect(coarse.notes.join('\n')).toMatch(
+      /admitted \(200\) when the window of the 429 may have reset already; not held/,
+    );
   });
 
   test('buckets per key: a second key is admitted on a used-up subscription, and keys of one merchant do not share', async () => {
     const r = await scenario(PORTAL, { model: fixedWindow, perKey: true, fineReset: true });
+    // The subscription's bucket admitted a second request within its window: above its limit too.
     expect(r.failed()).toEqual([
+      expect.stringMatching(/^RATE\.EXCEEDED\.STATUS: .*admission 2 on subscription sub_\d+ within one window/),
       expect.stringMatching(/^AUTH\.ALLOWANCE\.PER_MERCHANT: .*another key of the same merchant was admitted/),
     ]);
     const clock = new FakeClock();
@@ -572,7 +620,7 @@ describe('what is judged part by part, and what is not judged', () => {
     const before = await otherBefore(dc, first, other);
     const used = await exhaust(dc, { first });
     if (!used.exhausted) throw new Error(used.reason);
-    c.t.http.request = refusing(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock), other.key!).request;
+    c.fake.send = refusing(fakeTarget(CUSTOMERS, { model: fixedWindow }, clock), other.key!).request;
     await otherUntouched(dc, used, before);
     expect(c.failed()).toEqual([]);
     expect(c.judged.filter((j) => j.rule === CUSTOMERS.keys.otherBucket)).toEqual([]);
@@ -703,10 +751,10 @@ describe('readmission after a whole-second reset', () => {
     const target = fakeTarget(CUSTOMERS, { model: fixedWindow, latencyMs }, clock);
     const s = fakeScenario(target);
     const sent: Array<{ at: number; status?: number }> = [];
-    const request = s.t.http.request;
-    s.t.http.request = async (method, path, opts) => {
+    const send = s.fake.send;
+    s.fake.send = async (method, path, opts) => {
       const at = clock.now();
-      const ex = await request(method, path, opts);
+      const ex = await send(method, path, opts);
       sent.push({ at, status: ex.status });
       return ex;
     };

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { judge, messages, rec, verdicts } from './helpers.ts';
 import { refusals } from '../../src/engine/checks/refusals.ts';
-import { rateCountingUnit } from '../../src/passive/units/rate-counting.ts';
+import { rateExceeded } from '../../src/engine/checks/rate-exceeded.ts';
 import { checksUnit } from '../../src/passive/units/checks.ts';
 import { laterReads } from '../../src/engine/checks/later-reads.ts';
 import { deletedGone } from '../../src/engine/checks/resources/gone.ts';
@@ -11,6 +11,8 @@ import { timestampsCourse } from '../../src/engine/checks/resources/timestamps-c
 /** The registry's judges of what later exchanges show, alone. */
 const laterReadsUnit = () => checksUnit([laterReads]);
 const stateUnit = () => checksUnit([deletedGone, timestampsCourse]);
+/** The registry's rate-exceeded judge, alone: what `conform run` judges on the rate-limit driver's requests. */
+const rateUnit = () => checksUnit([rateExceeded]);
 import {
   fixedWindow,
   headerSeconds,
@@ -374,7 +376,7 @@ describe('delete blockers (the registry, through the passive judge)', () => {
   });
 });
 
-describe('rate counting per bucket', () => {
+describe('RATE.EXCEEDED.STATUS per bucket (the registry’s rate-exceeded judge, on traffic)', () => {
   /** GET /v0/customers (60 per 6 s) answered by a limiter model, one request every `everyMs`, each sent once the previous one is answered. */
   function trace(
     model: LimiterModel<any>,
@@ -406,7 +408,7 @@ describe('rate counting per bucket', () => {
     });
   }
   const verdict = async (records: ReturnType<typeof trace>) =>
-    verdicts(await judge(records, [rateCountingUnit()])).get('RATE.EXCEEDED.STATUS');
+    verdicts(await judge(records, [rateUnit()])).get('RATE.EXCEEDED.STATUS');
 
   test('a fixed window that refuses past its limit holds the rule; one that never refuses fails it', async () => {
     expect(await verdict(trace(fixedWindow, 120, 10))).toBe('passed');
@@ -428,6 +430,52 @@ describe('rate counting per bucket', () => {
     expect(await verdict(concurrent)).toBeUndefined();
   });
 
+  test('an admission within the wait a 429 to a request above the limit gave fails; once that wait may be over it judges nothing', async () => {
+    const get = (start: number, status: number, reset: string, retryAfter?: string) =>
+      rec('GET', '/v0/customers', {
+        start,
+        duration: 5,
+        status,
+        headers: {
+          'x-ratelimit-limit': '1',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': reset,
+          ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+        },
+        got: status === 200 ? { object: 'list', data: [] } : { error: 'rate_limit_exceeded', message: 'slow down' },
+      });
+    // The first window surely lasts 1 s; the 429 (the second request of a window of 1) says 4 s more.
+    const refused = [get(0, 200, '2'), get(500, 429, '5', '5')];
+    expect(await verdict(refused)).toBe('passed');
+    const outcome = await judge([...refused, get(2000, 200, '3')], [rateUnit()]);
+    expect(verdicts(outcome).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(messages(outcome, 'RATE.EXCEEDED.STATUS')[0]).toMatch(
+      /a 429 answered at .* to a request above the limit with one API key said the bucket stays used up until at least/,
+    );
+    // Sent once the 429's wait may be over: a window may have reset.
+    expect(await verdict([...refused, get(4600, 200, '5')])).toBe('passed');
+  });
+
+  test('more than twice the limit admitted within less than a window fails, whatever the resets say; a 429 there holds', async () => {
+    const noReset = (records: ReturnType<typeof trace>) =>
+      records.map((r) => ({ ...r, responseHeaders: { ...r.responseHeaders, 'x-ratelimit-reset': '0' } }));
+    const admitted = noReset(trace(fixedWindow, 121, 10, { neverRefuse: true }));
+    const outcome = await judge(admitted, [rateUnit()]);
+    expect(verdicts(outcome).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(messages(outcome, 'RATE.EXCEEDED.STATUS')).toEqual([
+      expect.stringMatching(
+        /121 requests admitted within 1\.202 s, less than the 6 s window, where x-ratelimit-limit says 60 \(with one API key\): no limiter keeping 60 per 6 s admits more than 120/,
+      ),
+    ]);
+    expect(await verdict(admitted.slice(0, 120))).toBeUndefined();
+    const refused = {
+      ...admitted[120],
+      status: 429,
+      responseBody: JSON.stringify({ error: 'rate_limit_exceeded', message: 'slow down' }),
+    };
+    expect(await verdict([...admitted.slice(0, 120), refused])).toBe('passed');
+  });
+
   test('subscription buckets are per subscription, whatever the key', async () => {
     const portal = (sub: string, start: number, key?: string) =>
       rec('POST', `/v0/subscriptions/${sub}/portal`, {
@@ -438,14 +486,12 @@ describe('rate counting per bucket', () => {
         got: { url: 'https://portal' },
       });
     expect(
-      verdicts(
-        await judge([portal('sub_1', 0), portal('sub_1', 100, 'sk_test_other_key_same_sub')], [rateCountingUnit()]),
-      ).get('RATE.EXCEEDED.STATUS'),
-    ).toBe('failed');
-    expect(
-      verdicts(await judge([portal('sub_1', 0), portal('sub_2', 100)], [rateCountingUnit()])).get(
+      verdicts(await judge([portal('sub_1', 0), portal('sub_1', 100, 'sk_test_other_key_same_sub')], [rateUnit()])).get(
         'RATE.EXCEEDED.STATUS',
       ),
+    ).toBe('failed');
+    expect(
+      verdicts(await judge([portal('sub_1', 0), portal('sub_2', 100)], [rateUnit()])).get('RATE.EXCEEDED.STATUS'),
     ).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The state model (suites/state-model.suite.ts) passes against the bundled reference and
  * catches, with no scenario written for them, faults that only show across several exchanges:
- * a deleted customer still readable and listed, an owner field naming another organization, a
+ * a deleted customer still readable and listed, or only listed, an owner field naming another organization, a
  * list total its pages do not reach, a migration moving from what a first one left pending. Each failure comes shrunk, with a replay script of its
  * whole sequence.
  */
@@ -50,6 +50,36 @@ describe('state model suite', () => {
     expect(f!.replaySequence).toMatch(/-X (GET|PATCH|DELETE) '[^']*\/v0\/customers/);
     expect(f!.replaySequence).toMatch(/\$\{?CONFORM_API_KEY/);
     expect(f!.counterexample).toMatch(/DELETE customer|delete it/);
+  });
+
+  test('catches GET /v0/customers still listing a deleted customer whose reads answer 404: the registry judges the two rules that say so, on the walks the model makes', async () => {
+    const results = await run({
+      name: 'list-keeps-deleted',
+      onResponse(req, res, ctx) {
+        const b = res.json as Json;
+        const known = (ctx.state.get('known') ?? new Map()) as Map<string, Json>;
+        const deleted = (ctx.state.get('deleted') ?? new Set()) as Set<string>;
+        ctx.state.set('known', known);
+        ctx.state.set('deleted', deleted);
+        if (b?.object === 'customer' && typeof b.id === 'string') known.set(b.id, structuredClone(b));
+        if (req.method === 'DELETE' && isCustomer(req.path) && res.status >= 200 && res.status < 300)
+          deleted.add(decodeURIComponent(req.path.split('?')[0].split('/').pop()!));
+        if (req.method !== 'GET' || !isCustomerList(req.path) || !Array.isArray(b?.data)) return;
+        if (b.pagination?.offset !== 0 || typeof b.pagination?.total !== 'number') return;
+        const ghosts = [...deleted]
+          .filter((id) => known.has(id) && !b.data.some((c: Json) => c.id === id))
+          .map((id) => known.get(id)!);
+        if (!ghosts.length) return;
+        b.data.unshift(...ghosts);
+        b.pagination.total += ghosts.length;
+        ctx.applied();
+      },
+    });
+    expectFailed(results, ['CUSTOMERS.DELETE.GONE', 'CONV.DELETE.GONE']);
+    // One judge, one finding under both keys: the model walks, the registry's deleted-gone judges.
+    const f = results.flatMap((r) => r.findings).find((x) => x.ruleIds.includes('CUSTOMERS.DELETE.GONE#leaves-list'));
+    expect(f?.ruleIds).toEqual(['CONV.DELETE.GONE#leaves-lists', 'CUSTOMERS.DELETE.GONE#leaves-list']);
+    expect(f!.message).toMatch(/is listed on two pages asked for after it/);
   });
 
   test('catches customers answering with merchantId and consumerId swapped (both still org_ ids)', async () => {

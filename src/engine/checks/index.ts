@@ -25,6 +25,7 @@ import { webhooksCreatedAt } from './webhooks-created-at.ts';
 import { migrationAnswer, migrationConflictCode, migrationTargetRange } from './migration.ts';
 import { migrationRangeShown, migrationSameVersion } from './migration-stream.ts';
 import { rateMessages } from './rate-messages.ts';
+import { rateExceeded } from './rate-exceeded.ts';
 import { partialUpdates } from './partial-updates.ts';
 import { laterReads } from './later-reads.ts';
 import { refusals } from './refusals.ts';
@@ -113,6 +114,7 @@ export const CHECKS: readonly Check[] = [
   migrationRangeShown,
   migrationSameVersion,
   rateMessages,
+  rateExceeded,
   partialUpdates,
   laterReads,
   refusals,

@@ -12,7 +12,6 @@ export const CUSTOMER = {
   read: 'CUSTOMERS.GET.BY_ID#reads-existing',
   holdsSent: 'CUSTOMERS.UPDATE.APPLIED#holds-sent',
   readBack: 'CUSTOMERS.UPDATE.APPLIED#read-back',
-  leavesList: 'CUSTOMERS.DELETE.GONE#leaves-list',
 } as const;
 
 export const ITEM = {

@@ -7,7 +7,9 @@
  * complete a moment later); instead, no limiter keeping a limit L per window W admits more
  * than 2L in a span shorter than W (a fixed window at most 2L across its reset, a sliding
  * window L, a token bucket L and its refill), L being the highest x-ratelimit-limit shown: a
- * higher limit stays fine when the headers say so.
+ * higher limit stays fine when the headers say so. That bound is RATE.EXCEEDED.STATUS, judged
+ * by the registry's rate-exceeded judge (checks/rate-exceeded.ts); here it tells the procedure
+ * that a bucket is not being used up.
  */
 import type { BucketDriver, BucketTarget } from './driver.ts';
 import { LIMIT, rateHeaders, REMAINING, RESET } from './headers.ts';
@@ -62,7 +64,11 @@ export class Admissions {
     return this.span < this.ep.windowSeconds * 1000;
   }
 
-  /** Why the admissions break every limiter keeping the limit shown (more than twice it in less than a window), if they do. */
+  /**
+   * Why the admissions break every limiter keeping the limit shown (more than twice it in less than a
+   * window), if they do: the bucket is not being used up. The registry's rate-exceeded judge holds it
+   * against the target, on the same answers.
+   */
   excess(target: BucketTarget): string | undefined {
     const n = this.list.length;
     if (!this.withinWindow || n <= 2 * this.limit) return undefined;

@@ -4,7 +4,8 @@
  * content type, error shapes, ids, timestamps, money, rate headers, 429 bodies, the refusal of
  * a request breaking a documented constraint, each answer against the request it answers) and
  * the judges of the stream (what every resource keeps across exchanges: round trips, deletes,
- * owners, list walks, derived amounts). Each client is a credential of its own: which merchant
+ * owners, list walks, derived amounts; a request above a rate limit refused, counted per bucket).
+ * Each client is a credential of its own: which merchant
  * it acts for is not known from traffic alone. The passive judge never knows a request was
  * broken on purpose, so the refusals check only fails an answer that accepted it.
  * Exchanges with no usable response cite no rule (nothing to judge).

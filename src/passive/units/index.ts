@@ -1,12 +1,11 @@
 /** The passive units, server and client: a fresh set (with empty state) per judgement. */
 import type { PassiveUnit } from '../types.ts';
 import { checksUnit } from './checks.ts';
-import { rateCountingUnit } from './rate-counting.ts';
 import { retryUnit } from '../clients/retry.ts';
 import { clientRequestsUnit } from '../clients/requests.ts';
 
 export function createUnits(): PassiveUnit[] {
-  return [checksUnit(), rateCountingUnit(), retryUnit(), clientRequestsUnit];
+  return [checksUnit(), retryUnit(), clientRequestsUnit];
 }
 
 /** Every rule a passive unit can judge, by scope. */

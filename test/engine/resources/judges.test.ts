@@ -205,6 +205,8 @@ describe('deleted means gone (CONV.DELETE.GONE)', () => {
       got: list([customer({ id: 'cus_2' })], 0, 1, 100),
     });
     expect(s.judged.get('CONV.DELETE.GONE#leaves-lists')).toBe(1);
+    // The customers' own rule says the same of GET /v0/customers: judged with it, by this judge alone.
+    expect(s.judged.get('CUSTOMERS.DELETE.GONE#leaves-list')).toBe(1);
     s.send({
       method: 'GET',
       path: '/v0/customers?limit=100&offset=0',
@@ -218,7 +220,25 @@ describe('deleted means gone (CONV.DELETE.GONE)', () => {
       status: 200,
       got: list([customer()], 0, 1, 100),
     });
-    expect(s.failed('CONV.DELETE.GONE#leaves-lists')).toHaveLength(1);
+    expect(s.failed('CONV.DELETE.GONE#leaves-lists').map((f) => f.ruleIds)).toEqual([
+      ['CONV.DELETE.GONE#leaves-lists', 'CUSTOMERS.DELETE.GONE#leaves-list'],
+    ]);
+  });
+
+  test("a family rule's part is found from spec/rules.yaml: without it, only CONV.DELETE.GONE is judged", () => {
+    const rules = contract.rules.rules.map((r) =>
+      r.id === 'CUSTOMERS.DELETE.GONE' ? { ...r, parts: r.parts?.filter((p) => p.id !== 'leaves-list') } : r,
+    );
+    const s = new Stream({ ...contract, rules: { ...contract.rules, rules } });
+    s.send({ method: 'GET', path: '/v0/customers/cus_1', status: 200, got: customer() });
+    s.send({ method: 'DELETE', path: '/v0/customers/cus_1', status: 204 });
+    s.send({ method: 'GET', path: '/v0/customers/cus_1', status: 404, got: { message: 'not found' } });
+    s.send({ method: 'GET', path: '/v0/customers?limit=100&offset=0', status: 200, got: list([], 0, 0, 100) });
+    expect([...s.judged.keys()].filter((k) => k.includes('DELETE.GONE')).sort()).toEqual([
+      'CONV.DELETE.GONE#leaves-lists',
+      'CONV.DELETE.GONE#reads-404',
+      'CUSTOMERS.DELETE.GONE#reads-404',
+    ]);
   });
 });
 

@@ -3,6 +3,8 @@
  * gone: true), a later read or update of it gets 404, a second DELETE too, and no list asked
  * for later holds it. Only requests sent after the delete was answered count. A list showing
  * it fails on the second sighting: one page may have been read before the delete reached it.
+ * A family rule saying the same of one resource's operations (CUSTOMERS.DELETE.GONE: its
+ * `reads-404` and `leaves-list` parts) is judged with it, on the same exchanges: one judge.
  */
 import type { RuleIndex } from '../../../contract/index.ts';
 import { describeStatus, finding, type Check, type Evaluation } from '../types.ts';
@@ -13,21 +15,26 @@ const SECOND = 'CONV.DELETE.GONE#second-delete';
 const LISTS = 'CONV.DELETE.GONE#leaves-lists';
 const NAME = 'deleted-gone';
 
+/** The parts a family rule names what this judge judges by: a read after the delete, a list after it. */
+const FAMILY_PARTS = { reads: 'reads-404', lists: 'leaves-list' } as const;
+type FamilyPart = (typeof FAMILY_PARTS)[keyof typeof FAMILY_PARTS];
+
 /**
- * The family rules that say the same of one resource's operations (CUSTOMERS.DELETE.GONE#reads-404):
- * operation id → their `reads-404` parts, from spec/rules.yaml.
+ * The family rules that say the same of one resource's operations (CUSTOMERS.DELETE.GONE#reads-404,
+ * CUSTOMERS.DELETE.GONE#leaves-list): part and operation id → their keys, from spec/rules.yaml.
  */
-const familyReads = new WeakMap<object, Map<string, string[]>>();
-function familyReadsOf(rules: Pick<RuleIndex, 'rules'>, operationId: string): string[] {
-  let m = familyReads.get(rules);
+const familyKeys = new WeakMap<object, Map<string, string[]>>();
+function familyOf(rules: Pick<RuleIndex, 'rules'>, part: FamilyPart, operationId: string): string[] {
+  let m = familyKeys.get(rules);
   if (!m) {
     m = new Map();
     for (const r of rules.rules)
-      if (r.id !== 'CONV.DELETE.GONE' && r.parts?.some((p) => p.id === 'reads-404'))
-        for (const op of r.operations) m.set(op, [...(m.get(op) ?? []), `${r.id}#reads-404`]);
-    familyReads.set(rules, m);
+      for (const p of Object.values(FAMILY_PARTS))
+        if (r.id !== 'CONV.DELETE.GONE' && r.parts?.some((x) => x.id === p))
+          for (const op of r.operations) m.set(`${p} ${op}`, [...(m.get(`${p} ${op}`) ?? []), `${r.id}#${p}`]);
+    familyKeys.set(rules, m);
   }
-  return m.get(operationId) ?? [];
+  return m.get(`${part} ${operationId}`) ?? [];
 }
 
 /** Answers that come before the resource is looked up (credentials, permission, rate, a request refused as such). */
@@ -35,7 +42,7 @@ const FIRST = new Set([400, 401, 403, 429]);
 
 export const deletedGone: Check = {
   name: NAME,
-  ruleIds: [READS, SECOND, LISTS, 'CUSTOMERS.DELETE.GONE#reads-404'],
+  ruleIds: [READS, SECOND, LISTS, 'CUSTOMERS.DELETE.GONE#reads-404', 'CUSTOMERS.DELETE.GONE#leaves-list'],
   description:
     'A resource whose DELETE succeeded answers 404 to later reads, updates and deletes, and leaves every list.',
   open() {
@@ -58,7 +65,7 @@ export const deletedGone: Check = {
           if (d && ctx.startMs >= d.endMs && ex.status !== undefined && ex.status < 500 && !FIRST.has(ex.status)) {
             const again = s.role === 'delete';
             // A family rule saying the same of this resource (the customers') is judged with it.
-            const family = op ? familyReadsOf(ctx.rules, op.operationId) : [];
+            const family = op ? familyOf(ctx.rules, FAMILY_PARTS.reads, op.operationId) : [];
             judge(
               again ? [SECOND, ...family] : [READS, ...family],
               ex.status === 404,
@@ -68,6 +75,7 @@ export const deletedGone: Check = {
           }
         }
         if (s.role === 'list' && s.page) {
+          const lists = [LISTS, ...(op ? familyOf(ctx.rules, FAMILY_PARTS.lists, op.operationId) : [])];
           for (const item of s.items) {
             const k = keyOf(s.resource, item.key);
             const d = ctx.ledger.deleted.get(k);
@@ -77,7 +85,7 @@ export const deletedGone: Check = {
               continue;
             }
             judge(
-              LISTS,
+              lists,
               false,
               'A deleted resource is still listed',
               `${what(item.key)}, whose DELETE answered ${d.status}, is listed on two pages asked for after it`,
@@ -93,7 +101,7 @@ export const deletedGone: Check = {
                 !walk.ids.includes(k.slice(k.indexOf(':') + 1)) &&
                 wasListed(ctx.ledger.last.get(k)?.body, walk.scope)
               )
-                judge(LISTS, true, '', '');
+                judge(lists, true, '', '');
         }
         return judged.size ? { judged: [...judged], findings } : undefined;
       },
