@@ -5,7 +5,7 @@
 import { scenario, type ScenarioContext } from '../src/engine/scenario/index.ts';
 import type { Exchange } from '../src/engine/types.ts';
 import { concurrent, notRefused, updateInTurn, bodyOf, type Json } from './support.ts';
-import { loadRules, loadSpec } from '../src/contract/index.ts';
+import { loadRules, loadSpec, schemaConst } from '../src/contract/index.ts';
 import { numberOf, onlyValue } from '../src/engine/predicates.ts';
 
 /** The page sizes GET /v0/alerts accepts (ALERTS.LIST.LIMIT_RANGE). */
@@ -20,6 +20,9 @@ const ALERTS = spec.pathFor('listAlerts');
 const alertPath = (id: string) => spec.pathFor('updateAlert', { id });
 /** The resource PATCH /v0/alerts/{id} names in its query: the one its enum allows. */
 const RESOURCE = onlyValue(spec, 'updateAlert:query.resource');
+/** The object names of a list envelope and of an alert, as ListEnvelope and Alert state them. */
+const LIST = schemaConst(spec, 'ListEnvelope.object');
+const ALERT = schemaConst(spec, 'Alert.object');
 
 /**
  * A 200 list page of the wallet's alerts (judged under ALERTS.LIST.PAGINATED and under `accepted`:
@@ -32,12 +35,12 @@ function expectPage(t: ScenarioContext, ex: Exchange, accepted: string[] = []): 
   const b = bodyOf(ex);
   t.expectRule(
     'ALERTS.LIST.PAGINATED',
-    b.object === 'list' && Array.isArray(b.data) && !!b.pagination && typeof b.pagination === 'object',
+    b.object === LIST && Array.isArray(b.data) && !!b.pagination && typeof b.pagination === 'object',
     'a list envelope with data and pagination',
     ex,
   );
   // Each item an alert; that each names the wallet asked for is the registry's (x-resource relations).
-  const foreign = (b.data as Json[]).filter((a) => a?.object !== 'alert');
+  const foreign = (b.data as Json[]).filter((a) => a?.object !== ALERT);
   t.expectRule('ALERTS.LIST.PAGINATED', foreign.length === 0, `every item is an alert (${foreign.length} are not)`, ex);
   return b;
 }

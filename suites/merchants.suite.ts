@@ -3,10 +3,12 @@
  * Every scenario works on resources of its own: all run concurrently.
  */
 import { scenario } from '../src/engine/scenario/index.ts';
-import { idPrefix, loadSpec } from '../src/contract/index.ts';
+import { idPrefix, loadSpec, schemaConst } from '../src/contract/index.ts';
 import { concurrent, bodyOf, is2xx, requireAccepted, requireSuccess, uniqueTag, type Json } from './support.ts';
 
 const spec = await loadSpec();
+/** A merchant's object name, as the Merchant schema states it. */
+const MERCHANT = schemaConst(spec, 'Merchant.object');
 const merchantPath = (id: string) => spec.pathFor('getMerchant', { id });
 
 const ADDRESS_FIELDS = new Set(['line1', 'line2', 'city', 'state', 'country', 'zipCode']);
@@ -54,7 +56,7 @@ scenario(
     const m = requireAccepted(t, created, 'POST /v0/merchants with every documented field');
     t.expectRule(
       'MERCHANTS.CREATE.OBJECT',
-      m.object === 'merchant' && typeof m.id === 'string',
+      m.object === MERCHANT && typeof m.id === 'string',
       `a merchant object with an id (got object ${JSON.stringify(m.object)}, id ${JSON.stringify(m.id)})`,
       created,
     );
@@ -99,7 +101,7 @@ scenario(
     const m = bodyOf(res);
     t.expectRule(
       'MERCHANTS.CREATE.REFERENCE_REQUIRED',
-      m.object === 'merchant' && typeof m.id === 'string',
+      m.object === MERCHANT && typeof m.id === 'string',
       'an empty body creates a merchant',
       res,
     );

@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RuleIndex } from '../contract/rules.ts';
-import { schemaDefault, schemaEnum, type SchemaSource } from '../contract/schema-values.ts';
+import { schemaConst, schemaDefault, schemaEnum, type SchemaSource } from '../contract/schema-values.ts';
 
 /** A JSON object (not an array, not null). */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -287,4 +287,19 @@ export const invoiceStatuses = perSpec((spec) => {
 /** The one value an enum of one value allows (the alert type, the resource PATCH /v0/alerts/{id} takes...). */
 export function onlyValue(spec: SchemaSource, ref: string): string {
   return schemaEnum(spec, ref, 1)[0];
+}
+
+const objectNames = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A resource's object name, the const its component schema's `object` states (`list` for
+ * ListEnvelope, `subscription` for Subscription...): what a body's `object` is compared with.
+ * Read once per spec and schema; throws naming the schema when it states no object name.
+ */
+export function objectNameOf(spec: SchemaSource, schema: string): string {
+  let names = objectNames.get(spec);
+  if (!names) objectNames.set(spec, (names = new Map()));
+  let name = names.get(schema);
+  if (name === undefined) names.set(schema, (name = schemaConst(spec, `${schema}.object`)));
+  return name;
 }

@@ -6,11 +6,13 @@ import type { ScenarioContext } from '../../src/engine/scenario/index.ts';
 import type { Exchange } from '../../src/engine/types.ts';
 import type { MigrationConflictKind, MigrationFixture, VersionPolicy } from '../../src/engine/fixtures/types.ts';
 import { obj, is2xx, isFixtureUnavailable, requireAccepted, type Json } from '../support.ts';
-import { loadRules, loadSpec, schemaEnum } from '../../src/contract/index.ts';
+import { loadRules, loadSpec, schemaConst, schemaEnum } from '../../src/contract/index.ts';
 import { numberOf, versionPolicies } from '../../src/engine/predicates.ts';
 
 const rules = await loadRules();
 const spec = await loadSpec();
+/** A subscription's object name, as the Subscription schema states it. */
+const SUBSCRIPTION = schemaConst(spec, 'Subscription.object');
 const migrationPath = (id: string) => spec.pathFor('migrateSubscriptionVersion', { id });
 /** A subscription's versionPolicy values (pinned: a migration pins; floating: following the plan's default). */
 export const POLICY = versionPolicies(spec);
@@ -260,7 +262,7 @@ export async function patchFloating(t: ScenarioContext, subscriptionId: string):
     const body = obj(res.body);
     t.softExpectRule(
       'SUBSCRIPTIONS.UPDATE.BODY',
-      body?.object === 'subscription' && body?.id === subscriptionId && body?.versionPolicy === POLICY.floating,
+      body?.object === SUBSCRIPTION && body?.id === subscriptionId && body?.versionPolicy === POLICY.floating,
       'the reference answers the floating subscription',
       res,
     );

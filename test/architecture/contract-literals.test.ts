@@ -3,19 +3,23 @@
  * schemas (a subscription's versionPolicy, a key's scope, a price's model...), the error
  * categories (the `error` an Error schema states, and ERRORS.CATEGORY.MATCHES_STATUS's table)
  * and the error codes its text names (INVOICE_NOT_DRAFT...), the literal prefixes of its id
- * patterns (`cus_`) and its numeric bounds (maxLength 255, a limit's maximum 100). The code
- * reads them through src/contract/schema-values.ts (schemaEnum, schemaBound, idPrefix...) and
- * the named reads of src/engine/predicates.ts (versionPolicies, apiKeyScopes...).
+ * patterns (`cus_`), the resources' object names (the const of an `object` property: `list`,
+ * `subscription`) and its numeric bounds (maxLength 255, a limit's maximum 100). The code
+ * reads them through src/contract/schema-values.ts (schemaEnum, schemaConst, schemaBound,
+ * idPrefix...) and the named reads of src/engine/predicates.ts (versionPolicies, apiKeyScopes,
+ * objectNameOf...).
  *
  * Scans the judges and what drives them (src/engine, src/passive, src/cli, suites/; the
  * reference server, src/reference, keeps its own constants as any vendor's server does) through
- * the TypeScript parser: a string or template literal equal to an enum value or category, one
- * holding a snake_case value, a category or a code inside its text, one holding an id prefix
+ * the TypeScript parser: a string or template literal equal to an enum value, a category or an
+ * object name, one holding a snake_case enum value, a category or a code inside its text (an
+ * object name only as a whole literal), one holding an id prefix
  * (or a regular expression starting with one), a number equal to an uncommon bound (or a text
  * naming one: rule part ids such as `#accepts-255` aside), and an
  * upper bound written as the value of the property it bounds (`limit: 100`). Words that are
- * also the project's own vocabulary (the `full` run profile, the `item` fixture) are listed in
- * ALLOWED with why, file by file; a new literal fails, and so does an entry no longer found.
+ * also the project's own vocabulary (the `full` run profile, the `item` fixture, the `merchant`
+ * rate-limit bucket) are listed in ALLOWED with why, file by file; a new literal fails, and so
+ * does an entry no longer found.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -31,7 +35,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCANNED = ['src/engine', 'src/passive', 'src/cli', 'suites'];
 
 export interface ContractValues {
-  /** Enum values and error categories: a literal equal to one is a copy (value → where the document states it). */
+  /** Enum values, error categories and object names: a literal equal to one is a copy (value → where the document states it). */
   values: Map<string, string>;
   /** snake_case values, categories and codes: distinctive enough to be found inside any text too. */
   words: Map<string, string>;
@@ -99,6 +103,10 @@ export function contractValuesOf(document: JsonObject, categories: readonly stri
     if (Array.isArray(o.enum)) for (const v of o.enum) if (typeof v === 'string') value(v, `${path}/enum`);
     if (name === 'error' && path.includes('/properties/'))
       for (const v of [o.const, o.default]) if (typeof v === 'string') value(v, `${path} (an error category)`);
+    // A resource's object name (`object: { const: subscription }`): found as a whole literal only,
+    // never inside a text (`a schedule_interval object` is prose, not a comparison).
+    if (path.endsWith('/properties/object') && typeof o.const === 'string' && !c.values.has(o.const))
+      c.values.set(o.const, `${path}/const (an object name)`);
     if (typeof o.pattern === 'string') {
       const prefix = /^\^([a-z]+_)/.exec(o.pattern)?.[1];
       if (prefix && !c.prefixes.has(prefix)) c.prefixes.set(prefix, `${path}/pattern`);
@@ -277,6 +285,130 @@ export const ALLOWED: Allowed[] = [
     reason:
       "the fixture declarations' text (docs/fixtures.md): a team's fixtures module imports methods.ts, which reads no file on import",
   },
+  // Resources' object names (an `object` property's const) that are other words of the code.
+  {
+    value: 'list',
+    files: [
+      'src/engine/checks/resources/gone.ts',
+      'src/engine/checks/resources/owner.ts',
+      'src/engine/checks/resources/shown.ts',
+    ],
+    reason: "the role of an operation of an x-resource (create, read, list...), not the list envelope's object name",
+  },
+  {
+    value: 'subscription',
+    files: [
+      'src/engine/checks/rate-exceeded.ts',
+      'src/engine/ratelimit/driver.ts',
+      'src/engine/ratelimit/endpoints.ts',
+      'suites/rate-limits.suite.ts',
+    ],
+    reason:
+      "the bucket an operation's x-rate-limit counts in (merchant or subscription), not a subscription's object name",
+  },
+  {
+    value: 'merchant',
+    files: ['src/engine/ratelimit/endpoints.ts', 'src/engine/ratelimit/follow-ups.ts', 'suites/rate-limits.suite.ts'],
+    reason: "the bucket an operation's x-rate-limit counts in (merchant or subscription), not a merchant's object name",
+  },
+  {
+    value: 'merchant',
+    files: [
+      'src/engine/checks/resources/given.ts',
+      'src/engine/scenario/context.ts',
+      'src/engine/fixtures/file/strategy.ts',
+      'src/engine/fixtures/reference/strategy.ts',
+    ],
+    reason: 'the merchant() fixture method: its name, its fixtures-file key and the label of its requests',
+  },
+  {
+    value: 'customer',
+    files: [
+      'src/engine/fixtures/file/strategy.ts',
+      'src/engine/fixtures/methods.ts',
+      'src/engine/fixtures/reference/strategy.ts',
+    ],
+    reason: 'the customer() fixture method: its fixtures-file key and the label of its requests',
+  },
+  {
+    value: 'order',
+    files: [
+      'src/engine/fixtures/file/strategy.ts',
+      'src/engine/fixtures/methods.ts',
+      'src/engine/fixtures/reference/billing.ts',
+    ],
+    reason: 'the order() fixture method: its fixtures-file key and the label of its requests',
+  },
+  {
+    value: 'subscription',
+    files: [
+      'src/engine/fixtures/file/strategy.ts',
+      'src/engine/fixtures/methods.ts',
+      'src/engine/fixtures/reference/strategy.ts',
+    ],
+    reason: 'the subscription() fixture method: its fixtures-file key and the label of its requests',
+  },
+  {
+    value: 'payment',
+    files: [
+      'src/engine/fixtures/file/strategy.ts',
+      'src/engine/fixtures/methods.ts',
+      'src/engine/fixtures/reference/billing.ts',
+    ],
+    reason: 'the payment() fixture method: its fixtures-file key and the label of its requests',
+  },
+  {
+    value: 'product',
+    files: ['src/engine/fixtures/reference/core.ts'],
+    reason:
+      "the key the reference fixtures keep their one product under (once('product')), not a product's object name",
+  },
+  {
+    value: 'webhooks',
+    files: ['src/engine/fixtures/methods.ts'],
+    reason: "the webhooks suite's name, in the lists of suites a fixture serves",
+  },
+  {
+    value: 'customer',
+    files: ['src/engine/model/customers.ts', 'src/engine/model/state.ts'],
+    reason: "the state model's Kind of a tracked resource (state.ts), not a customer's object name",
+  },
+  {
+    value: 'price',
+    files: ['src/engine/model/items-prices.ts', 'src/engine/model/state.ts'],
+    reason: "the state model's Kind of a tracked resource (state.ts), not a price's object name",
+  },
+  {
+    value: 'alert',
+    files: ['src/engine/model/alerts.ts', 'src/engine/model/state.ts'],
+    reason: "the state model's Kind of a tracked resource (state.ts), not an alert's object name",
+  },
+  {
+    value: 'subscription',
+    files: ['src/engine/model/migrations.ts', 'src/engine/model/state.ts'],
+    reason: "the state model's Kind of a tracked resource (state.ts), not a subscription's object name",
+  },
+  {
+    value: 'order',
+    files: ['src/engine/checks/answers-as-asked.ts'],
+    reason: "a source rule's field named order (its place among the rules), not an order's object name",
+  },
+  {
+    value: 'payment',
+    files: ['src/engine/checks/timestamps.ts'],
+    reason:
+      "a field named payment, left unread for timestamps (its contents are not shown), not a payment's object name",
+  },
+  {
+    value: 'customer',
+    files: ['suites/alerts.suite.ts'],
+    reason: 'a resource updateAlert does not take, sent to be refused (the one it takes is read from its enum)',
+  },
+  {
+    value: 'fee',
+    files: ['suites/prices.suite.ts'],
+    reason: "the key of a fee id's pattern in spec/rules.yaml CONV.ID.PATTERNS, read by idPattern",
+  },
   {
     value: '2147483647',
     files: ['src/cli/command.ts'],
@@ -316,6 +448,10 @@ describe('values spec/openapi.yaml states are read from it, never copied', () =>
     // Rule ids the document cites are no codes.
     expect(c.words.has('NOT_BELOW_PUBLISHED')).toBe(false);
     for (const p of ['cus_', 'sub_', 'org_', 'wal_', 'crn_']) expect(c.prefixes.has(p), p).toBe(true);
+    // Object names: the const of a schema's `object`, found as a whole literal, never inside a text.
+    for (const v of ['list', 'subscription', 'webhooks', 'autoTopupConfig', 'schedule_interval', 'invoice_refund'])
+      expect(c.values.has(v), v).toBe(true);
+    expect(c.words.has('schedule_interval')).toBe(false);
     expect([...c.numbers.keys()].sort((a, b) => a - b)).toEqual([255, 2147483647]);
     expect(c.named.get('limit')?.has(100)).toBe(true);
   });
@@ -337,6 +473,7 @@ describe('values spec/openapi.yaml states are read from it, never copied', () =>
       'const long = 255; const q = { limit: 100, offset: 0 }; const n = 100; const pageSize = 100;',
       'function f(limit = 100) { return limit; }',
       "const msg = `an id of at most 255 characters`; const part = 'CUSTOMERS.EXTERNAL_ID.MAX_LENGTH#accepts-255';",
+      "const l = body.object === 'list'; const i = `${x}` === 'schedule_interval'; const t = 'a schedule_interval object';",
     ].join('\n');
     expect(copiesIn(src, c).map((f) => `${f.line}: ${f.value}`)).toEqual([
       '1: pinned',
@@ -352,6 +489,8 @@ describe('values spec/openapi.yaml states are read from it, never copied', () =>
       '7: 100',
       '8: 100',
       '9: 255',
+      '10: list',
+      '10: schedule_interval',
     ]);
   });
 

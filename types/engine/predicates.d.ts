@@ -119,3 +119,9 @@ export declare const invoiceStatuses: (spec: SchemaSource) => {
 };
 /** The one value an enum of one value allows (the alert type, the resource PATCH /v0/alerts/{id} takes...). */
 export declare function onlyValue(spec: SchemaSource, ref: string): string;
+/**
+ * A resource's object name, the const its component schema's `object` states (`list` for
+ * ListEnvelope, `subscription` for Subscription...): what a body's `object` is compared with.
+ * Read once per spec and schema; throws naming the schema when it states no object name.
+ */
+export declare function objectNameOf(spec: SchemaSource, schema: string): string;

@@ -5,7 +5,7 @@
  * asked applied and nothing else lost.
  */
 import { Decimal } from 'decimal.js';
-import { enumOf, isDateTime, isDecimalString } from '../predicates.ts';
+import { enumOf, isDateTime, isDecimalString, objectNameOf } from '../predicates.ts';
 import { defineCheck, isObject, judgeableResponse, type CheckContext, type OperationInfo } from './types.ts';
 import { expectedObjectName } from './object-name.ts';
 import { answerTo, decimalEquals, holds, Judgement, notHeld, sameJson, sentFields, sentVsGot, show } from './answer.ts';
@@ -235,7 +235,7 @@ export const webhooksUpdated = defineCheck({
       );
     j.expect(
       'WEBHOOKS.CONFIG.SHAPE',
-      got.object === 'webhooks' &&
+      got.object === objectNameOf(ctx.spec, 'WebhooksConfiguration') &&
         typeof got.applicationId === 'string' &&
         got.applicationId !== '' &&
         isDateTime(got.createdAt) &&
@@ -372,7 +372,7 @@ export const alertUpdated = defineCheck({
     const j = new Judgement('alert-updated', ex);
     j.expect(
       'ALERTS.UPDATE.OK#answers-alert',
-      a.ex.status === 200 && got.object === 'alert' && got.id === a.params.id,
+      a.ex.status === 200 && got.object === objectNameOf(ctx.spec, 'Alert') && got.id === a.params.id,
       'The alert update does not answer the alert',
       () => `status ${a.ex.status}, object ${show(got.object)}, id ${show(got.id)} for ${a.params.id}`,
     );
@@ -402,7 +402,7 @@ export const autoTopupUpdated = defineCheck({
     const j = new Judgement('auto-topup-updated', ex);
     j.expect(
       'WALLETS.AUTO_TOPUP.SHAPE',
-      got.object === 'autoTopupConfig' &&
+      got.object === objectNameOf(ctx.spec, 'AutoTopupConfig') &&
         (got.limit === undefined || (!!limit && typeof limit.amount === 'number' && typeof limit.period === 'string')),
       'Not an autoTopupConfig',
       () => `object ${show(got.object)}, limit ${show(got.limit)}`,

@@ -1,5 +1,6 @@
 import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown, type CheckContext } from './types.ts';
 import type { Finding } from '../types.ts';
+import { objectNameOf } from '../predicates.ts';
 
 type IdFields = Record<string, Record<string, { pattern: RegExp; rule: string }>>;
 
@@ -34,9 +35,9 @@ export function idFields(rules: CheckContext['rules']): IdFields {
 }
 
 /** Resource representations found in a body: the body itself, list items, and `subscription`-style members. */
-function representations(body: unknown): Record<string, unknown>[] {
+function representations(body: unknown, spec: CheckContext['spec']): Record<string, unknown>[] {
   if (!isObject(body)) return [];
-  if (body.object === 'list' && Array.isArray(body.data)) return body.data.filter(isObject);
+  if (body.object === objectNameOf(spec, 'ListEnvelope') && Array.isArray(body.data)) return body.data.filter(isObject);
   return [body];
 }
 
@@ -50,7 +51,7 @@ export const idPatterns = defineCheck({
     const byObject = idFields(ctx.rules);
     const judged = new Set<string>();
     const findings: Finding[] = [];
-    for (const rep of representations(ex.body)) {
+    for (const rep of representations(ex.body, ctx.spec)) {
       const fields = typeof rep.object === 'string' ? byObject[rep.object] : undefined;
       if (!fields) continue;
       for (const [field, { pattern, rule }] of Object.entries(fields)) {

@@ -1,9 +1,11 @@
-import { defineCheck, is2xx, finding, isObject, describeStatus, ruleOperations } from './types.ts';
+import { objectNameOf } from '../predicates.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, ruleOperations, type SpecView } from './types.ts';
 
-export function listEnvelopeProblems(body: unknown): string[] {
+export function listEnvelopeProblems(body: unknown, spec: SpecView): string[] {
   if (!isObject(body)) return ['body is not an object'];
   const p: string[] = [];
-  if (body.object !== 'list') p.push(`object is ${JSON.stringify(body.object ?? null)}, not 'list'`);
+  const list = objectNameOf(spec, 'ListEnvelope');
+  if (body.object !== list) p.push(`object is ${JSON.stringify(body.object ?? null)}, not '${list}'`);
   if (!Array.isArray(body.data)) p.push('data is not an array');
   const pg = body.pagination;
   if (!isObject(pg)) p.push('pagination is missing');
@@ -24,7 +26,7 @@ export const listEnvelope = defineCheck({
   evaluate(ex, ctx, op) {
     // The list operations are the ones spec/rules.yaml names for the rule.
     if (!op || !is2xx(ex) || !ruleOperations(ctx, 'CONV.LIST.ENVELOPE').includes(op.operationId)) return;
-    const problems = listEnvelopeProblems(ex.body);
+    const problems = listEnvelopeProblems(ex.body, ctx.spec);
     return {
       judged: ['CONV.LIST.ENVELOPE'],
       findings: problems.length

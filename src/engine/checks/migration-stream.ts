@@ -13,7 +13,8 @@
  */
 import type { Finding } from '../types.ts';
 import { MIGRATE, TARGET_RANGE, targetOf } from './migration.ts';
-import { describeStatus, finding, is2xx, isObject, type Check } from './types.ts';
+import { objectNameOf } from '../predicates.ts';
+import { describeStatus, finding, is2xx, isObject, type Check, type SpecView } from './types.ts';
 import { CappedMap } from './capped-map.ts';
 
 const NO_CHANGE = 'MIGRATION.SAME_VERSION.NO_CHANGE';
@@ -29,10 +30,11 @@ const decoded = (segment: string): string => {
 };
 
 /** Ids of the subscriptions a 2xx answer holds: the body itself, its `subscription`, or a list's `data`. */
-function subscriptionsIn(body: unknown): string[] {
+function subscriptionsIn(body: unknown, spec: SpecView): string[] {
   if (!isObject(body)) return [];
+  const subscription = objectNameOf(spec, 'Subscription');
   const items = [body, body.subscription, ...(Array.isArray(body.data) ? body.data : [])];
-  return items.flatMap((s) => (isObject(s) && s.object === 'subscription' && typeof s.id === 'string' ? [s.id] : []));
+  return items.flatMap((s) => (isObject(s) && s.object === subscription && typeof s.id === 'string' ? [s.id] : []));
 }
 
 export const migrationRangeShown: Check = {
@@ -66,7 +68,7 @@ export const migrationRangeShown: Check = {
         if (ctx.credential === undefined) return report();
         const migration = op?.operationId === MIGRATE;
         const id = ctx.request.params.id;
-        const shown = is2xx(ex) ? subscriptionsIn(ex.body) : [];
+        const shown = is2xx(ex) ? subscriptionsIn(ex.body, ctx.spec) : [];
         if (migration && id && (is2xx(ex) || ex.status === 409)) shown.push(id);
         show(shown, ctx.credential, ctx.startMs, ctx.endMs);
         // A request broken on purpose is judged whole by migration-target-range.
@@ -90,7 +92,8 @@ export const migrationRangeShown: Check = {
       },
       // A reference extension's answer (a fixture's create or read) is never judged, but shows the subscription exists.
       unread(ex, t) {
-        if (t.credential !== undefined && is2xx(ex)) show(subscriptionsIn(ex.body), t.credential, t.startMs, t.endMs);
+        if (t.credential !== undefined && is2xx(ex))
+          show(subscriptionsIn(ex.body, t.spec), t.credential, t.startMs, t.endMs);
       },
       finish: () => report(),
     };

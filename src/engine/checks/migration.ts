@@ -6,8 +6,8 @@
  * left out) is refused with 400. What needs earlier exchanges is in migration-stream.ts.
  */
 import type { Exchange, Finding } from '../types.ts';
-import { isDateTime, numberOf, patternOf, perRules, versionPolicies } from '../predicates.ts';
-import { defineCheck, describeStatus, finding, is2xx, isObject, type CheckContext } from './types.ts';
+import { isDateTime, numberOf, objectNameOf, patternOf, perRules, versionPolicies } from '../predicates.ts';
+import { defineCheck, describeStatus, finding, is2xx, isObject, type CheckContext, type SpecView } from './types.ts';
 
 export const MIGRATE = 'migrateSubscriptionVersion';
 const SHAPE = 'MIGRATION.RESPONSE.SHAPE';
@@ -40,14 +40,14 @@ const judgedOne = (rule: string, ok: boolean, title: string, message: () => stri
 });
 
 /** What the accepted answer's shape lacks (MIGRATION.RESPONSE.SHAPE), for the subscription `id` asked. */
-function shapeProblems(body: unknown, id: string | undefined): string[] {
+function shapeProblems(body: unknown, id: string | undefined, spec: SpecView): string[] {
   const b = isObject(body) ? body : {};
   const sub = isObject(b.subscription) ? b.subscription : undefined;
   const m = isObject(b.migration) ? b.migration : undefined;
   const li = isObject(b.lineItems) ? b.lineItems : undefined;
   const p: string[] = [];
   if (!sub) p.push('subscription is not an object');
-  else if (sub.object !== 'subscription' || sub.id !== id)
+  else if (sub.object !== objectNameOf(spec, 'Subscription') || sub.id !== id)
     p.push(`subscription is ${show({ object: sub.object, id: sub.id })}, not subscription ${id}`);
   if (!m) p.push('migration is not an object');
   else {
@@ -80,7 +80,7 @@ export const migrationAnswer = defineCheck({
     const findings: Finding[] = [];
     const fail = (rule: string, title: string, message: string) =>
       findings.push(finding('migration-answer', [rule], title, `${describeStatus(ex)}: ${message}`, ex));
-    const problems = shapeProblems(ex.body, id);
+    const problems = shapeProblems(ex.body, id, ctx.spec);
     if (problems.length) fail(SHAPE, 'Migration answer not {subscription, migration, lineItems}', problems.join('; '));
     const body = isObject(ex.body) ? ex.body : {};
     if (isObject(body.migration)) {

@@ -1,6 +1,6 @@
-import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown } from './types.ts';
+import { defineCheck, is2xx, finding, isObject, describeStatus, bodyShown, type SpecView } from './types.ts';
 
-import { DECIMAL } from '../predicates.ts';
+import { DECIMAL, objectNameOf } from '../predicates.ts';
 
 export { DECIMAL };
 
@@ -10,19 +10,15 @@ export { DECIMAL };
  * fields (auto top-up, price unitPrice/unitAmount, tiers, payment line items) are typed
  * only "string", so their format is left open.
  */
-function moneyFields(rep: Record<string, unknown>): [string, unknown][] {
-  switch (rep.object) {
-    case 'invoice_refund':
-      return [
-        ['amount', rep.amount],
-        ['taxAmount', rep.taxAmount],
-        ['total', rep.total],
-      ];
-    case 'payment':
-      return [['amount', rep.amount]];
-    default:
-      return [];
-  }
+function moneyFields(rep: Record<string, unknown>, spec: SpecView): [string, unknown][] {
+  if (rep.object === objectNameOf(spec, 'InvoiceRefund'))
+    return [
+      ['amount', rep.amount],
+      ['taxAmount', rep.taxAmount],
+      ['total', rep.total],
+    ];
+  if (rep.object === objectNameOf(spec, 'Payment')) return [['amount', rep.amount]];
+  return [];
 }
 
 export const money = defineCheck({
@@ -32,7 +28,7 @@ export const money = defineCheck({
     'Payment amount and invoice refund amount, taxAmount and total (documented as decimal) hold decimal strings.',
   evaluate(ex, ctx, op) {
     if (!op || !is2xx(ex) || !isObject(ex.body) || !bodyShown(ctx, op, ex.status)) return;
-    const fields = moneyFields(ex.body).filter(([, v]) => v !== undefined && v !== null);
+    const fields = moneyFields(ex.body, ctx.spec).filter(([, v]) => v !== undefined && v !== null);
     if (!fields.length) return;
     const bad = fields.filter(([, v]) => typeof v !== 'string' || !DECIMAL.test(v));
     return {

@@ -1,4 +1,4 @@
-import { numberOf } from '../predicates.ts';
+import { numberOf, objectNameOf } from '../predicates.ts';
 import { defineCheck, isObject } from './types.ts';
 import { answerTo, Judgement, show, type Json } from './answer.ts';
 
@@ -20,14 +20,18 @@ export const scheduleIntervals = defineCheck({
     const counts = ['limit', 'offset', 'total'].every((k) => Number.isInteger(p[k]));
     j.expect(
       ENVELOPE,
-      got.object === 'list' && Array.isArray(got.data) && counts && got.data.length <= p.limit,
+      got.object === objectNameOf(ctx.spec, 'ListEnvelope') &&
+        Array.isArray(got.data) &&
+        counts &&
+        got.data.length <= p.limit,
       'The intervals are not a list envelope of at most limit intervals',
       () => `schedule ${id}: object ${show(got.object)}, data ${show(got.data)}, pagination ${show(got.pagination)}`,
     );
     // An empty page shows nothing about its elements.
     const items: unknown[] = Array.isArray(got.data) ? got.data : [];
     if (items.length) {
-      const bad = items.filter((i) => !isObject(i) || i.object !== 'schedule_interval' || i.scheduleId !== id);
+      const interval = objectNameOf(ctx.spec, 'ScheduleInterval');
+      const bad = items.filter((i) => !isObject(i) || i.object !== interval || i.scheduleId !== id);
       j.expect(
         INTERVALS,
         bad.length === 0,

@@ -43,7 +43,11 @@ export class CheckStream {
     if (!op || op.extension || exchange.status === undefined) {
       for (const { check, judge } of this.judges) {
         try {
-          judge.unread?.(exchange, { ...timingOf(exchange), ...(credential !== undefined ? { credential } : {}) });
+          judge.unread?.(exchange, {
+            ...timingOf(exchange),
+            spec: ctx.spec,
+            ...(credential !== undefined ? { credential } : {}),
+          });
         } catch (err) {
           outcome.errors.push(crash(check.name, exchange, err));
         }

@@ -129,7 +129,7 @@ export interface StreamJudge {
   /** The end of the stream: judgements that waited for it. */
   finish?(ledger: Ledger): Evaluation | undefined;
   /** An exchange no judge reads (an extension or unknown operation, or no answer): a write there may have changed anything. */
-  unread?(exchange: Exchange, timing: { startMs: number; endMs: number; credential?: string }): void;
+  unread?(exchange: Exchange, timing: { startMs: number; endMs: number; credential?: string; spec: SpecView }): void;
 }
 
 export function defineCheck(def: Check): Check {

@@ -4,8 +4,12 @@
  * run's resources found) is judged by the list-walks judge of the check registry on every page
  * the walks send (src/engine/checks/resources/list-walks.ts).
  */
+import { loadSpec, schemaConst } from '../../contract/index.ts';
 import type { Exchange } from '../types.ts';
 import { bodyOf, type Json, type ModelHttp } from './state.ts';
+
+/** A list envelope's object name, as ListEnvelope states it. */
+const LIST = schemaConst(await loadSpec(), 'ListEnvelope.object');
 
 export interface ListTarget {
   /** e.g. "GET /v0/customers" */
@@ -57,7 +61,7 @@ export async function walkList(http: ModelHttp, t: ListTarget): Promise<WalkOutc
     if (ex.status !== 200) return { unjudged: `${t.label} answered ${ex.status ?? ex.transportError} while paged` };
     const b = bodyOf(ex);
     const p = b.pagination && typeof b.pagination === 'object' ? (b.pagination as Json) : {};
-    if (b.object !== 'list' || !Array.isArray(b.data) || !isInt(p.total))
+    if (b.object !== LIST || !Array.isArray(b.data) || !isInt(p.total))
       return { unjudged: `${t.label} answers no list envelope stating pagination.total` };
     // The page must say it starts where it was asked to: a list that ignores offset cannot be walked.
     if (p.offset !== offset)

@@ -42,8 +42,24 @@ const validationError = {
     },
   },
 };
-/** The component schemas the checks read by name. */
-const components: Record<string, object> = { Error: error, ValidationError: validationError };
+/** A schema stating only a resource's object name (what the checks compare a body's `object` with). */
+const named = (object: string) => ({ type: 'object', properties: { object: { const: object } } });
+/** The component schemas the checks read by name: the error bodies, and the object names of resources. */
+const components: Record<string, object> = {
+  Error: error,
+  ValidationError: validationError,
+  Customer: customer,
+  ListEnvelope: list,
+  Product: named('product'),
+  Subscription: named('subscription'),
+  Alert: named('alert'),
+  WebhooksConfiguration: named('webhooks'),
+  AutoTopupConfig: named('autoTopupConfig'),
+  ScheduleInterval: named('schedule_interval'),
+  Payment: named('payment'),
+  InvoiceRefund: named('invoice_refund'),
+  Merchant: named('merchant'),
+};
 
 export const fakeOperations: Record<string, OperationInfo> = {
   getCustomer: {

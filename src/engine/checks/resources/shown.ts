@@ -6,6 +6,7 @@
  */
 import type { Resource } from '../../../contract/index.ts';
 import type { Exchange } from '../../types.ts';
+import { objectNameOf } from '../../predicates.ts';
 import { bodyShown, is2xx, isObject, type CheckContext, type OperationInfo } from '../types.ts';
 import type { Item, Json, Page, Shown } from './ledger.ts';
 
@@ -30,7 +31,8 @@ function pageOf(
   merchant?: string,
 ): Page | undefined {
   const body = ex.body;
-  if (!isObject(body) || body.object !== 'list' || !Array.isArray(body.data)) return undefined;
+  if (!isObject(body) || body.object !== objectNameOf(ctx.spec, 'ListEnvelope') || !Array.isArray(body.data))
+    return undefined;
   const pagination = isObject(body.pagination) ? body.pagination : {};
   const query = ctx.request.query;
   const asked = query.get('offset');

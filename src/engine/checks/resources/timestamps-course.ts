@@ -4,9 +4,9 @@
  * other are compared for updatedAt (a request sent before the other was answered may have been
  * served first); instants compare at the coarser precision of the two.
  */
-import { compareInstants, isObject } from '../../predicates.ts';
+import { compareInstants, isObject, objectNameOf } from '../../predicates.ts';
 import { show, type Json } from '../answer.ts';
-import { describeStatus, finding, is2xx, type Check, type Evaluation } from '../types.ts';
+import { describeStatus, finding, is2xx, type Check, type Evaluation, type SpecView } from '../types.ts';
 import { CappedMap } from '../capped-map.ts';
 
 const NAME = 'timestamps-course';
@@ -22,21 +22,21 @@ interface Seen {
 }
 
 /** The resources an answer shows: its body, or each element of a list; a migration's subscription. */
-function shownIn(got: unknown): Json[] {
+function shownIn(got: unknown, spec: SpecView): Json[] {
   if (!isObject(got)) return [];
-  if (got.object === 'list' && Array.isArray(got.data)) return got.data.filter(isObject);
+  if (got.object === objectNameOf(spec, 'ListEnvelope') && Array.isArray(got.data)) return got.data.filter(isObject);
   if (got.object === 'migration' || got.subscription) return isObject(got.subscription) ? [got.subscription] : [];
   return [got];
 }
 
 /** A resource's key: its object and id; webhooks, their merchant. */
-const keyOf = (r: Json): string | undefined =>
+const keyOf = (r: Json, spec: SpecView): string | undefined =>
   typeof r.object !== 'string'
     ? undefined
     : typeof r.id === 'string'
       ? `${r.object}:${r.id}`
-      : r.object === 'webhooks' && typeof r.merchantId === 'string'
-        ? `webhooks:${r.merchantId}`
+      : r.object === objectNameOf(spec, 'WebhooksConfiguration') && typeof r.merchantId === 'string'
+        ? `${r.object}:${r.merchantId}`
         : undefined;
 
 export const timestampsCourse: Check = {
@@ -55,8 +55,8 @@ export const timestampsCourse: Check = {
           judged.add(rule);
           if (!ok) findings.push(finding(NAME, [rule], title, `${describeStatus(ex)}: ${message()}`, ex));
         };
-        for (const r of shownIn(ex.body)) {
-          const key = keyOf(r);
+        for (const r of shownIn(ex.body, ctx.spec)) {
+          const key = keyOf(r, ctx.spec);
           if (!key) continue;
           const before = seen.get(key);
           const now: Seen = { createdAt: before?.createdAt ?? r.createdAt, updatedAt: r.updatedAt, at: ctx.endMs };
