@@ -21,11 +21,11 @@ interface Seen {
   at: number;
 }
 
-/** The resources an answer shows: its body, or each element of a list; a migration's subscription. */
+/** The resources an answer shows: its body, or each element of a list; a migration's subscription (VersionMigration has no object name). */
 function shownIn(got: unknown, spec: SpecView): Json[] {
   if (!isObject(got)) return [];
   if (got.object === objectNameOf(spec, 'ListEnvelope') && Array.isArray(got.data)) return got.data.filter(isObject);
-  if (got.object === 'migration' || got.subscription) return isObject(got.subscription) ? [got.subscription] : [];
+  if (got.subscription) return isObject(got.subscription) ? [got.subscription] : [];
   return [got];
 }
 
