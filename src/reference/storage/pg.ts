@@ -13,6 +13,10 @@ const types = {
 /** Attempts of one transaction that keeps meeting deadlocks or serialization failures. */
 const MAX_ATTEMPTS = 8;
 
+/** How often, and how far apart, a lost COMMIT's outcome is asked while it cannot be told yet. */
+const OUTCOME_ASKS = 10;
+const OUTCOME_PAUSE_MS = 50;
+
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
 
 /**
@@ -78,26 +82,44 @@ function txDb(client: pg.PoolClient): Db & { ended: boolean } {
 function poolDb(pool: pg.Pool): Db {
   const current = new AsyncLocalStorage<Db & { ended: boolean }>();
   let retried = 0;
+  // Every client listens for its errors from its first connection on. The pool's own listener
+  // is off while a client is checked out, and pool.connect() hands a new client over a
+  // promise: a session terminated right as it connected (its error in the same read as its
+  // ready message) would otherwise be an 'error' event nobody handles, which ends the process.
+  const lostBefore = new WeakMap<pg.PoolClient, unknown>();
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      if (!lostBefore.has(client)) lostBefore.set(client, err);
+    });
+  });
   const active = () => {
     const tx = current.getStore();
     return tx && !tx.ended ? tx : undefined;
   };
   /** What became of a transaction whose connection went during its COMMIT, when a new connection can tell. */
   const commitOutcome = async (xid: string): Promise<'committed' | 'not committed' | 'unknown'> => {
-    try {
-      const { rows } = await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]);
-      if (rows[0]?.status === 'committed') return 'committed';
-      // Aborted, or in progress on a backend that is gone (a live one may still commit: unknown).
-      return rows[0]?.status === 'aborted' ? 'not committed' : 'unknown';
-    } catch {
-      return 'unknown';
+    // A backend terminated mid-COMMIT may still be ending, and the connection asked on may be
+    // lost too: asked again a few times (half a second in all) before the outcome is unknown.
+    for (let asked = 1; ; asked++) {
+      let status: string | null | undefined;
+      try {
+        const { rows } = await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]);
+        status = rows[0]?.status;
+      } catch {
+        // The connection asked on may be lost too (every session terminated at once): ask again.
+        status = 'not answered';
+      }
+      if (status === 'committed') return 'committed';
+      if (status === 'aborted') return 'not committed';
+      if ((status !== 'in progress' && status !== 'not answered') || asked >= OUTCOME_ASKS) return 'unknown';
+      await new Promise((resolve) => setTimeout(resolve, OUTCOME_PAUSE_MS));
     }
   };
   const once = async <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch((err: unknown) => Promise.reject(unavailable(err)));
     // The pool listens for a client's errors only while it is idle: a session terminated or a
     // restart while checked out would be an 'error' event nobody handles, which ends the process.
-    let lost: unknown;
+    let lost: unknown = lostBefore.get(client);
     const onLost = (err: Error) => void (lost ??= err);
     client.on('error', onLost);
     /** Why the client must not go back to the pool (its connection lost, or a ROLLBACK that failed). */
@@ -179,6 +201,7 @@ export async function openPg(url: string): Promise<Db> {
     types,
   });
   pool.on('error', () => {}); // an idle client dropped by the server is replaced on next use
+  const db = poolDb(pool);
   try {
     await pool.query('SELECT 1');
   } catch (err) {
@@ -188,7 +211,7 @@ export async function openPg(url: string): Promise<Db> {
       `cannot reach PostgreSQL at ${redactUrl(url)}: ${e.message || (err as any).code || 'connection failed'}`,
     );
   }
-  return poolDb(pool);
+  return db;
 }
 
 /** The URL without its password, for messages. */
