@@ -82,14 +82,15 @@ function txDb(client: pg.PoolClient): Db & { ended: boolean } {
 function poolDb(pool: pg.Pool): Db {
   const current = new AsyncLocalStorage<Db & { ended: boolean }>();
   let retried = 0;
-  // Every client listens for its errors from its first connection on. The pool's own listener
-  // is off while a client is checked out, and pool.connect() hands a new client over a
-  // promise: a session terminated right as it connected (its error in the same read as its
-  // ready message) would otherwise be an 'error' event nobody handles, which ends the process.
-  const lostBefore = new WeakMap<pg.PoolClient, unknown>();
+  // Every client listens for its errors from its first connection on, for its whole life. The
+  // pool's own listener is off while a client is checked out, and pool.connect() hands a new
+  // client over a promise: a session terminated while checked out, or right as it connected
+  // (its error in the same read as its ready message), would otherwise be an 'error' event
+  // nobody handles, which ends the process. A client that lost its connection is never reused.
+  const lostOf = new WeakMap<pg.PoolClient, unknown>();
   pool.on('connect', (client) => {
     client.on('error', (err) => {
-      if (!lostBefore.has(client)) lostBefore.set(client, err);
+      if (!lostOf.has(client)) lostOf.set(client, err);
     });
   });
   const active = () => {
@@ -117,11 +118,6 @@ function poolDb(pool: pg.Pool): Db {
   };
   const once = async <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch((err: unknown) => Promise.reject(unavailable(err)));
-    // The pool listens for a client's errors only while it is idle: a session terminated or a
-    // restart while checked out would be an 'error' event nobody handles, which ends the process.
-    let lost: unknown = lostBefore.get(client);
-    const onLost = (err: Error) => void (lost ??= err);
-    client.on('error', onLost);
     /** Why the client must not go back to the pool (its connection lost, or a ROLLBACK that failed). */
     let broken: unknown;
     const tx = txDb(client);
@@ -135,7 +131,7 @@ function poolDb(pool: pg.Pool): Db {
       await client.query('COMMIT');
       return answer.out;
     } catch (err) {
-      if (lost === undefined && isConnectionFailure(err)) lost = err;
+      const lost = lostOf.get(client) ?? (isConnectionFailure(err) ? err : undefined);
       if (lost === undefined) {
         broken = await client.query('ROLLBACK').then(
           () => undefined,
@@ -153,11 +149,9 @@ function poolDb(pool: pg.Pool): Db {
       throw err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError(lost);
     } finally {
       tx.ended = true;
-      broken ??= lost; // lost after COMMIT returned: the answer stands, the client goes
-      // A client released with an error is closed, never handed out again; the pool's own
-      // listener takes over from ours (it is attached on release).
+      broken ??= lostOf.get(client); // lost after COMMIT returned: the answer stands, the client goes
+      // A client released with an error is closed, never handed out again.
       client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
-      client.removeListener('error', onLost);
     }
   };
   return {
