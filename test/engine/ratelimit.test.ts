@@ -440,7 +440,7 @@ describe('defective limiters fail the rule they break', () => {
     const r = await scenario(CUSTOMERS, { model: fixedWindow, admitsAll: true });
     expect(r.failed()).toEqual([
       expect.stringMatching(
-        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key within one window whose x-ratelimit-limit is 60: the window the answer at .* was counted in \(x-ratelimit-reset 6\) surely lasted/,
+        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key on \/v0\/customers within one window whose x-ratelimit-limit is 60: the window the answer at .* was counted in \(x-ratelimit-reset 6\) surely lasted/,
       ),
     ]);
     // The bucket was never used up: what follows from a used-up one is not judged, and says why.
@@ -482,7 +482,7 @@ describe('defective limiters fail the rule they break', () => {
     await stillRefused(d, done);
     expect(s.failed()).toEqual([
       expect.stringMatching(
-        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key within one window/,
+        /^RATE\.EXCEEDED\.STATUS: GET \/v0\/customers → 200: admission 61 with one API key on \/v0\/customers within one window/,
       ),
     ]);
     // Whole-second resets rounded up on a 1 s window: neither the window nor the 429's wait surely remains.

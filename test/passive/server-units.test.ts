@@ -430,7 +430,7 @@ describe('RATE.EXCEEDED.STATUS per bucket (the registry’s rate-exceeded judge,
     expect(await verdict(concurrent)).toBeUndefined();
   });
 
-  test('an admission within the wait a 429 to a request above the limit gave fails; once that wait may be over it judges nothing', async () => {
+  test("what the document does not promise judges nothing: an admission within a 429's retry-after, more than twice the limit in a window whose resets say it may have rolled", async () => {
     const get = (start: number, status: number, reset: string, retryAfter?: string) =>
       rec('GET', '/v0/customers', {
         start,
@@ -444,36 +444,37 @@ describe('RATE.EXCEEDED.STATUS per bucket (the registry’s rate-exceeded judge,
         },
         got: status === 200 ? { object: 'list', data: [] } : { error: 'rate_limit_exceeded', message: 'slow down' },
       });
-    // The first window surely lasts 1 s; the 429 (the second request of a window of 1) says 4 s more.
+    // The first window surely lasts 1 s: the second request, above its limit of 1, gets its 429.
     const refused = [get(0, 200, '2'), get(500, 429, '5', '5')];
     expect(await verdict(refused)).toBe('passed');
-    const outcome = await judge([...refused, get(2000, 200, '3')], [rateUnit()]);
-    expect(verdicts(outcome).get('RATE.EXCEEDED.STATUS')).toBe('failed');
-    expect(messages(outcome, 'RATE.EXCEEDED.STATUS')[0]).toMatch(
-      /a 429 answered at .* to a request above the limit with one API key said the bucket stays used up until at least/,
-    );
-    // Sent once the 429's wait may be over: a window may have reset.
-    expect(await verdict([...refused, get(4600, 200, '5')])).toBe('passed');
+    // "Seconds to wait before retrying" asks the client to wait; it does not promise a refusal
+    // (a token bucket's next token may come sooner than a retry-after rounded up).
+    expect(await verdict([...refused, get(2000, 200, '3')])).toBe('passed');
+    // A limit may rise without its window staying the published one: 121 admissions with resets
+    // of 0 show no window that surely held them.
+    const noReset = trace(fixedWindow, 121, 10, { neverRefuse: true }).map((r) => ({
+      ...r,
+      responseHeaders: { ...r.responseHeaders, 'x-ratelimit-reset': '0' },
+    }));
+    expect(await verdict(noReset)).toBeUndefined();
   });
 
-  test('more than twice the limit admitted within less than a window fails, whatever the resets say; a 429 there holds', async () => {
-    const noReset = (records: ReturnType<typeof trace>) =>
-      records.map((r) => ({ ...r, responseHeaders: { ...r.responseHeaders, 'x-ratelimit-reset': '0' } }));
-    const admitted = noReset(trace(fixedWindow, 121, 10, { neverRefuse: true }));
-    const outcome = await judge(admitted, [rateUnit()]);
-    expect(verdicts(outcome).get('RATE.EXCEEDED.STATUS')).toBe('failed');
-    expect(messages(outcome, 'RATE.EXCEEDED.STATUS')).toEqual([
-      expect.stringMatching(
-        /121 requests admitted within 1\.202 s, less than the 6 s window, where x-ratelimit-limit says 60 \(with one API key\): no limiter keeping 60 per 6 s admits more than 120/,
-      ),
-    ]);
-    expect(await verdict(admitted.slice(0, 120))).toBeUndefined();
-    const refused = {
-      ...admitted[120],
-      status: 429,
-      responseBody: JSON.stringify({ error: 'rate_limit_exceeded', message: 'slow down' }),
-    };
-    expect(await verdict([...admitted.slice(0, 120), refused])).toBe('passed');
+  test('a bucket is counted apart for every concrete path and every merchant a request names', async () => {
+    const call = (path: string, start: number) =>
+      rec('GET', path, {
+        start,
+        duration: 5,
+        status: 200,
+        headers: { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '5' },
+        got: { object: 'list', data: [] },
+      });
+    const twice = (first: string, second: string) => verdict([call(first, 0), call(second, 100)]);
+    // The same bucket twice within its window: the second admission fails.
+    expect(await twice('/v0/integrations/salesforce/accounts', '/v0/integrations/salesforce/accounts')).toBe('failed');
+    expect(await twice('/v0/customers?merchantId=org_a', '/v0/customers?merchantId=org_a')).toBe('failed');
+    // A service may count each CRM provider, and each merchant a key acts for, apart.
+    expect(await twice('/v0/integrations/salesforce/accounts', '/v0/integrations/hubspot/accounts')).toBeUndefined();
+    expect(await twice('/v0/customers?merchantId=org_a', '/v0/customers?merchantId=org_b')).toBeUndefined();
   });
 
   test('subscription buckets are per subscription, whatever the key', async () => {

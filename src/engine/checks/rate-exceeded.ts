@@ -4,27 +4,25 @@
  * The one judge of the rule: in `conform run` the rate-limit driver (src/engine/ratelimit) makes
  * the exchanges, in the scenario's stream; in `conform proxy` and `conform judge` the traffic does.
  *
- * A bucket is an endpoint's (x-rate-limit in spec/openapi.yaml: its published limit, window and
- * kind): per subscription where the bucket is in the path, else per credential (a key acts for
- * one merchant, so its requests share the merchant's bucket). Other keys of the merchant and
- * traffic the stream does not hold may draw on it too, unseen: every count is a lower bound, so
- * it fails a target only on what it surely admitted. An admission is a 2xx: another answer (a 404)
- * may have been refused before it was counted.
+ * A bucket is an endpoint's (x-rate-limit in spec/openapi.yaml: its published limit and kind):
+ * per subscription where the bucket is in the path, else per credential (a key acts for one
+ * merchant, so its requests share the merchant's bucket). The count is kept apart for every
+ * value the service might count apart by, where the document does not say it does not: each
+ * concrete path (a CRM provider's accounts) and each merchant a request names (merchantId in
+ * its query or body). Other keys of the merchant and traffic the stream does not hold may draw
+ * on the bucket too, unseen: every count is a lower bound, so it fails a target only on what it
+ * surely admitted. An admission is a 2xx: another answer (a 404) may have been refused before it
+ * was counted.
  *
- * When a request is surely above the limit, read off the target's own headers whatever its
- * limiter (fixed or sliding window, token bucket, a limit raised above the published one):
- * - within a window: the admissions answered within the window an answer was counted in (sent
- *   after it came back, answered before its x-ratelimit-reset surely ran out: timing.ts) have
- *   reached the highest x-ratelimit-limit shown in that window;
- * - after a refusal: a 429 to a request above the limit says the bucket stays used up until its
- *   own wait (the shorter of x-ratelimit-reset and retry-after) surely ran out;
- * - however the windows fall: 2L admissions span less than the window already, L the highest
- *   limit the bucket showed (at least the published one): no limiter keeping L per window admits
- *   more (a fixed window at most 2L across its reset, a sliding window L, a token bucket L and its
- *   refill).
- * Its answer then holds the rule with a 429 and fails it with a 2xx; any other answer judges
- * nothing. A 429 before that (unseen traffic may have used the bucket up; a fresh window that
- * refuses too early is the endpoint's LIMIT rule) judges nothing either.
+ * When a request is surely above the limit: an answer's x-ratelimit-reset says how long its
+ * window surely lasts (timing.ts: less the rounding of the value, counted from when the request
+ * was sent); once the admissions answered within it, sent after that answer came back, reach the
+ * highest x-ratelimit-limit shown in it, a further request there is above the limit. Fixed and
+ * sliding windows and token buckets all keep that (a token bucket's last token of the window
+ * comes no sooner than the reset it stated). Its answer then holds the rule with a 429 and fails
+ * it with a 2xx; any other answer judges nothing. What the document does not promise is not
+ * judged: a retry-after says how long to wait, not that an earlier request is refused, and a
+ * limit may rise without its window staying the published one.
  */
 import { CappedMap } from './capped-map.ts';
 import { LIMIT, RESET, RETRY_AFTER, rateHeaders } from '../ratelimit/headers.ts';
@@ -48,12 +46,6 @@ interface Window {
 
 interface Bucket {
   window?: Window;
-  /** The latest 429 to a request above the limit, and until when its wait surely lasts. */
-  refused?: { answer: Timed; until: number };
-  /** Admissions (sent, answered) within the last window's length: for the bound every limiter keeps. */
-  recent: { sentAt: number; receivedAt: number }[];
-  /** The highest x-ratelimit-limit the bucket showed, at least the published one. */
-  limit: number;
 }
 
 /** Why a request was surely above the limit: a finding's title and words, when it was admitted. */
@@ -62,15 +54,20 @@ interface Above {
   why: string;
 }
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
 const at = (ms: number) => new Date(ms).toISOString();
+
+/** A merchant the request names, which a service may count apart from the key's own. */
+function namedMerchant(request: { query: URLSearchParams; body: unknown }): string | undefined {
+  const fromBody = (request.body as { merchantId?: unknown } | null | undefined)?.merchantId;
+  return request.query.get('merchantId') ?? (typeof fromBody === 'string' ? fromBody : undefined);
+}
 
 export const rateExceeded: Check = {
   name: NAME,
   ruleIds: [RULE],
   description:
-    'Per bucket over the stream: a request surely above the limit (the admissions of one window at the limit it ' +
-    'shows, the wait of a 429 to such a request, twice the limit within less than a window) gets 429.',
+    'Per bucket over the stream: once the admissions of one window reach the limit it shows, a further request ' +
+    'there gets 429.',
   open() {
     const buckets = new CappedMap<string, Bucket>(MAX_BUCKETS);
     return {
@@ -80,54 +77,24 @@ export const rateExceeded: Check = {
           return undefined;
         const sub = rl.bucket === 'subscription' ? ctx.request.params.id : undefined;
         if (rl.bucket === 'subscription' && sub === undefined) return undefined;
-        const key = `${op.operationId} ${sub === undefined ? `key ${ctx.credential}` : `subscription ${sub}`}`;
-        const b = buckets.get(key) ?? { recent: [], limit: rl.limit };
+        const merchant = namedMerchant(ctx.request);
+        const path = new URL(ex.url, 'http://target.invalid').pathname;
+        const key =
+          sub === undefined
+            ? `${op.operationId} ${path} key ${ctx.credential}${merchant === undefined ? '' : ` merchant ${merchant}`}`
+            : `${op.operationId} ${path} subscription ${sub}`;
+        const b = buckets.get(key) ?? {};
         buckets.set(key, b);
         const now: Timed = { ex, sentAt: ctx.startMs, receivedAt: ctx.endMs };
         const h = rateHeaders(ex);
-        if (h.limit !== undefined) b.limit = Math.max(b.limit, h.limit);
         const admitted = is2xx(ex);
-        const where = sub === undefined ? 'with one API key' : `on subscription ${sub}`;
-
-        // Each way the request may be surely above the limit, in turn; the counts then take it in.
-        let above = windowFull(b, now, admitted, h.limit, h.reset !== undefined, where);
-        const r = b.refused;
-        if (!above && r && now.sentAt >= r.answer.receivedAt && now.receivedAt <= r.until)
-          above = {
-            title: 'Admitted within the wait of a 429',
-            why:
-              `a 429 answered at ${at(r.answer.receivedAt)} (${RESET} ${r.answer.ex.responseHeaders[RESET] ?? 'absent'}, ` +
-              `${RETRY_AFTER} ${r.answer.ex.responseHeaders[RETRY_AFTER] ?? 'absent'}) to a request above the limit ` +
-              `${where} said the bucket stays used up until at least ${at(r.until)}; this request was sent after it ` +
-              `and answered before then`,
-          };
-        const windowMs = rl.windowSeconds * 1000;
-        b.recent = b.recent.filter((a) => a.sentAt > now.receivedAt - windowMs || a.receivedAt > now.receivedAt);
-        const span = b.recent.filter((a) => a.sentAt > now.receivedAt - windowMs && a.receivedAt <= now.receivedAt);
-        if (!above && span.length >= 2 * b.limit) {
-          const first = Math.min(...span.map((a) => a.sentAt));
-          const L = b.limit;
-          above = {
-            title: 'Admitted more than twice the limit within less than a window',
-            why:
-              `${span.length + 1} requests admitted within ${seconds(now.receivedAt - first)} s, less than the ` +
-              `${rl.windowSeconds} s window, where ${LIMIT} says ${L} (${where}): no limiter keeping ${L} per ` +
-              `${rl.windowSeconds} s admits more than ${2 * L} (a fixed window ${2 * L} across its reset, a sliding ` +
-              `window ${L}, a token bucket ${L} and its refill)`,
-          };
-        }
-        if (admitted) {
-          b.recent.push({ sentAt: now.sentAt, receivedAt: now.receivedAt });
-          // Bounded: past twice the limit within a window every further admission fails anyway.
-          if (b.recent.length > 2 * b.limit + 1) b.recent.splice(0, b.recent.length - (2 * b.limit + 1));
-        }
+        const where =
+          sub === undefined
+            ? `with one API key on ${path}${merchant === undefined ? '' : ` for merchant ${merchant}`}`
+            : `on subscription ${sub}`;
+        const above = windowFull(b, now, admitted, h.limit, h.reset !== undefined, where);
         if (!above || (!admitted && ex.status !== 429)) return undefined;
-        if (ex.status === 429) {
-          const until = windowSurelyLastsUntil(now);
-          // Its wait is the target's word: a shorter one of a later 429 does not take back an earlier one's.
-          if (until !== undefined && (!r || until > r.until)) b.refused = { answer: now, until };
-          return { judged: [RULE], findings: [] };
-        }
+        if (ex.status === 429) return { judged: [RULE], findings: [] };
         return {
           judged: [RULE],
           findings: [finding(NAME, [RULE], above.title, `${describeStatus(ex)}: ${above.why}`, ex)],

@@ -13,8 +13,8 @@ import { sameWindow, secondsUntilReset, windowSurelyLastsUntil, type Timed } fro
 
 /**
  * A second request past the limit, right after the 429: whether it is refused too is the
- * registry's to judge (RATE.EXCEEDED.STATUS: within the wait of a 429 to a request above the
- * limit), on this request in the scenario's stream.
+ * registry's to judge (RATE.EXCEEDED.STATUS: within the window the answers' resets show), on
+ * this request in the scenario's stream.
  */
 export async function stillRefused(d: BucketDriver, done: Exhausted): Promise<void> {
   const again = await d.send(done.target);
