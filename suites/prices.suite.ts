@@ -14,12 +14,10 @@ const pricePath = (id: string) => spec.pathFor('getPrice', { id });
 /** A price id's prefix, as PriceId's pattern states it. */
 const PRICE = idPrefix(spec, 'PriceId');
 /** The two models a price is created with. */
-const { standard: STANDARD, volume: VOLUME } = priceModels(spec);
+const { standard: STANDARD, volume: VOLUME, legacy: LEGACY } = priceModels(spec);
 const ORG = idPattern(rules, 'organization');
 const FEE = idPattern(rules, 'fee');
 const PRICE_MODELS = enumOf(rules, 'PRICES.MODEL.ENUM');
-/** The legacy models: readable, never created. */
-const LEGACY = PRICE_MODELS.filter((m) => !enumOf(rules, 'PRICES.MODEL.CREATABLE', 'creatable').includes(m));
 
 async function readPrice(t: ScenarioContext, id: string): Promise<{ ex: Exchange; p: Json }> {
   const ex = await t.http.get(pricePath(id));

@@ -81,14 +81,17 @@ export function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp 
   return new RegExp(source);
 }
 
-/** `read` memoised per rules index: a check reads its constants from the context's rules, once per index. */
-export function perRules<T>(read: (rules: Pick<RuleIndex, 'byId'>) => T): (rules: Pick<RuleIndex, 'byId'>) => T {
-  const memo = new WeakMap<object, T>();
-  return (rules) => {
-    if (!memo.has(rules)) memo.set(rules, read(rules));
-    return memo.get(rules)!;
+/** `read` memoised per object it reads from (a rules index, a spec): read once per object. */
+function perObject<K extends object, T>(read: (from: K) => T): (from: K) => T {
+  const memo = new WeakMap<K, T>();
+  return (from) => {
+    if (!memo.has(from)) memo.set(from, read(from));
+    return memo.get(from)!;
   };
 }
+
+/** `read` memoised per rules index: a check reads its constants from the context's rules, once per index. */
+export const perRules = <T>(read: (rules: Pick<RuleIndex, 'byId'>) => T) => perObject(read);
 
 /** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
 export function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp {
@@ -215,13 +218,7 @@ function documentedPart(v: unknown, keys: readonly string[] | undefined): unknow
 }
 
 /** `read` memoised per spec (the loader's Spec, a check's SpecView): a document's values read once. */
-export function perSpec<T>(read: (spec: SchemaSource) => T): (spec: SchemaSource) => T {
-  const memo = new WeakMap<object, T>();
-  return (spec) => {
-    if (!memo.has(spec)) memo.set(spec, read(spec));
-    return memo.get(spec)!;
-  };
-}
+export const perSpec = <T>(read: (spec: SchemaSource) => T) => perObject(read);
 
 /** The two values of the enum `ref` names: the one its schema states as default, and the other. */
 function defaultAndOther(spec: SchemaSource, ref: string): [byDefault: string, other: string] {

@@ -20,7 +20,7 @@ export declare function prefixOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string)
 /** The pattern of an id kind the document gives (CONV.ID.PATTERNS), e.g. organization or fee. */
 export declare function idPattern(rules: Pick<RuleIndex, 'byId'>, kind: string): RegExp;
 /** `read` memoised per rules index: a check reads its constants from the context's rules, once per index. */
-export declare function perRules<T>(read: (rules: Pick<RuleIndex, 'byId'>) => T): (rules: Pick<RuleIndex, 'byId'>) => T;
+export declare const perRules: <T>(read: (rules: Pick<RuleIndex, "byId">) => T) => (from: Pick<RuleIndex, "byId">) => T;
 /** A pattern a rule states (its params.pattern), e.g. the error code's UPPER_SNAKE_CASE of ERRORS.CODE.UPPER_SNAKE. */
 export declare function patternOf(rules: Pick<RuleIndex, 'byId'>, ruleId: string): RegExp;
 /** A name a rule states (a header, a category...): its params[key] as a string, e.g. RATE.RETRY_AFTER.ON_429's header. */
@@ -69,7 +69,7 @@ export interface UnsentField {
  */
 export declare function unsentFields(rules: Pick<RuleIndex, 'byId'>, ruleId: string, sent: Record<string, unknown>, before: Record<string, unknown>, after: Record<string, unknown>): UnsentField[];
 /** `read` memoised per spec (the loader's Spec, a check's SpecView): a document's values read once. */
-export declare function perSpec<T>(read: (spec: SchemaSource) => T): (spec: SchemaSource) => T;
+export declare const perSpec: <T>(read: (spec: SchemaSource) => T) => (from: SchemaSource) => T;
 /**
  * A subscription's versionPolicy (floating: following the plan's default version; pinned: on its
  * version), as the document's VersionPolicy enum lists it. A type is written, not read: a team's
@@ -79,39 +79,39 @@ export declare function perSpec<T>(read: (spec: SchemaSource) => T): (spec: Sche
  */
 export type VersionPolicy = 'floating' | 'pinned';
 /** A subscription's versionPolicy values, VersionPolicy's two in the document's order: pinned (a migration pins), floating. */
-export declare const versionPolicies: (spec: SchemaSource) => {
+export declare const versionPolicies: (from: SchemaSource) => {
     pinned: VersionPolicy;
     floating: VersionPolicy;
 };
 /** An API key's scopes: full, createApiKey's default, and the other, read-only. */
-export declare const apiKeyScopes: (spec: SchemaSource) => {
+export declare const apiKeyScopes: (from: SchemaSource) => {
     full: string;
     readOnly: string;
 };
 /** A price's payment terms: in arrears, createPrice's default, and the other, in advance. */
-export declare const paymentTerms: (spec: SchemaSource) => {
+export declare const paymentTerms: (from: SchemaSource) => {
     inArrears: string;
     inAdvance: string;
 };
 /** What a price's unitPrice means: an amount, createPrice's default, or the other, a proportion. */
-export declare const unitBases: (spec: SchemaSource) => {
+export declare const unitBases: (from: SchemaSource) => {
     amount: string;
     proportion: string;
 };
 /** Price models: the two createPrice takes, in the document's order (standard, volume), and the legacy rest of PriceModel. */
-export declare const priceModels: (spec: SchemaSource) => {
+export declare const priceModels: (from: SchemaSource) => {
     standard: string;
     volume: string;
     legacy: string[];
 };
 /** A subscription's statuses, in the document's order: active (live), cancelled, ended. */
-export declare const subscriptionStatuses: (spec: SchemaSource) => {
+export declare const subscriptionStatuses: (from: SchemaSource) => {
     active: string;
     cancelled: string;
     ended: string;
 };
 /** An invoice's statuses, in the document's order: draft, open, paid, void. */
-export declare const invoiceStatuses: (spec: SchemaSource) => {
+export declare const invoiceStatuses: (from: SchemaSource) => {
     draft: string;
     open: string;
     paid: string;

@@ -4,12 +4,13 @@
  * run's resources found) is judged by the list-walks judge of the check registry on every page
  * the walks send (src/engine/checks/resources/list-walks.ts).
  */
-import { loadSpec, schemaConst } from '../../contract/index.ts';
+import { loadSpec } from '../../contract/index.ts';
+import { objectNameOf } from '../predicates.ts';
 import type { Exchange } from '../types.ts';
 import { bodyOf, type Json, type ModelHttp } from './state.ts';
 
 /** A list envelope's object name, as ListEnvelope states it. */
-const LIST = schemaConst(await loadSpec(), 'ListEnvelope.object');
+const LIST = objectNameOf(await loadSpec(), 'ListEnvelope');
 
 export interface ListTarget {
   /** e.g. "GET /v0/customers" */

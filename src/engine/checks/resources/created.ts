@@ -6,13 +6,11 @@
  * after the create was answered count; one that finds it judges the part held.
  */
 import { describeStatus, finding, type Check, type Evaluation } from '../types.ts';
-import { keyOf } from './ledger.ts';
+import { FIRST, keyOf } from './ledger.ts';
 import { CappedMap } from '../capped-map.ts';
 
 const RULE = 'CONV.CREATE.READABLE';
 const NAME = 'created-readable';
-/** Answers that come before the resource is looked up (credentials, permission, rate, a request refused as such). */
-const FIRST = new Set([400, 401, 403, 429]);
 const MAX_CREATED = 20_000;
 
 export const createdReadable: Check = {

@@ -8,7 +8,7 @@
  */
 import type { RuleIndex } from '../../../contract/index.ts';
 import { describeStatus, finding, type Check, type Evaluation } from '../types.ts';
-import { keyOf } from './ledger.ts';
+import { FIRST, keyOf } from './ledger.ts';
 
 const READS = 'CONV.DELETE.GONE#reads-404';
 const SECOND = 'CONV.DELETE.GONE#second-delete';
@@ -36,9 +36,6 @@ function familyOf(rules: Pick<RuleIndex, 'rules'>, part: FamilyPart, operationId
   }
   return m.get(`${part} ${operationId}`) ?? [];
 }
-
-/** Answers that come before the resource is looked up (credentials, permission, rate, a request refused as such). */
-const FIRST = new Set([400, 401, 403, 429]);
 
 export const deletedGone: Check = {
   name: NAME,

@@ -206,3 +206,6 @@ function queryOwner(ex: Exchange, field: string): string | undefined {
   const q = ex.path.split('?')[1];
   return q ? (new URLSearchParams(q).get(field) ?? undefined) : undefined;
 }
+
+/** Answers that come before the resource is looked up (credentials, permission, rate, a request refused as such). */
+export const FIRST = new Set([400, 401, 403, 429]);
