@@ -430,7 +430,7 @@ describe('RATE.EXCEEDED.STATUS per bucket (the registry’s rate-exceeded judge,
     expect(await verdict(concurrent)).toBeUndefined();
   });
 
-  test("what the document does not promise judges nothing: an admission within a 429's retry-after, more than twice the limit in a window whose resets say it may have rolled", async () => {
+  test("an admission within a 429's retry-after judges nothing: it asks the client to wait, it does not promise a refusal", async () => {
     const get = (start: number, status: number, reset: string, retryAfter?: string) =>
       rec('GET', '/v0/customers', {
         start,
@@ -447,16 +447,28 @@ describe('RATE.EXCEEDED.STATUS per bucket (the registry’s rate-exceeded judge,
     // The first window surely lasts 1 s: the second request, above its limit of 1, gets its 429.
     const refused = [get(0, 200, '2'), get(500, 429, '5', '5')];
     expect(await verdict(refused)).toBe('passed');
-    // "Seconds to wait before retrying" asks the client to wait; it does not promise a refusal
-    // (a token bucket's next token may come sooner than a retry-after rounded up).
+    // Past that window, within the 429's retry-after (a token bucket's next token may come sooner).
     expect(await verdict([...refused, get(2000, 200, '3')])).toBe('passed');
-    // A limit may rise without its window staying the published one: 121 admissions with resets
-    // of 0 show no window that surely held them.
-    const noReset = trace(fixedWindow, 121, 10, { neverRefuse: true }).map((r) => ({
-      ...r,
-      responseHeaders: { ...r.responseHeaders, 'x-ratelimit-reset': '0' },
-    }));
-    expect(await verdict(noReset)).toBeUndefined();
+  });
+
+  test('more than twice the limit admitted within less than a window fails, whatever the resets say; a 429 there holds', async () => {
+    const noReset = (records: ReturnType<typeof trace>) =>
+      records.map((r) => ({ ...r, responseHeaders: { ...r.responseHeaders, 'x-ratelimit-reset': '0' } }));
+    const admitted = noReset(trace(fixedWindow, 121, 10, { neverRefuse: true }));
+    const outcome = await judge(admitted, [rateUnit()]);
+    expect(verdicts(outcome).get('RATE.EXCEEDED.STATUS')).toBe('failed');
+    expect(messages(outcome, 'RATE.EXCEEDED.STATUS')).toEqual([
+      expect.stringMatching(
+        /121 requests admitted within 1\.202 s, less than the 6 s window, where x-ratelimit-limit says 60 \(with one API key on \/v0\/customers\): no limiter keeping 60 per 6 s admits more than 120/,
+      ),
+    ]);
+    expect(await verdict(admitted.slice(0, 120))).toBeUndefined();
+    const refused = {
+      ...admitted[120],
+      status: 429,
+      responseBody: JSON.stringify({ error: 'rate_limit_exceeded', message: 'slow down' }),
+    };
+    expect(await verdict([...admitted.slice(0, 120), refused])).toBe('passed');
   });
 
   test('a bucket is counted apart for every concrete path and every merchant a request names', async () => {

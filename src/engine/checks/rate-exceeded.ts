@@ -14,15 +14,22 @@
  * surely admitted. An admission is a 2xx: another answer (a 404) may have been refused before it
  * was counted.
  *
- * When a request is surely above the limit: an answer's x-ratelimit-reset says how long its
- * window surely lasts (timing.ts: less the rounding of the value, counted from when the request
- * was sent); once the admissions answered within it, sent after that answer came back, reach the
- * highest x-ratelimit-limit shown in it, a further request there is above the limit. Fixed and
- * sliding windows and token buckets all keep that (a token bucket's last token of the window
- * comes no sooner than the reset it stated). Its answer then holds the rule with a 429 and fails
- * it with a 2xx; any other answer judges nothing. What the document does not promise is not
- * judged: a retry-after says how long to wait, not that an earlier request is refused, and a
- * limit may rise without its window staying the published one.
+ * When a request is surely above the limit, whatever the limiter (fixed or sliding window, token
+ * bucket, a limit raised above the published one and shown in x-ratelimit-limit):
+ * - within a window: an answer's x-ratelimit-reset says how long its window surely lasts
+ *   (timing.ts: less the rounding of the value, counted from when the request was sent); once
+ *   the admissions answered within it, sent after that answer came back, reach the highest
+ *   x-ratelimit-limit shown in it, a further request there is above the limit (a token bucket's
+ *   last token of the window comes no sooner than the reset it stated);
+ * - however the windows fall: 2L admissions span less than the endpoint's published window
+ *   ("60 per 6 seconds": the table fixes the window; what rises is the limit, which
+ *   x-ratelimit-limit shows as "the bucket's limit"), L the highest limit the bucket showed: no
+ *   limiter keeping L per window admits more (a fixed window at most 2L across its reset, a
+ *   sliding window L, a token bucket L and its refill).
+ * Its answer then holds the rule with a 429 and fails it with a 2xx; any other answer judges
+ * nothing. Not judged: an admission before a 429's retry-after ran out ("seconds to wait before
+ * retrying" asks the client to wait; a token bucket stating its time to full, or a retry-after
+ * rounded up, admits a refilled token sooner).
  */
 import { CappedMap } from './capped-map.ts';
 import { LIMIT, RESET, RETRY_AFTER, rateHeaders } from '../ratelimit/headers.ts';
@@ -46,6 +53,10 @@ interface Window {
 
 interface Bucket {
   window?: Window;
+  /** Admissions (sent, answered) within the last window's length: for the bound every limiter keeps. */
+  recent: { sentAt: number; receivedAt: number }[];
+  /** The highest x-ratelimit-limit the bucket showed, at least the published one. */
+  limit: number;
 }
 
 /** Why a request was surely above the limit: a finding's title and words, when it was admitted. */
@@ -54,6 +65,7 @@ interface Above {
   why: string;
 }
 
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
 const at = (ms: number) => new Date(ms).toISOString();
 
 /** A merchant the request names, which a service may count apart from the key's own. */
@@ -66,8 +78,8 @@ export const rateExceeded: Check = {
   name: NAME,
   ruleIds: [RULE],
   description:
-    'Per bucket over the stream: once the admissions of one window reach the limit it shows, a further request ' +
-    'there gets 429.',
+    'Per bucket over the stream: a request surely above the limit (the admissions of one window at the limit it ' +
+    'shows, twice the limit within less than the published window) gets 429.',
   open() {
     const buckets = new CappedMap<string, Bucket>(MAX_BUCKETS);
     return {
@@ -83,16 +95,37 @@ export const rateExceeded: Check = {
           sub === undefined
             ? `${op.operationId} ${path} key ${ctx.credential}${merchant === undefined ? '' : ` merchant ${merchant}`}`
             : `${op.operationId} ${path} subscription ${sub}`;
-        const b = buckets.get(key) ?? {};
+        const b = buckets.get(key) ?? { recent: [], limit: rl.limit };
         buckets.set(key, b);
         const now: Timed = { ex, sentAt: ctx.startMs, receivedAt: ctx.endMs };
         const h = rateHeaders(ex);
+        if (h.limit !== undefined) b.limit = Math.max(b.limit, h.limit);
         const admitted = is2xx(ex);
         const where =
           sub === undefined
             ? `with one API key on ${path}${merchant === undefined ? '' : ` for merchant ${merchant}`}`
             : `on subscription ${sub}`;
-        const above = windowFull(b, now, admitted, h.limit, h.reset !== undefined, where);
+        let above = windowFull(b, now, admitted, h.limit, h.reset !== undefined, where);
+        const windowMs = rl.windowSeconds * 1000;
+        b.recent = b.recent.filter((a) => a.sentAt > now.receivedAt - windowMs || a.receivedAt > now.receivedAt);
+        const span = b.recent.filter((a) => a.sentAt > now.receivedAt - windowMs && a.receivedAt <= now.receivedAt);
+        if (!above && span.length >= 2 * b.limit) {
+          const first = Math.min(...span.map((a) => a.sentAt));
+          const L = b.limit;
+          above = {
+            title: 'Admitted more than twice the limit within less than a window',
+            why:
+              `${span.length + 1} requests admitted within ${seconds(now.receivedAt - first)} s, less than the ` +
+              `${rl.windowSeconds} s window, where ${LIMIT} says ${L} (${where}): no limiter keeping ${L} per ` +
+              `${rl.windowSeconds} s admits more than ${2 * L} (a fixed window ${2 * L} across its reset, a sliding ` +
+              `window ${L}, a token bucket ${L} and its refill)`,
+          };
+        }
+        if (admitted) {
+          b.recent.push({ sentAt: now.sentAt, receivedAt: now.receivedAt });
+          // Bounded: past twice the limit within a window every further admission fails anyway.
+          if (b.recent.length > 2 * b.limit + 1) b.recent.splice(0, b.recent.length - (2 * b.limit + 1));
+        }
         if (!above || (!admitted && ex.status !== 429)) return undefined;
         if (ex.status === 429) return { judged: [RULE], findings: [] };
         return {

@@ -66,9 +66,8 @@ export class Admissions {
 
   /**
    * Why the admissions break every limiter keeping the limit shown (more than twice it in less than a
-   * window), if they do: the bucket is not being used up, and the driver stops. It judges nothing:
-   * a limit may rise without its window staying the published one (the registry's rate-exceeded
-   * judge holds against the target only the windows its resets show).
+   * window), if they do: the bucket is not being used up, and the driver stops. The registry's
+   * rate-exceeded judge holds it against the target, on the same answers.
    */
   excess(target: BucketTarget): string | undefined {
     const n = this.list.length;
